@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh clone: installs what is missing, builds dist/avp, runs `bun test`, and ends
+# with the plain line "N passed, N failed" that CI reads. Extra arguments go to `bun test` (a path filter, -t …).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+[ -x node_modules/.bin/bun ] || npm ci --no-audit --no-fund
+BUN=node_modules/.bin/bun
+
+# The registry's PostgreSQL tests start their own server from the distribution's packages.
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "installing postgresql from the distribution's packages…" >&2
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null) || echo "postgresql install failed: its tests will say so" >&2
+fi
+
+"$BUN" run build.ts || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
+
+log=$(mktemp)
+"$BUN" test --timeout 120000 "$@" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+passed=$(grep -E '^ *[0-9]+ pass$' "$log" | tail -1 | grep -oE '[0-9]+')
+failed=$(grep -E '^ *[0-9]+ fail$' "$log" | tail -1 | grep -oE '[0-9]+')
+rm -f "$log"
+echo "${passed:-0} passed, ${failed:-0} failed"
+if [ -z "$passed" ] || [ "$passed" = 0 ]; then exit 1; fi
+exit "$rc"

@@ -1,0 +1,17 @@
+import { errorMessage, isAvpError } from '../errors.ts';
+
+/**
+ * Wraps a command's body: an AvpError becomes `avp: <file:line: message> / fix: …` on stderr and exit 1 (or the
+ * given code); anything else is reported the same way, without a stack trace unless AVP_DEBUG is set.
+ */
+export async function runCommand(body: () => Promise<number | void>, failureCode = 1): Promise<void> {
+  try {
+    const code = await body();
+    if (typeof code === 'number') process.exitCode = code;
+  } catch (e) {
+    const text = isAvpError(e) ? e.describe() : errorMessage(e);
+    process.stderr.write(`avp: ${text}\n`);
+    if (process.env.AVP_DEBUG && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
+    process.exitCode = failureCode;
+  }
+}

@@ -1,0 +1,38 @@
+import type { Severity } from './format/types.ts';
+
+/** Judge backends. `auto` picks claude on PATH → ANTHROPIC_API_KEY → OPENAI_BASE_URL/OPENAI_API_KEY. */
+export type BackendName = 'auto' | 'claude' | 'anthropic' | 'openai' | 'command';
+
+/**
+ * avp's resolved configuration: defaults, then config files (c12: `avp.config.*`, `.avprc`, user `~/.avprc`), then
+ * environment variables, then flags. Loaded by `src/config.ts`.
+ */
+export interface AvpConfig {
+  /** Kill switch (`AVP_DISABLE=1` or `disabled: true`): avp passes everything. */
+  disabled: boolean;
+  /** Validator ids/names never run. */
+  disabledValidators: string[];
+  /** Per-validator severity overrides (name or id → severity). */
+  severity: Record<string, Severity>;
+  /** Validators run at once (per hook call). */
+  concurrency: number;
+  /** Whole-call budget in ms: avp answers before this even if validators are still running (they become errors). */
+  budgetMs: number;
+  /** Stop loop guard: after this many consecutive Stop blocks in one session, pass and tell the user what remains. */
+  maxStopBlocks: number;
+  judge: {
+    backend: BackendName;
+    /** Default model for LLM backends (each backend has its own default when unset). */
+    model?: string;
+    /** For `command`: the command line; the prompt arrives on stdin, the verdict is read from stdout. */
+    command?: string;
+    /** Validator name/id → backend, for per-validator routing. */
+    validators: Record<string, BackendName>;
+    /** Max concurrent requests per backend. */
+    concurrency: number;
+  };
+  cache: { enabled: boolean; maxBytes: number };
+  registry: { url: string };
+  /** Bash change tracking: max files fingerprinted per snapshot (bounds the cost on huge repositories). */
+  trackMaxFiles: number;
+}

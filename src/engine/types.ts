@@ -1,0 +1,37 @@
+import type { Severity, Source } from '../format/types.ts';
+import type { TokenUsage, Verdict, Violation } from '../judges/types.ts';
+
+export type Outcome = 'PASSED' | 'WARNED' | 'ERROR';
+
+/** The result of one validator on one event. */
+export interface ValidatorRun {
+  id: string;
+  name: string;
+  severity: Severity;
+  source?: Source;
+  path: string;
+  /** `failed` = the judge found violations; `error` = the validator could not be evaluated (fail closed). */
+  status: 'passed' | 'failed' | 'error';
+  verdict?: Verdict;
+  error?: { cause: string; fix: string };
+  durationMs: number;
+  judge?: string;
+  model?: string;
+  usage?: TokenUsage;
+  cached?: boolean;
+}
+
+/** seed 001's aggregated report (plus `errors`, the validator errors kept apart from violations). */
+export interface Report {
+  outcome: Outcome;
+  validators: Array<{
+    name: string;
+    severity: Severity;
+    passed: boolean;
+    violations: Violation[];
+    summary: string;
+    error?: { cause: string; fix: string };
+  }>;
+  totalViolations: number;
+  summary: string;
+}
