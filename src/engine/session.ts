@@ -1,0 +1,113 @@
+/**
+ * Per-session state for the hook engine: the files a turn changed (for Stop/SubagentStop), changes made through Bash
+ * (seen by fingerprinting the project around each Bash call), the Stop loop guard and `once` marks.
+ * State lives under `<projectRoot>/.avp/state/<session-id>/` (layout in docs/sessions-and-setup.md) and is safe
+ * with several hook processes at once. Every function here is a cheap no-op for events it has nothing to do with,
+ * and state problems never break a hook call: tracking is best-effort, validation still runs.
+ */
+import type { AvpConfig } from '../config-types.ts';
+import type { HookEvent } from '../event.ts';
+import { loadOnce, type OnceState } from './session/once.ts';
+import { guardStop, type GuardDecision } from './session/stop-guard.ts';
+import { ensureSessionDir, pruneSessions, sessionDir } from './session/store.ts';
+
+export type { OnceState } from './session/once.ts';
+
+const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+const STOPS = new Set(['Stop', 'SubagentStop']);
+
+/** True for the tools whose file changes avp cannot see from the tool input and must detect on disk. */
+export function isShellTool(tool: string | undefined): boolean {
+  return tool === 'Bash';
+}
+
+/**
+ * Prepares an event for matching and judging:
+ * - PostToolUse of Write/Edit/MultiEdit/NotebookEdit: records the event's `files` as changes of the current turn;
+ * - PreToolUse of Bash: fingerprints the project; PostToolUse/PostToolUseFailure of Bash: compares, fills `files`
+ *   with what the command changed and records those changes;
+ * - UserPromptSubmit: a new turn begins;
+ * - Stop/SubagentStop: fills `files` with every file changed during the turn (before, after, diff);
+ * - SessionStart: takes the Bash baseline.
+ * Without a session id there is no session state: the event is returned as it is.
+ */
+export async function prepareEvent(event: HookEvent, config: AvpConfig): Promise<HookEvent> {
+  if (!event.sessionId) return event;
+  const name = event.event;
+  const tool = event.tool;
+  const relevant =
+    name === 'UserPromptSubmit' ||
+    name === 'SessionStart' ||
+    STOPS.has(name) ||
+    (name === 'PostToolUse' && tool !== undefined && FILE_TOOLS.has(tool)) ||
+    ((name === 'PreToolUse' || name === 'PostToolUse' || name === 'PostToolUseFailure') && isShellTool(tool));
+  if (!relevant) return event;
+  try {
+    const dir = ensureSessionDir(event.projectRoot, event.sessionId);
+    if (name === 'SessionStart') {
+      pruneSessions(event.projectRoot);
+      const { takeBaseline } = await import('./session/bash.ts');
+      await takeBaseline(dir, event, config);
+      return event;
+    }
+    if (name === 'UserPromptSubmit') {
+      const { startTurn } = await import('./session/turn.ts');
+      startTurn(dir, 'prompt');
+      return event;
+    }
+    if (STOPS.has(name)) {
+      const { turnFiles } = await import('./session/turn.ts');
+      const { appendRecords } = await import('./session/store.ts');
+      const files = await turnFiles(dir, event);
+      const agent = typeof event.raw?.agent_id === 'string' && event.raw.agent_id ? event.raw.agent_id : undefined;
+      appendRecords(dir, [{ t: 'stop', ts: Date.now(), ...(agent ? { agent } : {}) }]);
+      return { ...event, files };
+    }
+    if (isShellTool(tool)) {
+      const bash = await import('./session/bash.ts');
+      if (name === 'PreToolUse') {
+        await bash.beforeShell(dir, event, config);
+        return event;
+      }
+      const files = await bash.afterShell(dir, event, config);
+      return files.length ? { ...event, files: [...event.files, ...files] } : event;
+    }
+    const { recordChanges } = await import('./session/turn.ts');
+    recordChanges(dir, event, event.files);
+    return event;
+  } catch (e) {
+    // State is an aid, not a gate: a full disk or a read-only project must not turn every tool call into an error.
+    if (process.env.AVP_DEBUG) process.stderr.write(`avp: session state: ${(e as Error).message}\n`);
+    return event;
+  }
+}
+
+/**
+ * The Stop loop guard (Stop/SubagentStop only; other events get `{ block: wantsBlock }`). `remaining` — the report's
+ * summary of what still fails — goes into the `systemMessage` when the guard lets a failing Stop through.
+ */
+export async function stopGuard(
+  event: HookEvent,
+  wantsBlock: boolean,
+  config: AvpConfig,
+  opts: { remaining?: string } = {},
+): Promise<GuardDecision> {
+  if (!STOPS.has(event.event)) return { block: wantsBlock };
+  const max = Number.isInteger(config.maxStopBlocks) && config.maxStopBlocks >= 0 ? config.maxStopBlocks : 3;
+  if (!event.sessionId) {
+    // Nothing to count with; Claude Code's own limit (8 forced continuations) still bounds the loop.
+    return { block: wantsBlock };
+  }
+  try {
+    const dir = ensureSessionDir(event.projectRoot, event.sessionId);
+    return await guardStop(dir, event, wantsBlock, max, opts.remaining);
+  } catch (e) {
+    if (process.env.AVP_DEBUG) process.stderr.write(`avp: stop guard state: ${(e as Error).message}\n`);
+    return { block: wantsBlock };
+  }
+}
+
+/** `once` marks of a session (without a session id nothing is ever done, and marks are not kept). */
+export async function onceState(projectRoot: string, sessionId: string | undefined): Promise<OnceState> {
+  return loadOnce(sessionId ? sessionDir(projectRoot, sessionId) : undefined);
+}

@@ -1,0 +1,150 @@
+/**
+ * Project snapshots for Bash change tracking: which files exist and their fingerprints (size + mtime).
+ *
+ * In a git repository git already keeps a stat cache of every tracked file (the index), so avp asks git for the
+ * files that differ from it — modified, deleted and untracked-not-ignored (`git ls-files -t -m -o --exclude-standard`)
+ * — and fingerprints only those. A path missing from a snapshot is then "identical to the index". Any change a
+ * command makes shows up as a path entering, leaving or changing within that set, at the cost of one `git` run
+ * (which stats in C) instead of stat-ing 10,000 files from JS. Outside git, a bounded walk fingerprints every file
+ * (skipping .git, node_modules and .avp). `trackMaxFiles` bounds the number of fingerprinted files in both modes.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** `[size, mtimeMs, tag]`; size -1 = the file does not exist; tag `C` modified tracked, `?` untracked, `` walk. */
+export type Entry = [number, number, string];
+
+export interface Snapshot {
+  mode: 'git' | 'walk';
+  takenAt: number;
+  /** Project-relative paths (`/` separators). */
+  files: Record<string, Entry>;
+  /** More files than `trackMaxFiles`: the rest were not fingerprinted. */
+  truncated?: boolean;
+}
+
+const SKIP_DIRS = new Set(['.git', 'node_modules', '.avp', '.hg', '.svn']);
+
+function gitDirty(root: string): Array<[string, string]> | undefined {
+  let proc: ReturnType<typeof Bun.spawnSync>;
+  try {
+    proc = Bun.spawnSync(['git', 'ls-files', '-z', '-t', '-m', '-o', '--exclude-standard'], {
+      cwd: root,
+      // Never take index.lock: the agent's own git commands must not fail because a hook is looking.
+      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
+      stdout: 'pipe',
+      stderr: 'ignore',
+    });
+  } catch {
+    return undefined; // git is not installed
+  }
+  if (proc.exitCode !== 0) return undefined; // not a repository
+  const out: Array<[string, string]> = [];
+  for (const item of proc.stdout!.toString().split('\0')) {
+    if (item.length < 3) continue;
+    out.push([item[0]!, item.slice(2)]);
+  }
+  return out;
+}
+
+function entryFor(abs: string, tag: string): Entry {
+  try {
+    const st = statSync(abs);
+    if (!st.isFile()) return [-1, 0, tag];
+    return [st.size, st.mtimeMs, tag];
+  } catch {
+    return [-1, 0, tag];
+  }
+}
+
+function walk(root: string, max: number): Snapshot {
+  const files: Record<string, Entry> = {};
+  let count = 0;
+  let truncated = false;
+  const stack: string[] = [''];
+  while (stack.length) {
+    const rel = stack.pop()!;
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = readdirSync(rel ? join(root, rel) : root, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const d of entries) {
+      const r = rel ? `${rel}/${d.name}` : d.name;
+      if (d.isDirectory()) {
+        if (!SKIP_DIRS.has(d.name)) stack.push(r);
+      } else if (d.isFile()) {
+        if (count >= max) {
+          truncated = true;
+          continue;
+        }
+        files[r] = entryFor(join(root, r), '');
+        count++;
+      }
+    }
+  }
+  return { mode: 'walk', takenAt: Date.now(), files, ...(truncated ? { truncated } : {}) };
+}
+
+/** Takes a snapshot of the project at `root`. */
+export function snapshot(root: string, maxFiles: number): Snapshot {
+  const dirty = gitDirty(root);
+  if (!dirty) return walk(root, maxFiles);
+  const files: Record<string, Entry> = {};
+  let count = 0;
+  let truncated = false;
+  for (const [tag, rel] of dirty) {
+    // `-t -m` lists a modified file as `C`; a deleted one may also come as `R`. Keep the strongest tag.
+    if (files[rel]) continue;
+    if (count >= maxFiles) {
+      truncated = true;
+      break;
+    }
+    files[rel] = entryFor(join(root, rel), tag === '?' ? '?' : 'C');
+    count++;
+  }
+  return { mode: 'git', takenAt: Date.now(), files, ...(truncated ? { truncated } : {}) };
+}
+
+export interface PathChange {
+  rel: string;
+  kind: 'create' | 'update' | 'delete';
+  /** The pre-command entry (undefined in git mode = the file matched the index). */
+  pre?: Entry;
+  /** In git mode: the file matched the index before, so the index holds its previous content. */
+  wasClean: boolean;
+}
+
+/** The paths whose presence or fingerprint differs between two snapshots of the same root. */
+export function compareSnapshots(root: string, pre: Snapshot, post: Snapshot): PathChange[] {
+  const out: PathChange[] = [];
+  const git = pre.mode === 'git' && post.mode === 'git';
+  const paths = new Set([...Object.keys(pre.files), ...Object.keys(post.files)]);
+  for (const rel of paths) {
+    const a = pre.files[rel];
+    let b = post.files[rel];
+    if (a && b && a[0] === b[0] && a[1] === b[1]) continue;
+    if (!git) {
+      const existed = !!a && a[0] >= 0;
+      const exists = !!b && b[0] >= 0;
+      if (!existed && !exists) continue;
+      out.push({ rel, kind: !existed ? 'create' : !exists ? 'delete' : 'update', ...(a ? { pre: a } : {}), wasClean: false });
+      continue;
+    }
+    // git mode: left the dirty set (reverted, committed, added, deleted while untracked…) → look at the disk.
+    if (!b) b = entryFor(join(root, rel), '');
+    if (!a) {
+      // Entered the dirty set: untracked now = created; a tracked file was identical to the index before.
+      if (b[2] === '?') {
+        if (b[0] >= 0) out.push({ rel, kind: 'create', wasClean: false });
+      } else out.push({ rel, kind: b[0] < 0 ? 'delete' : 'update', wasClean: true });
+      continue;
+    }
+    const existed = a[0] >= 0;
+    const exists = b[0] >= 0;
+    if (!existed && !exists) continue;
+    out.push({ rel, kind: !existed ? 'create' : !exists ? 'delete' : 'update', pre: a, wasClean: false });
+  }
+  return out.sort((x, y) => (x.rel < y.rel ? -1 : x.rel > y.rel ? 1 : 0));
+}

@@ -1,0 +1,62 @@
+/**
+ * `once: true` validators run once per session. Each done validator is one empty file `once/<sha1(id)>` created with
+ * `O_EXCL`: creation is atomic, so concurrent hook processes never lose or duplicate a mark, and `claim` lets exactly
+ * one of several racing processes win the right to run a once-validator.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface OnceState {
+  /** True when the validator already ran in this session (as of when the state was loaded, or marked since). */
+  isDone(id: string): boolean;
+  /** Marks validators as run. Idempotent and safe under concurrency. */
+  markDone(ids: string[]): Promise<void>;
+  /** Marks the validators as run and returns those this process marked first (the others ran or run elsewhere). */
+  claim(ids: string[]): Promise<string[]>;
+}
+
+function keyOf(id: string): string {
+  return createHash('sha1').update(id).digest('hex');
+}
+
+/** Creates the mark; true when this call created it. */
+function mark(dir: string, id: string): boolean {
+  try {
+    closeSync(openSync(join(dir, keyOf(id)), 'wx'));
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  }
+}
+
+/** The once-state of a session directory; without a session (`dir` undefined) nothing is ever done. */
+export function loadOnce(dir: string | undefined): OnceState {
+  const done = new Set<string>();
+  const onceDir = dir ? join(dir, 'once') : undefined;
+  if (onceDir) {
+    try {
+      for (const name of readdirSync(onceDir)) done.add(name);
+    } catch {
+      /* nothing done yet */
+    }
+  }
+  const claim = async (ids: string[]): Promise<string[]> => {
+    if (!onceDir) return ids;
+    mkdirSync(onceDir, { recursive: true });
+    const won: string[] = [];
+    for (const id of ids) {
+      if (mark(onceDir, id)) won.push(id);
+      done.add(keyOf(id));
+    }
+    return won;
+  };
+  return {
+    isDone: (id) => done.has(keyOf(id)),
+    markDone: async (ids) => {
+      await claim(ids);
+    },
+    claim,
+  };
+}
