@@ -1,0 +1,112 @@
+/**
+ * Discovery: the validators of the two AVP sources, project `<root>/.avp/validators/` and user
+ * `$AVP_HOME/validators/` (`~/.avp`), with name uniqueness per source and project-over-user precedence.
+ *
+ * Runs on every hook call. The warm path only walks the folders, stats files and reads the parse cache; the loader
+ * (gray-matter, valibot) is imported only when a unit is new or changed.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { avpHome, projectAvpDir, projectValidatorsDir, userValidatorsDir } from '../paths.ts';
+import { entryValid, makeEntry, readCache, writeCache, type CacheFile } from './cache.ts';
+import { findDuplicates } from './duplicates.ts';
+import { filesUnder, walkValidators } from './walk.ts';
+import type { Discovery, LintMessage, LoadError, Shadowed, Source, Validator } from './types.ts';
+
+export interface SourceResult {
+  validators: Validator[];
+  errors: LoadError[];
+  warnings: LintMessage[];
+}
+
+export interface DiscoverOptions {
+  projectRoot: string;
+  env?: NodeJS.ProcessEnv;
+  /** Skip the parse cache (read and write): `avp lint`-grade freshness, used by the bench's cold runs. */
+  noCache?: boolean;
+}
+
+/** All validators of both sources, load errors as records, shadowed user validators reported. */
+export async function discover(opts: DiscoverOptions): Promise<Discovery> {
+  const env = opts.env ?? process.env;
+  const projectDir = resolve(projectValidatorsDir(opts.projectRoot));
+  const userDir = resolve(userValidatorsDir(env));
+  const project = await loadSource(projectDir, 'project', join(projectAvpDir(opts.projectRoot), 'cache', 'discovery.json'), opts.noCache);
+  // When the project root is the home directory both sources are the same folder: count it once, as the project.
+  const user = userDir === projectDir ? { validators: [], errors: [], warnings: [] } : await loadSource(userDir, 'user', join(avpHome(env), 'cache', 'discovery.json'), opts.noCache);
+  return applyPrecedence(project, user);
+}
+
+/** Loads one source folder through its parse cache; a missing folder is an empty source. */
+export async function loadSource(root: string, source: Source, cachePath: string, noCache = false): Promise<SourceResult> {
+  const out: SourceResult = { validators: [], errors: [], warnings: [] };
+  if (!existsSync(root)) return out;
+  const units = walkValidators(root);
+  const cache: CacheFile = noCache ? { format: 0, version: '', root, entries: {} } : readCache(cachePath, root);
+  const next: CacheFile = { ...cache, entries: {} };
+  let dirty = false;
+  let loader: typeof import('./load.ts') | undefined;
+  const now = Date.now();
+  for (const unit of units) {
+    if (unit.kind === 'stray') {
+      out.errors.push({ source, path: unit.path, line: 1, column: 1, message: unit.message, fix: unit.fix });
+      continue;
+    }
+    const key = unit.kind === 'file' ? unit.path : unit.dir;
+    const files = unit.kind === 'dir' ? filesUnder(unit.dir) : undefined;
+    const cached = cache.entries[key];
+    let result: SourceResult;
+    if (cached && entryValid(cached, files)) {
+      result = cached.result;
+      next.entries[key] = cached;
+    } else {
+      loader ??= await import('./load.ts');
+      const fresh = loader.loadUnit(unit, source);
+      result = fresh;
+      const entry = makeEntry(fresh, files, now);
+      if (entry) next.entries[key] = entry;
+      dirty = true;
+    }
+    out.validators.push(...result.validators);
+    out.errors.push(...result.errors);
+    out.warnings.push(...result.warnings);
+  }
+  if (!dirty && Object.keys(cache.entries).length !== Object.keys(next.entries).length) dirty = true;
+  if (dirty && !noCache) writeCache(cachePath, next);
+  const unique = findDuplicates(out.validators, out.errors, source);
+  return { validators: unique.validators, errors: unique.errors, warnings: out.warnings };
+}
+
+/** The path that declares a validator's name (a rule's RuleSet VALIDATOR.md). */
+function declaringPath(x: { path: string; form?: string; dir?: string }): string {
+  return x.form === 'ruleset' && x.dir ? join(x.dir, 'VALIDATOR.md') : x.path.replace(/\/rules\/[^/]+\.md$/, '/VALIDATOR.md');
+}
+
+/**
+ * Project > user: a user validator (or user load error) whose name the project also has — as a validator or as a
+ * load error that still carries its name — is set aside and reported in `shadowed`.
+ */
+export function applyPrecedence(project: SourceResult, user: SourceResult): Discovery {
+  const winners = new Map<string, string>();
+  for (const v of project.validators) if (!winners.has(v.name)) winners.set(v.name, declaringPath(v));
+  for (const e of project.errors) if (e.name && !winners.has(e.name)) winners.set(e.name, declaringPath(e));
+  const shadowed: Shadowed[] = [];
+  const seen = new Set<string>();
+  const shadow = (name: string, path: string) => {
+    const key = `${name}\0${path}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    shadowed.push({ name, winner: winners.get(name)!, shadowed: path });
+  };
+  const validators = [...project.validators];
+  for (const v of user.validators) {
+    if (winners.has(v.name)) shadow(v.name, declaringPath(v));
+    else validators.push(v);
+  }
+  const errors = [...project.errors];
+  for (const e of user.errors) {
+    if (e.name && winners.has(e.name)) shadow(e.name, declaringPath(e));
+    else errors.push(e);
+  }
+  return { validators, errors, warnings: [...project.warnings, ...user.warnings], shadowed };
+}

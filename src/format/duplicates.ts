@@ -1,0 +1,41 @@
+/**
+ * Name uniqueness within one source: the same name twice is a load error for every copy (fail closed — avp cannot
+ * know which one the author meant to run). Pure and light: used by discovery on every call.
+ */
+import type { LoadError, Source, Validator } from './types.ts';
+
+/** Replaces every validator sharing its name with another unit of the same source by a load error naming all paths. */
+export function findDuplicates(validators: Validator[], errors: LoadError[], source: Source): { validators: Validator[]; errors: LoadError[] } {
+  // A unit is identified by the file that declares the name (a RuleSet's rules share their VALIDATOR.md).
+  const declaredBy = (v: Validator) => (v.form === 'ruleset' && v.dir ? `${v.dir}/VALIDATOR.md` : v.path);
+  const paths = new Map<string, Set<string>>();
+  const note = (name: string | undefined, path: string) => {
+    if (!name) return;
+    if (!paths.has(name)) paths.set(name, new Set());
+    paths.get(name)!.add(path);
+  };
+  for (const v of validators) note(v.name, declaredBy(v));
+  for (const e of errors) note(e.name, e.path.replace(/\/rules\/[^/]+\.md$/, '/VALIDATOR.md'));
+  const dup = new Set([...paths].filter(([, p]) => p.size > 1).map(([n]) => n));
+  if (dup.size === 0) return { validators, errors };
+  const out: LoadError[] = [...errors];
+  const reported = new Set<string>();
+  for (const v of validators) {
+    if (!dup.has(v.name)) continue;
+    const at = declaredBy(v);
+    if (reported.has(at)) continue;
+    reported.add(at);
+    const others = [...paths.get(v.name)!].filter((p) => p !== at);
+    out.push({
+      source,
+      path: at,
+      line: 1,
+      column: 1,
+      message: `validator name \`${v.name}\` is used twice in the ${source} validators: ${at} and ${others.join(', ')}`,
+      fix: 'give each validator a unique name (and rename its file or folder to match), or delete one copy',
+      name: v.name,
+      trigger: v.spec.trigger,
+    });
+  }
+  return { validators: validators.filter((v) => !dup.has(v.name)), errors: out };
+}

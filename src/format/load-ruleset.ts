@@ -1,0 +1,95 @@
+/**
+ * The RuleSet form the public registry carries: `name/VALIDATOR.md` + `rules/*.md`. Each rule is its own validator
+ * (id `name/rule`) whose prompt is the RuleSet's body followed by the rule's body; a rule's frontmatter may override
+ * `severity` and `timeout` (and give its own `description`); keys that would change what it matches are errors.
+ */
+import { readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { isProblem, parseFrontmatter, type Frontmatter } from './frontmatter.ts';
+import { NAME_FIX, NAME_RE, validateRuleOverrides } from './schema.ts';
+import { checkMentions, hashFiles } from './load-support.ts';
+import { hashInputs, type Collector } from './load.ts';
+import { readFileSync } from 'node:fs';
+import type { ValidatorSpec } from './types.ts';
+
+export interface RuleSetInput {
+  dir: string;
+  /** The RuleSet's VALIDATOR.md. */
+  path: string;
+  fm: Frontmatter & { text: string };
+  /** Undefined when VALIDATOR.md itself has errors (already recorded); rules are still checked for lint. */
+  spec: ValidatorSpec | undefined;
+  references: string[];
+  files: string[];
+  c: Collector;
+}
+
+/** Loads every `rules/*.md` of a RuleSet into `c` (a RuleSet with no rule is an error). */
+export function loadRules({ dir, path, fm, spec, references, files, c }: RuleSetInput): void {
+  const rulesDir = join(dir, 'rules');
+  const ruleFiles = readdirSync(rulesDir, { withFileTypes: true })
+    .filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.md') && !e.name.startsWith('.'))
+    .map((e) => join(rulesDir, e.name))
+    .sort();
+  if (ruleFiles.length === 0) {
+    c.add(path, { line: 1, column: 1, level: 'error', message: 'RuleSet has a rules/ folder without any rule', fix: `add at least one rule file such as ${join(rulesDir, 'first-rule.md')}, or remove the empty rules/ folder` });
+    return;
+  }
+  const baseFailed = c.failed;
+  for (const rulePath of ruleFiles) {
+    const rule = basename(rulePath, '.md');
+    const errorsBefore = c.result.errors.length;
+    if (!NAME_RE.test(rule) || rule.length > 64) {
+      c.add(rulePath, { line: 1, column: 1, level: 'error', message: `rule file name ${basename(rulePath)} is not a valid rule name`, fix: `rename it: ${NAME_FIX}` });
+    }
+    let text: string;
+    try {
+      text = readFileSync(rulePath, 'utf8');
+    } catch (e) {
+      c.add(rulePath, { line: 1, column: 1, level: 'error', message: `cannot read the rule: ${(e as Error).message}`, fix: 'check the file is readable' });
+      continue;
+    }
+    // A rule's frontmatter is optional: a plain markdown rule inherits everything from the RuleSet.
+    let body = text;
+    let bodyLine = 1;
+    let overrides: ReturnType<typeof validateRuleOverrides> = { problems: [] };
+    if (/^\uFEFF?---[ \t]*\r?\n/.test(text)) {
+      const rfm = parseFrontmatter(text);
+      if (isProblem(rfm)) {
+        c.add(rulePath, rfm);
+        continue;
+      }
+      body = rfm.body;
+      bodyLine = rfm.bodyLine;
+      overrides = validateRuleOverrides(rfm);
+      for (const p of overrides.problems) c.add(rulePath, p);
+      if (typeof rfm.data.name === 'string' && rfm.data.name !== rule) {
+        c.add(rulePath, { ...rfm.locate(['name']), level: 'warning', message: `rule name \`${rfm.data.name}\` differs from its file name; the rule id is ${basename(dir)}/${rule}`, fix: `rename the file to ${rfm.data.name}.md or remove \`name\`` });
+      }
+    }
+    if (!body.trim()) {
+      c.add(rulePath, { line: bodyLine, column: 1, level: 'error', message: 'the rule has no prompt text', fix: 'write what this rule checks below the frontmatter' });
+    }
+    const linked = checkMentions(rulePath, body, bodyLine, dir, c);
+    if (!spec || baseFailed || c.result.errors.length > errorsBefore) continue;
+    const ruleRefs = [...new Set([...references, ...linked])].sort();
+    c.result.validators.push({
+      id: `${spec.name}/${rule}`,
+      name: spec.name,
+      rule,
+      source: c.source,
+      form: 'ruleset',
+      path: rulePath,
+      dir,
+      spec: {
+        ...spec,
+        ...(overrides.severity ? { severity: overrides.severity } : {}),
+        ...(overrides.timeout !== undefined ? { timeout: overrides.timeout } : {}),
+        ...(overrides.description !== undefined ? { description: overrides.description } : {}),
+      },
+      body: [fm.body.trim(), body.trim()].filter(Boolean).join('\n\n'),
+      references: ruleRefs,
+      hash: hashFiles(dir, hashInputs(dir, [path, rulePath], ruleRefs, files)),
+    });
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * Which validators an event concerns. Pure and synchronous (picomatch only) so hook mode, `avp check` and tests
+ * share one definition:
+ *
+ * - `trigger` equals the event name.
+ * - `match.tools`: each entry is a regular expression anchored over the whole tool name (`^(?:entry)$`),
+ *   case-sensitive (Claude Code tool names are PascalCase: `write` does not match `Write`). Applies to tool events;
+ *   an event without a tool never matches a validator that lists tools.
+ * - `match.files`: picomatch globs over the project-relative path (`FileChange.relPath`), dotfiles included. A
+ *   pattern without `/` also matches the basename anywhere (`*.ts` matches `src/utils/helper.ts`). `!pattern`
+ *   excludes. Files outside the project match basename patterns and absolute patterns only.
+ *   Tool events: at least one changed file must match; a tool that touched no file ignores `files` (Bash with no
+ *   detected change, WebFetch). Stop/SubagentStop: at least one file changed in the turn must match (no change → no run).
+ *   Other events carry no files: `files` is ignored.
+ * - `triggerMatcher`: an anchored regex (`startup|resume`) over `event.matcherValue` for SessionStart, SessionEnd,
+ *   Setup, PreCompact, Notification, SubagentStart and SubagentStop; an event without a value does not match.
+ * - `once`: skipped when `isOnceDone(id)` says it already ran in this session.
+ */
+import picomatch from 'picomatch';
+import type { FileChange, HookEvent } from '../event.ts';
+import type { LoadError, Validator, ValidatorSpec } from './types.ts';
+
+const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest']);
+const STOP_EVENTS = new Set(['Stop', 'SubagentStop']);
+const MATCHER_EVENTS = new Set(['SessionStart', 'SessionEnd', 'Setup', 'PreCompact', 'Notification', 'SubagentStart', 'SubagentStop']);
+
+interface Compiled {
+  tools?: RegExp[];
+  include?: ((f: FileChange) => boolean)[];
+  exclude?: ((f: FileChange) => boolean)[];
+  matcher?: RegExp;
+}
+
+// Keyed by the spec object: validators come fresh from the cache each process, and the memo dies with them.
+const memo = new WeakMap<ValidatorSpec, Compiled>();
+
+/** An anchored regex; a pattern that does not compile (caught by lint) matches nothing rather than throwing. */
+function anchored(source: string): RegExp {
+  try {
+    return new RegExp(`^(?:${source})$`);
+  } catch {
+    return /(?!)/;
+  }
+}
+
+function globMatcher(pattern: string): (f: FileChange) => boolean {
+  const absolute = pattern.startsWith('/');
+  const basenameOnly = !pattern.includes('/');
+  const isMatch = picomatch(pattern, { dot: true, basename: basenameOnly });
+  return (f) => {
+    if (absolute) return isMatch(f.path.replaceAll('\\', '/'));
+    if (f.inProject) return isMatch(f.relPath);
+    // Outside the project a relative pattern with a folder (`src/**`) cannot mean this file; a bare `*.ts` can.
+    return basenameOnly && isMatch(f.path.replaceAll('\\', '/'));
+  };
+}
+
+function compile(spec: ValidatorSpec): Compiled {
+  let c = memo.get(spec);
+  if (c) return c;
+  c = {};
+  if (spec.match.tools?.length) c.tools = spec.match.tools.map(anchored);
+  const files = spec.match.files ?? [];
+  const include = files.filter((p) => !p.startsWith('!'));
+  const exclude = files.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
+  if (files.length) {
+    // Only exclusions (`!*.md`) means "every file except".
+    c.include = include.length ? include.map(globMatcher) : [() => true];
+    if (exclude.length) c.exclude = exclude.map(globMatcher);
+  }
+  if (spec.triggerMatcher !== undefined) c.matcher = anchored(spec.triggerMatcher);
+  memo.set(spec, c);
+  return c;
+}
+
+function fileMatches(c: Compiled, f: FileChange): boolean {
+  return c.include!.some((m) => m(f)) && !(c.exclude?.some((m) => m(f)) ?? false);
+}
+
+/**
+ * The files a tool event concerns: the changes the host adapter / session tracking found, else the path in the tool
+ * input (`file_path`, `notebook_path`) — a PreToolUse Write has not changed anything yet but names its file.
+ */
+export function toolFiles(event: HookEvent): FileChange[] {
+  if (event.files.length > 0) return event.files;
+  const input = event.toolInput ?? {};
+  const named = [input.file_path, input.notebook_path].find((p): p is string => typeof p === 'string' && p.length > 0);
+  if (!named) return [];
+  const root = event.projectRoot.replaceAll('\\', '/').replace(/\/+$/, '');
+  const abs = (named.startsWith('/') || /^[A-Za-z]:[\\/]/.test(named) ? named : `${event.cwd.replaceAll('\\', '/')}/${named}`).replaceAll('\\', '/');
+  const inProject = abs.startsWith(`${root}/`);
+  return [{ path: abs, relPath: inProject ? abs.slice(root.length + 1) : abs, inProject, kind: 'update' }];
+}
+
+/** True when `v` should run for `event` (without the `once` check). */
+export function validatorMatches(v: Validator, event: HookEvent): boolean {
+  const spec = v.spec;
+  if (spec.trigger !== event.event) return false;
+  const c = compile(spec);
+  if (TOOL_EVENTS.has(event.event)) {
+    if (c.tools) {
+      if (!event.tool || !c.tools.some((r) => r.test(event.tool!))) return false;
+    }
+    if (c.include) {
+      const files = toolFiles(event);
+      if (files.length > 0 && !files.some((f) => fileMatches(c, f))) return false;
+    }
+  } else if (STOP_EVENTS.has(event.event) && c.include) {
+    if (!event.files.some((f) => fileMatches(c, f))) return false;
+  }
+  if (c.matcher && MATCHER_EVENTS.has(event.event)) {
+    if (event.matcherValue === undefined || !c.matcher.test(event.matcherValue)) return false;
+  }
+  return true;
+}
+
+/** The validators that run for `event`, in their given order. */
+export function matchValidators(validators: Validator[], event: HookEvent, opts: { isOnceDone?: (id: string) => boolean } = {}): Validator[] {
+  return validators.filter((v) => validatorMatches(v, event) && !(v.spec.once && opts.isOnceDone?.(v.id)));
+}
+
+/**
+ * The load errors that concern `event`: those whose trigger equals it, and those whose trigger could not be read
+ * (a validator we cannot read might have been meant for any event — fail closed).
+ */
+export function loadErrorsForEvent(errors: LoadError[], event: HookEvent): LoadError[] {
+  return errors.filter((e) => e.trigger === undefined || e.trigger === event.event);
+}
+
+/** The files of `event` a validator's `match.files` selects (all of them when it has none): what its judge should look at. */
+export function matchedFiles(v: Validator, event: HookEvent): FileChange[] {
+  const c = compile(v.spec);
+  const files = TOOL_EVENTS.has(event.event) ? toolFiles(event) : event.files;
+  return c.include ? files.filter((f) => fileMatches(c, f)) : files;
+}

@@ -1,0 +1,110 @@
+/**
+ * Finds the validator units under a validators folder without reading any of them: single files (`name.md`) and
+ * directory validators (a folder holding `VALIDATOR.md`, RuleSets included). Cheap enough for every hook call: only
+ * `readdir` and `stat`, no YAML.
+ */
+import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { basename, join } from 'node:path';
+
+export type Unit =
+  | { kind: 'file'; path: string }
+  | { kind: 'dir'; dir: string }
+  /** A layout problem found by the walk itself (no parsing needed). */
+  | { kind: 'stray'; path: string; message: string; fix: string };
+
+/** Folders that make a directory look like a validator. */
+const VALIDATOR_PARTS = ['scripts', 'references', 'assets', 'rules'];
+
+/** Entries never looked at: dotfiles and dot-folders (`.git`, `.DS_Store`) and `node_modules`. */
+export function skipped(name: string): boolean {
+  return name.startsWith('.') || name === 'node_modules';
+}
+
+/** `README.md` in an organisation folder documents the folder; it is never a validator. */
+export function isReadme(name: string): boolean {
+  return name.toLowerCase() === 'readme.md';
+}
+
+function entries(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+/** Follows symlinks (validators installed as links) but not into loops: a link is classified by its target. */
+function kindOf(dir: string, e: Dirent): 'dir' | 'file' | undefined {
+  if (e.isDirectory()) return 'dir';
+  if (e.isFile()) return 'file';
+  if (e.isSymbolicLink()) {
+    try {
+      const s = statSync(join(dir, e.name));
+      return s.isDirectory() ? 'dir' : s.isFile() ? 'file' : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * All units under `root` (a source's validators folder), depth-first in name order so results are stable.
+ * `root` itself is an organisation folder even when it holds a `VALIDATOR.md` (reported as a stray).
+ */
+export function walkValidators(root: string): Unit[] {
+  const units: Unit[] = [];
+  const visit = (dir: string, depth: number) => {
+    if (depth > 32) return; // symlink loops
+    const list = entries(dir).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const names = new Set(list.map((e) => e.name));
+    if (depth > 0 && names.has('VALIDATOR.md')) {
+      units.push({ kind: 'dir', dir });
+      return;
+    }
+    if (depth === 0 && names.has('VALIDATOR.md')) {
+      units.push({
+        kind: 'stray',
+        path: join(dir, 'VALIDATOR.md'),
+        message: 'VALIDATOR.md directly in the validators folder is not a validator',
+        fix: `move it into a folder named after the validator: ${join(dir, '<name>', 'VALIDATOR.md')}`,
+      });
+    }
+    const parts = list.filter((e) => VALIDATOR_PARTS.includes(e.name) && kindOf(dir, e) === 'dir').map((e) => e.name);
+    if (depth > 0 && parts.length > 0) {
+      // A folder with scripts/ or rules/ but no VALIDATOR.md is a broken directory validator, not an organisation
+      // folder: loading its rules/*.md as validators of their own would run them without their RuleSet.
+      units.push({
+        kind: 'stray',
+        path: join(dir, 'VALIDATOR.md'),
+        message: `folder ${basename(dir)} has ${parts.map((p) => `${p}/`).join(', ')} but no VALIDATOR.md`,
+        fix: `create ${join(dir, 'VALIDATOR.md')} (frontmatter with name: ${basename(dir)}), or rename the ${parts.join('/')} folder`,
+      });
+      return;
+    }
+    for (const e of list) {
+      if (skipped(e.name) || e.name === 'VALIDATOR.md') continue;
+      const kind = kindOf(dir, e);
+      if (kind === 'dir') visit(join(dir, e.name), depth + 1);
+      else if (kind === 'file' && e.name.endsWith('.md') && !isReadme(e.name)) units.push({ kind: 'file', path: join(dir, e.name) });
+    }
+  };
+  visit(root, 0);
+  return units;
+}
+
+/** Every file under a directory validator (sorted, dotfiles and node_modules skipped): its cache fingerprint and hash input. */
+export function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const visit = (d: string, depth: number) => {
+    if (depth > 32) return;
+    for (const e of entries(d)) {
+      if (skipped(e.name)) continue;
+      const kind = kindOf(d, e);
+      if (kind === 'dir') visit(join(d, e.name), depth + 1);
+      else if (kind === 'file') out.push(join(d, e.name));
+    }
+  };
+  visit(dir, 0);
+  return out.sort();
+}
