@@ -62,7 +62,10 @@ function logTruncation(root: string, snap: Snapshot, limit: number): void {
 function rememberSnapshot(dir: string, root: string, snap: Snapshot): void {
   let files = 0;
   let bytes = 0;
-  for (const [rel, [size, mtime]] of Object.entries(snap.files)) {
+  // Outside git every file is in the snapshot: the most recently modified ones are the likeliest to change next.
+  const entries = Object.entries(snap.files);
+  if (snap.mode === 'walk') entries.sort((a, b) => b[1][1] - a[1][1]);
+  for (const [rel, [size, mtime]] of entries) {
     if (size < 0 || size > 256 * 1024) continue;
     if (files >= REMEMBER_MAX_FILES || bytes + size > REMEMBER_MAX_BYTES) break;
     const abs = join(root, rel);
@@ -134,6 +137,7 @@ async function toFileChanges(dir: string, root: string, changes: PathChange[]): 
     }
     const after = c.kind === 'delete' ? null : readText(abs);
     if (typeof before === 'string' && before === after) continue; // touched, not changed
+    if (before === null && after === null) continue; // created and removed by the same command
     const change: FileChange = { path: abs, relPath: c.rel, inProject: true, kind: c.kind };
     if (before !== undefined) change.before = before;
     if (after !== undefined) change.after = after;

@@ -95,8 +95,9 @@ export function snapshot(root: string, maxFiles: number): Snapshot {
   let count = 0;
   let truncated = false;
   for (const [tag, rel] of dirty) {
-    // `-t -m` lists a modified file as `C`; a deleted one may also come as `R`. Keep the strongest tag.
-    if (files[rel]) continue;
+    // `-t -m` lists a modified file as `C`; a deleted one may also come as `R`. Keep the first tag.
+    // avp's own state is never a change of the agent's (init ignores it, but a project may not have run init).
+    if (files[rel] || rel.startsWith('.avp/')) continue;
     if (count >= maxFiles) {
       truncated = true;
       break;

@@ -1,0 +1,72 @@
+import { describe, expect, test } from 'bun:test';
+import { join } from 'node:path';
+import { prepareEvent, stopGuard } from '../../../src/engine/session.ts';
+import { consecutiveBlocks } from '../../../src/engine/session/stop-guard.ts';
+import { readRecords, sessionDir } from '../../../src/engine/session/store.ts';
+import { config, ev, tempProject } from './helpers.ts';
+
+const stop = (root: string, n: number, active: boolean, extra: Record<string, unknown> = {}) =>
+  ev(root, 'Stop', { stopHookActive: active, raw: { n, stop_hook_active: active, ...extra } });
+
+describe('Stop loop guard', () => {
+  test('blocks at most maxStopBlocks consecutive Stops, then lets the agent stop and tells the user what remains', async () => {
+    const root = tempProject();
+    const cfg = config({ maxStopBlocks: 3 });
+    expect(await stopGuard(stop(root, 1, false), true, cfg, { remaining: 'tests: 2 failing' })).toEqual({ block: true });
+    expect(await stopGuard(stop(root, 2, true), true, cfg)).toEqual({ block: true });
+    expect(await stopGuard(stop(root, 3, true), true, cfg)).toEqual({ block: true });
+    const released = await stopGuard(stop(root, 4, true), true, cfg, { remaining: 'tests: 2 failing' });
+    expect(released.block).toBe(false);
+    expect(released.systemMessage).toContain('3 times');
+    expect(released.systemMessage).toContain('tests: 2 failing');
+    expect(released.systemMessage).toContain('maxStopBlocks');
+  });
+
+  test('a passing Stop, a new prompt, or a Stop without stop_hook_active resets the count', async () => {
+    const root = tempProject();
+    const cfg = config({ maxStopBlocks: 2 });
+    await stopGuard(stop(root, 1, false), true, cfg);
+    await stopGuard(stop(root, 2, true), true, cfg);
+    expect((await stopGuard(stop(root, 3, true), false, cfg)).block).toBe(false); // passes: reset
+    await stopGuard(stop(root, 4, false), true, cfg);
+    await prepareEvent(ev(root, 'UserPromptSubmit'), cfg); // new prompt: reset
+    expect((await stopGuard(stop(root, 5, true), true, cfg)).block).toBe(true);
+    expect((await stopGuard(stop(root, 6, true), true, cfg)).block).toBe(true);
+    expect((await stopGuard(stop(root, 7, true), true, cfg)).block).toBe(false);
+    // A fresh Stop (host says: not a continuation) starts a new series even right after a release.
+    expect((await stopGuard(stop(root, 8, false), true, cfg)).block).toBe(true);
+    expect(consecutiveBlocks(readRecords(sessionDir(root, 's1')), undefined)).toBe(1);
+  });
+
+  test('maxStopBlocks 0 never blocks a Stop; sub-agents are counted apart from the main agent', async () => {
+    const root = tempProject();
+    expect((await stopGuard(stop(root, 1, false), true, config({ maxStopBlocks: 0 }))).block).toBe(false);
+    const cfg = config({ maxStopBlocks: 1 });
+    const sub = (n: number, active: boolean) => ev(root, 'SubagentStop', { stopHookActive: active, raw: { n, agent_id: 'a1', agent_type: 'reviewer' } });
+    expect((await stopGuard(sub(1, false), true, cfg)).block).toBe(true);
+    expect((await stopGuard(stop(root, 2, false), true, cfg)).block).toBe(true);
+    const r = await stopGuard(sub(3, true), true, cfg);
+    expect(r.block).toBe(false);
+    expect(r.systemMessage).toContain('sub-agent reviewer');
+  });
+
+  test('other events are not guarded', async () => {
+    const root = tempProject();
+    expect(await stopGuard(ev(root, 'PostToolUse'), true, config({ maxStopBlocks: 0 }))).toEqual({ block: true });
+  });
+
+  test('one Stop delivered to two avp processes at once is counted once (cross-process lock)', async () => {
+    const root = tempProject();
+    const worker = join(import.meta.dir, 'worker.ts');
+    const run = (active: string) =>
+      Promise.all(
+        [0, 1].map(async () => {
+          const p = Bun.spawn([process.execPath, worker, 'stop', root, active], { stdout: 'pipe', stderr: 'inherit' });
+          return JSON.parse(await new Response(p.stdout).text()) as { block: boolean };
+        }),
+      );
+    expect((await run('first')).map((d) => d.block)).toEqual([true, true]);
+    const recs = readRecords(sessionDir(root, 's1'));
+    expect(recs.filter((r) => r.t === 'stop-block')).toHaveLength(1);
+  });
+});
