@@ -1,3 +1,11 @@
-// SKELETON: replaced by the issue that owns this command.
 import { defineCommand } from 'citty';
-export default defineCommand({ meta: { name: 'index', description: 'not built yet' }, run() { throw new Error('not built yet'); } });
+
+/** `avp registry …`: run and administer a self-hosted registry (server code loads only when one of these runs). */
+export default defineCommand({
+  meta: { name: 'registry', description: 'Run and administer a self-hosted AVP registry (serve, tokens, export, seed the catalog).' },
+  subCommands: {
+    serve: () => import('./serve.ts').then((m) => m.default),
+    token: () => import('./token.ts').then((m) => m.default),
+    export: () => import('./export.ts').then((m) => m.default),
+  },
+});
