@@ -1,7 +1,75 @@
-// SKELETON: replaced by the hook-mode issue.
-export async function runHookCommand(_argv: string[]): Promise<number> {
-  process.stdout.write('{}\n');
-  return 0;
-}
+/**
+ * `avp hook [--agent claude]`: what the agent's hook entry runs on every event. stdin: the event JSON; stdout: one
+ * JSON document (or `{}`); exit 0 — or exit 2 with a message on stderr when stdin is not an event.
+ * src/cli.ts calls `runHookCommand` directly (no citty) so the no-match path stays a few milliseconds.
+ */
 import { defineCommand } from 'citty';
-export default defineCommand({ meta: { name: 'hook', description: 'not built yet' } });
+
+const USAGE = 'usage: avp hook [--agent claude]   (reads one hook event as JSON on stdin)';
+
+/** Writes and waits for the pipe to take it: the process may exit right after. */
+function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (!text) return resolve();
+    stream.write(text, () => resolve());
+  });
+}
+
+/** The hook, without citty. Returns the exit code; never throws, never prints a stack trace. */
+export async function runHookCommand(argv: string[]): Promise<number> {
+  // Recursion guard first: a judge sub-agent (claude -p …) inherits the project's hooks and would call avp again.
+  if (process.env.AVP_SUBAGENT === '1') {
+    await write(process.stdout, '{}\n');
+    return 0;
+  }
+  const startedAt = Date.now();
+  const agentAt = argv.indexOf('--agent');
+  const agent = agentAt >= 0 ? argv[agentAt + 1] : argv.find((a) => a.startsWith('--agent='))?.slice(8);
+  const unknown = argv.filter((a, i) => !(a === '--agent' || a.startsWith('--agent=') || (agentAt >= 0 && i === agentAt + 1)));
+  if ((agent !== undefined && agent !== 'claude') || unknown.length) {
+    await write(process.stderr, `avp: ${agent !== undefined && agent !== 'claude' ? `unsupported agent "${agent}" (supported: claude)` : `unknown argument ${unknown[0]}`}\n${USAGE}\n`);
+    return 2;
+  }
+  // Whatever happens below, the process ends soon after answering (a judge's stray handle must not hold the agent).
+  const exitSoon = (code: number) => setTimeout(() => process.exit(code), 200).unref();
+  try {
+    const { readStdin, parseInput } = await import('../hosts/stdin.ts');
+    const input = parseInput(await readStdin());
+    const { answerClaudeHook } = await import('../engine/hook.ts');
+    const answer = await answerClaudeHook(input, process.env, startedAt);
+    await write(process.stdout, answer.stdout);
+    if (answer.notes.length) await write(process.stderr, `${answer.notes.join('\n')}\n`);
+    exitSoon(answer.exitCode);
+    return answer.exitCode;
+  } catch (e) {
+    const { AvpError } = await import('../errors.ts');
+    if (e instanceof AvpError && e.code === 'hook-input') {
+      // Exit 2 = a blocking error whose stderr Claude Code shows: bad input must not pass silently.
+      await write(process.stderr, `avp hook: ${e.describe()}\n`);
+      exitSoon(2);
+      return 2;
+    }
+    // An internal failure must still answer; fail closed with a block that names the kill switch.
+    const message = e instanceof Error ? e.message : String(e);
+    if (process.env.AVP_DEBUG && e instanceof Error && e.stack) await write(process.stderr, `${e.stack}\n`);
+    await write(process.stderr, `avp hook: internal error: ${message}\n`);
+    const reason = `avp could not evaluate this event (internal error: ${message}). To turn avp off: AVP_DISABLE=1.`;
+    await write(process.stdout, `${JSON.stringify({ decision: 'block', reason, passed: false, violations: [], summary: 'avp internal error' })}\n`);
+    exitSoon(0);
+    return 0;
+  }
+}
+
+export default defineCommand({
+  meta: {
+    name: 'hook',
+    description:
+      'Run the validators matching one agent hook event (JSON on stdin) and answer in the agent\'s hook protocol on stdout. Written into .claude/settings.json by `avp init`.',
+  },
+  args: {
+    agent: { type: 'string', description: 'The agent whose hook protocol is spoken (only "claude" today)', default: 'claude' },
+  },
+  async run({ rawArgs }) {
+    process.exitCode = await runHookCommand(rawArgs);
+  },
+});

@@ -1,0 +1,127 @@
+/**
+ * The slow half of config loading, imported only when a config file exists: c12 reads `avp.config.*`, `.avprc`
+ * (project, then `~/.avprc`), plus `$AVP_HOME/config.json`; valibot checks each file on its own so an error names
+ * the file and the key at fault.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as v from 'valibot';
+import type { AvpConfig } from './config-types.ts';
+import { AvpError } from './errors.ts';
+import { SEVERITIES } from './format/types.ts';
+import { avpHome } from './paths.ts';
+
+const Backend = v.picklist(['auto', 'claude', 'anthropic', 'openai', 'command']);
+const Int = (min: number) => v.pipe(v.number(), v.integer(), v.minValue(min));
+const Names = v.array(v.pipe(v.string(), v.minLength(1)));
+
+/** What a config file may contain. Unknown keys are errors: a typo must not silently turn a setting off. */
+const FileConfig = v.strictObject({
+  $schema: v.optional(v.string()),
+  /** `true` = kill switch; a list = validators never run (same as `disabledValidators`). */
+  disabled: v.optional(v.union([v.boolean(), Names])),
+  disabledValidators: v.optional(Names),
+  severity: v.optional(v.record(v.string(), v.picklist(SEVERITIES))),
+  concurrency: v.optional(Int(1)),
+  budgetMs: v.optional(Int(1)),
+  maxStopBlocks: v.optional(Int(0)),
+  trackMaxFiles: v.optional(Int(0)),
+  judge: v.optional(
+    v.strictObject({
+      backend: v.optional(Backend),
+      model: v.optional(v.string()),
+      command: v.optional(v.string()),
+      validators: v.optional(v.record(v.string(), Backend)),
+      concurrency: v.optional(Int(1)),
+    }),
+  ),
+  cache: v.optional(v.strictObject({ enabled: v.optional(v.boolean()), maxBytes: v.optional(Int(0)) })),
+  registry: v.optional(v.strictObject({ url: v.optional(v.pipe(v.string(), v.url())) })),
+});
+type FileConfig = v.InferOutput<typeof FileConfig>;
+
+/** rc files are flat `key=value` text, so numbers and booleans arrive as strings there; accept them. */
+function coerceRc(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(coerceRc);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, coerceRc(x)]));
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+function check(raw: unknown, file: string): FileConfig {
+  const result = v.safeParse(FileConfig, raw);
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  const key = v.getDotPath(issue) ?? '(top level)';
+  throw new AvpError('config-invalid', `invalid config key "${key}": ${issue.message}`, {
+    file,
+    fix: 'see docs/hook-mode.md#configuration for the keys and their types (or remove the key)',
+  });
+}
+
+function toPartial(f: FileConfig): Partial<AvpConfig> {
+  const out: Partial<AvpConfig> = {};
+  const disabledList = [...(Array.isArray(f.disabled) ? f.disabled : []), ...(f.disabledValidators ?? [])];
+  if (typeof f.disabled === 'boolean') out.disabled = f.disabled;
+  if (disabledList.length) out.disabledValidators = disabledList;
+  if (f.severity) out.severity = f.severity;
+  if (f.concurrency !== undefined) out.concurrency = f.concurrency;
+  if (f.budgetMs !== undefined) out.budgetMs = f.budgetMs;
+  if (f.maxStopBlocks !== undefined) out.maxStopBlocks = f.maxStopBlocks;
+  if (f.trackMaxFiles !== undefined) out.trackMaxFiles = f.trackMaxFiles;
+  if (f.judge) out.judge = Object.fromEntries(Object.entries(f.judge).filter(([, x]) => x !== undefined)) as AvpConfig['judge'];
+  if (f.cache) out.cache = Object.fromEntries(Object.entries(f.cache).filter(([, x]) => x !== undefined)) as AvpConfig['cache'];
+  if (f.registry?.url) out.registry = { url: f.registry.url };
+  return out;
+}
+
+/** Shallow-merges layers, lowest precedence first; nested objects merged one level, lists concatenated for disables. */
+function layer(into: Partial<AvpConfig>, over: Partial<AvpConfig>): Partial<AvpConfig> {
+  const out: any = { ...into, ...over };
+  for (const k of ['judge', 'cache', 'registry', 'severity'] as const) if (into[k] || over[k]) out[k] = { ...into[k], ...over[k] };
+  if (into.disabledValidators || over.disabledValidators) {
+    out.disabledValidators = [...(into.disabledValidators ?? []), ...(over.disabledValidators ?? [])];
+  }
+  return out;
+}
+
+/** Reads and validates every config file of the project and user; returns the merged partial config. */
+export async function loadConfigFiles(projectRoot: string, env: NodeJS.ProcessEnv): Promise<Partial<AvpConfig>> {
+  let merged: Partial<AvpConfig> = {};
+  const homeJson = join(avpHome(env), 'config.json');
+  try {
+    merged = toPartial(check(JSON.parse(readFileSync(homeJson, 'utf8')), homeJson));
+  } catch (e) {
+    if (e instanceof AvpError) throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new AvpError('config-invalid', `cannot read config: ${(e as Error).message}`, { file: homeJson, fix: 'make it valid JSON' });
+    }
+  }
+  const { loadConfig } = await import('c12');
+  let result: Awaited<ReturnType<typeof loadConfig>>;
+  try {
+    result = await loadConfig({
+      name: 'avp',
+      cwd: projectRoot,
+      rcFile: '.avprc',
+      globalRc: true,
+      dotenv: false,
+      packageJson: false,
+      envName: false,
+    });
+  } catch (e) {
+    throw new AvpError('config-invalid', `cannot load the avp config: ${(e as Error).message}`, {
+      file: projectRoot,
+      fix: 'fix the syntax of avp.config.* / .avprc (or remove the file)',
+    });
+  }
+  // c12 lists layers highest precedence first: apply them in reverse.
+  for (const l of [...(result.layers ?? [])].reverse()) {
+    const file = l.configFile ?? 'avp config';
+    const raw = file.endsWith('.avprc') || file === '.avprc' ? coerceRc(l.config) : l.config;
+    merged = layer(merged, toPartial(check(raw, file)));
+  }
+  return merged;
+}

@@ -1,0 +1,156 @@
+/**
+ * avp's configuration: defaults < config files < environment < overrides (flags).
+ *
+ * The hook runs on every tool call and c12 costs ~65 ms to import, so when no config file exists (the common case)
+ * the files are only looked up with two `readdir`s and a `stat`, and neither c12 nor valibot is loaded.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { AvpConfig, BackendName } from './config-types.ts';
+import { AvpError } from './errors.ts';
+import type { Severity } from './format/types.ts';
+import { avpHome, findProjectRoot } from './paths.ts';
+
+export type { AvpConfig } from './config-types.ts';
+
+/** The default registry (the AVP ecosystem's public registry). */
+export const DEFAULT_REGISTRY_URL = 'https://registry.mirdan.ai';
+
+/**
+ * Defaults. `budgetMs` (90 s) ends well before the hook `timeout` that `avp init` writes (120 s) and after a single
+ * validator's default timeout (60 s), so avp always answers itself instead of being cancelled — which Claude Code
+ * would treat as a pass.
+ */
+export function defaultConfig(): AvpConfig {
+  return {
+    disabled: false,
+    disabledValidators: [],
+    severity: {},
+    concurrency: 8,
+    budgetMs: 90_000,
+    maxStopBlocks: 3,
+    judge: { backend: 'auto', validators: {}, concurrency: 4 },
+    cache: { enabled: true, maxBytes: 64 * 1024 * 1024 },
+    registry: { url: DEFAULT_REGISTRY_URL },
+    trackMaxFiles: 20_000,
+  };
+}
+
+/** Config file names c12 reads in the project root (`avp.config.<ext>`, `.config/avp[.config].<ext>`, `.avprc`). */
+const CONFIG_NAME = /^avp\.config\.(?:[cm]?[jt]s|jsonc?|json5|ya?ml|toml)$/;
+const DOT_CONFIG_NAME = /^avp(?:\.config)?\.(?:[cm]?[jt]s|jsonc?|json5|ya?ml|toml)$/;
+
+function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** The config files that exist, cheaply: the fast path needs only to know whether there are any. */
+export function configFilesPresent(projectRoot: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const found: string[] = [];
+  const names = listDir(projectRoot);
+  for (const n of names) if (CONFIG_NAME.test(n) || n === '.avprc') found.push(join(projectRoot, n));
+  if (names.includes('.config')) {
+    for (const n of listDir(join(projectRoot, '.config'))) if (DOT_CONFIG_NAME.test(n)) found.push(join(projectRoot, '.config', n));
+  }
+  const userRc = join(env.XDG_CONFIG_HOME || env.HOME || homedir(), '.avprc');
+  if (existsSync(userRc)) found.push(userRc);
+  const homeJson = join(avpHome(env), 'config.json');
+  if (existsSync(homeJson)) found.push(homeJson);
+  return found;
+}
+
+const BACKENDS: readonly BackendName[] = ['auto', 'claude', 'anthropic', 'openai', 'command'];
+
+function envInt(env: NodeJS.ProcessEnv, name: string, min: number): number | undefined {
+  const v = env[name];
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) {
+    throw new AvpError('config-env', `${name}=${JSON.stringify(v)} is not an integer ≥ ${min}`, {
+      fix: `set ${name} to a whole number (or unset it)`,
+    });
+  }
+  return n;
+}
+
+const truthy = (v: string | undefined) => v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+
+/** Applies the documented `AVP_*` environment variables (see docs/hook-mode.md) on top of `config`. */
+export function applyEnv(config: AvpConfig, env: NodeJS.ProcessEnv): AvpConfig {
+  const c: AvpConfig = { ...config, judge: { ...config.judge }, cache: { ...config.cache }, registry: { ...config.registry } };
+  if (truthy(env.AVP_DISABLE)) c.disabled = true;
+  if (env.AVP_DISABLED_VALIDATORS) {
+    c.disabledValidators = [...c.disabledValidators, ...env.AVP_DISABLED_VALIDATORS.split(',').map((s) => s.trim()).filter(Boolean)];
+  }
+  c.concurrency = envInt(env, 'AVP_CONCURRENCY', 1) ?? c.concurrency;
+  c.budgetMs = envInt(env, 'AVP_BUDGET_MS', 1) ?? c.budgetMs;
+  c.maxStopBlocks = envInt(env, 'AVP_MAX_STOP_BLOCKS', 0) ?? c.maxStopBlocks;
+  c.trackMaxFiles = envInt(env, 'AVP_TRACK_MAX_FILES', 0) ?? c.trackMaxFiles;
+  c.judge.concurrency = envInt(env, 'AVP_JUDGE_CONCURRENCY', 1) ?? c.judge.concurrency;
+  if (env.AVP_JUDGE) {
+    if (!BACKENDS.includes(env.AVP_JUDGE as BackendName)) {
+      throw new AvpError('config-env', `AVP_JUDGE=${JSON.stringify(env.AVP_JUDGE)} is not a judge backend`, {
+        fix: `use one of ${BACKENDS.join(', ')}`,
+      });
+    }
+    c.judge.backend = env.AVP_JUDGE as BackendName;
+  }
+  if (env.AVP_MODEL) c.judge.model = env.AVP_MODEL;
+  if (env.AVP_JUDGE_COMMAND) c.judge.command = env.AVP_JUDGE_COMMAND;
+  if (env.AVP_REGISTRY_URL) c.registry.url = env.AVP_REGISTRY_URL;
+  if (truthy(env.AVP_NO_CACHE)) c.cache.enabled = false;
+  return c;
+}
+
+/** Merges a partial config over a full one (objects one level deep, arrays replaced). */
+export function mergeConfig(base: AvpConfig, over: Partial<AvpConfig> | undefined): AvpConfig {
+  if (!over) return base;
+  const out = { ...base, ...over } as AvpConfig;
+  for (const key of ['judge', 'cache', 'registry', 'severity'] as const) {
+    if (over[key]) (out as any)[key] = { ...(base[key] as object), ...(over[key] as object) };
+  }
+  return out;
+}
+
+/** Canonical form: `judge.command` alone selects the command backend; duplicates removed. */
+function finish(c: AvpConfig): AvpConfig {
+  if (c.judge.backend === 'auto' && c.judge.command) c.judge = { ...c.judge, backend: 'command' };
+  c.disabledValidators = [...new Set(c.disabledValidators)];
+  return c;
+}
+
+/**
+ * Loads the configuration for a project. Throws `AvpError('config-invalid')` naming the file and key when a config
+ * file is malformed, and `AvpError('config-env')` for a malformed `AVP_*` variable.
+ */
+export async function loadConfig(opts: {
+  cwd: string;
+  projectRoot?: string;
+  env?: NodeJS.ProcessEnv;
+  overrides?: Partial<AvpConfig>;
+}): Promise<AvpConfig> {
+  const env = opts.env ?? process.env;
+  const projectRoot = opts.projectRoot ?? findProjectRoot(opts.cwd, env);
+  let config = defaultConfig();
+  const files = configFilesPresent(projectRoot, env);
+  if (files.length) {
+    const { loadConfigFiles } = await import('./config-files.ts');
+    config = mergeConfig(config, await loadConfigFiles(projectRoot, env));
+  }
+  return finish(mergeConfig(applyEnv(config, env), opts.overrides));
+}
+
+/** The effective severity of a validator: config override by id, then by name, else the frontmatter's. */
+export function effectiveSeverity(config: AvpConfig, id: string, name: string, declared: Severity): Severity {
+  return config.severity[id] ?? config.severity[name] ?? declared;
+}
+
+/** True when config disables this validator (by id, by name, or — for a RuleSet rule — by the RuleSet's name). */
+export function isDisabled(config: AvpConfig, id: string, name: string): boolean {
+  return config.disabledValidators.includes(id) || config.disabledValidators.includes(name);
+}

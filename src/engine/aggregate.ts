@@ -1,0 +1,55 @@
+/**
+ * seed 001's aggregation, plus validator errors kept apart from violations:
+ * - ERROR  when an `error` validator found violations or could not be evaluated (fail closed);
+ * - WARNED when a `warn` validator found violations, or a `warn`/`info` validator could not be evaluated (a broken
+ *   validator must never pass silently, but a non-blocking one does not block either);
+ * - PASSED otherwise — `info` findings are logged, not shown.
+ */
+import type { Violation } from '../judges/types.ts';
+import type { Outcome, Report, ValidatorRun } from './types.ts';
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Whether a run blocks (`error`), warns (`warn`) or only informs (`info` / passed). */
+export function runLevel(run: ValidatorRun): 'error' | 'warn' | 'info' | 'pass' {
+  if (run.status === 'passed') return 'pass';
+  if (run.status === 'error') return run.severity === 'error' ? 'error' : 'warn';
+  return run.severity;
+}
+
+/** Aggregates the runs of one event into seed 001's report. */
+export function aggregate(runs: ValidatorRun[]): Report {
+  let outcome: Outcome = 'PASSED';
+  let totalViolations = 0;
+  let failed = 0;
+  let errors = 0;
+  let infos = 0;
+  const validators: Report['validators'] = runs.map((run) => {
+    const level = runLevel(run);
+    if (level === 'error') outcome = 'ERROR';
+    else if (level === 'warn' && outcome === 'PASSED') outcome = 'WARNED';
+    const shown: Violation[] = run.status === 'failed' && run.severity !== 'info' ? (run.verdict?.violations ?? []) : [];
+    if (run.status === 'failed' && run.severity !== 'info') {
+      failed++;
+      // A judge that says "failed" without listing anything still counts as one finding.
+      totalViolations += Math.max(1, shown.length);
+    }
+    if (run.status === 'failed' && run.severity === 'info') infos++;
+    if (run.status === 'error') errors++;
+    return {
+      name: run.id,
+      severity: run.severity,
+      // info findings never fail the report (seed 002: info → passed: true).
+      passed: run.status === 'passed' || (run.status === 'failed' && run.severity === 'info'),
+      violations: shown,
+      summary: run.status === 'error' ? `validator error: ${run.error?.cause ?? 'unknown'}` : (run.verdict?.summary ?? ''),
+      ...(run.error ? { error: run.error } : {}),
+    };
+  });
+  const parts: string[] = [];
+  if (failed) parts.push(`${plural(failed, 'validator')} failed with ${plural(totalViolations, 'violation')}`);
+  if (errors) parts.push(`${plural(errors, 'validator')} could not be evaluated`);
+  if (!parts.length) parts.push(`${plural(runs.length, 'validator')} passed`);
+  if (infos) parts.push(`${plural(infos, 'info note')} logged`);
+  return { outcome, validators, totalViolations, summary: parts.join('; ') };
+}

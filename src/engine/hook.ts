@@ -1,0 +1,95 @@
+/**
+ * One hook call, from the parsed stdin JSON to the answer. The order is chosen for the common case — an event no
+ * validator cares about — which must cost a few milliseconds: normalize (sync, no disk), config (two readdirs when no
+ * config file exists), discover (parse cache), match (picomatch), and out with `{}`. Only when something matches are
+ * the engine, judges, diff and valibot loaded.
+ */
+import type { AvpConfig } from '../config-types.ts';
+import { defaultConfig, isDisabled, loadConfig } from '../config.ts';
+import { AvpError, errorMessage } from '../errors.ts';
+import type { HookEvent } from '../event.ts';
+import { discover } from '../format/discover.ts';
+import { loadErrorsForEvent, matchValidators } from '../format/match.ts';
+import type { LoadError, Validator } from '../format/types.ts';
+import { normalizeClaudeEvent } from '../hosts/claude.ts';
+import { onceState, prepareEvent, stopGuard } from './session.ts';
+import type { ValidatorRun } from './types.ts';
+
+export interface HookAnswer {
+  stdout: string;
+  exitCode: number;
+  /** Notes for stderr (never shown to the model): a log that could not be written, state problems. */
+  notes: string[];
+}
+
+const PASS: HookAnswer = { stdout: '{}\n', exitCode: 0, notes: [] };
+
+/** Non-throwing config load: a broken config becomes a blocking "validator error" of avp's own config. */
+async function configFor(event: HookEvent, env: NodeJS.ProcessEnv): Promise<{ config: AvpConfig; problem?: AvpError }> {
+  try {
+    return { config: await loadConfig({ cwd: event.cwd, projectRoot: event.projectRoot, env }) };
+  } catch (e) {
+    const problem = e instanceof AvpError ? e : new AvpError('config-invalid', errorMessage(e));
+    return { config: defaultConfig(), problem };
+  }
+}
+
+function configRun(problem: AvpError): ValidatorRun {
+  return {
+    id: 'avp-config',
+    name: 'avp-config',
+    severity: 'error',
+    path: problem.file ?? 'avp config',
+    status: 'error',
+    error: {
+      cause: `avp's configuration is invalid: ${problem.describe().split('\n')[0]}`,
+      fix: `${problem.fix ?? 'fix the config file'}; AVP_DISABLE=1 turns avp off meanwhile`,
+    },
+    durationMs: 0,
+  };
+}
+
+/** Answers one Claude Code hook input. Throws AvpError('hook-input') only for input that is not an event. */
+export async function answerClaudeHook(input: unknown, env: NodeJS.ProcessEnv, startedAt = Date.now()): Promise<HookAnswer> {
+  let event = normalizeClaudeEvent(input, env);
+  const { config, problem } = await configFor(event, env);
+  if (config.disabled) return PASS;
+
+  const found = await discover({ projectRoot: event.projectRoot, env, noCache: !config.cache.enabled });
+  // Nothing installed anywhere: nothing can ever match, and there is no turn worth tracking.
+  if (!found.validators.length && !found.errors.length) return PASS;
+
+  event = await prepareEvent(event, config);
+  const active = found.validators.filter((v) => !isDisabled(config, v.id, v.name));
+  let matched: Validator[] = matchValidators(active, event);
+  const loadErrors: LoadError[] = loadErrorsForEvent(found.errors, event).filter((e) => !e.name || !isDisabled(config, e.name, e.name));
+  if (matched.some((v) => v.spec.once)) {
+    // Claimed atomically: of several hook processes racing on the same session, exactly one runs a once-validator.
+    const once = await onceState(event.projectRoot, event.sessionId);
+    const wanted = matched.filter((v) => v.spec.once && !once.isDone(v.id)).map((v) => v.id);
+    const mine = new Set(event.sessionId ? await once.claim(wanted) : wanted);
+    matched = matched.filter((v) => !v.spec.once || mine.has(v.id));
+  }
+  if (!matched.length && !loadErrors.length) return PASS;
+
+  const [{ runValidators }, { aggregate }, { renderClaude }, { writeRunLog }, { completeFileChanges }] = await Promise.all([
+    import('./run.ts'),
+    import('./aggregate.ts'),
+    import('../hosts/claude-render.ts'),
+    import('./log.ts'),
+    import('../hosts/complete-files.ts'),
+  ]);
+  event = await completeFileChanges(event);
+  const runs = await runValidators(matched, loadErrors, event, config, { deadline: startedAt + config.budgetMs });
+  if (problem) runs.unshift(configRun(problem));
+  const report = aggregate(runs);
+  const notes: string[] = [];
+  let extra: { systemMessage?: string; noBlock?: boolean } = {};
+  if (event.event === 'Stop' || event.event === 'SubagentStop') {
+    const guard = await stopGuard(event, report.outcome === 'ERROR', config, { remaining: report.summary });
+    extra = { ...(guard.systemMessage ? { systemMessage: guard.systemMessage } : {}), noBlock: !guard.block };
+  }
+  const logError = await writeRunLog(event, runs, report);
+  if (logError) notes.push(`avp: could not write the run log: ${logError.message}`);
+  return { ...renderClaude(event, report, runs, extra), notes };
+}

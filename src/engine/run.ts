@@ -1,0 +1,142 @@
+/**
+ * Runs the matching validators of one event: concurrently (at most `config.concurrency` at once), each under its own
+ * timeout (frontmatter `timeout`), all under the call's budget (`config.budgetMs`) so that avp answers before the
+ * host cancels the hook. Fail closed: whatever prevents a verdict becomes a run with `status: 'error'`, never a pass.
+ */
+import { basename, dirname } from 'node:path';
+import type { AvpConfig } from '../config-types.ts';
+import { effectiveSeverity } from '../config.ts';
+import { AvpError } from '../errors.ts';
+import type { HookEvent } from '../event.ts';
+import type { LoadError, Validator } from '../format/types.ts';
+import { disableHint } from '../judges/script.ts';
+import type { ValidatorRun } from './types.ts';
+
+export interface RunOptions {
+  /** Epoch ms at which every unfinished validator is stopped (default: now + config.budgetMs). */
+  deadline?: number;
+  /** Judge selection; tests and `avp check` may inject their own. */
+  judgeFor?: (v: Validator, c: AvpConfig) => Promise<import('../judges/types.ts').Judge>;
+}
+
+/** A load error as a run: the validator could not even be read, so it blocks the events it would have seen. */
+export function loadErrorRun(error: LoadError, config: AvpConfig): ValidatorRun {
+  const name = error.name ?? (basename(error.path) === 'VALIDATOR.md' ? basename(dirname(error.path)) : basename(error.path).replace(/\.md$/, ''));
+  const where = `${error.path}${error.line ? `:${error.line}${error.column ? `:${error.column}` : ''}` : ''}`;
+  return {
+    id: name,
+    name,
+    // Its severity could not be read: treat it as `error` (fail closed) unless config says otherwise.
+    severity: effectiveSeverity(config, name, name, 'error'),
+    source: error.source,
+    path: error.path,
+    status: 'error',
+    error: { cause: `cannot load ${where}: ${error.message}`, fix: `${error.fix}; ${disableHint({ id: name })}` },
+    durationMs: 0,
+  };
+}
+
+function errorRun(v: Validator, config: AvpConfig, started: number, cause: string, fix: string): ValidatorRun {
+  return {
+    id: v.id,
+    name: v.name,
+    severity: effectiveSeverity(config, v.id, v.name, v.spec.severity),
+    source: v.source,
+    path: v.path,
+    status: 'error',
+    error: { cause, fix },
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+/** Rejects when `signal` aborts, so a judge that ignores its signal still cannot hold the call past its deadline. */
+function whenAborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    const fire = () => reject(new AvpError('judge-timeout', String(signal.reason)));
+    if (signal.aborted) fire();
+    else signal.addEventListener('abort', fire, { once: true });
+  });
+}
+
+async function runOne(v: Validator, event: HookEvent, config: AvpConfig, budget: AbortSignal, deadline: number, opts: RunOptions): Promise<ValidatorRun> {
+  const started = performance.now();
+  const left = deadline - Date.now();
+  if (left <= 0 || budget.aborted) {
+    return errorRun(v, config, started, `not started: avp's budget of ${config.budgetMs / 1000} s for this hook call ran out`, `raise budgetMs / AVP_BUDGET_MS or lower concurrency demands; ${disableHint(v)}`);
+  }
+  const timeoutMs = Math.min(v.spec.timeout * 1000, left);
+  const ownTimeout = v.spec.timeout * 1000 <= left;
+  const controller = new AbortController();
+  const reason = ownTimeout
+    ? `timed out after ${v.spec.timeout} s (the validator's timeout)`
+    : `stopped after ${Math.round(timeoutMs / 100) / 10} s: avp's budget of ${config.budgetMs / 1000} s for this hook call ran out`;
+  const timer = setTimeout(() => controller.abort(reason), timeoutMs);
+  const onBudget = () => controller.abort(reason);
+  budget.addEventListener('abort', onBudget, { once: true });
+  try {
+    const pick = opts.judgeFor ?? (await import('../judges/select.ts')).judgeFor;
+    const judge = await Promise.race([pick(v, config), whenAborted(controller.signal)]);
+    const result = await Promise.race([
+      judge.evaluate({ validator: v, event, signal: controller.signal, timeoutMs }),
+      whenAborted(controller.signal),
+    ]);
+    const severity = effectiveSeverity(config, v.id, v.name, v.spec.severity);
+    return {
+      id: v.id,
+      name: v.name,
+      severity,
+      source: v.source,
+      path: v.path,
+      status: result.verdict.passed ? 'passed' : 'failed',
+      verdict: result.verdict,
+      durationMs: Math.round(performance.now() - started),
+      judge: result.judge,
+      ...(result.model ? { model: result.model } : {}),
+      ...(result.usage ? { usage: result.usage } : {}),
+      ...(result.cached ? { cached: true } : {}),
+    };
+  } catch (e) {
+    const cause = controller.signal.aborted ? reason : e instanceof Error ? e.message : String(e);
+    const fix =
+      e instanceof AvpError && e.fix && !controller.signal.aborted
+        ? e.fix
+        : ownTimeout
+          ? `raise "timeout" in the validator's frontmatter, or make its judge faster; ${disableHint(v)}`
+          : `raise budgetMs / AVP_BUDGET_MS (and the hook timeout); ${disableHint(v)}`;
+    return errorRun(v, config, started, cause, fix.includes('AVP_DISABLE') ? fix : `${fix}; ${disableHint(v)}`);
+  } finally {
+    clearTimeout(timer);
+    budget.removeEventListener('abort', onBudget);
+    controller.abort('done');
+  }
+}
+
+/**
+ * Evaluates `validators` against `event` and turns `loadErrors` into error runs. Runs come back in the order given
+ * (load errors first), whatever order they finish in.
+ */
+export async function runValidators(
+  validators: Validator[],
+  loadErrors: LoadError[],
+  event: HookEvent,
+  config: AvpConfig,
+  opts: RunOptions = {},
+): Promise<ValidatorRun[]> {
+  const deadline = opts.deadline ?? Date.now() + config.budgetMs;
+  const budget = new AbortController();
+  const budgetTimer = setTimeout(() => budget.abort('budget'), Math.max(0, deadline - Date.now()));
+  const runs: ValidatorRun[] = new Array(validators.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < validators.length) {
+      const i = next++;
+      runs[i] = await runOne(validators[i]!, event, config, budget.signal, deadline, opts);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(Math.max(1, config.concurrency), validators.length) }, worker));
+  } finally {
+    clearTimeout(budgetTimer);
+  }
+  return [...loadErrors.map((e) => loadErrorRun(e, config)), ...runs];
+}

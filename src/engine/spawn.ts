@@ -1,0 +1,113 @@
+/**
+ * Runs a judge process (a script validator, a `command` backend) with its input on stdin and bounded output. The child
+ * gets its own process group so that a timeout kills everything it started (a shell, a model CLI and its children):
+ * a judge that outlives the hook call would keep the agent waiting or burn tokens for nothing.
+ */
+import { spawn } from 'node:child_process';
+
+export interface ProcessResult {
+  /** Exit code, or null when killed by a signal. */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  /** The last part of stderr, for error messages. */
+  stderrTail: string;
+  /** True when the signal aborted the run (timeout or budget). */
+  aborted: boolean;
+  /** True when stdout exceeded `maxStdout` (the process was killed). */
+  overflow: boolean;
+  /** The process could not be started (ENOENT, EACCES …). */
+  spawnError?: NodeJS.ErrnoException;
+}
+
+const STDERR_TAIL = 2000;
+
+function killGroup(pid: number | undefined, leaderToo = true): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    if (!leaderToo) return;
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Spawns `argv`, writes `stdin`, collects stdout (capped) and the tail of stderr; kills the process group on abort. */
+export function runProcess(opts: {
+  argv: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdin: string;
+  signal: AbortSignal;
+  maxStdout?: number;
+}): Promise<ProcessResult> {
+  const maxStdout = opts.maxStdout ?? 4 * 1024 * 1024;
+  return new Promise((resolvePromise) => {
+    const [cmd, ...args] = opts.argv;
+    const child = spawn(cmd!, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    let err = '';
+    let aborted = false;
+    let overflow = false;
+    let spawnError: NodeJS.ErrnoException | undefined;
+    let settled = false;
+    const onAbort = () => {
+      aborted = true;
+      killGroup(child.pid);
+    };
+    if (opts.signal.aborted) onAbort();
+    else opts.signal.addEventListener('abort', onAbort, { once: true });
+
+    child.stdout.on('data', (chunk: Buffer) => {
+      outBytes += chunk.length;
+      if (outBytes > maxStdout) {
+        if (!overflow) {
+          overflow = true;
+          killGroup(child.pid);
+        }
+        return;
+      }
+      out.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err = (err + chunk.toString('utf8')).slice(-STDERR_TAIL);
+    });
+    // A judge that exits without reading its stdin must not crash avp with EPIPE.
+    child.stdin.on('error', () => {});
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      spawnError = e;
+      finish(null, null);
+    });
+    child.on('close', (code, signal) => finish(code, signal));
+
+    function finish(code: number | null, signal: NodeJS.Signals | null) {
+      if (settled) return;
+      settled = true;
+      opts.signal.removeEventListener('abort', onAbort);
+      // Children the judge left behind in its group go with it.
+      if (child.pid && !spawnError) killGroup(child.pid, false);
+      resolvePromise({
+        code,
+        signal,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderrTail: err.trim(),
+        aborted,
+        overflow,
+        ...(spawnError ? { spawnError } : {}),
+      });
+    }
+    child.stdin.end(opts.stdin);
+  });
+}
+
+/** `…last lines of stderr` for an error message, or '' when the process said nothing. */
+export function stderrNote(tail: string): string {
+  if (!tail) return '';
+  const lines = tail.split('\n').slice(-6).join('\n');
+  return `\nstderr:\n${lines}`;
+}

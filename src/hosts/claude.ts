@@ -1,0 +1,149 @@
+/**
+ * Claude Code → HookEvent. Synchronous and dependency-free: it runs on every hook call before avp knows whether any
+ * validator matches, so it never reads the disk and never loads a library. What needs the disk or a diff algorithm
+ * (PreToolUse, where the change has not happened yet) is filled later by `completeFileChanges`, only when
+ * validators will actually see the event.
+ */
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { AvpError } from '../errors.ts';
+import type { FileChange, HookEvent } from '../event.ts';
+import { findProjectRoot } from '../paths.ts';
+import { applyEdits, diffForCreate, diffFromHunks, isPatchHunks } from './diff.ts';
+
+/** Tools whose input names a file they change. */
+const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+
+/** Events that carry `tool_name` / `tool_input`. */
+const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'PermissionDenied']);
+
+/** The input field that Claude Code's `matcher` (and AVP's `triggerMatcher`) is compared with, per lifecycle event. */
+const MATCHER_FIELD: Record<string, string> = {
+  SessionStart: 'source',
+  SessionEnd: 'reason',
+  PreCompact: 'trigger',
+  Setup: 'trigger',
+  Notification: 'notification_type',
+  SubagentStart: 'agent_type',
+  SubagentStop: 'agent_type',
+};
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const obj = (v: unknown): Record<string, unknown> | undefined =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+
+function badInput(message: string): AvpError {
+  return new AvpError('hook-input', message, {
+    fix: 'avp hook reads one Claude Code hook event as a JSON object on stdin (see docs/hook-mode.md); run it from a hook entry written by `avp init`.',
+  });
+}
+
+/** Project-relative path with `/` separators, or the absolute path for a file outside the project. */
+export function relativize(path: string, projectRoot: string): { relPath: string; inProject: boolean } {
+  const rel = relative(projectRoot, path);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return { relPath: path.split(sep).join('/'), inProject: false };
+  return { relPath: rel.split(sep).join('/'), inProject: true };
+}
+
+/**
+ * Normalizes one Claude Code hook input. Unknown events and unknown fields pass through (`raw` keeps everything);
+ * only inputs that cannot be an event at all (not an object, no `hook_event_name`, wrongly typed core fields) throw
+ * `AvpError('hook-input')`.
+ */
+export function normalizeClaudeEvent(input: unknown, env: NodeJS.ProcessEnv = process.env): HookEvent {
+  const raw = obj(input);
+  if (!raw) throw badInput(`the hook input is ${Array.isArray(input) ? 'an array' : input === null ? 'null' : `a ${typeof input}`}, not a JSON object`);
+  const event = raw.hook_event_name;
+  if (typeof event !== 'string' || !/^[A-Za-z][A-Za-z0-9_]*$/.test(event)) {
+    throw badInput(event === undefined ? 'the hook input has no "hook_event_name"' : '"hook_event_name" must be an event name such as "PostToolUse"');
+  }
+  for (const key of ['session_id', 'cwd', 'tool_name'] as const) {
+    if (raw[key] !== undefined && typeof raw[key] !== 'string') throw badInput(`"${key}" must be a string`);
+  }
+  if (raw.tool_input !== undefined && !obj(raw.tool_input)) throw badInput('"tool_input" must be an object');
+  const cwd = resolve(str(raw.cwd) || process.cwd());
+  const projectRoot = findProjectRoot(cwd, env);
+  const tool = TOOL_EVENTS.has(event) ? str(raw.tool_name) : undefined;
+  const toolInput = obj(raw.tool_input);
+  const field = MATCHER_FIELD[event];
+  const hookEvent: HookEvent = {
+    agent: 'claude',
+    event,
+    ...(tool !== undefined ? { tool } : {}),
+    ...(toolInput ? { toolInput } : {}),
+    ...(raw.tool_response !== undefined ? { toolResponse: raw.tool_response } : {}),
+    ...(str(raw.session_id) ?? env.CLAUDE_CODE_SESSION_ID ? { sessionId: str(raw.session_id) ?? env.CLAUDE_CODE_SESSION_ID } : {}),
+    cwd,
+    projectRoot,
+    files: tool && toolInput && FILE_TOOLS.has(tool) ? fileChanges(event, tool, toolInput, raw.tool_response, cwd, projectRoot) : [],
+    ...(field ? (str(raw[field]) !== undefined ? { matcherValue: str(raw[field]) } : {}) : tool ? { matcherValue: tool } : {}),
+    ...(typeof raw.stop_hook_active === 'boolean' ? { stopHookActive: raw.stop_hook_active } : {}),
+    raw,
+  };
+  return hookEvent;
+}
+
+type Edit = { old_string: string; new_string: string; replace_all?: boolean };
+
+function editsOf(tool: string, input: Record<string, unknown>): Edit[] | undefined {
+  const list = tool === 'MultiEdit' ? input.edits : [input];
+  if (!Array.isArray(list)) return undefined;
+  const edits: Edit[] = [];
+  for (const e of list) {
+    const o = obj(e);
+    if (!o || typeof o.old_string !== 'string' || typeof o.new_string !== 'string') return undefined;
+    edits.push({ old_string: o.old_string, new_string: o.new_string, replace_all: o.replace_all === true });
+  }
+  return edits;
+}
+
+/** The change a file tool made (Post*) or is about to make (Pre*, PermissionRequest), from the input and response alone. */
+function fileChanges(
+  event: string,
+  tool: string,
+  input: Record<string, unknown>,
+  response: unknown,
+  cwd: string,
+  projectRoot: string,
+): FileChange[] {
+  const given = str(tool === 'NotebookEdit' ? input.notebook_path : input.file_path);
+  if (!given) return [];
+  const path = resolve(cwd, given);
+  const { relPath, inProject } = relativize(path, projectRoot);
+  const res = obj(response);
+  // Only a successful PostToolUse has a response describing the result; elsewhere the change is the proposal.
+  const done = event === 'PostToolUse' && res !== undefined;
+  const original = done && (typeof res.originalFile === 'string' || res.originalFile === null) ? (res.originalFile as string | null) : undefined;
+  const hunks = done && isPatchHunks(res.structuredPatch) && res.structuredPatch.length ? res.structuredPatch : undefined;
+  const change: FileChange = { path, relPath, inProject, kind: 'update' };
+
+  if (tool === 'Write') {
+    const content = str(input.content);
+    const created = done ? res.type === 'create' || original === null : undefined;
+    if (created === true) change.kind = 'create';
+    if (original !== undefined) change.before = original;
+    if (content !== undefined) change.after = content;
+    if (created && content !== undefined) change.diff = diffForCreate(relPath, content);
+    else if (hunks) change.diff = diffFromHunks(relPath, hunks);
+    return [change];
+  }
+  if (tool === 'Edit' || tool === 'MultiEdit') {
+    const edits = editsOf(tool, input);
+    if (typeof original === 'string') {
+      change.before = original;
+      const after = edits ? applyEdits(original, edits) : undefined;
+      if (after !== undefined) change.after = after;
+    }
+    if (hunks) change.diff = diffFromHunks(relPath, hunks);
+    return [change];
+  }
+  // NotebookEdit: the notebook is JSON; validators care about the cell's source, so the diff is the cell's.
+  const source = str(input.new_source);
+  if (source !== undefined) {
+    const cell = str(input.cell_id) ? ` (cell ${str(input.cell_id)})` : '';
+    change.diff =
+      input.edit_mode === 'delete'
+        ? `--- a/${relPath}${cell}\n+++ b/${relPath}${cell}\n@@ cell deleted @@\n`
+        : diffForCreate(relPath, source).replace(/^--- \/dev\/null\n\+\+\+ b\/(.*)\n/, `--- a/$1${cell}\n+++ b/$1${cell}\n`);
+  }
+  return [change];
+}

@@ -1,0 +1,130 @@
+/**
+ * Script validators: a directory validator names an executable under its `scripts/` with the frontmatter key
+ * `script`. avp runs it with the normalized HookEvent as JSON on stdin and reads one AVP response
+ * (`{passed, violations, summary}`) from stdout. Deterministic, offline, no model.
+ *
+ * `.ts/.js/.mjs/.cjs/.mts/.cts` scripts run on the runtime inside the avp binary (`BUN_BE_BUN=1 avp run <script>`),
+ * so no Node or Bun install is needed; any other file is executed directly (shebang + executable bit).
+ */
+import { accessSync, constants, statSync } from 'node:fs';
+import { extname, isAbsolute, relative, resolve } from 'node:path';
+import { runProcess, stderrNote } from '../engine/spawn.ts';
+import { AvpError } from '../errors.ts';
+import type { Validator } from '../format/types.ts';
+import type { Judge, JudgeRequest, JudgeResult, Verdict } from './types.ts';
+
+const JS_EXTENSIONS = new Set(['.ts', '.js', '.mjs', '.cjs', '.mts', '.cts', '.tsx', '.jsx']);
+
+/** How to disable one validator, for every error message that names it. */
+export function disableHint(v: { id: string }): string {
+  return `to skip this validator add "${v.id}" to disabledValidators in avp.config.json (or AVP_DISABLED_VALIDATORS=${v.id}); AVP_DISABLE=1 turns avp off`;
+}
+
+/** Absolute path of a validator's script, checked to be a file inside the validator's directory. */
+export function scriptPath(validator: Validator): string {
+  const script = validator.spec.script;
+  const dir = validator.dir;
+  if (!script) throw new AvpError('judge-script', `validator "${validator.id}" has no script`, { fix: disableHint(validator) });
+  if (!dir) {
+    throw new AvpError('judge-script', `"script" needs a directory validator, but ${validator.path} is a single file`, {
+      file: validator.path,
+      fix: `move it to ${validator.name}/VALIDATOR.md with the script under ${validator.name}/scripts/`,
+    });
+  }
+  const path = resolve(dir, script);
+  const rel = relative(dir, path);
+  if (rel.startsWith('..') || isAbsolute(rel)) {
+    throw new AvpError('judge-script', `script "${script}" is outside the validator directory`, { file: validator.path, fix: 'put the script under scripts/' });
+  }
+  let isFile = false;
+  try {
+    isFile = statSync(path).isFile();
+  } catch {
+    // reported below
+  }
+  if (!isFile) {
+    throw new AvpError('judge-script', `missing reference: script ${rel} does not exist`, {
+      file: validator.path,
+      fix: `create ${path}, or fix the "script" key; ${disableHint(validator)}`,
+    });
+  }
+  return path;
+}
+
+/** The command line that runs a script: JS/TS on avp's own runtime, anything else directly. */
+export function scriptArgv(path: string): { argv: string[]; env: Record<string, string> } {
+  if (JS_EXTENSIONS.has(extname(path).toLowerCase())) {
+    // Compiled avp becomes the bun CLI with BUN_BE_BUN=1; from source, execPath is bun itself.
+    return { argv: [process.execPath, 'run', '--no-env-file', path], env: { BUN_BE_BUN: '1' } };
+  }
+  try {
+    accessSync(path, constants.X_OK);
+  } catch {
+    throw new AvpError('judge-script', `script ${path} is not executable`, { file: path, fix: `chmod +x ${path}` });
+  }
+  return { argv: [path], env: {} };
+}
+
+/** The environment every judge child gets: the hook's env plus the validator's identity and the recursion guard. */
+export function judgeEnv(validator: Validator, projectRoot: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ...extra,
+    AVP_VALIDATOR_NAME: validator.name,
+    AVP_VALIDATOR_ID: validator.id,
+    AVP_VALIDATOR_DIR: validator.dir ?? '',
+    AVP_PROJECT_ROOT: projectRoot,
+    // A judge that calls an agent (or avp) must not re-enter the hook: avp hook passes through when it sees this.
+    AVP_SUBAGENT: '1',
+  };
+}
+
+/** Runs the script judge of one validator. Throws AvpError (`judge-*`) for every way it can fail. */
+export async function evaluateScript(req: JudgeRequest): Promise<JudgeResult> {
+  const { validator, event, signal } = req;
+  const path = scriptPath(validator);
+  const { argv, env } = scriptArgv(path);
+  const result = await runProcess({
+    argv,
+    cwd: event.projectRoot,
+    env: judgeEnv(validator, event.projectRoot, env),
+    stdin: `${JSON.stringify(event)}\n`,
+    signal,
+  });
+  const rel = relative(validator.dir ?? '', path);
+  if (result.spawnError) {
+    throw new AvpError('judge-crash', `script ${rel} could not start: ${result.spawnError.message}`, { file: path, fix: disableHint(validator) });
+  }
+  if (result.aborted) throw new AvpError('judge-timeout', `script ${rel} was stopped: ${String(signal.reason ?? 'timeout')}`, { fix: disableHint(validator) });
+  if (result.overflow) throw new AvpError('judge-unreadable', `script ${rel} printed more than 4 MiB on stdout`, { fix: disableHint(validator) });
+  if (result.code !== 0) {
+    const how = result.code === null ? `was killed by ${result.signal}` : `exited with code ${result.code}`;
+    throw new AvpError('judge-crash', `script ${rel} ${how}${stderrNote(result.stderrTail)}`, { file: path, fix: disableHint(validator) });
+  }
+  return { verdict: await parseScriptOutput(result.stdout, validator.name, result.stderrTail), judge: 'script' };
+}
+
+/**
+ * The script protocol is strict: stdout holds exactly one JSON document (logs go to stderr). It is validated as an
+ * AVP response with valibot (loaded here, only once a judge has run).
+ */
+export async function parseScriptOutput(stdout: string, rule: string, stderrTail = ''): Promise<Verdict> {
+  const text = stdout.trim();
+  const fix = 'print exactly one JSON response on stdout: {"passed": boolean, "violations": [...], "summary": "..."} (logs go to stderr)';
+  if (!text) throw new AvpError('judge-unreadable', `the script printed nothing on stdout${stderrNote(stderrTail)}`, { fix });
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new AvpError('judge-unreadable', `the script's stdout is not JSON: ${JSON.stringify(text.slice(0, 200))}${stderrNote(stderrTail)}`, { fix });
+  }
+  const { verdictFromValue } = await import('./verdict.ts');
+  try {
+    return verdictFromValue(value, { rule });
+  } catch (e) {
+    throw new AvpError('judge-unreadable', `the script's JSON is not an AVP response: ${JSON.stringify(text.slice(0, 200))}`, { fix, cause: e });
+  }
+}
+
+/** The script judge (one instance serves every script validator). */
+export const scriptJudge: Judge = { name: 'script', evaluate: evaluateScript };
