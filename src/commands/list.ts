@@ -1,3 +1,37 @@
-// SKELETON: replaced by the issue that owns this command.
 import { defineCommand } from 'citty';
-export default defineCommand({ meta: { name: 'list', description: 'not built yet' }, run() { throw new Error('not built yet'); } });
+import { runCommand } from './run-command.ts';
+
+export default defineCommand({
+  meta: { name: 'list', description: 'List the active validators (project and user), what shadows what, and load errors' },
+  args: {
+    json: { type: 'boolean', description: 'Print JSON: { validators, errors, warnings, shadowed }' },
+    available: { type: 'boolean', description: 'List the first-party catalog embedded in avp (install with `avp add <name>`)' },
+  },
+  run: ({ args }) =>
+    runCommand(async () => {
+      if (args.available) return listAvailable(Boolean(args.json));
+      const [{ discover }, { findProjectRoot, projectValidatorsDir, userValidatorsDir }, view] = await Promise.all([
+        import('../format/discover.ts'),
+        import('../paths.ts'),
+        import('../format/list-view.ts'),
+      ]);
+      const projectRoot = findProjectRoot(process.cwd());
+      const d = await discover({ projectRoot });
+      if (args.json) {
+        process.stdout.write(`${JSON.stringify(view.listJson(d), null, 2)}\n`);
+        return;
+      }
+      const text = view.listText(d);
+      if (text) process.stdout.write(`${text}\n`);
+      if (!d.validators.length && !d.errors.length) {
+        const { logger } = await import('../logger.ts');
+        (await logger()).info(`No validators in ${projectValidatorsDir(projectRoot)} or ${userValidatorsDir()}. Create one with \`avp new <name>\`, or see \`avp list --available\`.`);
+      }
+    }),
+});
+
+async function listAvailable(_json: boolean): Promise<void> {
+  // The embedded catalog (src/catalog/index.ts) is being built by its own issue; wired in when it lands.
+  const { AvpError } = await import('../errors.ts');
+  throw new AvpError('catalog-unavailable', 'the embedded catalog is not part of this build yet', { fix: 'use `avp search` or install validators by path' });
+}
