@@ -1,7 +1,11 @@
 /**
  * Picks the judge of a validator: its script when it has one, else the configured backend (per-validator routing
- * in `judge.validators`, then `judge.backend`). Backends are imported on demand so a hook call loads only the judge
- * it uses. A validator with no usable judge throws `judge-none`, which the engine reports as a validator error.
+ * in `judge.validators`, then `judge.backend` / `AVP_JUDGE`, then auto-detection: claude on PATH → ANTHROPIC_API_KEY →
+ * OPENAI_BASE_URL/OPENAI_API_KEY). Backends are imported on demand so a hook call loads only the judge it uses. LLM and
+ * command judges come wrapped in the verdict cache (unless `cache.enabled` is false / `AVP_NO_CACHE=1`).
+ * A validator with no usable judge throws `judge-unconfigured` (or `judge-none`), which the engine reports as a
+ * validator error — fail closed.
+ * (Created by E with script + command; J owns it now and added the LLM backends — keep `judgeFor` stable.)
  */
 import type { AvpConfig, BackendName } from '../config-types.ts';
 import { AvpError } from '../errors.ts';
@@ -14,7 +18,7 @@ export function backendFor(validator: Validator, config: AvpConfig): BackendName
 }
 
 /** Returns the judge that evaluates `validator`. */
-export async function judgeFor(validator: Validator, config: AvpConfig): Promise<Judge> {
+export async function judgeFor(validator: Validator, config: AvpConfig, env: NodeJS.ProcessEnv = process.env): Promise<Judge> {
   if (validator.spec.script) return (await import('./script.ts')).scriptJudge;
   const backend = backendFor(validator, config);
   if (backend === 'command' || (backend === 'auto' && config.judge.command)) {
@@ -23,9 +27,13 @@ export async function judgeFor(validator: Validator, config: AvpConfig): Promise
         fix: 'set judge.command in avp.config.json or AVP_JUDGE_COMMAND (e.g. "codex exec -"), or choose another backend',
       });
     }
-    return (await import('./command.ts')).commandJudge(config.judge.command);
+    const judge = (await import('./command.ts')).commandJudge(config.judge.command);
+    if (!config.cache.enabled) return judge;
+    const { cachingJudge } = await import('./cache.ts');
+    return cachingJudge(judge, { model: '', identity: config.judge.command, maxBytes: config.cache.maxBytes });
   }
-  throw new AvpError('judge-none', `no judge backend is available for "${validator.id}" (backend: ${backend})`, {
-    fix: 'set AVP_JUDGE_COMMAND / judge.command to a program that reads the prompt on stdin and prints the verdict, or give the validator a script',
-  });
+  const { detectBackend } = await import('./detect.ts');
+  const found = detectBackend(config, env, validator);
+  const { createLlmJudge } = await import('./backends.ts');
+  return createLlmJudge(found, validator, config, env);
 }

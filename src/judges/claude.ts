@@ -1,0 +1,128 @@
+/**
+ * The `claude` backend: the Claude Code CLI in headless mode, which users of Claude Code already have installed and
+ * authenticated. One `claude -p --output-format json` process per verdict, prompt on stdin, with:
+ * - read-only tools only (`--tools Read,Grep,Glob`), so it can read references and other files but change nothing;
+ * - no session files (`--no-session-persistence`), avp's instructions as the system prompt, a small fast model;
+ * - the recursion guard: `AVP_SUBAGENT=1` in its environment (avp's hook passes through instantly on it) and
+ *   `--settings {"disableAllHooks":true}` so the sub-agent's tool calls fire no hook at all;
+ * - its own process group, killed as a whole on timeout.
+ */
+import { runProcess, stderrNote } from '../engine/spawn.ts';
+import { AvpError } from '../errors.ts';
+import type { Validator } from '../format/types.ts';
+import type { Answer, AskOptions, Transport } from './llm-judge.ts';
+import { REPAIR_INSTRUCTION } from './llm-judge.ts';
+import type { Prompt } from './prompt.ts';
+import { judgeEnv } from './script.ts';
+import type { TokenUsage } from './types.ts';
+
+export const CLAUDE_DEFAULT_MODEL = 'claude-haiku-4-5';
+export const CLAUDE_READ_ONLY_TOOLS = ['Read', 'Grep', 'Glob'];
+const DENIED_TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', 'WebFetch', 'WebSearch', 'Task'];
+/** Host-session variables a hook inherits from Claude Code; the sub-agent must look like a fresh top-level session. */
+const HOST_VARS = ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_SESSION_ID', 'CLAUDE_CODE_CHILD_SESSION', 'CLAUDE_PROJECT_DIR'];
+
+export interface ClaudeOptions {
+  /** The `claude` executable (found on PATH by auto-detection, or `AVP_CLAUDE_BIN`). */
+  bin: string;
+  model: string;
+  /** Tool-use turns the sub-agent may take (reading files) before it must answer. */
+  maxTurns?: number;
+}
+
+/** The argv of one sub-agent run (exported for tests and docs). */
+export function claudeArgv(opts: ClaudeOptions, system: string, addDirs: string[]): string[] {
+  const argv = [
+    opts.bin,
+    '-p',
+    '--output-format',
+    'json',
+    '--model',
+    opts.model,
+    '--system-prompt',
+    system,
+    '--tools',
+    CLAUDE_READ_ONLY_TOOLS.join(','),
+    '--allowedTools',
+    CLAUDE_READ_ONLY_TOOLS.join(','),
+    '--disallowedTools',
+    DENIED_TOOLS.join(','),
+    '--no-session-persistence',
+    '--strict-mcp-config',
+    '--settings',
+    JSON.stringify({ disableAllHooks: true }),
+    '--max-turns',
+    String(opts.maxTurns ?? 8),
+  ];
+  for (const dir of addDirs) argv.push('--add-dir', dir);
+  return argv;
+}
+
+function usageOf(u: any): TokenUsage | undefined {
+  if (!u || typeof u !== 'object') return undefined;
+  const out: TokenUsage = { inputTokens: u.input_tokens ?? 0, outputTokens: u.output_tokens ?? 0 };
+  if (typeof u.cache_read_input_tokens === 'number') out.cacheReadTokens = u.cache_read_input_tokens;
+  if (typeof u.cache_creation_input_tokens === 'number') out.cacheWriteTokens = u.cache_creation_input_tokens;
+  return out;
+}
+
+/** Reads the CLI's `--output-format json` result (`{type:"result", subtype, is_error, result, usage, modelUsage}`). */
+export function claudeAnswer(stdout: string, model: string): Answer {
+  const line = stdout.trim().split('\n').reverse().find((l) => l.trim().startsWith('{'));
+  let j: any;
+  try {
+    j = JSON.parse(line ?? '');
+  } catch {
+    throw new AvpError('judge-unreadable', `the claude CLI did not print its JSON result: ${JSON.stringify(stdout.trim().slice(0, 200))}`, {
+      fix: 'check that `claude -p --output-format json` works in this project (`avp doctor`)',
+    });
+  }
+  if (j.is_error || (j.subtype && j.subtype !== 'success')) {
+    const status = j.api_error_status ? ` (API status ${j.api_error_status})` : '';
+    throw new AvpError('judge-crash', `the claude sub-agent failed: ${j.subtype ?? 'error'}${status}: ${String(j.result ?? '').slice(0, 300)}`, {
+      fix: j.subtype === 'error_max_turns' ? 'the sub-agent used all its turns; simplify the validator' : 'run `claude -p hello` to check the CLI login, or `avp doctor`',
+    });
+  }
+  const usage = usageOf(j.usage);
+  const models = j.modelUsage && typeof j.modelUsage === 'object' ? Object.keys(j.modelUsage) : [];
+  return { text: typeof j.result === 'string' ? j.result : '', model: models[0] ?? model, ...(usage ? { usage } : {}) };
+}
+
+/** A Claude CLI transport. `validator` gives the sub-agent's identity in its environment. */
+export function claudeTransport(opts: ClaudeOptions, validator: Validator): Transport {
+  return {
+    name: 'claude',
+    model: opts.model,
+    async ask(prompt: Prompt, ask: AskOptions): Promise<Answer> {
+      const env = judgeEnv(validator, ask.projectRoot);
+      for (const k of HOST_VARS) delete env[k];
+      const input = ask.repair
+        ? `${prompt.user}\n\n# Your previous reply\n${ask.repair.previous.trim() || '(empty)'}\n\n${ask.repair.problem}\n${REPAIR_INSTRUCTION}`
+        : prompt.user;
+      const result = await runProcess({
+        argv: claudeArgv(opts, prompt.system, ask.validatorDir ? [ask.validatorDir] : []),
+        cwd: ask.projectRoot,
+        env,
+        stdin: input,
+        signal: ask.signal,
+      });
+      if (result.spawnError) {
+        throw new AvpError('judge-unconfigured', `cannot start the claude CLI (${opts.bin}): ${result.spawnError.message}`, {
+          fix: 'install Claude Code (npm i -g @anthropic-ai/claude-code) or choose another backend: judge.backend = "anthropic" | "openai"',
+        });
+      }
+      if (result.aborted) {
+        const why = ask.signal.reason instanceof Error ? ask.signal.reason.message : String(ask.signal.reason ?? 'timeout');
+        throw new AvpError('judge-timeout', `the claude sub-agent did not answer in time and was killed (${why})`, {
+          fix: "raise the validator's `timeout`, or use a faster model (`judge.model`)",
+        });
+      }
+      if (result.code !== 0 && !result.stdout.trim()) {
+        throw new AvpError('judge-crash', `the claude CLI exited with code ${result.code ?? result.signal}${stderrNote(result.stderrTail)}`, {
+          fix: 'run `claude -p hello` in the project to see why; `avp doctor` checks the backend',
+        });
+      }
+      return claudeAnswer(result.stdout, opts.model);
+    },
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * HTTP for the API judges: one POST through ofetch (loaded lazily — never on the hook fast path), retried with
+ * exponential backoff on 429 / 5xx / 529 / dropped connections while the validator's time lasts, honouring
+ * `retry-after`. Every failure becomes an AvpError with a `judge-*` code that says what to do.
+ */
+import { AvpError } from '../errors.ts';
+
+export interface HttpReply {
+  status: number;
+  headers: Headers;
+  /** The whole body as text (JSON or server-sent events). */
+  text: string;
+}
+
+export interface PostOptions {
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  signal: AbortSignal;
+  /** Epoch ms after which no new attempt starts (the validator's timeout). */
+  deadline: number;
+  /** Backend name for messages (`anthropic`, `openai`). */
+  backend: string;
+  maxAttempts?: number;
+  /** First backoff in ms (doubles per attempt, with jitter). */
+  baseDelayMs?: number;
+}
+
+const RETRY_STATUS = new Set([408, 409, 429, 500, 502, 503, 504, 520, 522, 524, 529]);
+
+/** Thrown for a transport failure worth another attempt (dropped connection, truncated stream). */
+export class RetryableError extends Error {}
+
+/** `retry-after` / `retry-after-ms` in ms, when the server sent one. */
+export function retryAfterMs(headers: Headers | undefined): number | undefined {
+  if (!headers) return undefined;
+  const ms = Number(headers.get('retry-after-ms'));
+  if (headers.get('retry-after-ms') && Number.isFinite(ms)) return Math.max(0, ms);
+  const ra = headers.get('retry-after');
+  if (!ra) return undefined;
+  const secs = Number(ra);
+  if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
+  const date = Date.parse(ra);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function timeoutError(backend: string, signal: AbortSignal): AvpError {
+  const why = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'timeout');
+  return new AvpError('judge-timeout', `the ${backend} judge did not answer in time (${why})`, {
+    fix: 'raise the validator\'s `timeout`, or use a faster model (`judge.model`)',
+  });
+}
+
+/** The API's error message from an error body (Anthropic `{error:{type,message}}`, OpenAI `{error:{message}}`). */
+export function apiErrorMessage(text: string): string {
+  try {
+    const j = JSON.parse(text);
+    const e = j?.error;
+    if (e && typeof e === 'object') return [e.type, e.message].filter(Boolean).join(': ');
+    if (typeof e === 'string') return e;
+    if (typeof j?.message === 'string') return j.message;
+  } catch {
+    // not JSON
+  }
+  return text.trim().slice(0, 200) || '(empty body)';
+}
+
+function networkError(e: unknown): boolean {
+  const text = `${(e as Error)?.message ?? ''} ${(e as { code?: string })?.code ?? ''} ${String((e as Error)?.cause ?? '')}`;
+  return /ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|socket|closed|terminated|network|fetch failed|Unable to connect|ConnectionRefused/i.test(text);
+}
+
+/**
+ * POSTs JSON and returns the reply (any status below 400). `parse` may throw RetryableError (e.g. a stream cut
+ * half-way) to get another attempt. Throws AvpError: judge-timeout, judge-unreachable, judge-auth, judge-request
+ * (4xx; `status` in the message), judge-unavailable (5xx/429 after retries).
+ */
+export async function postWithRetry<T>(opts: PostOptions, parse: (reply: HttpReply) => T | Promise<T>): Promise<T> {
+  const { ofetch } = await import('ofetch');
+  const maxAttempts = opts.maxAttempts ?? 5;
+  const base = opts.baseDelayMs ?? 400;
+  let last: AvpError | undefined;
+  for (let attempt = 1; ; attempt++) {
+    if (opts.signal.aborted) throw timeoutError(opts.backend, opts.signal);
+    let reply: HttpReply | undefined;
+    let hint: number | undefined;
+    try {
+      const res = await ofetch.raw(opts.url, {
+        method: 'POST',
+        body: JSON.stringify(opts.body),
+        headers: { 'content-type': 'application/json', ...opts.headers },
+        signal: opts.signal,
+        retry: 0,
+        ignoreResponseError: true,
+        responseType: 'stream',
+      });
+      const text = res._data ? await new Response(res._data as ReadableStream).text() : '';
+      reply = { status: res.status, headers: res.headers, text };
+      if (reply.status < 400) return await parse(reply);
+      const detail = apiErrorMessage(reply.text);
+      if (reply.status === 401 || reply.status === 403) {
+        throw new AvpError('judge-auth', `the ${opts.backend} API refused the credentials (${reply.status} ${detail})`, {
+          fix: opts.backend === 'anthropic' ? 'set a valid ANTHROPIC_API_KEY' : 'set a valid OPENAI_API_KEY (or none for a local server)',
+        });
+      }
+      if (!RETRY_STATUS.has(reply.status)) {
+        throw new AvpError('judge-request', `the ${opts.backend} API rejected the request (${reply.status} ${detail})`, {
+          fix: 'check `judge.model` and the base URL (`avp doctor`)',
+        });
+      }
+      hint = retryAfterMs(reply.headers);
+      last = new AvpError('judge-unavailable', `the ${opts.backend} API is unavailable (${reply.status} ${detail}) after ${attempt} attempt(s)`, {
+        fix: 'try again later, lower `judge.concurrency`, or switch backend (`judge.backend`)',
+      });
+    } catch (e) {
+      if (opts.signal.aborted) throw timeoutError(opts.backend, opts.signal);
+      if (e instanceof AvpError) throw e;
+      if (e instanceof RetryableError || networkError(e)) {
+        const refused = /ECONNREFUSED|Unable to connect|ConnectionRefused/i.test(`${(e as Error).message} ${(e as { code?: string }).code ?? ''}`);
+        last = new AvpError(
+          refused ? 'judge-unreachable' : 'judge-unavailable',
+          refused
+            ? `cannot connect to the ${opts.backend} API at ${new URL(opts.url).origin} (connection refused)`
+            : `the connection to the ${opts.backend} API broke: ${(e as Error).message}`,
+          { fix: refused ? 'check the base URL (ANTHROPIC_BASE_URL / OPENAI_BASE_URL) and that the server runs' : 'try again; check the network or the server', cause: e },
+        );
+      } else throw e;
+    }
+    // Backoff: the server's retry-after when given, else exponential with jitter; never past the deadline.
+    const wait = hint ?? Math.min(8000, base * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
+    if (attempt >= maxAttempts || Date.now() + wait >= opts.deadline) throw last!;
+    try {
+      await sleep(wait, opts.signal);
+    } catch {
+      throw timeoutError(opts.backend, opts.signal);
+    }
+  }
+}
