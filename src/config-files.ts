@@ -119,7 +119,8 @@ export async function loadConfigFiles(projectRoot: string, env: NodeJS.ProcessEn
   }
   // c12 lists layers highest precedence first: apply them in reverse.
   for (const l of [...(result.layers ?? [])].reverse()) {
-    const file = l.configFile ?? 'avp config';
+    // The main layer names the unresolved 'avp.config'; c12 puts the resolved path on the result.
+    const file = l.configFile === 'avp.config' && result.configFile ? result.configFile : (l.configFile ?? 'avp config');
     const raw = file.endsWith('.avprc') || file === '.avprc' ? coerceRc(l.config) : l.config;
     merged = layer(merged, toPartial(check(raw, file)));
   }

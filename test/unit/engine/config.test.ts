@@ -1,0 +1,90 @@
+import { describe, expect, test } from 'bun:test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { configFilesPresent, defaultConfig, loadConfig } from '../../../src/config.ts';
+import { AvpError } from '../../../src/errors.ts';
+import { tempDir } from '../../support/run-avp.ts';
+
+function project(files: Record<string, string> = {}) {
+  const root = tempDir('avp-e-cfg-');
+  const home = tempDir('avp-e-cfg-home-');
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(root, name, '..'), { recursive: true });
+    writeFileSync(join(root, name), text);
+  }
+  return { root, env: { HOME: home, AVP_HOME: join(home, '.avp') } as NodeJS.ProcessEnv, home };
+}
+
+async function rejection(p: Promise<unknown>): Promise<AvpError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(AvpError);
+    return e as AvpError;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('loadConfig', () => {
+  test('no file: the defaults, and the fast path finds nothing to load', async () => {
+    const { root, env } = project();
+    expect(configFilesPresent(root, env)).toEqual([]);
+    expect(await loadConfig({ cwd: root, projectRoot: root, env })).toEqual(defaultConfig());
+  });
+
+  test('avp.config.json, .avprc (rc syntax) and $AVP_HOME/config.json are merged, project over user', async () => {
+    const { root, env, home } = project({
+      'avp.config.json': JSON.stringify({ concurrency: 3, disabledValidators: ['a'], judge: { backend: 'command', command: 'my-judge' } }),
+      '.avprc': 'budgetMs=5000\nseverity.no-console=info\n',
+    });
+    mkdirSync(join(home, '.avp'), { recursive: true });
+    writeFileSync(join(home, '.avp/config.json'), JSON.stringify({ concurrency: 9, maxStopBlocks: 1 }));
+    expect(configFilesPresent(root, env)).toHaveLength(3);
+    const c = await loadConfig({ cwd: root, projectRoot: root, env });
+    expect(c.concurrency).toBe(3);
+    expect(c.maxStopBlocks).toBe(1);
+    expect(c.budgetMs).toBe(5000);
+    expect(c.severity).toEqual({ 'no-console': 'info' });
+    expect(c.disabledValidators).toEqual(['a']);
+    expect(c.judge).toMatchObject({ backend: 'command', command: 'my-judge' });
+  });
+
+  test('YAML and TypeScript config files', async () => {
+    const yaml = project({ 'avp.config.yaml': 'disabled: [x, y]\nconcurrency: 2\n' });
+    expect(await loadConfig({ cwd: yaml.root, projectRoot: yaml.root, env: yaml.env })).toMatchObject({ disabledValidators: ['x', 'y'], concurrency: 2, disabled: false });
+    const ts = project({ 'avp.config.ts': 'export default { disabled: true }\n' });
+    expect((await loadConfig({ cwd: ts.root, projectRoot: ts.root, env: ts.env })).disabled).toBe(true);
+  });
+
+  test('environment overrides files; flags (overrides) override the environment', async () => {
+    const { root, env } = project({ 'avp.config.json': '{"concurrency": 3}' });
+    const c = await loadConfig({
+      cwd: root,
+      projectRoot: root,
+      env: { ...env, AVP_CONCURRENCY: '5', AVP_BUDGET_MS: '1000', AVP_DISABLE: '1', AVP_JUDGE_COMMAND: 'j', AVP_DISABLED_VALIDATORS: 'p, q', AVP_NO_CACHE: '1' },
+      overrides: { budgetMs: 2000 },
+    });
+    expect(c).toMatchObject({ concurrency: 5, budgetMs: 2000, disabled: true, disabledValidators: ['p', 'q'], cache: { enabled: false } });
+    expect(c.judge).toMatchObject({ backend: 'command', command: 'j' });
+  });
+
+  test('a wrong key or type names the file and the key', async () => {
+    const typo = project({ 'avp.config.json': '{"concurency": 3}' });
+    const e1 = await rejection(loadConfig({ cwd: typo.root, projectRoot: typo.root, env: typo.env }));
+    expect(e1.code).toBe('config-invalid');
+    expect(e1.message).toContain('concurency');
+    expect(e1.file).toContain('avp.config.json');
+    const type = project({ 'avp.config.json': '{"judge": {"backend": "gpt"}}' });
+    const e2 = await rejection(loadConfig({ cwd: type.root, projectRoot: type.root, env: type.env }));
+    expect(e2.message).toContain('judge.backend');
+  });
+
+  test('malformed JSON and bad env values are clear errors', async () => {
+    const broken = project({ 'avp.config.json': '{"concurrency": ' });
+    expect((await rejection(loadConfig({ cwd: broken.root, projectRoot: broken.root, env: broken.env }))).code).toBe('config-invalid');
+    const { root, env } = project();
+    const e = await rejection(loadConfig({ cwd: root, projectRoot: root, env: { ...env, AVP_CONCURRENCY: 'lots' } }));
+    expect(e.code).toBe('config-env');
+    expect(e.message).toContain('AVP_CONCURRENCY');
+  });
+});
