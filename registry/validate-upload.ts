@@ -14,6 +14,8 @@ export interface CheckedUpload {
   readme?: string;
 }
 
+const PUBLISHER_FIX = 'publish with `avp publish <dir>`: it packs regular files only, under one top folder, within the size limits';
+
 const invalid = (error: string, description: string) => new HttpError(422, error, description);
 
 /**
@@ -36,7 +38,9 @@ export async function checkUpload(bytes: Uint8Array): Promise<CheckedUpload> {
     info = await inspectArchive(bytes);
   } catch (e) {
     if (!isAvpError(e)) throw e;
-    const text = `${e.message}${e.fix ? ` (fix: ${e.fix})` : ''}`;
+    // The client's fixes speak to someone installing; an upload's author needs the publishing side of the fix.
+    const fix = /do not install/.test(e.fix ?? '') ? PUBLISHER_FIX : e.fix;
+    const text = `${e.message}${fix ? ` (fix: ${fix})` : ''}`;
     // Broken or unsafe archives (zip bombs included: the compressed size was checked above) are bad requests; a
     // well-formed archive whose content breaks the package rules (type, name, version, frontmatter) is unprocessable.
     const content = /^(package-|frontmatter-)/.test(e.code) || ['archive-not-validator', 'archive-no-validator', 'archive-manifest-invalid'].includes(e.code);

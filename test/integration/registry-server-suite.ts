@@ -132,6 +132,13 @@ export function registryServerSuite(engine: string, db: () => string | undefined
       const args = ['registry', 'token', 'revoke', bobTok.id, '--data', data, ...(db() ? ['--db', db()!] : [])];
       expect((await runAvp(args)).code).toBe(0);
       expect((await api(srv.url, '/api/auth/cli/verify', { token: bobTok.token })).status).toBe(401);
+      const listed = await runAvp(['registry', 'token', 'list', '--json', '--data', data, ...(db() ? ['--db', db()!] : [])]);
+      expect(listed.code).toBe(0);
+      const tokens = JSON.parse(listed.stdout).tokens as Array<Record<string, unknown>>;
+      expect(tokens.find((t) => t.id === bobTok.id)?.revokedAt).toBeString();
+      expect(tokens.find((t) => t.account === 'root')?.scope).toBe('admin');
+      expect(listed.stdout).not.toContain(bobTok.token);
+      expect(listed.stdout).not.toContain(alice);
       expect(bobId).toStartWith('tok_');
     });
 
@@ -222,11 +229,11 @@ export function registryServerSuite(engine: string, db: () => string | undefined
       const S_IFLNK = 0o120777 << 16;
       const md = validatorMd('evil', '1.0.0');
       const cases: Array<[string, Uint8Array, number, RegExp]> = [
-        ['zip-slip', rawZip({ 'evil/VALIDATOR.md': md, 'evil/../../etc/cron.d/x': 'boom' }), 400, /unsafe entry/],
-        ['absolute path', rawZip({ 'evil/VALIDATOR.md': md, '/etc/passwd': 'x' }), 400, /unsafe|top folder|absolute/i],
-        ['symlink', rawZip({ 'evil/VALIDATOR.md': md, 'evil/link': { data: '/etc/passwd', attrs: S_IFLNK } }), 400, /link/i],
+        ['zip-slip', rawZip({ 'evil/VALIDATOR.md': md, 'evil/../../etc/cron.d/x': 'boom' }), 400, /unsafe entry.*zip-slip/],
+        ['absolute path', rawZip({ 'evil/VALIDATOR.md': md, '/etc/passwd': 'x' }), 400, /unsafe entry "\/etc\/passwd": absolute path/],
+        ['symlink', rawZip({ 'evil/VALIDATOR.md': md, 'evil/link': { data: '/etc/passwd', attrs: S_IFLNK } }), 400, /symlink entry "evil\/link"/],
         ['zip bomb', zipOf('evil', { 'VALIDATOR.md': md, 'zeros.txt': new Uint8Array(60 * 1024 * 1024) }), 400, /expands past/],
-        ['wrong top folder', rawZip({ 'evil/VALIDATOR.md': md, 'other/x.md': 'x' }), 400, /top folder|one folder|under one/i],
+        ['wrong top folder', rawZip({ 'evil/VALIDATOR.md': md, 'other/x.md': 'x' }), 400, /one top folder/],
         ['skill', zipOf('evil', { 'SKILL.md': '---\nname: evil\ndescription: a skill\n---\nbody\n' }), 422, /skill/],
         ['number version', zipOf('evil', { 'VALIDATOR.md': validatorMd('evil', '1.0', { versionYaml: '1.0' }) }), 422, /YAML number/],
         ['not semver', zipOf('evil', { 'VALIDATOR.md': validatorMd('evil', 'latest') }), 422, /not a semantic version/],
@@ -246,6 +253,21 @@ export function registryServerSuite(engine: string, db: () => string | undefined
       const tooBig = await publishZip(srv.url, big, alice);
       expect(tooBig.status).toBe(413);
       expect(tooBig.body.error).toBe('payload_too_large');
+      // a chunked body (no Content-Length) is counted as it streams
+      let sent = 0;
+      const stream = new ReadableStream<Uint8Array>({
+        pull(c) {
+          if (sent++ < 11) c.enqueue(new Uint8Array(1024 * 1024));
+          else c.close();
+        },
+      });
+      const chunked = await fetch(`${srv.url}/api/packages`, {
+        method: 'POST',
+        body: stream,
+        headers: { authorization: `Bearer ${alice}`, 'content-type': 'multipart/form-data; boundary=xyz' },
+      });
+      expect(chunked.status).toBe(413);
+      expect((await chunked.json()).error).toBe('payload_too_large');
       expect((await api(srv.url, '/api/packages/evil')).status).toBe(404);
       expect(filesUnder(join(data, 'blobs')).length).toBe(blobsBefore);
       const notMultipart = await api(srv.url, '/api/packages', { method: 'POST', token: alice, body: { package: 'x' } });
