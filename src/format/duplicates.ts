@@ -2,7 +2,19 @@
  * Name uniqueness within one source: the same name twice is a load error for every copy (fail closed — avp cannot
  * know which one the author meant to run). Pure and light: used by discovery on every call.
  */
+import { readFileSync } from 'node:fs';
 import type { LoadError, Source, Validator } from './types.ts';
+
+/** The line of the top-level `name:` key (only read in the rare duplicate case, so discovery stays stat-only). */
+function nameLine(path: string): number {
+  try {
+    const lines = readFileSync(path, 'utf8').split(/\r?\n/);
+    const i = lines.findIndex((l) => /^["']?name["']?\s*:/.test(l));
+    return i >= 0 ? i + 1 : 1;
+  } catch {
+    return 1;
+  }
+}
 
 /** Replaces every validator sharing its name with another unit of the same source by a load error naming all paths. */
 export function findDuplicates(validators: Validator[], errors: LoadError[], source: Source): { validators: Validator[]; errors: LoadError[] } {
@@ -29,7 +41,7 @@ export function findDuplicates(validators: Validator[], errors: LoadError[], sou
     out.push({
       source,
       path: at,
-      line: 1,
+      line: nameLine(at),
       column: 1,
       message: `validator name \`${v.name}\` is used twice in the ${source} validators: ${at} and ${others.join(', ')}`,
       fix: 'give each validator a unique name (and rename its file or folder to match), or delete one copy',

@@ -100,6 +100,13 @@ const SCHEMA = v.looseObject({
   model: v.optional(v.pipe(v.string(say('`model` must be a string', 'write a model name, e.g. `model: claude-haiku-4-5`')), v.minLength(1, say('`model` is empty', 'remove it or name a model')))),
 });
 
+const REQUIRED_FIX: Record<string, string> = {
+  name: `add \`name: <name>\` (${NAME_FIX.replace(/^use /, '')})`,
+  description: 'add `description:` with one sentence (1–1024 characters) saying what the validator checks',
+  severity: 'add `severity: error` (blocks), `warn` or `info`',
+  trigger: 'add `trigger: PostToolUse` (or another of the 13 AVP triggers)',
+};
+
 function suggestTrigger(input: unknown): string {
   if (typeof input !== 'string') return '';
   const hit = TRIGGERS.find((t) => t.toLowerCase() === input.toLowerCase().replace(/[\s_-]/g, ''));
@@ -118,9 +125,15 @@ export function validateSpec(fm: Pick<Frontmatter, 'data' | 'locate'>): { spec?:
   if (!result.success) {
     for (const issue of result.issues) {
       const path = (issue.path ?? []).map((p) => p.key as string | number);
-      // A union's nested issues repeat the same fact: report one message per path.
-      const [message, fix] = issue.message.split(SEP);
-      const at = fm.locate(path.length ? path : ['']);
+      let [message, fix] = issue.message.split(SEP);
+      let at = fm.locate(path.length ? path : ['']);
+      if (fix === undefined && path.length === 1 && REQUIRED_FIX[path[0] as string] && fm.data[path[0] as string] === undefined) {
+        // valibot reports a missing key with the object's generic message: say which key and how to add it.
+        message = `missing required key \`${path[0]}\``;
+        fix = REQUIRED_FIX[path[0] as string];
+        at = { line: 1, column: 1 };
+      }
+      // A union's nested issues repeat the same fact: report one message per position.
       if (problems.some((p) => p.line === at.line && p.message === message)) continue;
       problems.push({ ...at, message: message!, fix, level: 'error' });
     }
