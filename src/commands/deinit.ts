@@ -1,3 +1,26 @@
-// SKELETON: replaced by the issue that owns this command.
+/** `avp deinit`: remove avp's hook entries from Claude Code settings, leaving everything else as it was. */
 import { defineCommand } from 'citty';
-export default defineCommand({ meta: { name: 'deinit', description: 'not built yet' }, run() { throw new Error('not built yet'); } });
+import { runCommand } from './run-command.ts';
+
+export default defineCommand({
+  meta: { name: 'deinit', description: "Remove avp's hook entries from Claude Code settings (nothing else is touched)" },
+  args: {
+    project: { type: 'boolean', description: 'From .claude/settings.json (the default)' },
+    local: { type: 'boolean', description: 'From .claude/settings.local.json' },
+    user: { type: 'boolean', description: 'From ~/.claude/settings.json' },
+    all: { type: 'boolean', description: 'From all three settings files' },
+    'dry-run': { type: 'boolean', description: 'Show what would be removed; write nothing' },
+    json: { type: 'boolean', description: 'Print what was done as JSON on stdout' },
+  },
+  run: ({ args }) =>
+    runCommand(async () => {
+      const { runDeinit, formatDeinit } = await import('../hosts/claude-init.ts');
+      type Scope = 'project' | 'local' | 'user';
+      const picked: Scope[] = args.all
+        ? ['project', 'local', 'user']
+        : (['project', 'local', 'user'] as const).filter((s) => args[s]);
+      const result = runDeinit({ scopes: picked.length ? picked : ['project'], cwd: process.cwd(), dryRun: !!args['dry-run'] });
+      if (args.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      else process.stdout.write(formatDeinit(result));
+    }),
+});

@@ -1,3 +1,35 @@
-// SKELETON: replaced by the issue that owns this command.
+/**
+ * `avp init`: install avp's hook into Claude Code settings (merged, idempotent, JSONC-tolerant), create `.avp/`
+ * (validators/ and a .gitignore for state, logs and caches) and install the recommended offline validators.
+ */
 import { defineCommand } from 'citty';
-export default defineCommand({ meta: { name: 'init', description: 'not built yet' }, run() { throw new Error('not built yet'); } });
+import { runCommand } from './run-command.ts';
+
+export default defineCommand({
+  meta: { name: 'init', description: "Install avp's hook into Claude Code settings and set up .avp/ in the project" },
+  args: {
+    project: { type: 'boolean', description: 'Write .claude/settings.json (shared with the team; the default)' },
+    local: { type: 'boolean', description: 'Write .claude/settings.local.json (this machine only, usually git-ignored)' },
+    user: { type: 'boolean', description: 'Write ~/.claude/settings.json (every project of this user)' },
+    agent: { type: 'string', description: 'The agent whose settings to write (supported: claude)', default: 'claude' },
+    validators: { type: 'boolean', description: 'Install the recommended offline validators (--no-validators skips them)', default: true },
+    command: { type: 'string', description: 'The hook command to write instead of this binary\'s absolute path (e.g. "avp" when every teammate has avp on PATH)' },
+    'dry-run': { type: 'boolean', description: 'Show what would change; write nothing' },
+    json: { type: 'boolean', description: 'Print what was done as JSON on stdout' },
+  },
+  run: ({ args }) =>
+    runCommand(async () => {
+      const { runInit, formatInit } = await import('../hosts/claude-init.ts');
+      const result = await runInit({
+        scope: args.user ? 'user' : args.local ? 'local' : 'project',
+        scopes: [args.project, args.local, args.user].filter(Boolean).length,
+        agent: args.agent,
+        validators: args.validators !== false,
+        command: args.command,
+        dryRun: !!args['dry-run'],
+        cwd: process.cwd(),
+      });
+      if (args.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      else process.stdout.write(formatInit(result));
+    }),
+});

@@ -13,6 +13,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectAvpDir } from '../../paths.ts';
+import { ensureStateIgnored } from './layout.ts';
 
 /** One line of `events.jsonl`. */
 export type SessionRecord =
@@ -81,7 +82,10 @@ export function writeAtomic(path: string, data: string | Uint8Array): void {
 /** Opens (creating) the session directory. Cheap when it exists. */
 export function ensureSessionDir(projectRoot: string, sessionId: string): string {
   const dir = sessionDir(projectRoot, sessionId);
-  mkdirSync(dir, { recursive: true });
+  if (!existsSync(dir)) {
+    mkdirSync(dir, { recursive: true });
+    ensureStateIgnored(stateRoot(projectRoot));
+  }
   return dir;
 }
 

@@ -1,0 +1,257 @@
+/**
+ * Claude Code settings files for `avp init` / `avp deinit`: add or remove avp's hook entries while keeping every
+ * other key, hook, comment and byte of formatting. Edits go through jsonc-parser's `modify` (text edits, not a
+ * parse-and-reprint), so comments survive, a second `init` changes nothing, and `deinit` after `init` gives back
+ * the original text. A file that does not parse is refused with its line and column, never overwritten.
+ */
+import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { applyEdits, findNodeAtLocation, getNodeValue, modify, parse, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { writeAtomic } from '../engine/session/store.ts';
+import { AvpError } from '../errors.ts';
+
+export type SettingsScope = 'project' | 'local' | 'user';
+
+/** The settings file of a scope: `.claude/settings.json`, `.claude/settings.local.json`, `~/.claude/settings.json`. */
+export function settingsPath(scope: SettingsScope, projectRoot: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (scope === 'user') return join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'), 'settings.json');
+  return join(projectRoot, '.claude', scope === 'local' ? 'settings.local.json' : 'settings.json');
+}
+
+/** Quotes a word for `sh -c` (Claude Code runs hook commands through the shell). */
+function shellWord(s: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command written into settings: the absolute path of the running avp binary (hooks run with whatever PATH the
+ * agent has, so a bare `avp` may not resolve), or `bun <cli.ts>` when avp runs from source.
+ */
+export function avpHookCommand(agent = 'claude'): string {
+  const fromSource = typeof Bun !== 'undefined' && /\.[cm]?[jt]s$/.test(Bun.main);
+  const program = fromSource ? `${shellWord(process.execPath)} ${shellWord(Bun.main)}` : shellWord(process.execPath);
+  return `${program} hook --agent ${agent}`;
+}
+
+/**
+ * True for a hook command avp wrote: a program named `avp` (or avp's `cli.ts` run from source) followed by
+ * `hook`. A user's own hook that merely mentions avp elsewhere is not matched.
+ */
+export function isAvpHookCommand(command: unknown): boolean {
+  if (typeof command !== 'string') return false;
+  return /(?:^|[\s/\\'"])(?:avp(?:-[\w.-]+)?(?:\.exe)?|cli\.ts)['"]?\s+hook(?:\s|$)/.test(command);
+}
+
+export interface SettingsFile {
+  path: string;
+  /** The file's text; `{}` when it does not exist yet. */
+  text: string;
+  exists: boolean;
+  value: Record<string, unknown>;
+}
+
+function lineCol(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: before[before.length - 1]!.length + 1 };
+}
+
+/** Reads and parses a settings file (JSONC: comments and trailing commas allowed). Throws AvpError naming file:line. */
+export function readSettings(path: string): SettingsFile {
+  if (!existsSync(path)) return { path, text: '{}\n', exists: false, value: {} };
+  if (!statSync(path).isFile()) throw new AvpError('settings-unreadable', `${path} is not a file`, { file: path, fix: 'move it away and run the command again' });
+  const text = readFileSync(path, 'utf8');
+  if (text.trim() === '') return { path, text: '{}\n', exists: true, value: {} };
+  const errors: ParseError[] = [];
+  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length) {
+    const e = errors[0]!;
+    const { line, column } = lineCol(text, e.offset);
+    throw new AvpError('settings-invalid', `${basename(path)} is not valid JSON (${printParseErrorCode(e.error)}); avp did not change it`, {
+      file: path,
+      line,
+      column,
+      fix: 'fix the file (or move it away) and run the command again',
+    });
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new AvpError('settings-invalid', `${basename(path)} must hold a JSON object; avp did not change it`, { file: path, line: 1, column: 1, fix: 'fix the file and run the command again' });
+  }
+  const hooks = (value as Record<string, unknown>).hooks;
+  if (hooks !== undefined && (hooks === null || typeof hooks !== 'object' || Array.isArray(hooks))) {
+    throw new AvpError('settings-invalid', `"hooks" in ${basename(path)} must be an object; avp did not change it`, { file: path, fix: 'fix the "hooks" key and run the command again' });
+  }
+  return { path, text, exists: true, value: value as Record<string, unknown> };
+}
+
+/** The file's indentation, so inserted entries look like the rest. */
+function formatting(text: string): { insertSpaces: boolean; tabSize: number; eol: string } {
+  const m = /\n([ \t]+)\S/.exec(text);
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  if (m && m[1]!.startsWith('\t')) return { insertSpaces: false, tabSize: 1, eol };
+  return { insertSpaces: true, tabSize: m ? Math.min(m[1]!.length, 8) : 2, eol };
+}
+
+interface HookEntry {
+  type?: string;
+  command?: unknown;
+  timeout?: unknown;
+}
+interface Group {
+  matcher?: unknown;
+  hooks?: HookEntry[];
+}
+
+function groupsOf(value: Record<string, unknown>, event: string): Group[] {
+  const hooks = value.hooks as Record<string, unknown> | undefined;
+  const list = hooks?.[event];
+  return Array.isArray(list) ? (list as Group[]) : [];
+}
+
+/**
+ * Appends `value` to the array at `path`, touching nothing else: jsonc-parser's own insertion re-formats the
+ * neighbouring elements, which would rewrite the user's compact one-line hook groups.
+ */
+function appendToArray(text: string, path: Array<string | number>, value: unknown, fmt: { insertSpaces: boolean; tabSize: number; eol: string }): string {
+  const node = findNodeAtLocation(parseTree(text, [], { allowTrailingComma: true })!, path);
+  const last = node?.children?.[node.children.length - 1];
+  if (!node || node.type !== 'array' || !last) return applyEdits(text, modify(text, path, [...((node && getNodeValue(node)) || []), value], { formattingOptions: fmt }));
+  const lineStart = text.lastIndexOf('\n', last.offset) + 1;
+  const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
+  const unit = fmt.insertSpaces ? ' '.repeat(fmt.tabSize) : '\t';
+  const body = JSON.stringify(value, null, unit).split('\n').join(`${fmt.eol}${indent}`);
+  const at = last.offset + last.length;
+  return `${text.slice(0, at)},${fmt.eol}${indent}${body}${text.slice(at)}`;
+}
+
+/**
+ * Removes the array element or object property at `path` with the separator next to it, leaving every other byte
+ * as it was (so deinit after init restores the file init started from). The last child empties its container.
+ */
+function removeAt(text: string, path: Array<string | number>): string {
+  const tree = parseTree(text, [], { allowTrailingComma: true })!;
+  const key = path[path.length - 1]!;
+  const parent = findNodeAtLocation(tree, path.slice(0, -1))!;
+  const siblings = parent.children ?? [];
+  const index = parent.type === 'array' ? (key as number) : siblings.findIndex((p) => p.children?.[0]?.value === key);
+  const el = siblings[index]!;
+  if (siblings.length === 1) return `${text.slice(0, parent.offset + 1)}${text.slice(parent.offset + parent.length - 1)}`;
+  if (index < siblings.length - 1) return `${text.slice(0, el.offset)}${text.slice(siblings[index + 1]!.offset)}`;
+  const prev = siblings[index - 1]!;
+  return `${text.slice(0, prev.offset + prev.length)}${text.slice(el.offset + el.length)}`;
+}
+
+export interface InstallPlan {
+  text: string;
+  changed: boolean;
+  added: string[];
+  updated: string[];
+}
+
+/**
+ * Adds one matcher-less group `{hooks: [{type: "command", command, timeout}]}` per event, or updates avp's existing
+ * entry in place (a moved binary, a new timeout). Entries that are already right are left alone.
+ */
+export function planInstall(file: SettingsFile, command: string, timeout: number, events: readonly string[]): InstallPlan {
+  let text = file.text;
+  const opts = { formattingOptions: formatting(text) };
+  const added: string[] = [];
+  const updated: string[] = [];
+  for (const event of events) {
+    const value = parse(text, [], { allowTrailingComma: true }) as Record<string, unknown>;
+    const groups = groupsOf(value, event);
+    let found = false;
+    groups.forEach((g, gi) => {
+      (Array.isArray(g?.hooks) ? g.hooks : []).forEach((h, hi) => {
+        if (found || !isAvpHookCommand(h?.command)) return;
+        found = true;
+        if (h.command === command && h.timeout === timeout && h.type === 'command') return;
+        text = applyEdits(text, modify(text, ['hooks', event, gi, 'hooks', hi], { ...h, type: 'command', command, timeout }, opts));
+        updated.push(event);
+      });
+    });
+    if (found) continue;
+    const entry = { hooks: [{ type: 'command', command, timeout }] };
+    const hasList = Array.isArray((value.hooks as Record<string, unknown> | undefined)?.[event]);
+    text = hasList ? appendToArray(text, ['hooks', event], entry, opts.formattingOptions) : applyEdits(text, modify(text, ['hooks', event], [entry], opts));
+    added.push(event);
+  }
+  return { text, changed: text !== file.text, added, updated };
+}
+
+export interface RemovePlan {
+  text: string;
+  changed: boolean;
+  /** `Event` per removed entry. */
+  removed: string[];
+}
+
+/** Removes avp's entries; a group left empty, an event left empty and a `hooks` object left empty go too. */
+export function planRemove(file: SettingsFile): RemovePlan {
+  let text = file.text;
+  const removed: string[] = [];
+  for (;;) {
+    const value = parse(text, [], { allowTrailingComma: true }) as Record<string, unknown>;
+    const hooks = (value?.hooks ?? {}) as Record<string, unknown>;
+    let path: Array<string | number> | undefined;
+    for (const event of Object.keys(hooks)) {
+      const groups = groupsOf(value, event);
+      for (let gi = 0; gi < groups.length && !path; gi++) {
+        const list = Array.isArray(groups[gi]?.hooks) ? groups[gi]!.hooks! : [];
+        const hi = list.findIndex((h) => isAvpHookCommand(h?.command));
+        if (hi < 0) continue;
+        removed.push(event);
+        if (list.length > 1) path = ['hooks', event, gi, 'hooks', hi];
+        else if (groups.length > 1) path = ['hooks', event, gi];
+        else if (Object.keys(hooks).length > 1) path = ['hooks', event];
+        else path = ['hooks'];
+      }
+      if (path) break;
+    }
+    if (!path) break;
+    text = removeAt(text, path);
+  }
+  return { text, changed: text !== file.text, removed };
+}
+
+/**
+ * Writes a settings file atomically (temp + rename in the same directory), creating `.claude/` when needed. A
+ * symlinked settings file (dotfile managers) is written through the link, not replaced by a plain file.
+ */
+export function writeSettings(path: string, text: string): void {
+  const target = existsSync(path) ? realpathSync(path) : path;
+  mkdirSync(dirname(target), { recursive: true });
+  writeAtomic(target, text);
+}
+
+/** Seconds for the hook entry: above avp's whole-call budget, so avp always answers before Claude Code cancels it. */
+export function hookTimeoutFor(budgetMs: number): number {
+  return Math.max(120, Math.ceil(budgetMs / 1000) + 30);
+}
+
+export interface HookChange {
+  path: string;
+  /** The file did not exist before. */
+  created: boolean;
+  changed: boolean;
+  added: string[];
+  updated: string[];
+  removed: string[];
+}
+
+/** `avp init`'s settings part: plans the edit, writes it unless `dryRun`. */
+export function installHooks(path: string, command: string, timeout: number, events: readonly string[], dryRun = false): HookChange {
+  const file = readSettings(path);
+  const plan = planInstall(file, command, timeout, events);
+  if (plan.changed && !dryRun) writeSettings(path, plan.text);
+  return { path, created: !file.exists, changed: plan.changed, added: plan.added, updated: plan.updated, removed: [] };
+}
+
+/** `avp deinit`'s settings part. A missing file is nothing to do. */
+export function removeHooks(path: string, dryRun = false): HookChange {
+  const file = readSettings(path);
+  if (!file.exists) return { path, created: false, changed: false, added: [], updated: [], removed: [] };
+  const plan = planRemove(file);
+  if (plan.changed && !dryRun) writeSettings(path, plan.text);
+  return { path, created: false, changed: plan.changed, added: [], updated: [], removed: plan.removed };
+}
