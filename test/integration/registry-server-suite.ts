@@ -267,7 +267,7 @@ export function registryServerSuite(engine: string, db: () => string | undefined
         headers: { authorization: `Bearer ${alice}`, 'content-type': 'multipart/form-data; boundary=xyz' },
       });
       expect(chunked.status).toBe(413);
-      expect((await chunked.json()).error).toBe('payload_too_large');
+      expect(((await chunked.json()) as { error: string }).error).toBe('payload_too_large');
       expect((await api(srv.url, '/api/packages/evil')).status).toBe(404);
       expect(filesUnder(join(data, 'blobs')).length).toBe(blobsBefore);
       const notMultipart = await api(srv.url, '/api/packages', { method: 'POST', token: alice, body: { package: 'x' } });
