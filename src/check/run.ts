@@ -1,0 +1,110 @@
+/**
+ * `avp check`: the hook engine outside an agent. Each changed file becomes a PostToolUse event of Write (created
+ * file) or Edit (changed file) with its diff — what an agent's edit would have produced — and one Stop event carries
+ * every change, for Stop validators. The same discovery, matching, judges and aggregation as `avp hook` run them.
+ */
+import type { AvpConfig } from '../config-types.ts';
+import { isDisabled, loadConfig } from '../config.ts';
+import { aggregate } from '../engine/aggregate.ts';
+import { runValidators } from '../engine/run.ts';
+import type { Report, ValidatorRun } from '../engine/types.ts';
+import { AvpError } from '../errors.ts';
+import type { FileChange, HookEvent } from '../event.ts';
+import { discover } from '../format/discover.ts';
+import { loadErrorsForEvent, matchValidators } from '../format/match.ts';
+import type { TokenUsage } from '../judges/types.ts';
+import { collectChanges, type ChangeSource } from './changes.ts';
+
+export interface CheckOptions extends ChangeSource {
+  projectRoot: string;
+  cwd: string;
+  /** Only this event kind: `PostToolUse` (per file) or `Stop` (all changes at once). Default: both. */
+  event?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface CheckedEvent {
+  event: string;
+  tool?: string;
+  files: string[];
+  validators: string[];
+  report: Report;
+}
+
+export interface CheckResult {
+  /** seed 001's report over every run of every event. */
+  report: Report;
+  events: CheckedEvent[];
+  runs: ValidatorRun[];
+  files: FileChange[];
+  usage?: TokenUsage;
+}
+
+const EVENTS = ['PostToolUse', 'Stop'];
+
+function toolEvent(fc: FileChange, base: Omit<HookEvent, 'event' | 'files'>): HookEvent {
+  const tool = fc.kind === 'create' ? 'Write' : 'Edit';
+  const toolInput: Record<string, unknown> = { file_path: fc.path };
+  if (tool === 'Write' && typeof fc.after === 'string') toolInput.content = fc.after;
+  return { ...base, event: 'PostToolUse', tool, toolInput, files: [fc], raw: { hook_event_name: 'PostToolUse', tool_name: tool, tool_input: toolInput, source: 'avp check' } };
+}
+
+function sumUsage(runs: ValidatorRun[]): TokenUsage | undefined {
+  const used = runs.filter((r) => r.usage);
+  if (!used.length) return undefined;
+  const total: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  for (const r of used) {
+    total.inputTokens += r.usage!.inputTokens;
+    total.outputTokens += r.usage!.outputTokens;
+    if (r.usage!.cacheReadTokens) total.cacheReadTokens = (total.cacheReadTokens ?? 0) + r.usage!.cacheReadTokens;
+    if (r.usage!.cacheWriteTokens) total.cacheWriteTokens = (total.cacheWriteTokens ?? 0) + r.usage!.cacheWriteTokens;
+  }
+  return total;
+}
+
+/** Runs the matching validators over the collected changes. */
+export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
+  const env = opts.env ?? process.env;
+  if (opts.event && !EVENTS.includes(opts.event)) {
+    throw new AvpError('check-event', `--event ${opts.event} is not something avp check produces`, { fix: `use one of: ${EVENTS.join(', ')}` });
+  }
+  const config: AvpConfig = await loadConfig({ cwd: opts.cwd, projectRoot: opts.projectRoot, env });
+  const files = await collectChanges(opts.projectRoot, opts.cwd, opts);
+  const found = await discover({ projectRoot: opts.projectRoot, env, noCache: !config.cache.enabled });
+  const active = found.validators.filter((v) => !isDisabled(config, v.id, v.name));
+  const base = { agent: 'claude' as const, cwd: opts.cwd, projectRoot: opts.projectRoot, raw: {} };
+  const events: HookEvent[] = [];
+  if (!opts.event || opts.event === 'PostToolUse') for (const fc of files) if (fc.kind !== 'delete') events.push(toolEvent(fc, base));
+  if (!opts.event || opts.event === 'Stop') {
+    events.push({ ...base, event: 'Stop', files, stopHookActive: false, raw: { hook_event_name: 'Stop', stop_hook_active: false, source: 'avp check' } });
+  }
+  const checked: CheckedEvent[] = [];
+  const all: ValidatorRun[] = [];
+  // Events one after another, validators of each event in parallel (bounded by config.concurrency).
+  for (const event of events) {
+    const matched = matchValidators(active, event);
+    const loadErrors = loadErrorsForEvent(found.errors, event).filter((e) => !e.name || !isDisabled(config, e.name, e.name));
+    if (!matched.length && !loadErrors.length) continue;
+    const runs = await runValidators(matched, loadErrors, event, config);
+    all.push(...runs);
+    checked.push({
+      event: event.event,
+      ...(event.tool ? { tool: event.tool } : {}),
+      files: event.files.map((f) => f.relPath),
+      validators: runs.map((r) => r.id),
+      report: aggregate(runs),
+    });
+  }
+  // A broken validator that concerns several events is one problem, reported once.
+  const seenErrors = new Set<string>();
+  const unique = all.filter((r) => {
+    if (r.status !== 'error' || !r.error) return true;
+    const key = `${r.id}\0${r.error.cause}`;
+    if (seenErrors.has(key)) return false;
+    seenErrors.add(key);
+    return true;
+  });
+  const report = aggregate(unique);
+  const usage = sumUsage(all);
+  return { report, events: checked, runs: all, files, ...(usage ? { usage } : {}) };
+}
