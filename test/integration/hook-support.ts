@@ -1,0 +1,86 @@
+/** Helpers for the hook integration tests: a throwaway project with validators, and `avp hook` runs on it. */
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AVP_BIN, runAvp, tempDir, type AvpRun } from '../support/run-avp.ts';
+
+/** `AVP_TEST_BIN` lets the suite run against another build of the binary (e.g. a cross-compiled one). */
+export const BIN = process.env.AVP_TEST_BIN || AVP_BIN;
+export const FIXTURES = join(import.meta.dir, '../fixtures/hook/claude-code');
+
+export interface Project {
+  root: string;
+  home: string;
+  /** Adds a directory validator; `script` (shell or TS source) becomes `scripts/<scriptName>`. */
+  validator(name: string, fm: Record<string, unknown>, script?: string, scriptName?: string): void;
+  /** Writes a raw file under the project. */
+  write(rel: string, text: string): void;
+  /** A captured fixture with its paths moved into this project. */
+  fixture(name: string): Record<string, any>;
+  hook(input: unknown, env?: Record<string, string>): Promise<AvpRun & { json: any }>;
+}
+
+function yaml(value: unknown, indent = ''): string {
+  if (Array.isArray(value)) return `[${value.map((x) => JSON.stringify(x)).join(', ')}]`;
+  if (value && typeof value === 'object') {
+    return `\n${Object.entries(value).map(([k, x]) => `${indent}  ${k}: ${yaml(x, `${indent}  `)}`).join('\n')}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function project(): Project {
+  const root = tempDir('avp-e-hook-');
+  const home = tempDir('avp-e-hook-home-');
+  mkdirSync(join(root, '.git'));
+  const p: Project = {
+    root,
+    home,
+    validator(name, fm, script, scriptName = 'check.sh') {
+      const dir = join(root, '.avp/validators', name);
+      mkdirSync(join(dir, 'scripts'), { recursive: true });
+      const front = { name, description: `Test validator ${name}.`, severity: 'error', trigger: 'PostToolUse', ...fm, ...(script !== undefined ? { script: `scripts/${scriptName}` } : {}) };
+      const lines = Object.entries(front).map(([k, v]) => `${k}: ${yaml(v)}`);
+      writeFileSync(join(dir, 'VALIDATOR.md'), `---\n${lines.join('\n')}\n---\nRules of ${name}.\n`);
+      if (script !== undefined) {
+        writeFileSync(join(dir, 'scripts', scriptName), script);
+        chmodSync(join(dir, 'scripts', scriptName), 0o755);
+      }
+    },
+    write(rel, text) {
+      mkdirSync(join(root, rel, '..'), { recursive: true });
+      writeFileSync(join(root, rel), text);
+    },
+    fixture(name) {
+      return JSON.parse(readFileSync(join(FIXTURES, name), 'utf8').replaceAll('/home/dev/project', root).replaceAll('/home/dev', home));
+    },
+    async hook(input, env = {}) {
+      const run = await runAvp(['hook'], {
+        bin: BIN,
+        cwd: root,
+        stdin: typeof input === 'string' ? input : `${JSON.stringify(input)}\n`,
+        env: { HOME: home, AVP_HOME: join(home, '.avp'), CLAUDE_PROJECT_DIR: root, ...env },
+        timeoutMs: 30_000,
+      });
+      let json: any;
+      try {
+        json = JSON.parse(run.stdout);
+      } catch {
+        json = undefined;
+      }
+      return { ...run, json };
+    },
+  };
+  return p;
+}
+
+export const sh = (body: string) => `#!/bin/sh\n${body}\n`;
+/** A TypeScript script judge (run on avp's own runtime): one violation per line of new content holding `sk-live-`. */
+export const KEY_FINDER = `const event = JSON.parse(await Bun.stdin.text());
+const violations = [];
+for (const f of event.files) {
+  (typeof f.after === 'string' ? f.after : '').split('\\n').forEach((line, i) => {
+    if (line.includes('sk-live-')) violations.push({ rule: 'no-keys', file: f.relPath, line: i + 1, snippet: line.trim(), suggestion: 'read it from process.env' });
+  });
+}
+console.log(JSON.stringify({ passed: violations.length === 0, violations, summary: violations.length + ' hardcoded key(s)' }));
+`;
+export const PASSES = sh(`cat >/dev/null; echo '{"passed":true,"violations":[],"summary":"ok"}'`);

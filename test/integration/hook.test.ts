@@ -1,0 +1,133 @@
+import { describe, expect, test } from 'bun:test';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { KEY_FINDER, PASSES, project, sh } from './hook-support.ts';
+
+const FIXTURE_NAMES = ['hook-input-PostToolUse-Write.json', 'hook-input-PostToolUse-Edit.json', 'hook-input-Stop.json', 'hook-input-Stop-active.json'];
+
+describe('avp hook: every captured event', () => {
+  test('no validators installed: each fixture passes with {} and exit 0', async () => {
+    const p = project();
+    for (const name of FIXTURE_NAMES) {
+      const r = await p.hook(p.fixture(name));
+      expect({ name, code: r.code, stdout: r.stdout }).toEqual({ name, code: 0, stdout: '{}\n' });
+    }
+  });
+
+  test('a script validator blocks the Write of a hardcoded key and passes the Edit that removes it', async () => {
+    const p = project();
+    p.validator('no-keys', { match: { tools: ['Write', 'Edit'], files: ['src/**/*.ts'] } }, KEY_FINDER, 'check.ts');
+    const w = await p.hook(p.fixture('hook-input-PostToolUse-Write.json'));
+    expect(w.code).toBe(0);
+    expect(w.json).toMatchObject({ decision: 'block', passed: false, summary: '1 validator failed with 1 violation' });
+    expect(w.json.violations).toEqual([
+      expect.objectContaining({ rule: 'no-keys', file: 'src/config.ts', line: 1, validator: 'no-keys', suggestion: 'read it from process.env' }),
+    ]);
+    expect(w.json.reason).toContain('[no-keys] src/config.ts:1');
+    expect(w.json.reason).toContain('AVP_DISABLE=1');
+    const e = await p.hook(p.fixture('hook-input-PostToolUse-Edit.json'));
+    expect(e.json).toEqual({ passed: true, violations: [], summary: '1 validator passed' });
+    // Stop events match no PostToolUse validator.
+    for (const name of ['hook-input-Stop.json', 'hook-input-Stop-active.json']) expect((await p.hook(p.fixture(name))).stdout).toBe('{}\n');
+  });
+
+  test('a Stop validator sees the Stop and blocks it', async () => {
+    const p = project();
+    p.validator('stop-check', { trigger: 'Stop' }, sh(`cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"tests","suggestion":"run the tests"}],"summary":"tests not run"}'`));
+    const r = await p.hook(p.fixture('hook-input-Stop.json'));
+    expect(r.json.decision).toBe('block');
+    expect(r.json.reason).toContain('run the tests');
+  });
+
+  test('files not matched by match.files → {} (the no-match path)', async () => {
+    const p = project();
+    p.validator('py-only', { match: { files: ['**/*.py'] } }, PASSES);
+    const r = await p.hook(p.fixture('hook-input-PostToolUse-Write.json'));
+    expect(r.stdout).toBe('{}\n');
+    expect(existsSync(join(p.root, '.avp/logs'))).toBe(false);
+  });
+
+  test('an unknown event passes cleanly', async () => {
+    const p = project();
+    p.validator('any', {}, PASSES);
+    const r = await p.hook({ hook_event_name: 'SomeFutureEvent', session_id: 's', cwd: p.root, novel: { x: 1 } });
+    expect(r).toMatchObject({ code: 0, stdout: '{}\n' });
+  });
+});
+
+describe('avp hook: outputs per severity and event', () => {
+  const failing = sh(`cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"r","file":"src/config.ts","line":1,"snippet":"x","suggestion":"y"}],"summary":"found"}'`);
+
+  test('PreToolUse error: the tool is denied through permissionDecision', async () => {
+    const p = project();
+    p.validator('no-write-keys', { trigger: 'PreToolUse', match: { tools: ['Write'] } }, KEY_FINDER, 'check.ts');
+    const input = { ...p.fixture('hook-input-PostToolUse-Write.json'), hook_event_name: 'PreToolUse' };
+    delete input.tool_response;
+    const r = await p.hook(input);
+    expect(r.json.hookSpecificOutput).toEqual({ hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: r.json.reason });
+    expect(r.json.decision).toBeUndefined();
+    expect(r.json.violations[0]).toMatchObject({ file: 'src/config.ts', line: 1 });
+  });
+
+  test('warn: systemMessage for the user and additionalContext for the model, never a block', async () => {
+    const p = project();
+    p.validator('style', { severity: 'warn' }, failing);
+    const r = await p.hook(p.fixture('hook-input-PostToolUse-Write.json'));
+    expect(r.json.decision).toBeUndefined();
+    expect(r.json.passed).toBe(false);
+    expect(r.json.hookSpecificOutput).toEqual({ hookEventName: 'PostToolUse', additionalContext: r.json.reason });
+    expect(r.json.systemMessage).toContain('[style, warning] src/config.ts:1');
+  });
+
+  test('info: passed, nothing shown, the finding is in the JSONL log', async () => {
+    const p = project();
+    p.validator('docs', { severity: 'info' }, failing);
+    const r = await p.hook(p.fixture('hook-input-PostToolUse-Write.json'));
+    expect(r.json).toEqual({ passed: true, violations: [], summary: '1 validator passed; 1 info note logged' });
+    const logs = readdirSync(join(p.root, '.avp/logs'));
+    const line = JSON.parse(readFileSync(join(p.root, '.avp/logs', logs[0]!), 'utf8').trim());
+    expect(line).toMatchObject({ validator: 'docs', severity: 'info', status: 'failed', event: 'PostToolUse', tool: 'Write', judge: 'script', outcome: 'PASSED', violations: 1 });
+    expect(line.details[0]).toMatchObject({ file: 'src/config.ts', line: 1 });
+  });
+
+  test('severity override from config turns an error validator into a warning', async () => {
+    const p = project();
+    p.validator('strict', {}, failing);
+    p.write('avp.config.json', JSON.stringify({ severity: { strict: 'warn' } }));
+    const r = await p.hook(p.fixture('hook-input-PostToolUse-Write.json'));
+    expect(r.json.decision).toBeUndefined();
+    expect(r.json.hookSpecificOutput.additionalContext).toContain('strict');
+  });
+});
+
+describe('avp hook: kill switch and disabled validators', () => {
+  const blocking = sh(`cat >/dev/null; echo '{"passed":false,"violations":[],"summary":"always fails"}'`);
+
+  test('AVP_DISABLE=1 and "disabled": true pass everything', async () => {
+    const p = project();
+    p.validator('always', {}, blocking);
+    expect((await p.hook(p.fixture('hook-input-PostToolUse-Write.json'))).json.decision).toBe('block');
+    expect((await p.hook(p.fixture('hook-input-PostToolUse-Write.json'), { AVP_DISABLE: '1' })).stdout).toBe('{}\n');
+    p.write('avp.config.json', '{"disabled": true}');
+    expect((await p.hook(p.fixture('hook-input-PostToolUse-Write.json'))).stdout).toBe('{}\n');
+  });
+
+  test('disabledValidators (config and env) skip just those validators', async () => {
+    const p = project();
+    p.validator('always', {}, blocking);
+    p.validator('fine', {}, PASSES);
+    p.write('avp.config.json', '{"disabledValidators": ["always"]}');
+    const r = await p.hook(p.fixture('hook-input-PostToolUse-Write.json'));
+    expect(r.json).toEqual({ passed: true, violations: [], summary: '1 validator passed' });
+    p.write('avp.config.json', '{}');
+    const viaEnv = await p.hook(p.fixture('hook-input-PostToolUse-Write.json'), { AVP_DISABLED_VALIDATORS: 'always,fine' });
+    expect(viaEnv.stdout).toBe('{}\n');
+  });
+
+  test('recursion guard: AVP_SUBAGENT=1 answers {} before reading anything', async () => {
+    const p = project();
+    p.validator('always', {}, blocking);
+    const r = await p.hook('not json at all', { AVP_SUBAGENT: '1' });
+    expect(r).toMatchObject({ code: 0, stdout: '{}\n' });
+  });
+});
