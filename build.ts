@@ -9,6 +9,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
+await import('./scripts/gen-catalog.ts').then((m) => m.writeCatalogModule()); // embed validators/ (the catalog)
+
 const ALL_TARGETS = [
   'bun-linux-x64',
   'bun-linux-x64-baseline',

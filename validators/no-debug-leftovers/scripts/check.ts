@@ -1,0 +1,275 @@
+#!/usr/bin/env bun
+/**
+ * no-debug-leftovers — avp catalog script judge (self-contained: Bun/Node built-ins only, installed alone).
+ *
+ * PostToolUse on Write/Edit/MultiEdit: warns about debugging statements the change ADDED to non-test source —
+ * console.log/debug/trace/dir/table and `debugger` (JS/TS), breakpoint()/pdb and print() in library modules (Python),
+ * dbg! (Rust), binding.pry/byebug (Ruby), var_dump/print_r/dd (PHP). Comments, strings, tests, CLIs and scripts are
+ * skipped; `avp:allow-debug` on the line (or a comment line right above) keeps one on purpose.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+
+interface FileChange {
+  path?: string;
+  relPath?: string;
+  kind?: 'create' | 'update' | 'delete';
+  before?: string | null;
+  after?: string | null;
+  diff?: string;
+}
+interface HookEvent {
+  event?: string;
+  tool?: string;
+  toolInput?: Record<string, unknown>;
+  projectRoot?: string;
+  cwd?: string;
+  files?: FileChange[];
+}
+interface Violation {
+  rule: string;
+  file?: string;
+  line?: number;
+  snippet?: string;
+  suggestion?: string;
+  message?: string;
+}
+export interface Verdict {
+  passed: boolean;
+  violations: Violation[];
+  summary: string;
+}
+interface Added {
+  line?: number;
+  text: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// What the change added
+// ---------------------------------------------------------------------------------------------------------------
+
+/** `+` lines of a unified diff, numbered in the AFTER file. */
+function fromDiff(diff: string): Added[] {
+  const out: Added[] = [];
+  let next = 0;
+  let inHunk = false;
+  for (const l of diff.split('\n')) {
+    const h = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(l);
+    if (h) {
+      next = Number(h[1]);
+      inHunk = true;
+    } else if (!inHunk) continue;
+    else if (l.startsWith('+')) out.push({ line: next++, text: l.slice(1) });
+    else if (l.startsWith(' ') || l === '') next++;
+  }
+  return out;
+}
+
+const numbered = (text: string, first = 1): Added[] => text.split('\n').map((t, i) => ({ line: first + i, text: t }));
+
+/** Lines of `after` that `before` did not have (multiset difference), when no diff was given. */
+function lineSetDiff(before: string, after: string): Added[] {
+  const seen = new Map<string, number>();
+  for (const l of before.split('\n')) seen.set(l, (seen.get(l) ?? 0) + 1);
+  return numbered(after).filter((a) => {
+    const n = seen.get(a.text) ?? 0;
+    if (n > 0) seen.set(a.text, n - 1);
+    return n === 0;
+  });
+}
+
+/** Line (1-based) at which `needle` starts in the file on disk, when the event carries no file list. */
+function lineOnDisk(path: string, needle: string): number | undefined {
+  try {
+    const text = readFileSync(path, 'utf8');
+    const at = text.indexOf(needle);
+    return at < 0 ? undefined : text.slice(0, at).split('\n').length;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The files and added lines of an event; falls back to the tool input when the engine gave no `files`. */
+export function changes(event: HookEvent): Array<{ file: string; added: Added[]; after?: string }> {
+  const root = event.projectRoot ?? event.cwd ?? process.cwd();
+  const rel = (p: string) => (isAbsolute(p) && p.startsWith(root + '/') ? p.slice(root.length + 1) : p);
+  if (event.files?.length) {
+    return event.files.map((f) => {
+      const file = f.relPath ?? rel(f.path ?? '');
+      if (f.kind === 'delete' || f.after === null) return { file, added: [] };
+      if (typeof f.diff === 'string' && f.diff.includes('@@')) return { file, added: fromDiff(f.diff), after: f.after ?? undefined };
+      if (typeof f.after !== 'string') return { file, added: [] };
+      const added = typeof f.before === 'string' ? lineSetDiff(f.before, f.after) : numbered(f.after);
+      return { file, added, after: f.after };
+    });
+  }
+  const input = event.toolInput ?? {};
+  const path = String(input.file_path ?? input.notebook_path ?? '');
+  if (!path) return [];
+  const abs = isAbsolute(path) ? path : join(root, path);
+  const pieces: string[] = [];
+  if (typeof input.content === 'string') return [{ file: rel(path), added: numbered(input.content), after: input.content }];
+  if (typeof input.new_string === 'string') pieces.push(input.new_string);
+  if (typeof input.new_source === 'string') pieces.push(input.new_source);
+  if (Array.isArray(input.edits)) for (const e of input.edits) if (typeof e?.new_string === 'string') pieces.push(e.new_string);
+  const onDisk = existsSync(abs);
+  const added = pieces.flatMap((p) => {
+    const first = onDisk ? lineOnDisk(abs, p) : undefined;
+    return first === undefined ? p.split('\n').map((text) => ({ text })) : numbered(p, first);
+  });
+  return [{ file: rel(path), added }];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Languages, code without comments and strings
+// ---------------------------------------------------------------------------------------------------------------
+
+type Lang = 'js' | 'py' | 'rs' | 'rb' | 'php';
+
+function langOf(file: string): Lang | undefined {
+  if (/\.(?:[cm]?[jt]sx?|vue|svelte|astro)$/i.test(file)) return 'js';
+  if (/\.pyw?$/i.test(file)) return 'py';
+  if (/\.rs$/i.test(file)) return 'rs';
+  if (/\.rb$/i.test(file)) return 'rb';
+  if (/\.php$/i.test(file)) return 'php';
+  return undefined;
+}
+
+const TEST_PATH =
+  /(?:^|\/)(?:tests?|__tests__|specs?|e2e|cypress|playwright|fixtures|__mocks__|mocks|testdata|test-data)\/|(?:^|\/)[^/]*(?:\.test|\.spec|_test|_spec|\.stories)\.[^/]+$|(?:^|\/)(?:test_[^/]+\.py|conftest\.py)$/i;
+/** Where printing is the program's job: scripts, CLIs, examples, build configuration. */
+const OUTPUT_PATH =
+  /(?:^|\/)(?:scripts?|bin|tools|examples?|samples?|bench(?:marks?)?|docs?|notebooks?)\/|(?:^|\/)(?:cli|__main__|main|manage|setup|noxfile|fabfile|tasks|build)\.[^/]+$|(?:^|\/)[^/]*\.config\.[^/]+$|(?:^|\/)(?:gulpfile|Gruntfile|Jakefile)\.[^/]+$/i;
+
+/** The code of one line with string contents blanked and the line comment removed. */
+function codeOnly(line: string, lang: Lang): string {
+  const quotes = lang === 'js' ? '\'"`' : lang === 'rs' ? '"' : '\'"';
+  let out = '';
+  let quote = '';
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote) {
+      if (c === '\\') ((out += '  '), i++);
+      else if (c === quote) ((quote = ''), (out += c));
+      else out += ' ';
+      continue;
+    }
+    if (quotes.includes(c)) ((quote = c), (out += c));
+    else if ((lang === 'py' || lang === 'rb' || lang === 'php') && c === '#') break;
+    else if (lang !== 'py' && lang !== 'rb' && line.startsWith('//', i)) break;
+    else if (lang !== 'py' && lang !== 'rb' && line.startsWith('/*', i)) {
+      const end = line.indexOf('*/', i + 2);
+      if (end < 0) break;
+      out += ' '.repeat(end + 2 - i);
+      i = end + 1;
+    } else out += c;
+  }
+  return out;
+}
+
+/** 1-based line numbers of `after` that start inside a block comment or a Python docstring/triple-quoted string. */
+function blockLines(after: string, lang: Lang): Set<number> {
+  const inside = new Set<number>();
+  const open = lang === 'py' ? /"""|'''/g : lang === 'rb' ? /^=begin|^=end/g : /\/\*|\*\//g;
+  let state: string | undefined;
+  for (const [i, line] of after.split('\n').entries()) {
+    if (state) inside.add(i + 1);
+    const code = lang === 'py' || lang === 'rb' ? line : line.replace(/"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'/g, '""');
+    for (const m of code.matchAll(open)) {
+      const tok = m[0];
+      if (!state && (tok === '/*' || tok === '"""' || tok === "'''" || tok === '=begin')) state = tok;
+      else if (state && (tok === '*/' ? state === '/*' : tok === '=end' ? state === '=begin' : tok === state)) state = undefined;
+    }
+  }
+  return inside;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Rules
+// ---------------------------------------------------------------------------------------------------------------
+
+interface Rule {
+  id: string;
+  re: RegExp;
+  what: string;
+  /** Rejects a match that is legitimate (e.g. print_r(…, true) returns a string). */
+  unless?: RegExp;
+  /** Not in files whose job is output (CLIs, scripts). */
+  output?: boolean;
+}
+
+const RULES: Record<Lang, Rule[]> = {
+  js: [
+    { id: 'console-log', re: /\bconsole\.(?:log|debug|trace|dir|dirxml|table)\s*\(/, what: 'console.log', output: true },
+    { id: 'debugger', re: /(?:^|[;{}\s])debugger\s*(?:;|$)/, what: 'debugger statement' },
+  ],
+  py: [
+    { id: 'breakpoint', re: /\bbreakpoint\s*\(\s*\)|\b(?:i?pdb|pudb|ipdb)\.set_trace\s*\(|^\s*(?:import\s+(?:i?pdb|pudb)\b|from\s+(?:i?pdb|pudb)\s+import\b)/, what: 'debugger breakpoint' },
+    { id: 'print', re: /^\s*print\s*\(/, what: 'print()', unless: /\bfile\s*=/, output: true },
+  ],
+  rs: [{ id: 'dbg', re: /\bdbg!\s*\(/, what: 'dbg!' }],
+  rb: [{ id: 'debugger', re: /\bbinding\.(?:pry|irb)\b|^\s*(?:byebug|debugger|binding\.pry)\s*$|^\s*require\s+['"](?:pry|byebug)['"]/, what: 'debugger breakpoint' }],
+  php: [
+    { id: 'var-dump', re: /\b(?:var_dump|dd|xdebug_break)\s*\(/, what: 'var_dump/dd' },
+    { id: 'var-dump', re: /\b(?:print_r|var_export)\s*\((?![^)]*,\s*true\s*\))/i, what: 'print_r/var_export' },
+  ],
+};
+
+const ALLOW = /avp:allow-debug/i;
+const SUGGESTION: Record<Lang, string> = {
+  js: 'Remove it before finishing, or use the project\'s logger; keep it on purpose with `// avp:allow-debug`.',
+  py: 'Remove it, or use the logging module (logger.debug); keep it on purpose with `# avp:allow-debug`.',
+  rs: 'Remove dbg! before finishing (use log/tracing macros for lasting output).',
+  rb: 'Remove the breakpoint before finishing.',
+  php: 'Remove the dump before finishing, or use the project\'s logger.',
+};
+
+/** Judges an event: warns about debugging statements in added lines of non-test source. */
+export function validate(event: HookEvent): Verdict {
+  const violations: Violation[] = [];
+  let scanned = 0;
+  for (const { file, added, after } of changes(event)) {
+    const lang = langOf(file);
+    if (!lang || TEST_PATH.test(file)) continue;
+    // A CLI (shebang), a Python script run as __main__ or a script directory prints by design.
+    const outputFile = OUTPUT_PATH.test(file) || (after ?? '').startsWith('#!') || (lang === 'py' && /__name__\s*==\s*['"]__main__['"]/.test(after ?? ''));
+    const blocks = after ? blockLines(after, lang) : new Set<number>();
+    for (const [i, a] of added.entries()) {
+      scanned++;
+      const prev = added[i - 1];
+      if (ALLOW.test(a.text) || (prev && prev.line === (a.line ?? NaN) - 1 && ALLOW.test(prev.text) && /^\s*(?:\/\/|#|\/\*|\*)/.test(prev.text))) continue;
+      if (a.line !== undefined && blocks.has(a.line)) continue;
+      if (/^\s*(?:\*|\/\*)/.test(a.text) && lang !== 'py') continue;
+      const code = codeOnly(a.text, lang);
+      for (const r of RULES[lang]) {
+        if ((r.output && outputFile) || !r.re.test(code) || r.unless?.test(a.text)) continue;
+        violations.push({
+          rule: r.id,
+          file,
+          ...(a.line === undefined ? {} : { line: a.line }),
+          snippet: a.text.trim().slice(0, 160),
+          message: `${r.what} left in ${a.line === undefined ? file : `${file}:${a.line}`}`,
+          suggestion: SUGGESTION[lang],
+        });
+        break;
+      }
+    }
+  }
+  return {
+    passed: violations.length === 0,
+    violations,
+    summary: violations.length
+      ? `${violations.length} debugging statement${violations.length > 1 ? 's' : ''} added: ${violations.map((v) => (v.line ? `${v.file}:${v.line}` : v.file)).join(', ')}`
+      : `no debugging statements in ${scanned} added line${scanned === 1 ? '' : 's'}`,
+  };
+}
+
+if (import.meta.main) {
+  try {
+    const event = JSON.parse(await Bun.stdin.text()) as HookEvent;
+    process.stdout.write(`${JSON.stringify(validate(event))}\n`);
+  } catch (err) {
+    process.stderr.write(`no-debug-leftovers: cannot read the event on stdin: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+}

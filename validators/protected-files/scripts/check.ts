@@ -1,0 +1,162 @@
+#!/usr/bin/env bun
+/**
+ * protected-files — avp catalog script judge (self-contained: Bun/Node built-ins only).
+ *
+ * PreToolUse on Write/Edit/MultiEdit/NotebookEdit: denies edits to the files listed in ../references/protected.txt
+ * (gitignore-style globs, read at run time so a team can edit the list). The list is found through
+ * AVP_VALIDATOR_DIR (set by avp for script judges) or, when run in-process, next to this script.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+
+interface FileChange {
+  path?: string;
+  relPath?: string;
+}
+interface HookEvent {
+  tool?: string;
+  toolInput?: Record<string, unknown>;
+  projectRoot?: string;
+  cwd?: string;
+  files?: FileChange[];
+}
+interface Violation {
+  rule: string;
+  file?: string;
+  snippet?: string;
+  suggestion?: string;
+  message?: string;
+}
+export interface Verdict {
+  passed: boolean;
+  violations: Violation[];
+  summary: string;
+}
+
+export interface Pattern {
+  glob: string;
+  negate: boolean;
+  /** Matches against the project-relative path (or absolute path for `~/` patterns). */
+  test: (rel: string, abs: string) => boolean;
+  reason?: string;
+  line: number;
+}
+
+/** Glob → RegExp source: `**` spans directories, `*` and `?` stay within one, `{a,b}` alternates. */
+function globSource(glob: string): string {
+  let out = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (glob.startsWith('**/', i)) ((out += '(?:.*/)?'), (i += 2));
+    else if (glob.startsWith('**', i)) ((out += '.*'), (i += 1));
+    else if (c === '*') out += '[^/]*';
+    else if (c === '?') out += '[^/]';
+    else if (c === '{') {
+      const end = glob.indexOf('}', i);
+      out += `(?:${glob.slice(i + 1, end).split(',').map(globSource).join('|')})`;
+      i = end;
+    } else if (c === '[') {
+      const end = glob.indexOf(']', i);
+      out += glob.slice(i, end + 1);
+      i = end;
+    } else out += /[.+^$()|\\]/.test(c) ? `\\${c}` : c;
+  }
+  return out;
+}
+
+/** Parses protected.txt. Throws with the line number on a pattern that does not compile. */
+export function parsePatterns(text: string, file = 'protected.txt'): Pattern[] {
+  const patterns: Pattern[] = [];
+  let reason: string | undefined;
+  for (const [i, raw] of text.split('\n').entries()) {
+    const line = raw.trim();
+    if (!line) continue;
+    if (line.startsWith('#')) {
+      const r = /^#\s*reason:\s*(.+)$/i.exec(line);
+      if (r) reason = r[1];
+      continue;
+    }
+    const negate = line.startsWith('!');
+    let glob = negate ? line.slice(1) : line;
+    const home = glob.startsWith('~/');
+    const dir = glob.endsWith('/');
+    if (dir) glob = glob.slice(0, -1);
+    const anchored = home || glob.includes('/');
+    const body = home ? glob.slice(2) : glob.replace(/^\//, '');
+    let re: RegExp;
+    try {
+      const src = globSource(body);
+      re = new RegExp(`${anchored ? '^' : '(?:^|/)'}${src}${dir ? '/' : '$'}`);
+    } catch (err) {
+      throw new Error(`${file}:${i + 1}: invalid pattern "${line}": ${(err as Error).message}`);
+    }
+    const test = home
+      ? (_rel: string, abs: string) => abs.startsWith(`${homedir()}/`) && re.test(abs.slice(homedir().length + 1))
+      : anchored
+        ? (rel: string) => !rel.startsWith('/') && re.test(rel)
+        : (rel: string) => re.test(rel);
+    patterns.push({ glob: line, negate, test, reason, line: i + 1 });
+  }
+  return patterns;
+}
+
+/** The last matching pattern decides (gitignore semantics); undefined when the path is not protected. */
+export function protectedBy(patterns: Pattern[], rel: string, abs: string): Pattern | undefined {
+  let hit: Pattern | undefined;
+  for (const p of patterns) if (p.test(rel, abs)) hit = p.negate ? undefined : p;
+  return hit;
+}
+
+function listPath(): string {
+  const dir = process.env.AVP_VALIDATOR_DIR || join(import.meta.dir, '..');
+  return join(dir, 'references', 'protected.txt');
+}
+
+/** Paths the tool is about to write: the engine's file list, else the tool input (PreToolUse may carry only that). */
+function targets(event: HookEvent): Array<{ rel: string; abs: string }> {
+  const root = resolve(event.projectRoot ?? event.cwd ?? process.cwd());
+  const toRel = (abs: string) => (abs.startsWith(`${root}/`) ? abs.slice(root.length + 1) : abs);
+  const out = (event.files ?? []).flatMap((f) => {
+    const abs = f.path ? resolve(root, f.path) : f.relPath ? resolve(root, f.relPath) : '';
+    return abs ? [{ rel: f.relPath ?? toRel(abs), abs }] : [];
+  });
+  if (out.length) return out;
+  const input = event.toolInput ?? {};
+  const p = input.file_path ?? input.notebook_path ?? input.path;
+  if (typeof p !== 'string' || !p) return [];
+  const abs = isAbsolute(p) ? resolve(p) : resolve(root, p);
+  return [{ rel: toRel(abs), abs }];
+}
+
+/** Judges a file-writing tool call before it runs. Throws when protected.txt cannot be read (fail closed). */
+export function validate(event: HookEvent, patterns?: Pattern[]): Verdict {
+  const list = patterns ?? parsePatterns(readFileSync(listPath(), 'utf8'), listPath());
+  const violations: Violation[] = [];
+  for (const t of targets(event)) {
+    const hit = protectedBy(list, t.rel, t.abs);
+    if (!hit) continue;
+    violations.push({
+      rule: 'protected-file',
+      file: t.rel,
+      snippet: `${event.tool ?? 'edit'} ${t.rel}`,
+      message: `${t.rel} is protected (pattern \`${hit.glob}\`, protected.txt line ${hit.line})${hit.reason ? `: ${hit.reason}` : ''}`,
+      suggestion: 'Do not edit this file; tell the user what change is needed and why. To allow it, remove or negate the pattern in the protected-files validator\'s references/protected.txt.',
+    });
+  }
+  return {
+    passed: violations.length === 0,
+    violations,
+    summary: violations.length ? `blocked edit of protected ${violations.length > 1 ? 'files' : 'file'} ${violations.map((v) => v.file).join(', ')}` : 'no protected file touched',
+  };
+}
+
+if (import.meta.main) {
+  try {
+    const event = JSON.parse(await Bun.stdin.text()) as HookEvent;
+    process.stdout.write(`${JSON.stringify(validate(event))}\n`);
+  } catch (err) {
+    process.stderr.write(`protected-files: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+}
