@@ -24,7 +24,7 @@ async function judgeAgainst(script: (i: number) => Reply | Promise<Reply>, env: 
 
 for (const stream of [false, true]) {
   const mode = stream ? 'SSE' : 'JSON';
-  const env = stream ? { AVP_JUDGE_STREAM: '1' } : {};
+  const env: Record<string, string> = stream ? { AVP_JUDGE_STREAM: '1' } : {};
   describe(`anthropic backend (${mode})`, () => {
     test('forced tool use verdict, request shape, token usage', async () => {
       const judge = await judgeAgainst(() => ({ toolUse: { name: 'report_verdict', input: FAILED }, usage: { input_tokens: 900, output_tokens: 40, cache_read_input_tokens: 700, cache_creation_input_tokens: 5 } }), env);

@@ -5,7 +5,7 @@ import type { HookEvent, FileChange } from '../../../src/event.ts';
 import type { Validator } from '../../../src/format/types.ts';
 import { tempDir } from '../../support/run-avp.ts';
 
-export function makeValidator(over: Partial<Validator> & { body?: string; references?: Record<string, string> } = {}): Validator {
+export function makeValidator(over: Omit<Partial<Validator>, 'references'> & { references?: Record<string, string> } = {}): Validator {
   const name = over.name ?? 'no-secrets';
   let dir = over.dir;
   let refs: string[] = [];
