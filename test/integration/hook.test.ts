@@ -61,7 +61,7 @@ describe('avp hook: outputs per severity and event', () => {
   test('PreToolUse error: the tool is denied through permissionDecision', async () => {
     const p = project();
     p.validator('no-write-keys', { trigger: 'PreToolUse', match: { tools: ['Write'] } }, KEY_FINDER, 'check.ts');
-    const input = { ...p.fixture('hook-input-PostToolUse-Write.json'), hook_event_name: 'PreToolUse' };
+    const input: Record<string, unknown> = { ...p.fixture('hook-input-PostToolUse-Write.json'), hook_event_name: 'PreToolUse' };
     delete input.tool_response;
     const r = await p.hook(input);
     expect(r.json.hookSpecificOutput).toEqual({ hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: r.json.reason });
