@@ -88,7 +88,11 @@ export async function runFixable(kind: 'formatter' | 'linter', plan: ToolPlan, c
     const tail = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : plan.fix ? '' : ` (no fix mode known for \`${plan.command}\`)`;
     issues = files.length ? files.map((f) => `File ${f} still has formatting issues${tail}`) : relevantLines(r.output, ctx.wd);
   } else issues = relevantLines(r.output, ctx.wd);
-  if (fixFailure && !why) issues.push(...relevantLines(fixFailure.output, ctx.wd).slice(0, 3).map((l) => `fix \`${fixFailure!.command}\` failed: ${l}`));
+  if (fixFailure && !why) {
+    // Why the fix could not finish (a syntax error stops a formatter), unless the check already says the same.
+    const extra = relevantLines(fixFailure.output, ctx.wd).filter((l) => !issues.includes(l)).slice(0, 3);
+    issues.push(...extra.map((l) => `fix \`${fixFailure!.command}\` failed: ${l}`));
+  }
   return { status: 'fail', issues, ...base, execution_time_ms: ms(start) };
 }
 
