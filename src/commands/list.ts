@@ -30,8 +30,14 @@ export default defineCommand({
     }),
 });
 
-async function listAvailable(_json: boolean): Promise<void> {
-  // The embedded catalog (src/catalog/index.ts) is being built by its own issue; wired in when it lands.
-  const { AvpError } = await import('../errors.ts');
-  throw new AvpError('catalog-unavailable', 'the embedded catalog is not part of this build yet', { fix: 'use `avp search` or install validators by path' });
+/** The first-party catalog embedded in the binary (not a source: its validators run only once installed). */
+async function listAvailable(json: boolean): Promise<void> {
+  const [{ listCatalog }, { table }] = await Promise.all([import('../catalog/index.ts'), import('../format/list-view.ts')]);
+  const items = await listCatalog();
+  if (json) {
+    process.stdout.write(`${JSON.stringify(items, null, 2)}\n`);
+    return;
+  }
+  const rows = items.map((i) => [i.name, i.version, i.trigger, i.severity, i.judge, i.recommended ? 'yes' : '', i.description]);
+  process.stdout.write(`${table(['NAME', 'VERSION', 'TRIGGER', 'SEVERITY', 'JUDGE', 'RECOMMENDED', 'DESCRIPTION'], rows)}\n`);
 }
