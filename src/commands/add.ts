@@ -1,3 +1,49 @@
-// SKELETON: replaced by the issue that owns this command.
 import { defineCommand } from 'citty';
-export default defineCommand({ meta: { name: 'add', description: 'not built yet' }, run() { throw new Error('not built yet'); } });
+import { runCommand } from './run-command.ts';
+
+export default defineCommand({
+  meta: {
+    name: 'add',
+    description: 'Install a validator: a registry name[@version|@range], ./dir, a git URL, owner/repo[#ref] or an https .zip/.tar.gz URL',
+  },
+  args: {
+    spec: { type: 'positional', required: true, description: 'What to install: no-secrets, no-secrets@^1.2, ./my-validator, owner/repo#v1, https://…/x.zip' },
+    user: { type: 'boolean', description: 'Install for the user: ~/.avp/validators (default)' },
+    project: { type: 'boolean', description: 'Install for the project: <project>/.avp/validators' },
+    registry: { type: 'string', description: 'Registry base URL (default: AVP_REGISTRY_URL, config registry.url, https://registry.mirdan.ai)' },
+    offline: { type: 'boolean', description: 'Only the catalog embedded in avp; no network' },
+    force: { type: 'boolean', description: 'Replace a same-named validator that avp did not install' },
+    json: { type: 'boolean', description: 'Print the result as JSON on stdout' },
+    quiet: { type: 'boolean', description: 'Print nothing but errors' },
+  },
+  run({ args }) {
+    return runCommand(async () => {
+      const [{ addValidator }, { scopeOf, applyQuiet, printJson }, { terminalProgress }, { findProjectRoot }, { logger }] = await Promise.all([
+        import('../registry/install.ts'),
+        import('../registry/cli-args.ts'),
+        import('../registry/progress.ts'),
+        import('../paths.ts'),
+        import('../logger.ts'),
+      ]);
+      applyQuiet(args);
+      const scope = scopeOf(args);
+      const progress = terminalProgress('downloading', args);
+      const result = await addValidator(args.spec, {
+        scope,
+        projectRoot: findProjectRoot(process.cwd()),
+        cwd: process.cwd(),
+        registry: args.registry,
+        offline: args.offline,
+        force: args.force,
+        progress: progress.onProgress,
+      }).finally(() => progress.done());
+      if (args.json) printJson(result);
+      const log = await logger();
+      const from = result.replaced && result.replaced !== result.version ? ` (was ${result.replaced})` : '';
+      log.success(`added ${result.name}@${result.version}${from} from ${result.source} → ${result.dir}`);
+      if (result.shadowedBy) {
+        log.warn(`the project has its own ${result.name} (${result.shadowedBy}); it wins over this user install in this project`);
+      }
+    });
+  },
+});

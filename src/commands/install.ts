@@ -1,3 +1,36 @@
-// SKELETON: replaced by the issue that owns this command.
 import { defineCommand } from 'citty';
-export default defineCommand({ meta: { name: 'install', description: 'not built yet' }, run() { throw new Error('not built yet'); } });
+import { runCommand } from './run-command.ts';
+
+export default defineCommand({
+  meta: { name: 'install', description: 'Install exactly what the lockfile says (project .avp/avp-lock.json by default), verifying integrity' },
+  args: {
+    frozen: { type: 'boolean', description: 'Never write the lockfile; fail if an installed validator differs from it (CI)' },
+    user: { type: 'boolean', description: 'Restore the user scope (~/.avp/avp-lock.json) instead of the project' },
+    json: { type: 'boolean', description: 'Print the results as JSON on stdout' },
+    quiet: { type: 'boolean', description: 'Print nothing but errors' },
+  },
+  run({ args }) {
+    return runCommand(async () => {
+      const [{ restoreFromLockfile }, { applyQuiet, printJson }, { terminalProgress }, { findProjectRoot }, { logger }] = await Promise.all([
+        import('../registry/restore.ts'),
+        import('../registry/cli-args.ts'),
+        import('../registry/progress.ts'),
+        import('../paths.ts'),
+        import('../logger.ts'),
+      ]);
+      applyQuiet(args);
+      const progress = terminalProgress('downloading', args);
+      const results = await restoreFromLockfile({
+        scope: args.user ? 'user' : 'project',
+        projectRoot: findProjectRoot(process.cwd()),
+        frozen: args.frozen,
+        progress: progress.onProgress,
+      }).finally(() => progress.done());
+      if (args.json) return printJson(results);
+      const log = await logger();
+      const changed = results.filter((r) => r.action !== 'unchanged');
+      for (const r of changed) log.success(`${r.action} ${r.name}@${r.version}`);
+      log.info(`${results.length} validator(s) match the lockfile (${changed.length} installed now)`);
+    });
+  },
+});

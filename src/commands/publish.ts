@@ -1,3 +1,42 @@
-// SKELETON: replaced by the issue that owns this command.
 import { defineCommand } from 'citty';
-export default defineCommand({ meta: { name: 'publish', description: 'not built yet' }, run() { throw new Error('not built yet'); } });
+import { runCommand } from './run-command.ts';
+
+export default defineCommand({
+  meta: { name: 'publish', description: 'Lint, pack and upload a validator directory to the registry' },
+  args: {
+    dir: { type: 'positional', required: false, description: 'The validator directory holding VALIDATOR.md (default: .)' },
+    'dry-run': { type: 'boolean', description: 'Show what would be uploaded; upload nothing' },
+    registry: { type: 'string', description: 'Registry base URL' },
+    json: { type: 'boolean', description: 'Print the result as JSON on stdout' },
+    quiet: { type: 'boolean', description: 'Print nothing but errors' },
+  },
+  run({ args }) {
+    return runCommand(async () => {
+      const [{ preparePublish, uploadPackage }, { applyQuiet, printJson }, { findProjectRoot }, { logger }] = await Promise.all([
+        import('../registry/publish.ts'),
+        import('../registry/cli-args.ts'),
+        import('../paths.ts'),
+        import('../logger.ts'),
+      ]);
+      applyQuiet(args);
+      const log = await logger();
+      const pack = await preparePublish(args.dir ?? '.');
+      for (const w of pack.warnings) log.warn(w);
+      const summary = { name: pack.manifest.name, version: pack.manifest.version, files: pack.files, size: pack.size, integrity: pack.integrity };
+      if (!args.json) {
+        log.info(`${pack.manifest.name}@${pack.manifest.version} from ${pack.dir}`);
+        for (const f of pack.files) process.stderr.write(`  ${f}\n`);
+        log.info(`${pack.files.length} files, ${pack.size} bytes, ${pack.integrity}`);
+      }
+      if (args['dry-run']) {
+        if (args.json) printJson({ ...summary, dryRun: true });
+        else log.info('dry run: nothing uploaded');
+        return;
+      }
+      if (!args.json && !args.quiet && process.stderr.isTTY) process.stderr.write(`uploading ${Math.ceil(pack.size / 1024)} KiB…\r`);
+      const r = await uploadPackage(pack, { registry: args.registry, projectRoot: findProjectRoot(process.cwd()) });
+      if (args.json) return printJson({ ...summary, ...r });
+      log.success(`published ${r.name}@${r.version} to ${r.registry}`);
+    });
+  },
+});

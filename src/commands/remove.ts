@@ -1,3 +1,28 @@
-// SKELETON: replaced by the issue that owns this command.
 import { defineCommand } from 'citty';
-export default defineCommand({ meta: { name: 'remove', description: 'not built yet' }, run() { throw new Error('not built yet'); } });
+import { runCommand } from './run-command.ts';
+
+export default defineCommand({
+  meta: { name: 'remove', description: 'Uninstall a validator avp installed (directory and lockfile entry)' },
+  args: {
+    name: { type: 'positional', required: true, description: 'Validator name' },
+    user: { type: 'boolean', description: 'From ~/.avp/validators (default)' },
+    project: { type: 'boolean', description: 'From <project>/.avp/validators' },
+    json: { type: 'boolean', description: 'Print the result as JSON on stdout' },
+    quiet: { type: 'boolean', description: 'Print nothing but errors' },
+  },
+  run({ args }) {
+    return runCommand(async () => {
+      const [{ removeValidator }, { scopeOf, applyQuiet, printJson }, { findProjectRoot }, { logger }] = await Promise.all([
+        import('../registry/install.ts'),
+        import('../registry/cli-args.ts'),
+        import('../paths.ts'),
+        import('../logger.ts'),
+      ]);
+      applyQuiet(args);
+      const scope = scopeOf(args);
+      const r = await removeValidator(args.name, { scope, projectRoot: findProjectRoot(process.cwd()) });
+      if (args.json) printJson({ name: args.name, scope, ...r });
+      (await logger()).success(`removed ${args.name}${r.version ? `@${r.version}` : ''} (${scope}) from ${r.dir}`);
+    });
+  },
+});

@@ -1,3 +1,44 @@
-// SKELETON: replaced by the issue that owns this command.
 import { defineCommand } from 'citty';
-export default defineCommand({ meta: { name: 'update', description: 'not built yet' }, run() { throw new Error('not built yet'); } });
+import { runCommand } from './run-command.ts';
+
+export default defineCommand({
+  meta: { name: 'update', description: 'Update installed validators within the range recorded at `avp add` (or to the latest with --latest)' },
+  args: {
+    name: { type: 'positional', required: false, description: 'Validator name (default: every validator of the scope)' },
+    user: { type: 'boolean', description: 'User scope (default)' },
+    project: { type: 'boolean', description: 'Project scope' },
+    latest: { type: 'boolean', description: 'Ignore the recorded range: go to the registry\'s latest and record `latest`' },
+    registry: { type: 'string', description: 'Registry base URL (default: the one each package came from)' },
+    json: { type: 'boolean', description: 'Print the results as JSON on stdout' },
+    quiet: { type: 'boolean', description: 'Print nothing but errors' },
+  },
+  run({ args }) {
+    return runCommand(async () => {
+      const [{ updateValidators }, { scopeOf, applyQuiet, printJson }, { terminalProgress }, { findProjectRoot }, { logger }] = await Promise.all([
+        import('../registry/update.ts'),
+        import('../registry/cli-args.ts'),
+        import('../registry/progress.ts'),
+        import('../paths.ts'),
+        import('../logger.ts'),
+      ]);
+      applyQuiet(args);
+      const progress = terminalProgress('downloading', args);
+      const results = await updateValidators({
+        names: args.name ? [args.name] : undefined,
+        scope: scopeOf(args),
+        projectRoot: findProjectRoot(process.cwd()),
+        registry: args.registry,
+        latest: args.latest,
+        progress: progress.onProgress,
+      }).finally(() => progress.done());
+      if (args.json) return printJson(results);
+      const log = await logger();
+      if (!results.length) log.info('nothing installed in this scope');
+      for (const r of results) {
+        if (r.status === 'updated') log.success(`${r.name} ${r.from} → ${r.to}`);
+        else if (r.status === 'current') log.info(`${r.name}@${r.from} is up to date`);
+        else log.info(`${r.name}@${r.from} skipped (${r.reason})`);
+      }
+    });
+  },
+});

@@ -1,3 +1,28 @@
-// SKELETON: replaced by the issue that owns this command.
 import { defineCommand } from 'citty';
-export default defineCommand({ meta: { name: 'whoami', description: 'not built yet' }, run() { throw new Error('not built yet'); } });
+import { runCommand } from './run-command.ts';
+
+export default defineCommand({
+  meta: { name: 'whoami', description: 'Show who the registry token belongs to (checked with the registry)' },
+  args: {
+    registry: { type: 'string', description: 'Registry base URL' },
+    json: { type: 'boolean', description: 'Print {registry, email, name, tokenSource} as JSON on stdout' },
+  },
+  run({ args }) {
+    return runCommand(async () => {
+      const [{ registryUrl, tokenFor }, { verifyToken }, { printJson }, { findProjectRoot }, { AvpError }] = await Promise.all([
+        import('../registry/credentials.ts'),
+        import('../registry/login.ts'),
+        import('../registry/cli-args.ts'),
+        import('../paths.ts'),
+        import('../errors.ts'),
+      ]);
+      const base = await registryUrl({ registry: args.registry, projectRoot: findProjectRoot(process.cwd()) });
+      const token = tokenFor(base);
+      if (!token) throw new AvpError('not-logged-in', `not logged in to ${base}`, { fix: `run \`avp login --registry ${base}\` or set AVP_TOKEN` });
+      const who = await verifyToken(base, token.token);
+      const tokenSource = token.source === 'env' ? 'AVP_TOKEN' : 'credentials file';
+      if (args.json) return printJson({ registry: base, email: who.email, name: who.name, tokenSource });
+      process.stdout.write(`${who.name ?? '?'}${who.email ? ` <${who.email}>` : ''} on ${base} (token from ${tokenSource})\n`);
+    });
+  },
+});

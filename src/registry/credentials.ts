@@ -1,0 +1,89 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { AvpError } from '../errors.ts';
+import { avpHome } from '../paths.ts';
+import { RegistryClient } from './api.ts';
+
+/** The credentials file: `{registry, token, email, name}`, mode 0600. */
+export interface Credentials {
+  registry: string;
+  token: string;
+  email?: string;
+  name?: string;
+}
+
+/** `~/.avp/credentials`, or AVP_CREDENTIALS_PATH. */
+export function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {
+  return env.AVP_CREDENTIALS_PATH || join(avpHome(env), 'credentials');
+}
+
+export function readCredentials(env: NodeJS.ProcessEnv = process.env): Credentials | undefined {
+  const path = credentialsPath(env);
+  if (!existsSync(path)) return undefined;
+  try {
+    const data = JSON.parse(readFileSync(path, 'utf8')) as Partial<Credentials>;
+    return typeof data.token === 'string' && data.token ? (data as Credentials) : undefined;
+  } catch {
+    throw new AvpError('credentials-invalid', `${path} is not valid JSON`, { fix: 'run `avp logout` then `avp login` again', file: path });
+  }
+}
+
+/** Writes the file atomically with mode 0600 from the first byte (the token never sits in a world-readable file). */
+export function writeCredentials(creds: Credentials, env: NodeJS.ProcessEnv = process.env): string {
+  const path = credentialsPath(env);
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, path);
+  return path;
+}
+
+export function deleteCredentials(env: NodeJS.ProcessEnv = process.env): boolean {
+  const path = credentialsPath(env);
+  if (!existsSync(path)) return false;
+  rmSync(path, { force: true });
+  return true;
+}
+
+/** Where a token came from; `env` (AVP_TOKEN) cannot be logged out of. */
+export type TokenSource = 'env' | 'file';
+
+/**
+ * The token for a registry: AVP_TOKEN wins; else the credentials file's token when it was issued by that registry
+ * (a token for one registry is never sent to another).
+ */
+export function tokenFor(registry: string, env: NodeJS.ProcessEnv = process.env): { token: string; source: TokenSource } | undefined {
+  if (env.AVP_TOKEN) return { token: env.AVP_TOKEN, source: 'env' };
+  const creds = readCredentials(env);
+  if (creds && sameRegistry(creds.registry, registry)) return { token: creds.token, source: 'file' };
+  return undefined;
+}
+
+export function sameRegistry(a: string | undefined, b: string): boolean {
+  return (a ?? '').replace(/\/+$/, '') === b.replace(/\/+$/, '');
+}
+
+/**
+ * The registry base: `--registry` > AVP_REGISTRY_URL > config `registry.url` > the public registry. Config is only
+ * loaded when neither flag nor env says it (c12 is not cheap).
+ */
+export async function registryUrl(opts: { registry?: string; cwd?: string; projectRoot?: string; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
+  const env = opts.env ?? process.env;
+  if (opts.registry) return opts.registry.replace(/\/+$/, '');
+  if (env.AVP_REGISTRY_URL) return env.AVP_REGISTRY_URL.replace(/\/+$/, '');
+  const { loadConfig } = await import('../config.ts');
+  const config = await loadConfig({ cwd: opts.cwd ?? process.cwd(), projectRoot: opts.projectRoot, env });
+  return config.registry.url.replace(/\/+$/, '');
+}
+
+/** A client for the resolved registry carrying the right token (if any). */
+export async function clientFor(opts: { registry?: string; cwd?: string; projectRoot?: string; env?: NodeJS.ProcessEnv; requireToken?: boolean } = {}): Promise<RegistryClient> {
+  const env = opts.env ?? process.env;
+  const base = await registryUrl(opts);
+  const token = tokenFor(base, env);
+  if (opts.requireToken && !token) {
+    throw new AvpError('not-logged-in', `not logged in to ${base}`, { fix: `run \`avp login --registry ${base}\` or set AVP_TOKEN` });
+  }
+  return new RegistryClient(base, { token: token?.token });
+}

@@ -1,0 +1,154 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { AvpError } from '../errors.ts';
+import { projectValidatorsDir } from '../paths.ts';
+import { withFileLock } from './file-lock.ts';
+import type { ProgressFn } from './http.ts';
+import { lockfilePath, readLockfile, scopeHome, scopeValidatorsDir, writeLockfile, type LockEntry, type Scope } from './lockfile.ts';
+import { fetchSpec } from './fetch-spec.ts';
+import { parseSpec } from './resolve.ts';
+import { lockEntryOf, type Fetched } from './sources.ts';
+import { commitStaged, discard, removeInstalled, stagePackage } from './stage.ts';
+
+export interface AddOptions {
+  scope: Scope;
+  projectRoot: string;
+  registry?: string;
+  /** Embedded catalog only (used by `avp init`): no network at all. */
+  offline?: boolean;
+  env?: NodeJS.ProcessEnv;
+  /** Where relative paths in the spec are resolved (default: projectRoot). */
+  cwd?: string;
+  /** Replace a same-named validator avp did not install. */
+  force?: boolean;
+  progress?: ProgressFn;
+  /** Record this lock entry as it is (install from the lockfile) instead of a fresh one. */
+  keepEntry?: LockEntry;
+  /** Do not write the lockfile at all (`avp install --frozen`). */
+  frozen?: boolean;
+}
+
+export interface AddResult {
+  name: string;
+  version: string;
+  source: string;
+  dir: string;
+  /** The project validator that wins over this user install (precedence project > user). */
+  shadowedBy?: string;
+  resolved: string;
+  integrity: string;
+  /** The version this install replaced, if any. */
+  replaced?: string;
+}
+
+/** The lock serializing changes to one scope's validators directory and lockfile. */
+export function scopeLock(scope: Scope, projectRoot: string, env: NodeJS.ProcessEnv): string {
+  const home = scopeHome(scope, projectRoot, env);
+  mkdirSync(home, { recursive: true });
+  return join(home, '.install.lock');
+}
+
+/**
+ * `avp add`: resolve, download, verify, inspect, lint in a staging dir, then install atomically and record it in the
+ * scope's lockfile. On any failure nothing changes: the previous version (if any) and the lockfile stay as they were.
+ */
+export async function addValidator(spec: string, opts: AddOptions): Promise<AddResult> {
+  const env = opts.env ?? process.env;
+  const parsed = await parseSpec(spec, opts.cwd ?? opts.projectRoot);
+  const fetched = await fetchSpec(parsed, { ...opts, env });
+  const requested = parsed.kind === 'registry' ? parsed.range : parsed.kind === 'git' || parsed.kind === 'shorthand' ? parsed.ref : undefined;
+  return installFetched(fetched, { ...opts, env }, requested);
+}
+
+/** Stages, lints and commits a fetched package (shared by add, update and install). */
+export async function installFetched(f: Fetched, opts: AddOptions & { env: NodeJS.ProcessEnv }, requested?: string): Promise<AddResult> {
+  const { scope, projectRoot, env } = opts;
+  const home = scopeHome(scope, projectRoot, env);
+  const validatorsDir = scopeValidatorsDir(scope, projectRoot, env);
+  const staged = await stagePackage(home, f.name, f.info);
+  try {
+    await lintStaged(staged.dir, f.name);
+  } catch (e) {
+    discard(staged);
+    throw e;
+  }
+  const target = join(validatorsDir, f.name);
+  let replaced: string | undefined;
+  const fresh = lockEntryOf(f, requested);
+  const entry: LockEntry = opts.keepEntry ? { ...opts.keepEntry, treeIntegrity: opts.keepEntry.treeIntegrity ?? fresh.treeIntegrity } : fresh;
+  const lockPath = lockfilePath(scope, projectRoot, env);
+  try {
+    await withFileLock(scopeLock(scope, projectRoot, env), () => {
+      // Read inside the lock: another avp may have changed the lockfile while this one downloaded.
+      const lf = readLockfile(lockPath);
+      const known = lf.packages[f.name];
+      if (existsSync(join(validatorsDir, `${f.name}.md`)) && !opts.force) throw conflict(join(validatorsDir, `${f.name}.md`), f.name);
+      if (existsSync(target) && !known && !opts.force) throw conflict(target, f.name);
+      replaced = known?.version;
+      const commit = commitStaged(staged, validatorsDir);
+      try {
+        const unchanged = JSON.stringify(lf.packages[f.name]) === JSON.stringify(entry);
+        lf.packages[f.name] = entry;
+        if (!opts.frozen && !unchanged) writeLockfile(lockPath, lf);
+      } catch (e) {
+        commit.rollback();
+        throw e;
+      }
+      commit.finish();
+    });
+  } finally {
+    discard(staged);
+  }
+  const result: AddResult = { name: f.name, version: f.version, source: f.source, dir: target, resolved: f.resolved, integrity: f.integrity };
+  if (replaced) result.replaced = replaced;
+  if (scope === 'user') {
+    const projectDir = projectValidatorsDir(projectRoot);
+    for (const p of [join(projectDir, f.name), join(projectDir, `${f.name}.md`)]) if (existsSync(p)) result.shadowedBy = p;
+  }
+  return result;
+}
+
+function conflict(path: string, name: string): AvpError {
+  return new AvpError('install-conflict', `${path} already exists and was not installed by avp`, {
+    fix: `rename or remove it, or pass --force to replace it with the package "${name}"`,
+  });
+}
+
+/** Lints the staged directory with the same rules as `avp lint`; errors refuse the install (warnings do not). */
+async function lintStaged(dir: string, name: string): Promise<void> {
+  const { lintPaths, formatLint } = await import('../format/lint.ts');
+  const errors = (await lintPaths([dir])).filter((m) => m.level === 'error');
+  if (errors.length === 0) return;
+  const lines = errors.slice(0, 5).map((m) => `  ${formatLint({ ...m, path: m.path.replace(dir, name) })}`);
+  throw new AvpError('package-lint-failed', `${name} does not pass avp's validator checks:\n${lines.join('\n')}${errors.length > 5 ? `\n  … and ${errors.length - 5} more` : ''}`, {
+    fix: 'nothing was installed; ask the publisher to fix it (`avp lint` on the package shows the same errors)',
+  });
+}
+
+/** `avp remove`: deletes the validator directory and its lockfile entry, under the scope lock. */
+export async function removeValidator(name: string, opts: { scope: Scope; projectRoot: string; env?: NodeJS.ProcessEnv }): Promise<{ removed: boolean; version?: string; dir: string }> {
+  const env = opts.env ?? process.env;
+  const home = scopeHome(opts.scope, opts.projectRoot, env);
+  const validatorsDir = scopeValidatorsDir(opts.scope, opts.projectRoot, env);
+  const lockPath = lockfilePath(opts.scope, opts.projectRoot, env);
+  const dir = join(validatorsDir, name);
+  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(name)) {
+    throw new AvpError('spec-invalid', `"${name}" is not a validator name`, { fix: 'pass the name shown by `avp list`' });
+  }
+  return withFileLock(scopeLock(opts.scope, opts.projectRoot, env), () => {
+    const lf = readLockfile(lockPath);
+    const entry = lf.packages[name];
+    if (!entry && !existsSync(dir)) {
+      const other = opts.scope === 'user' ? '--project' : '--user';
+      throw new AvpError('not-installed', `${name} is not installed in the ${opts.scope} scope (${validatorsDir})`, {
+        fix: `check \`avp list\`; to remove it from the other scope pass ${other}`,
+      });
+    }
+    removeInstalled(home, validatorsDir, name);
+    if (entry) {
+      delete lf.packages[name];
+      writeLockfile(lockPath, lf);
+    }
+    return { removed: true, version: entry?.version, dir };
+  });
+}

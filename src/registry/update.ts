@@ -1,0 +1,106 @@
+import { AvpError, isAvpError } from '../errors.ts';
+import { RegistryClient } from './api.ts';
+import { clientFor, tokenFor } from './credentials.ts';
+import { fetchSpec } from './fetch-spec.ts';
+import type { ProgressFn } from './http.ts';
+import { installFetched } from './install.ts';
+import { lockfilePath, readLockfile, type LockEntry, type Scope } from './lockfile.ts';
+import { parseSpec, resolveVersion } from './resolve.ts';
+
+export interface UpdateResult {
+  name: string;
+  scope: Scope;
+  from: string;
+  to: string;
+  status: 'updated' | 'current' | 'skipped';
+  reason?: string;
+}
+
+/** The spec that re-resolves a lock entry: registry/catalog names within the recorded range, git at its ref. */
+function respec(name: string, e: LockEntry, latest: boolean): string | undefined {
+  if (e.source === 'registry' || e.source === 'catalog') return latest || !e.requested ? name : `${name}@${e.requested}`;
+  if (e.source === 'git') return `${e.resolved.replace(/#[0-9a-f]{40}$/, '')}${e.requested ? `#${e.requested}` : ''}`;
+  if (e.source === 'file') return e.resolved.replace(/^file:/, '');
+  return undefined; // an archive URL names one fixed archive: nothing to update to
+}
+
+/**
+ * `avp update [name]`: re-resolves installed packages within the range recorded at `avp add` time (`latest` when
+ * none was given; `latest: true` ignores the range and records `latest`), and installs what changed.
+ */
+export async function updateValidators(opts: {
+  names?: string[];
+  scope: Scope;
+  projectRoot: string;
+  registry?: string;
+  latest?: boolean;
+  env?: NodeJS.ProcessEnv;
+  progress?: ProgressFn;
+}): Promise<UpdateResult[]> {
+  const env = opts.env ?? process.env;
+  const lf = readLockfile(lockfilePath(opts.scope, opts.projectRoot, env));
+  const names = opts.names?.length ? opts.names : Object.keys(lf.packages);
+  const results: UpdateResult[] = [];
+  for (const name of names) {
+    const e = lf.packages[name];
+    if (!e) {
+      throw new AvpError('not-installed', `${name} is not in the ${opts.scope} lockfile`, { fix: `install it with \`avp add ${name}${opts.scope === 'project' ? ' --project' : ''}\`` });
+    }
+    const spec = respec(name, e, Boolean(opts.latest));
+    if (!spec) {
+      results.push({ name, scope: opts.scope, from: e.version, to: e.version, status: 'skipped', reason: `${e.source} sources are fixed` });
+      continue;
+    }
+    const parsed = await parseSpec(spec, opts.projectRoot);
+    const fetched = await fetchSpec(parsed, { projectRoot: opts.projectRoot, registry: opts.registry ?? e.registry, env, progress: opts.progress });
+    if (fetched.integrity === e.integrity && fetched.version === e.version) {
+      results.push({ name, scope: opts.scope, from: e.version, to: e.version, status: 'current' });
+      continue;
+    }
+    const requested = opts.latest ? 'latest' : e.requested;
+    await installFetched(fetched, { scope: opts.scope, projectRoot: opts.projectRoot, env }, requested);
+    results.push({ name, scope: opts.scope, from: e.version, to: fetched.version, status: 'updated' });
+  }
+  return results;
+}
+
+export interface OutdatedRow {
+  name: string;
+  scope: Scope;
+  current: string;
+  /** Highest version within the recorded range. */
+  wanted: string;
+  latest: string;
+  source: string;
+}
+
+/**
+ * `avp outdated`: for registry and catalog installs of the given scopes, the newest version within the recorded
+ * range and the registry's latest. Asks `/latest` (and `/versions` for ranges) per package; names the registry
+ * does not know are left out.
+ */
+export async function outdated(opts: { scopes: Scope[]; projectRoot: string; registry?: string; env?: NodeJS.ProcessEnv }): Promise<OutdatedRow[]> {
+  const env = opts.env ?? process.env;
+  const { default: semver } = await import('semver');
+  const rows: OutdatedRow[] = [];
+  for (const scope of opts.scopes) {
+    const lf = readLockfile(lockfilePath(scope, opts.projectRoot, env));
+    for (const [name, e] of Object.entries(lf.packages)) {
+      if (e.source !== 'registry' && e.source !== 'catalog') continue;
+      const client = e.registry && !opts.registry ? new RegistryClient(e.registry, { token: tokenFor(e.registry, env)?.token }) : await clientFor({ registry: opts.registry, projectRoot: opts.projectRoot, env });
+      let latest: string;
+      let wanted: string;
+      try {
+        latest = (await client.latest(name)).version;
+        wanted = !e.requested || e.requested === 'latest' ? latest : (await resolveVersion(client, name, e.requested)).version;
+      } catch (err) {
+        if (isAvpError(err) && (err.code === 'registry-404' || err.code === 'version-not-found')) continue;
+        throw err;
+      }
+      if (semver.valid(latest) && semver.valid(e.version) && (semver.gt(latest, e.version) || semver.gt(wanted, e.version))) {
+        rows.push({ name, scope, current: e.version, wanted, latest, source: e.source });
+      }
+    }
+  }
+  return rows;
+}
