@@ -116,7 +116,27 @@ export async function startRegistry(opts: ServeOptions): Promise<RunningRegistry
   const blobs = new BlobStore(dataDir);
   const fixedBase = opts.baseUrl?.replace(/\/+$/, '');
   const ctx: Ctx = { store, blobs, baseUrl: (req) => fixedBase ?? new URL(req.url).origin };
-  const server = Bun.serve({
+  let server: ReturnType<typeof Bun.serve>;
+  try {
+    server = serve(ctx, opts);
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+  const url = `http://${server.hostname?.includes(':') ? `[${server.hostname}]` : server.hostname}:${server.port}`;
+  return {
+    url,
+    port: server.port ?? 0,
+    store,
+    async stop() {
+      await server.stop(true);
+      await store.close();
+    },
+  };
+}
+
+function serve(ctx: Ctx, opts: ServeOptions): ReturnType<typeof Bun.serve> {
+  return Bun.serve({
     port: opts.port ?? 0,
     hostname: opts.host ?? '127.0.0.1',
     maxRequestBodySize: LIMITS.hardBodyBytes,
@@ -136,14 +156,4 @@ export async function startRegistry(opts: ServeOptions): Promise<RunningRegistry
       return toResponse(e);
     },
   });
-  const url = `http://${server.hostname?.includes(':') ? `[${server.hostname}]` : server.hostname}:${server.port}`;
-  return {
-    url,
-    port: server.port ?? 0,
-    store,
-    async stop() {
-      await server.stop(true);
-      await store.close();
-    },
-  };
 }
