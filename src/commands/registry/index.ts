@@ -7,5 +7,6 @@ export default defineCommand({
     serve: () => import('./serve.ts').then((m) => m.default),
     token: () => import('./token.ts').then((m) => m.default),
     export: () => import('./export.ts').then((m) => m.default),
+    'seed-catalog': () => import('./seed-catalog.ts').then((m) => m.default),
   },
 });
