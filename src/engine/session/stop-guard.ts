@@ -6,9 +6,10 @@
  *   series passes, with a `systemMessage` telling the user what still fails;
  * - the counter resets when a Stop passes, when avp releases one, and when a new user prompt arrives.
  * The count is read and extended under a lock, and one Stop delivered to two avp processes (avp installed in two
- * settings files with different command strings) is counted once (same input within a few seconds = same Stop).
+ * settings files with different command strings) is counted once (same input and transcript state = same Stop).
  */
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import type { HookEvent } from '../../event.ts';
 import { withLock } from './lock.ts';
 import { appendRecords, readRecords, type SessionRecord } from './store.ts';
@@ -26,13 +27,33 @@ type GuardRecord = Extract<SessionRecord, { t: 'stop-block' | 'stop-pass' | 'sto
 
 /** Consecutive blocks for `agent` since the last reset. Pure over the records. */
 export function consecutiveBlocks(records: SessionRecord[], agent: string | undefined): number {
-  let n = 0;
+  return seriesState(records, agent).blocks;
+}
+
+/**
+ * The current Stop series of `agent`: blocks since the last reset, and whether avp already released it (a host
+ * that keeps continuing after a release must not be blocked again within the same series).
+ */
+export function seriesState(records: SessionRecord[], agent: string | undefined): { blocks: number; released: boolean } {
+  let blocks = 0;
+  let released = false;
   for (const r of records) {
-    if (r.t === 'turn' && agent === undefined) n = 0;
-    else if ((r.t === 'stop-pass' || r.t === 'stop-released') && r.agent === agent) n = 0;
-    else if (r.t === 'stop-block' && r.agent === agent) n = r.first ? 1 : n + 1;
+    if (r.t === 'turn' && agent === undefined) {
+      blocks = 0;
+      released = false;
+    } else if (r.agent !== agent) continue;
+    else if (r.t === 'stop-pass') {
+      blocks = 0;
+      released = false;
+    } else if (r.t === 'stop-released') {
+      blocks = 0;
+      released = true;
+    } else if (r.t === 'stop-block') {
+      blocks = r.first ? 1 : blocks + 1;
+      released = false;
+    }
   }
-  return n;
+  return { blocks, released };
 }
 
 function lastGuardRecord(records: SessionRecord[], agent: string | undefined): GuardRecord | undefined {
@@ -43,8 +64,22 @@ function lastGuardRecord(records: SessionRecord[], agent: string | undefined): G
   return undefined;
 }
 
-function stopKey(event: HookEvent): string {
-  return createHash('sha1').update(JSON.stringify(event.raw ?? {})).digest('hex').slice(0, 16);
+/**
+ * Identifies one Stop across the avp processes that receive it. The input alone is not enough: consecutive forced
+ * continuations often carry byte-identical input (same prompt id, same "Done." message), but each one first appends
+ * to the transcript, so the transcript's size and mtime tell them apart. Without a transcript, no dedup (count all).
+ */
+function stopKey(event: HookEvent): string | undefined {
+  const transcript = event.raw?.agent_transcript_path ?? event.raw?.transcript_path;
+  if (typeof transcript !== 'string') return undefined;
+  let stamp: string;
+  try {
+    const st = statSync(transcript);
+    stamp = `${st.size}:${st.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+  return createHash('sha1').update(JSON.stringify(event.raw ?? {})).update(stamp).digest('hex').slice(0, 16);
 }
 
 export function releaseMessage(blocks: number, max: number, event: HookEvent, remaining?: string): string {
@@ -69,18 +104,23 @@ export async function guardStop(
   return withLock(dir, 'stop', () => {
     const records = readRecords(dir);
     const last = lastGuardRecord(records, agent);
-    if (last && last.key === key && Date.now() - last.ts < DUPLICATE_WINDOW_MS) {
+    if (key && last && last.key === key && Date.now() - last.ts < DUPLICATE_WINDOW_MS) {
       // The same Stop, judged by a second avp process: give the same answer, count it once.
       if (last.t === 'stop-released') return { block: false, systemMessage: releaseMessage(last.blocks ?? 0, maxStopBlocks, event, remaining) };
       return { block: last.t === 'stop-block' };
     }
-    const base = { ts: Date.now(), key, ...(agent ? { agent } : {}) };
+    const base = { ts: Date.now(), ...(key ? { key } : {}), ...(agent ? { agent } : {}) };
     if (!wantsBlock) {
       appendRecords(dir, [{ t: 'stop-pass', ...base }]);
       return { block: false };
     }
     // Without stop_hook_active the host says this Stop is not a forced continuation: a new series starts.
-    const blocks = event.stopHookActive ? consecutiveBlocks(records, agent) : 0;
+    const series = event.stopHookActive ? seriesState(records, agent) : { blocks: 0, released: false };
+    if (series.released) {
+      appendRecords(dir, [{ t: 'stop-released', ...base, blocks: last?.t === 'stop-released' ? (last.blocks ?? maxStopBlocks) : maxStopBlocks }]);
+      return { block: false, systemMessage: releaseMessage(maxStopBlocks, maxStopBlocks, event, remaining) };
+    }
+    const blocks = series.blocks;
     if (blocks >= maxStopBlocks) {
       appendRecords(dir, [{ t: 'stop-released', ...base, blocks }]);
       return { block: false, systemMessage: releaseMessage(blocks, maxStopBlocks, event, remaining) };

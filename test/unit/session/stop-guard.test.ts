@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareEvent, stopGuard } from '../../../src/engine/session.ts';
 import { consecutiveBlocks } from '../../../src/engine/session/stop-guard.ts';
@@ -20,6 +21,10 @@ describe('Stop loop guard', () => {
     expect(released.systemMessage).toContain('3 times');
     expect(released.systemMessage).toContain('tests: 2 failing');
     expect(released.systemMessage).toContain('maxStopBlocks');
+    // A host that continues anyway (still stop_hook_active) is not blocked again in this series.
+    const again = await stopGuard(stop(root, 5, true), true, cfg, { remaining: 'tests: 2 failing' });
+    expect(again.block).toBe(false);
+    expect(again.systemMessage).toContain('tests: 2 failing');
   });
 
   test('a passing Stop, a new prompt, or a Stop without stop_hook_active resets the count', async () => {
@@ -50,6 +55,24 @@ describe('Stop loop guard', () => {
     expect(r.systemMessage).toContain('sub-agent reviewer');
   });
 
+  test('consecutive Stops with identical input are counted apart: the transcript grows between them', async () => {
+    const root = tempProject();
+    const transcript = join(root, 'transcript.jsonl');
+    const cfg = config({ maxStopBlocks: 2 });
+    const same = (active: boolean) => ev(root, 'Stop', { stopHookActive: active, raw: { stop_hook_active: true, last_assistant_message: 'Done.', transcript_path: transcript } });
+    writeFileSync(transcript, 'a\n');
+    expect((await stopGuard(same(false), true, cfg)).block).toBe(true);
+    appendFileSync(transcript, 'b\n');
+    expect((await stopGuard(same(true), true, cfg)).block).toBe(true);
+    appendFileSync(transcript, 'c\n');
+    expect((await stopGuard(same(true), true, cfg)).block).toBe(false);
+    // Without a transcript every Stop counts.
+    const noTranscript = () => ev(root, 'Stop', { sessionId: 's2', stopHookActive: true, raw: { same: true } });
+    expect((await stopGuard(noTranscript(), true, cfg)).block).toBe(true);
+    expect((await stopGuard(noTranscript(), true, cfg)).block).toBe(true);
+    expect((await stopGuard(noTranscript(), true, cfg)).block).toBe(false);
+  });
+
   test('other events are not guarded', async () => {
     const root = tempProject();
     expect(await stopGuard(ev(root, 'PostToolUse'), true, config({ maxStopBlocks: 0 }))).toEqual({ block: true });
@@ -57,6 +80,7 @@ describe('Stop loop guard', () => {
 
   test('one Stop delivered to two avp processes at once is counted once (cross-process lock)', async () => {
     const root = tempProject();
+    writeFileSync(join(root, 'transcript.jsonl'), '{"type":"user"}\n');
     const worker = join(import.meta.dir, 'worker.ts');
     const run = (active: string) =>
       Promise.all(

@@ -1,0 +1,80 @@
+/**
+ * End-to-end: the real Claude Code CLI, offline, scripted through the loopback Anthropic server, with avp's hook
+ * installed by `dist/avp init`. (a) a Write with a hardcoded key is blocked and avp's reason reaches the model;
+ * (b) a Stop validator that never passes is bounded by avp's loop guard and the session ends.
+ */
+import { afterAll, describe, expect, test } from 'bun:test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startAnthropicServer } from '../support/anthropic-server.ts';
+import { newInput, mainRequests, makeProject, runClaude, turnOf, type Project } from './claude-support.ts';
+
+const projects: Project[] = [];
+afterAll(() => {
+  for (const p of projects) p.cleanup();
+});
+
+describe('real Claude Code CLI with avp hooks', () => {
+  test('a Write with a hardcoded key is blocked; avp\'s reason reaches the model\'s next request', async () => {
+    const project = await makeProject(['no-hardcoded-keys']);
+    projects.push(project);
+    const file = join(project.root, 'src', 'config.ts');
+    const server = await startAnthropicServer(({ body }) => {
+      if (!Array.isArray(body.tools) || !body.tools.length) return { text: 'ok' }; // side requests (titles…)
+      const turn = turnOf(body);
+      if (turn === 0) return { toolUse: { name: 'Write', input: { file_path: file, content: 'export const API_KEY = "sk-live-1234567890abcdef";\n' } } };
+      return { text: 'Understood, the key must come from the environment.' };
+    });
+    try {
+      const run = await runClaude(project, server.url, 'Create src/config.ts with the API key.');
+      expect(run.timedOut).toBe(false);
+      const main = mainRequests(server.requests);
+      expect(main.length).toBeGreaterThanOrEqual(2);
+      const next = newInput(main[1]);
+      // Claude Code's own wording for a PostToolUse block, carrying avp's reason.
+      expect(next).toContain('PostToolUse:Write hook blocking error');
+      expect(next).toContain('no-hardcoded-keys');
+      expect(next).toContain('src/config.ts:1');
+      expect(next).toContain('read the key from process.env.API_KEY');
+      expect(run.code).toBe(0);
+      // The file was written (PostToolUse runs after the tool) and avp logged the run.
+      expect(readFileSync(file, 'utf8')).toContain('sk-live-');
+      expect(readdirSync(join(project.root, '.avp', 'logs')).length).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+
+  test('Stop loop guard: a Stop validator that never passes blocks maxStopBlocks times, then the session ends', async () => {
+    const project = await makeProject(['always-fail-stop']);
+    projects.push(project);
+    const notes = join(project.root, 'notes.md');
+    const server = await startAnthropicServer(({ body }) => {
+      if (!Array.isArray(body.tools) || !body.tools.length) return { text: 'ok' };
+      if (turnOf(body) === 0) return { toolUse: { name: 'Write', input: { file_path: notes, content: '# notes\n' } } };
+      return { text: 'Done.' };
+    });
+    try {
+      const run = await runClaude(project, server.url, 'Write notes.md, then stop.');
+      expect(run.timedOut).toBe(false);
+      expect(run.code).toBe(0);
+      const main = mainRequests(server.requests);
+      const feedback = main.filter((b) => newInput(b).includes('Stop hook feedback'));
+      // Default maxStopBlocks = 3: three forced continuations, then avp lets the agent stop (Claude's own cap is 8).
+      expect(feedback).toHaveLength(3);
+      // The Stop validator saw the turn's files (the Write before the first Stop) in every continuation.
+      for (const b of feedback) expect(newInput(b)).toContain('turn files: notes.md');
+      expect(main).toHaveLength(2 + 3); // Write turn, first "Done.", three continuations
+      // avp recorded the release in the session state.
+      const state = join(project.root, '.avp', 'state');
+      const session = readdirSync(state).find((n) => !n.startsWith('.'))!;
+      const records = readFileSync(join(state, session, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      expect(records.filter((r) => r.t === 'stop-block')).toHaveLength(3);
+      expect(records.filter((r) => r.t === 'stop-released')).toHaveLength(1);
+      // The user is told what remains (systemMessage) — Claude Code prints it in its result output.
+      expect(`${run.stdout}\n${run.stderr}`).toContain('maxStopBlocks');
+    } finally {
+      await server.close();
+    }
+  }, 180_000);
+});
