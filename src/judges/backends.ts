@@ -34,7 +34,7 @@ export async function createLlmJudge(found: Detection, validator: Validator, con
   let identity: string | undefined;
   if (found.backend === 'claude') {
     const { claudeTransport } = await import('./claude.ts');
-    judge = llmJudge(claudeTransport({ bin: found.bin!, model }, validator), config.judge.concurrency);
+    judge = llmJudge(claudeTransport({ bin: found.bin!, model, env }, validator), config.judge.concurrency);
   } else if (found.backend === 'anthropic') {
     const { anthropicTransport } = await import('./anthropic.ts');
     identity = env.ANTHROPIC_BASE_URL || undefined;

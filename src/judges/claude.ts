@@ -13,7 +13,6 @@ import type { Validator } from '../format/types.ts';
 import type { Answer, AskOptions, Transport } from './llm-judge.ts';
 import { REPAIR_INSTRUCTION } from './llm-judge.ts';
 import type { Prompt } from './prompt.ts';
-import { judgeEnv } from './script.ts';
 import type { TokenUsage } from './types.ts';
 
 export const CLAUDE_DEFAULT_MODEL = 'claude-haiku-4-5';
@@ -28,6 +27,25 @@ export interface ClaudeOptions {
   model: string;
   /** Tool-use turns the sub-agent may take (reading files) before it must answer. */
   maxTurns?: number;
+  /** The environment the sub-agent inherits (default: avp's own). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The sub-agent's environment: avp's, minus the host session's markers, plus the validator's identity and the
+ * recursion guard (`AVP_SUBAGENT=1`: an `avp hook` started by the sub-agent's own tool calls passes through).
+ */
+export function subagentEnv(base: NodeJS.ProcessEnv, validator: Validator, projectRoot: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base };
+  for (const k of HOST_VARS) delete env[k];
+  return {
+    ...env,
+    AVP_VALIDATOR_NAME: validator.name,
+    AVP_VALIDATOR_ID: validator.id,
+    AVP_VALIDATOR_DIR: validator.dir ?? '',
+    AVP_PROJECT_ROOT: projectRoot,
+    AVP_SUBAGENT: '1',
+  };
 }
 
 /** The argv of one sub-agent run (exported for tests and docs). */
@@ -94,8 +112,7 @@ export function claudeTransport(opts: ClaudeOptions, validator: Validator): Tran
     name: 'claude',
     model: opts.model,
     async ask(prompt: Prompt, ask: AskOptions): Promise<Answer> {
-      const env = judgeEnv(validator, ask.projectRoot);
-      for (const k of HOST_VARS) delete env[k];
+      const env = subagentEnv(opts.env ?? process.env, validator, ask.projectRoot);
       const input = ask.repair
         ? `${prompt.user}\n\n# Your previous reply\n${ask.repair.previous.trim() || '(empty)'}\n\n${ask.repair.problem}\n${REPAIR_INSTRUCTION}`
         : prompt.user;
