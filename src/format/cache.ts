@@ -34,12 +34,14 @@ export interface CacheFile {
 
 /** `size:mtimeMs:ctimeMs`, or `-` when missing. ctime catches content restored with an old mtime (`cp -p`, tar). */
 export function fingerprint(path: string): { fp: string; changedAt: number } {
+  // throwIfNoEntry: a missing reference is a normal state here, and a thrown ENOENT costs ~10× a stat.
+  let s;
   try {
-    const s = statSync(path);
-    return { fp: `${s.size}:${s.mtimeMs}:${s.ctimeMs}`, changedAt: Math.max(s.mtimeMs, s.ctimeMs) };
+    s = statSync(path, { throwIfNoEntry: false });
   } catch {
-    return { fp: '-', changedAt: 0 };
+    return { fp: '!', changedAt: 0 }; // unreadable (EACCES…): never equal to a cached fingerprint of a readable file
   }
+  return s ? { fp: `${s.size}:${s.mtimeMs}:${s.ctimeMs}`, changedAt: Math.max(s.mtimeMs, s.ctimeMs) } : { fp: '-', changedAt: 0 };
 }
 
 /** The cache for `root`, or an empty one when missing, corrupt, from another avp version or another root. */

@@ -8,7 +8,8 @@ import { basename, join } from 'node:path';
 
 export type Unit =
   | { kind: 'file'; path: string }
-  | { kind: 'dir'; dir: string }
+  /** `top`: the folder's listing, already read by the walk (saves a readdir per unit on the hook path). */
+  | { kind: 'dir'; dir: string; top?: Dirent[] }
   /** A layout problem found by the walk itself (no parsing needed). */
   | { kind: 'stray'; path: string; message: string; fix: string };
 
@@ -59,7 +60,7 @@ export function walkValidators(root: string): Unit[] {
     const list = entries(dir).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const names = new Set(list.map((e) => e.name));
     if (depth > 0 && names.has('VALIDATOR.md')) {
-      units.push({ kind: 'dir', dir });
+      units.push({ kind: 'dir', dir, top: list });
       return;
     }
     if (depth === 0 && names.has('VALIDATOR.md')) {
@@ -94,11 +95,11 @@ export function walkValidators(root: string): Unit[] {
 }
 
 /** Every file under a directory validator (sorted, dotfiles and node_modules skipped): its cache fingerprint and hash input. */
-export function filesUnder(dir: string): string[] {
+export function filesUnder(dir: string, top?: Dirent[]): string[] {
   const out: string[] = [];
   const visit = (d: string, depth: number) => {
     if (depth > 32) return;
-    for (const e of entries(d)) {
+    for (const e of depth === 0 && top ? top : entries(d)) {
       if (skipped(e.name)) continue;
       const kind = kindOf(d, e);
       if (kind === 'dir') visit(join(d, e.name), depth + 1);
