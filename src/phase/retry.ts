@@ -1,6 +1,7 @@
 import type { PhasePlan, ToolPlan } from './commands.ts';
 import { findMissingProgram, runCommand, type ExecResult } from './exec.ts';
 import { failingCount, relevantLines, unformattedFiles } from './issues.ts';
+import { treeFingerprint } from './fingerprint.ts';
 import type { PhaseLog } from './logs.ts';
 import type { BuildCheck, FormatterCheck, TestsCheck } from './types.ts';
 
@@ -20,12 +21,6 @@ const ms = (start: number) => Math.max(0, Math.round(performance.now() - start))
 
 function failed(r: ExecResult, plan: ToolPlan): boolean {
   return r.code !== 0 || r.timedOut || r.signal !== null || (plan.failOnOutput === true && r.output.trim() !== '');
-}
-
-/** Identical check output (modulo timings) after a fix means the fix made no progress: stop retrying. */
-function sameOutcome(a: ExecResult, b: ExecResult): boolean {
-  const norm = (s: string) => s.replace(/\d+(\.\d+)?\s?(ms|s)\b/g, '').replace(/\s+/g, ' ').trim();
-  return a.code === b.code && norm(a.output) === norm(b.output);
 }
 
 async function exec(check: string, command: string, ctx: CheckContext, plan: ToolPlan): Promise<ExecResult> {
@@ -56,7 +51,7 @@ const OVERRIDE: Record<string, string> = { formatter: 'format_command', linter: 
 
 /**
  * Formatter and linter: run the check; while it fails and a fix mode is known, run the fix, then the check again —
- * at most `max_retries` times, stopping early when a fix changes nothing. `retry_count` counts the re-checks that
+ * at most `max_retries` times, stopping early when a retry changed no file (see fingerprint.ts). `retry_count` counts the re-checks that
  * really ran.
  */
 export async function runFixable(kind: 'formatter' | 'linter', plan: ToolPlan, ctx: CheckContext): Promise<FormatterCheck> {
@@ -68,15 +63,16 @@ export async function runFixable(kind: 'formatter' | 'linter', plan: ToolPlan, c
   let retries = 0;
   let fixFailure: ExecResult | undefined;
   while (failed(r, plan) && !r.notInstalled && !r.timedOut && plan.fix && retries < ctx.maxRetries) {
+    const before = treeFingerprint(ctx.wd);
     if (plan.fix !== plan.command) {
       const f = await exec(`${kind} fix`, plan.fix, ctx, plan);
       if (f.notInstalled || f.timedOut) break;
       fixFailure = f.code !== 0 ? f : undefined;
     }
-    const previous = r;
     r = await exec(kind, plan.command, ctx, plan);
     retries++;
-    if (failed(r, plan) && sameOutcome(previous, r)) break;
+    // A retry that changed no file cannot be followed by a more successful one.
+    if (failed(r, plan) && before !== undefined && before === treeFingerprint(ctx.wd)) break;
   }
   const base = { retry_count: retries, command: plan.command };
   if (!failed(r, plan)) return { status: 'pass', issues: [], ...base, execution_time_ms: ms(start) };
