@@ -1,0 +1,99 @@
+/**
+ * `dist/avp add` against a registry that lies: no integrity, a wrong one, hostile archives. Each must be refused
+ * with a clear message and leave the validators directory and the lockfile exactly as they were.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { startHostileRegistry, type HostileRegistry } from '../support/hostile-registry.ts';
+import { lieAboutSize, makeZip, VALIDATOR_MD, validatorZip } from '../unit/registry/zip-forge.ts';
+import { installedState, leftovers, lock, sandbox } from './registry-client-helpers.ts';
+
+let reg: HostileRegistry;
+
+beforeAll(async () => {
+  reg = await startHostileRegistry();
+  reg.serve('demo', { version: '1.0.0', bytes: validatorZip('demo') });
+  const zeros = new Uint8Array(60 * 1024 * 1024);
+  const hostile: Record<string, Uint8Array> = {
+    'zip-slip': validatorZip('zip-slip', [['zip-slip/../../../../tmp/avp-pwned.md', 'pwned']]),
+    symlink: validatorZip('symlink', [['symlink/passwd', '/etc/passwd', { os: 3, attrs: (0o120777 << 16) >>> 0 }]]),
+    'absolute-path': makeZip([['absolute-path/VALIDATOR.md', VALIDATOR_MD('absolute-path')], ['/tmp/avp-abs.md', 'x']]),
+    'zip-bomb': lieAboutSize(validatorZip('zip-bomb', [['zip-bomb/bomb.bin', zeros]]), 'zip-bomb/bomb.bin', 1000),
+    'honest-bomb': validatorZip('honest-bomb', [['honest-bomb/bomb.bin', zeros]]),
+    'wrong-top': makeZip([['wrong-top/VALIDATOR.md', VALIDATOR_MD('wrong-top')], ['other/x.md', 'x']]),
+    'a-skill': makeZip([['a-skill/SKILL.md', '---\nname: a-skill\n---\n']]),
+    'number-version': makeZip([['number-version/VALIDATOR.md', VALIDATOR_MD('number-version', '1.0')]]),
+    'not-a-zip': new TextEncoder().encode('<html>oops</html>'),
+    'name-mismatch': validatorZip('someone-else'),
+    'lint-fails': makeZip([['lint-fails/VALIDATOR.md', '---\nname: lint-fails\ntrigger: NotAnEvent\nmetadata:\n  version: "1.0.0"\n---\nbody\n']]),
+  };
+  for (const [name, bytes] of Object.entries(hostile)) reg.serve(name, { version: '1.0.0', bytes });
+  reg.serve('no-integrity', { version: '1.0.0', bytes: validatorZip('no-integrity'), integrity: 'omit' });
+  reg.serve('null-integrity', { version: '1.0.0', bytes: validatorZip('null-integrity'), integrity: 'null' });
+  reg.serve('bad-integrity', { version: '1.0.0', bytes: validatorZip('bad-integrity'), integrity: 'wrong' });
+  // demo 2.0.0 is hostile: an update to it must leave demo 1.0.0 installed and recorded.
+  reg.serve('demo', { version: '2.0.0', bytes: validatorZip('demo', [['demo/../evil.md', 'x']]) });
+});
+
+afterAll(() => reg.close());
+
+const cases: Array<[string, RegExp]> = [
+  ['no-integrity', /sent no integrity for no-integrity@1\.0\.0/],
+  ['null-integrity', /sent no integrity/],
+  ['bad-integrity', /integrity check failed/],
+  ['zip-slip', /unsafe entry .*"\.\." segment/],
+  ['symlink', /symlink entry/],
+  ['absolute-path', /absolute path/],
+  ['zip-bomb', /inflates past its declared size .*zip bomb/],
+  ['honest-bomb', /expands past the 50 MiB limit/],
+  ['wrong-top', /one top folder/],
+  ['a-skill', /is a skill .*avp installs validators only/],
+  ['number-version', /YAML number, not a string/],
+  ['not-a-zip', /not a zip archive/],
+  ['name-mismatch', /holds "someone-else", not "name-mismatch"/],
+  ['lint-fails', /does not pass avp's validator checks/],
+];
+
+describe('avp add refuses what it cannot trust, and writes nothing', () => {
+  test.each(cases)('%s', async (name, message) => {
+    const sb = sandbox(reg.url);
+    expect((await sb.avp(['add', 'demo@1.0.0'])).code).toBe(0);
+    const before = installedState(sb.avpHome);
+    const r = await sb.avp(['add', name]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toContain('fix:');
+    expect(installedState(sb.avpHome)).toEqual(before);
+    expect(leftovers(sb.avpHome)).toEqual([]);
+    expect(existsSync(join(sb.userValidators, name))).toBe(false);
+    expect(existsSync('/tmp/avp-pwned.md')).toBe(false);
+  });
+
+  test('a hostile update keeps the installed version and its lock entry', async () => {
+    const sb = sandbox(reg.url);
+    expect((await sb.avp(['add', 'demo@1.0.0'])).code).toBe(0);
+    const before = installedState(sb.avpHome);
+    const r = await sb.avp(['update', 'demo', '--latest']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('".." segment');
+    expect(installedState(sb.avpHome)).toEqual(before);
+    expect(lock(sb.userLock).packages.demo!.version).toBe('1.0.0');
+  });
+
+  test('network errors name the URL and the fix', async () => {
+    const sb = sandbox();
+    const r = await sb.avp(['add', 'demo', '--registry', 'http://127.0.0.1:9']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('could not reach http://127.0.0.1:9/api/packages/demo/latest');
+    expect(r.stderr).toContain('AVP_REGISTRY_URL');
+    expect(existsSync(sb.userLock)).toBe(false);
+  });
+
+  test('an unknown name is a 404 with the registry message', async () => {
+    const sb = sandbox(reg.url);
+    const r = await sb.avp(['add', 'nothing-here']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('404 package nothing-here not found');
+  });
+});
