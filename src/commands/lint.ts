@@ -8,7 +8,7 @@ export default defineCommand({
   },
   args: {
     paths: { type: 'positional', required: false, description: 'Validator files or folders (default: the project and user validators)' },
-    json: { type: 'boolean', description: 'Print JSON: { errors, warnings, messages }' },
+    json: { type: 'boolean', description: 'Print JSON: { errors, warnings, messages } (absolute paths)' },
   },
   run: ({ args }) =>
     runCommand(async () => {
@@ -29,7 +29,7 @@ export default defineCommand({
       if (args.json) {
         process.stdout.write(`${JSON.stringify({ errors, warnings, messages }, null, 2)}\n`);
       } else {
-        for (const m of messages) process.stdout.write(`${formatLint(m)}\n`);
+        for (const m of messages) process.stdout.write(`${formatLint(m, process.cwd())}\n`);
         const { logger } = await import('../logger.ts');
         const log = await logger();
         const summary = `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'} in ${paths.join(', ')}`;

@@ -3,7 +3,7 @@
  * a validator fail to load (and block, fail closed); warnings are ignored keys and keys without effect.
  */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { projectValidatorsDir, userValidatorsDir } from '../paths.ts';
 import { loadValidatorsAt } from './load.ts';
 import type { LintMessage, LoadError } from './types.ts';
@@ -38,7 +38,12 @@ export function defaultLintPaths(projectRoot: string, env: NodeJS.ProcessEnv = p
   return [projectValidatorsDir(projectRoot), userValidatorsDir(env)].filter((p, i, all) => existsSync(p) && all.indexOf(p) === i);
 }
 
-/** `file:line:col: level: message (fix)` — the line format of `avp lint`, usable by editors and CI annotations. */
-export function formatLint(m: LintMessage): string {
-  return `${m.path}:${m.line}:${m.column}: ${m.level}: ${m.message}${m.fix ? ` (fix: ${m.fix})` : ''}`;
+/**
+ * `file:line:col: level: message (fix)` — the line format of `avp lint`, usable by editors and CI annotations.
+ * With `base`, files under it are shown relative to it (CI annotations want repository-relative paths).
+ */
+export function formatLint(m: LintMessage, base?: string): string {
+  const rel = base ? relative(base, m.path) : '';
+  const path = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : m.path;
+  return `${path}:${m.line}:${m.column}: ${m.level}: ${m.message}${m.fix ? ` (fix: ${m.fix})` : ''}`;
 }

@@ -3,13 +3,12 @@
  * (id `name/rule`) whose prompt is the RuleSet's body followed by the rule's body; a rule's frontmatter may override
  * `severity` and `timeout` (and give its own `description`); keys that would change what it matches are errors.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { isProblem, parseFrontmatter, type Frontmatter } from './frontmatter.ts';
 import { NAME_FIX, NAME_RE, validateRuleOverrides } from './schema.ts';
 import { checkMentions, hashFiles } from './load-support.ts';
 import { hashInputs, type Collector } from './load.ts';
-import { readFileSync } from 'node:fs';
 import type { ValidatorSpec } from './types.ts';
 
 export interface RuleSetInput {

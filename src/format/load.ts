@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isProblem, parseFrontmatter, type Frontmatter, type Problem } from './frontmatter.ts';
-import { readableIdentity, validateRuleOverrides, validateSpec, NAME_FIX, NAME_RE } from './schema.ts';
+import { readableIdentity, validateSpec } from './schema.ts';
 import { loadRules } from './load-ruleset.ts';
 import { checkMentions, checkScript, hashFiles } from './load-support.ts';
 import { filesUnder, walkValidators, type Unit } from './walk.ts';
@@ -176,5 +176,3 @@ function loadAt(path: string, source: Source): LoadResult {
   const dup = findDuplicates(all.validators, all.errors, source);
   return { ...all, validators: dup.validators, errors: dup.errors };
 }
-
-export { NAME_RE, NAME_FIX, validateRuleOverrides };

@@ -97,8 +97,8 @@ describe('avp lint', () => {
     const r = await w.run(['lint']);
     expect(r.code).toBe(1);
     expect(r.stdout.trim().split('\n')).toEqual([
-      `${w.pv('bad.md')}:4:11: error: \`severity\` expected info, warn or error, got "critical" (fix: use \`severity: info\`, \`warn\` or \`error\`)`,
-      expect.stringMatching(new RegExp(`^${w.pv('warn.md').replaceAll('.', '\\.')}:6:1: warning: unknown key \`colour\` \\(ignored\\)`)),
+      `.avp/validators/bad.md:4:11: error: \`severity\` expected info, warn or error, got "critical" (fix: use \`severity: info\`, \`warn\` or \`error\`)`,
+      expect.stringMatching(/^\.avp\/validators\/warn\.md:6:1: warning: unknown key `colour` \(ignored\)/),
     ]);
     expect(r.stderr).toContain('1 error, 1 warning');
 
@@ -120,7 +120,13 @@ describe('avp lint', () => {
 
     const missing = await w.run(['lint', 'nope.md']);
     expect(missing.code).toBe(1);
-    expect(missing.stdout).toContain('nope.md:1:1: error: no such file or directory');
+    expect(missing.stdout).toStartWith('nope.md:1:1: error: no such file or directory');
+
+    // Outside the working directory the path stays absolute.
+    const outside = tempDir('avp-lint-outside-');
+    put(join(outside, 'x.md'), validator('x').replace('severity: error', 'severity: nope'));
+    const abs = await w.run(['lint', join(outside, 'x.md')]);
+    expect(abs.stdout).toStartWith(`${join(outside, 'x.md')}:4:11: error:`);
   });
 
   test('with nothing to lint it says so and fails', async () => {
