@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runAvp, tempDir } from '../support/run-avp.ts';
+import { AVP_BIN, runAvp, tempDir } from '../support/run-avp.ts';
 import { api, createToken, startServerProcess, validatorMd, type ServerProcess } from './registry-server-support.ts';
 
 /**
@@ -51,6 +51,45 @@ describe('registry end to end: avp client against avp registry serve', () => {
     const pub = await ok(['publish', pkgDir, '--registry', srv.url, '--json']);
     expect(JSON.parse(pub.stdout)).toMatchObject({ name: 'team-rules', version: '1.0.0' });
     expect((await api(srv.url, '/api/packages/team-rules')).body.latest).toBe('1.0.0');
+  });
+
+  test('browser login: the CLI\'s loopback flow through the server\'s login page, acted out by a browser-like client', async () => {
+    const loginHome = tempDir('avp-e2e-login-');
+    const proc = Bun.spawn([AVP_BIN, 'login', '--registry', srv.url], {
+      env: { PATH: '/nonexistent', HOME: loginHome, AVP_HOME: join(loginHome, '.avp'), NO_COLOR: '1' },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    let err = '';
+    const reader = proc.stderr.getReader();
+    const deadline = Date.now() + 15_000;
+    while (!/\/cli\/auth\/start\?\S+/.test(err) && Date.now() < deadline) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      err += new TextDecoder().decode(value);
+    }
+    const start = /(http\S+\/cli\/auth\/start\?\S+)/.exec(err)?.[1];
+    if (!start) {
+      proc.kill();
+      throw new Error(`avp login printed no login URL: ${err}`);
+    }
+    const params = new URL(start).searchParams;
+    const page = await fetch(start);
+    expect(await page.text()).toContain('name="token"');
+    const submit = await fetch(`${srv.url}/cli/auth/start`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ redirect_uri: params.get('redirect_uri')!, state: params.get('state')!, token }).toString(),
+    });
+    expect(submit.status).toBe(303);
+    const callback = await fetch(submit.headers.get('location')!, { redirect: 'manual' });
+    expect(callback.headers.get('location')).toBe(`${srv.url}/cli/success`);
+    expect(await proc.exited).toBe(0);
+    const who = await runAvp(['whoami', '--registry', srv.url], { env: { HOME: loginHome, AVP_HOME: join(loginHome, '.avp') } });
+    expect(who.stdout).toContain('alice');
+    // the CLI got its own token, not the pasted one
+    expect(readFileSync(join(loginHome, '.avp', 'credentials'), 'utf8')).not.toContain(token);
   });
 
   test('search and info see it', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStaticExport } from '../../registry/static-server.ts';
 import { runAvp, tempDir } from '../support/run-avp.ts';
@@ -82,6 +82,24 @@ describe('registry export', () => {
       expect(sri).toBe(meta.integrity);
       expect(bytes.length).toBe(meta.size);
     }
+  });
+
+  test('avp\'s own client reads from the static copy: search, info, add with integrity check', async () => {
+    const project = tempDir('avp-rs-export-project-');
+    mkdirSync(join(project, '.git'));
+    const home = tempDir('avp-rs-export-home-');
+    const env = { HOME: home, AVP_HOME: join(home, '.avp'), AVP_REGISTRY_URL: stat.url };
+    const info = await runAvp(['info', 'alpha', '--json'], { env, cwd: project });
+    expect(info.code).toBe(0);
+    expect(info.stdout).toContain('1.1.0');
+    const search = await runAvp(['search', 'alpha', '--json'], { env, cwd: project });
+    expect(search.code).toBe(0);
+    expect(search.stdout).toContain('"alpha"');
+    const add = await runAvp(['add', 'alpha@^1.0.0', '--project'], { env, cwd: project });
+    if (add.code !== 0) throw new Error(add.stderr);
+    const lock = JSON.parse(readFileSync(join(project, '.avp', 'avp-lock.json'), 'utf8')).packages.alpha;
+    expect(lock).toMatchObject({ version: '1.1.0', resolved: `${stat.url}/api/packages/alpha/1.1.0/download` });
+    expect(readFileSync(join(project, '.avp', 'validators', 'alpha', 'VALIDATOR.md'), 'utf8')).toContain('name: alpha');
   });
 
   test('refuses a non-empty target and a bad base URL, leaving the target untouched', async () => {
