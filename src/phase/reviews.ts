@@ -124,7 +124,7 @@ async function review(kind: 'code' | 'security', ctx: ReviewContext, config: Pro
   const label = `${kind === 'code' ? 'code' : 'security'} review`;
   try {
     const { judgeFor } = await import('../judges/select.ts');
-    const judge = await judgeFor(validator, await config);
+    const judge = await judgeFor(validator, await config, ctx.env);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error(`${label} timed out after ${Math.round(ctx.timeoutMs / 1000)} s`)), ctx.timeoutMs);
     try {
