@@ -248,7 +248,7 @@ export function validate(event: HookEvent): Verdict {
           file,
           ...(a.line === undefined ? {} : { line: a.line }),
           snippet: a.text.trim().slice(0, 160),
-          message: `${r.what} left in ${a.line === undefined ? file : `${file}:${a.line}`}`,
+          message: `${r.what} left in the code`,
           suggestion: SUGGESTION[lang],
         });
         break;

@@ -146,6 +146,8 @@ const DOC_EXAMPLES = new Set([
   'AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe',
   '123e4567-e89b-12d3-a456-426614174000',
   '123e4567-e89b-12d3-a456-426655440000',
+  // jwt.io's example token (HS256, "John Doe").
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
 ]);
 
 /** Template syntax, env references, masks, ellipses, long runs of one character. */
@@ -161,10 +163,19 @@ function looksTemplated(v: string): boolean {
 const unleet = (s: string) =>
   s.toLowerCase().replace(/[013457@$]/g, (c) => ({ '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' })[c] ?? c);
 
-/** A generic value that is obviously not a real secret. */
+/** Base64 that decodes to printable text (Kubernetes Secret `data:` values), else undefined. */
+function decodedBase64(v: string): string | undefined {
+  if (v.length < 8 || v.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(v)) return undefined;
+  const text = Buffer.from(v, 'base64').toString('latin1');
+  return /^[\x20-\x7e]+$/.test(text) ? text : undefined;
+}
+
+/** A generic value that is obviously not a real secret (also when base64-encoded). */
 function isPlaceholderValue(v: string): boolean {
   const u = unleet(v);
-  return looksTemplated(v) || PLACEHOLDER_WORD.test(v) || PLACEHOLDER_WORD.test(u) || /passw(or)?d|secret|s3cret/.test(u);
+  if (looksTemplated(v) || PLACEHOLDER_WORD.test(v) || PLACEHOLDER_WORD.test(u) || /passw(or)?d|secret|s3cret/.test(u)) return true;
+  const decoded = decodedBase64(v);
+  return decoded !== undefined && decoded !== v && isPlaceholderValue(decoded);
 }
 
 /** A provider token whose random part is clearly made up (`ghp_xxxx…`, `…EXAMPLE`, `abcdefgh…`, `12345678…`). */
@@ -190,10 +201,14 @@ interface ProviderRule {
   secret?: number;
 }
 
-const B = String.raw`(?<![A-Za-z0-9_+/=-])`; // start boundary that is not inside a longer token or base64 run
-const E = String.raw`(?![A-Za-z0-9_+/=-])`;
+// Boundaries: a token must not be the middle of a longer identifier. Formats without a distinctive prefix (AKIA…,
+// AIza…, SK…, Discord) also must not sit inside a base64 run (`/` and `+` are base64 characters).
+const B = String.raw`(?<![A-Za-z0-9_-])`;
+const E = String.raw`(?![A-Za-z0-9_-])`;
+const BS = String.raw`(?<![A-Za-z0-9_+/-])`;
+const ES = String.raw`(?![A-Za-z0-9_+/=-])`;
 const PROVIDERS: ProviderRule[] = [
-  { id: 'aws-access-key-id', what: 'AWS access key id', re: new RegExp(`${B}((?:AKIA|ASIA|ABIA|ACCA)([A-Z0-9]{16}))${E}`, 'g'), body: 2, secret: 1 },
+  { id: 'aws-access-key-id', what: 'AWS access key id', re: new RegExp(`${BS}((?:AKIA|ASIA|ABIA|ACCA)([A-Z0-9]{16}))${ES}`, 'g'), body: 2, secret: 1 },
   {
     id: 'aws-secret-access-key',
     what: 'AWS secret access key',
@@ -216,8 +231,8 @@ const PROVIDERS: ProviderRule[] = [
   { id: 'anthropic-key', what: 'Anthropic API key', re: new RegExp(`${B}(sk-ant-[a-z]+[0-9]*-([A-Za-z0-9_-]{32,}))${E}`, 'g'), body: 2, secret: 1 },
   { id: 'openai-key', what: 'OpenAI API key', re: new RegExp(`${B}(sk-(?:proj|svcacct|admin)-([A-Za-z0-9_-]{32,}))${E}`, 'g'), body: 2, secret: 1 },
   { id: 'openai-key', what: 'OpenAI API key', re: new RegExp(`${B}(sk-([A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9]{48}))${E}`, 'g'), body: 2, secret: 1 },
-  { id: 'google-api-key', what: 'Google API key', re: new RegExp(`${B}(AIza([0-9A-Za-z_-]{35}))${E}`, 'g'), body: 2, secret: 1 },
-  { id: 'twilio-key', what: 'Twilio API key', re: new RegExp(`${B}(SK([0-9a-f]{32}))${E}`, 'g'), body: 2, secret: 1 },
+  { id: 'google-api-key', what: 'Google API key', re: new RegExp(`${BS}(AIza([0-9A-Za-z_-]{35}))${ES}`, 'g'), body: 2, secret: 1 },
+  { id: 'twilio-key', what: 'Twilio API key', re: new RegExp(`${BS}(SK([0-9a-f]{32}))${ES}`, 'g'), body: 2, secret: 1 },
   {
     id: 'sendgrid-key',
     what: 'SendGrid API key',
@@ -230,7 +245,7 @@ const PROVIDERS: ProviderRule[] = [
   {
     id: 'discord-token',
     what: 'Discord bot token',
-    re: new RegExp(`${B}([MNO][A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6}\\.([A-Za-z0-9_-]{27,40}))${E}`, 'g'),
+    re: new RegExp(`${BS}([MNO][A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6}\\.([A-Za-z0-9_-]{27,40}))${ES}`, 'g'),
     body: 2,
     secret: 1,
   },
@@ -253,7 +268,7 @@ const PROVIDERS: ProviderRule[] = [
 const SECRET_NAME =
   /(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|client[_-]?secret|credentials?|secret[_-]?key[_-]?base|conn(?:ection)?[_-]?string)$/i;
 /** Names that end like a secret but hold public or throwaway values. */
-const NOT_SECRET_NAME = /^(?:page|next|prev|continuation|cursor|csrf|xsrf|cancel|cancellation|sync|test|fake|mock|dummy|example|sample|public|publishable)/i;
+const NOT_SECRET_NAME = /^(?:page|next|prev|continuation|cursor|csrf|xsrf|cancel|cancellation|sync|test|fake|mock|dummy|example|sample)|public|publishable/i;
 
 /** `name = "value"`, `"name": "value"`, `name := "value"`, `NAME: 'value'`, `os.environ["NAME"] = "value"`. */
 const ASSIGN_BEFORE =
@@ -284,7 +299,7 @@ const LOCKFILE =
   /(?:^|\/)(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|poetry\.lock|Pipfile\.lock|uv\.lock|pdm\.lock|composer\.lock|Gemfile\.lock|go\.sum|go\.work\.sum|flake\.lock|mix\.lock|Podfile\.lock|packages\.lock\.json|gradle\.lockfile|[^/]+\.lock)$/;
 const GENERATED = /(?:\.min\.(?:js|css)|\.map|\.svg|\.snap)$/;
 const TEST_PATH =
-  /(?:^|\/)(?:tests?|__tests__|specs?|fixtures|__fixtures__|testdata|test-data|__mocks__|mocks)\/|(?:^|\/)[^/]*(?:\.test|\.spec|_test)\.[^/]+$|(?:^|\/)(?:test_[^/]+\.py|conftest\.py)$/i;
+  /(?:^|\/)(?:tests?|__tests__|specs?|fixtures|__fixtures__|testdata|test-data|__mocks__|mocks)\/|(?:^|\/)[^/]*(?:\.test|\.spec|_test|\.stories)\.[^/]+$|(?:^|\/)(?:test_[^/]+\.py|conftest\.py)$/i;
 const EXAMPLE_FILE = /(?:^|\/)(?:\.env\.(?:example|sample|template|dist|defaults)|[^/]*\.(?:example|sample|template|tmpl|dist))$|\.(?:md|mdx|rst|txt|adoc)$/i;
 const ALLOW = /avp:allow-secret|pragma:\s*allowlist\s+secret|gitleaks:allow|nosecret/i;
 const COMMENT_LINE = /^\s*(?:\/\/|#|\/\*|\*|<!--|--|;)/;
@@ -313,9 +328,10 @@ function scanLine(file: string, a: Added, around: { prev: string; next: string }
       const secret = m[r.secret ?? 0] ?? m[0];
       const body = m[r.body ?? 0] ?? secret;
       const at = (m.index ?? 0) + m[0].indexOf(secret);
-      if (overlaps(at, at + secret.length) || isFakeToken(secret, body)) continue;
+      if (overlaps(at, at + secret.length)) continue;
+      // A made-up token is claimed anyway, so the generic rule does not report it under another name.
       taken.push([at, at + secret.length]);
-      found.push({ rule: r.id, what: r.what, secret, at });
+      if (!isFakeToken(secret, body)) found.push({ rule: r.id, what: r.what, secret, at });
     }
   }
   if (opts.keys) {
@@ -356,14 +372,14 @@ function scanLine(file: string, a: Added, around: { prev: string; next: string }
       if (sep === ',' && !q) continue; // `f(token, "x")` is an argument list, `("API_KEY", "x")` a pair
       if (!genericValueIsSecret(name, value.replace(/\\(.)/g, '$1'))) continue;
       taken.push([at, at + value.length]);
-      found.push({ rule: 'hardcoded-secret', what: `value assigned to \`${name}\``, secret: value, at });
+      found.push({ rule: 'hardcoded-secret', what: `secret-like value assigned to \`${name}\``, secret: value, at });
     }
     if (UNQUOTED_FILE.test(file)) {
       const m = UNQUOTED.exec(text);
       if (m && m[1] && m[2]) {
         const at = text.lastIndexOf(m[2]);
         if (!overlaps(at, at + m[2].length) && genericValueIsSecret(m[1], m[2])) {
-          found.push({ rule: 'hardcoded-secret', what: `value assigned to \`${m[1]}\``, secret: m[2], at });
+          found.push({ rule: 'hardcoded-secret', what: `secret-like value assigned to \`${m[1]}\``, secret: m[2], at });
         }
       }
     }
@@ -372,13 +388,12 @@ function scanLine(file: string, a: Added, around: { prev: string; next: string }
     // The key header is not secret but what follows it is: show only the header.
     let snippet = f.secret ? a.text.trim().split(f.secret).join(mask(f.secret)) : (KEY_HEADER.exec(a.text)?.[0] ?? '');
     if (snippet.length > 160) snippet = `${snippet.slice(0, 157)}…`;
-    const where = a.line === undefined ? file : `${file}:${a.line}`;
     return {
       rule: f.rule,
       file,
       ...(a.line === undefined ? {} : { line: a.line }),
       snippet,
-      message: `${f.what}${f.secret ? ` (${mask(f.secret)})` : ''} hard-coded at ${where}`,
+      message: `${f.what}${f.secret ? ` (${mask(f.secret)})` : ''} is hard-coded`,
       suggestion: f.rule === 'private-key' ? 'Keep private keys out of the repository: load the key from a file outside it or a secret manager, and rotate it if it is real.' : SUGGESTION,
     };
   });
@@ -397,7 +412,9 @@ export function validate(event: HookEvent): Verdict {
       scanned++;
       // Neighbours count only when they are the adjacent lines of the after file (both added).
       const prev = added[i - 1]?.line !== undefined && added[i - 1]!.line === (a.line ?? NaN) - 1 ? added[i - 1]!.text : '';
-      const next = added[i + 1]?.line !== undefined && added[i + 1]!.line === (a.line ?? NaN) + 1 ? added[i + 1]!.text : '';
+      // A PGP block has an empty line and maybe armor headers before the key material: look 4 lines ahead.
+      let next = '';
+      for (let j = i + 1; j <= i + 4 && added[j]?.line !== undefined && added[j]!.line === (a.line ?? NaN) + (j - i); j++) next += `${added[j]!.text}\n`;
       violations.push(...scanLine(file, a, { prev, next }, opts));
     }
   }
