@@ -71,8 +71,12 @@ describe('real Claude Code CLI with avp hooks', () => {
       const records = readFileSync(join(state, session, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
       expect(records.filter((r) => r.t === 'stop-block')).toHaveLength(3);
       expect(records.filter((r) => r.t === 'stop-released')).toHaveLength(1);
-      // The user is told what remains (systemMessage) — Claude Code prints it in its result output.
-      expect(`${run.stdout}\n${run.stderr}`).toContain('maxStopBlocks');
+      // The user is told what remains: Claude Code records avp's systemMessage in the session transcript.
+      const projectsDir = join(project.home, '.claude', 'projects');
+      const transcripts = readdirSync(projectsDir).flatMap((d) => readdirSync(join(projectsDir, d)).filter((f) => f.endsWith('.jsonl')).map((f) => join(projectsDir, d, f)));
+      const transcript = transcripts.map((f) => readFileSync(f, 'utf8')).join('\n');
+      expect(transcript).toContain('maxStopBlocks: 3');
+      expect(transcript).toContain('turn files: notes.md');
     } finally {
       await server.close();
     }

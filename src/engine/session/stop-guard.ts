@@ -5,25 +5,20 @@
  * - avp blocks at most `maxStopBlocks` consecutive Stops per session and agent (default 3); the next Stop of the
  *   series passes, with a `systemMessage` telling the user what still fails;
  * - the counter resets when a Stop passes, when avp releases one, and when a new user prompt arrives.
- * The count is read and extended under a lock, and one Stop delivered to two avp processes (avp installed in two
- * settings files with different command strings) is counted once (same input and transcript state = same Stop).
+ * The count is read and extended under a lock. Every Stop counts: consecutive forced continuations often carry
+ * byte-identical input and the transcript is not always flushed between them, so "the same Stop seen by two avp
+ * processes" (avp installed twice under different command strings) cannot be told apart safely; counting it twice
+ * only makes the guard release earlier, never later.
  */
-import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
 import type { HookEvent } from '../../event.ts';
 import { withLock } from './lock.ts';
 import { appendRecords, readRecords, type SessionRecord } from './store.ts';
 import { agentOf } from './turn.ts';
 
-/** Two identical Stop inputs closer than this are one Stop seen by two hook processes. */
-const DUPLICATE_WINDOW_MS = 3000;
-
 export interface GuardDecision {
   block: boolean;
   systemMessage?: string;
 }
-
-type GuardRecord = Extract<SessionRecord, { t: 'stop-block' | 'stop-pass' | 'stop-released' }>;
 
 /** Consecutive blocks for `agent` since the last reset. Pure over the records. */
 export function consecutiveBlocks(records: SessionRecord[], agent: string | undefined): number {
@@ -41,7 +36,7 @@ export function seriesState(records: SessionRecord[], agent: string | undefined)
     if (r.t === 'turn' && agent === undefined) {
       blocks = 0;
       released = false;
-    } else if (r.agent !== agent) continue;
+    } else if (r.t === 'turn' || r.t === 'change' || r.agent !== agent) continue;
     else if (r.t === 'stop-pass') {
       blocks = 0;
       released = false;
@@ -54,32 +49,6 @@ export function seriesState(records: SessionRecord[], agent: string | undefined)
     }
   }
   return { blocks, released };
-}
-
-function lastGuardRecord(records: SessionRecord[], agent: string | undefined): GuardRecord | undefined {
-  for (let i = records.length - 1; i >= 0; i--) {
-    const r = records[i]!;
-    if ((r.t === 'stop-block' || r.t === 'stop-pass' || r.t === 'stop-released') && r.agent === agent) return r;
-  }
-  return undefined;
-}
-
-/**
- * Identifies one Stop across the avp processes that receive it. The input alone is not enough: consecutive forced
- * continuations often carry byte-identical input (same prompt id, same "Done." message), but each one first appends
- * to the transcript, so the transcript's size and mtime tell them apart. Without a transcript, no dedup (count all).
- */
-function stopKey(event: HookEvent): string | undefined {
-  const transcript = event.raw?.agent_transcript_path ?? event.raw?.transcript_path;
-  if (typeof transcript !== 'string') return undefined;
-  let stamp: string;
-  try {
-    const st = statSync(transcript);
-    stamp = `${st.size}:${st.mtimeMs}`;
-  } catch {
-    return undefined;
-  }
-  return createHash('sha1').update(JSON.stringify(event.raw ?? {})).update(stamp).digest('hex').slice(0, 16);
 }
 
 export function releaseMessage(blocks: number, max: number, event: HookEvent, remaining?: string): string {
@@ -100,16 +69,9 @@ export async function guardStop(
   remaining?: string,
 ): Promise<GuardDecision> {
   const agent = agentOf(event);
-  const key = stopKey(event);
   return withLock(dir, 'stop', () => {
     const records = readRecords(dir);
-    const last = lastGuardRecord(records, agent);
-    if (key && last && last.key === key && Date.now() - last.ts < DUPLICATE_WINDOW_MS) {
-      // The same Stop, judged by a second avp process: give the same answer, count it once.
-      if (last.t === 'stop-released') return { block: false, systemMessage: releaseMessage(last.blocks ?? 0, maxStopBlocks, event, remaining) };
-      return { block: last.t === 'stop-block' };
-    }
-    const base = { ts: Date.now(), ...(key ? { key } : {}), ...(agent ? { agent } : {}) };
+    const base = { ts: Date.now(), ...(agent ? { agent } : {}) };
     if (!wantsBlock) {
       appendRecords(dir, [{ t: 'stop-pass', ...base }]);
       return { block: false };
@@ -117,7 +79,7 @@ export async function guardStop(
     // Without stop_hook_active the host says this Stop is not a forced continuation: a new series starts.
     const series = event.stopHookActive ? seriesState(records, agent) : { blocks: 0, released: false };
     if (series.released) {
-      appendRecords(dir, [{ t: 'stop-released', ...base, blocks: last?.t === 'stop-released' ? (last.blocks ?? maxStopBlocks) : maxStopBlocks }]);
+      appendRecords(dir, [{ t: 'stop-released', ...base, blocks: maxStopBlocks }]);
       return { block: false, systemMessage: releaseMessage(maxStopBlocks, maxStopBlocks, event, remaining) };
     }
     const blocks = series.blocks;

@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'bun:test';
-import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareEvent, stopGuard } from '../../../src/engine/session.ts';
 import { consecutiveBlocks } from '../../../src/engine/session/stop-guard.ts';
@@ -55,22 +54,13 @@ describe('Stop loop guard', () => {
     expect(r.systemMessage).toContain('sub-agent reviewer');
   });
 
-  test('consecutive Stops with identical input are counted apart: the transcript grows between them', async () => {
+  test('consecutive Stops with identical input are each counted', async () => {
     const root = tempProject();
-    const transcript = join(root, 'transcript.jsonl');
     const cfg = config({ maxStopBlocks: 2 });
-    const same = (active: boolean) => ev(root, 'Stop', { stopHookActive: active, raw: { stop_hook_active: true, last_assistant_message: 'Done.', transcript_path: transcript } });
-    writeFileSync(transcript, 'a\n');
-    expect((await stopGuard(same(false), true, cfg)).block).toBe(true);
-    appendFileSync(transcript, 'b\n');
-    expect((await stopGuard(same(true), true, cfg)).block).toBe(true);
-    appendFileSync(transcript, 'c\n');
-    expect((await stopGuard(same(true), true, cfg)).block).toBe(false);
-    // Without a transcript every Stop counts.
-    const noTranscript = () => ev(root, 'Stop', { sessionId: 's2', stopHookActive: true, raw: { same: true } });
-    expect((await stopGuard(noTranscript(), true, cfg)).block).toBe(true);
-    expect((await stopGuard(noTranscript(), true, cfg)).block).toBe(true);
-    expect((await stopGuard(noTranscript(), true, cfg)).block).toBe(false);
+    const same = () => ev(root, 'Stop', { stopHookActive: true, raw: { stop_hook_active: true, last_assistant_message: 'Done.' } });
+    expect((await stopGuard(same(), true, cfg)).block).toBe(true);
+    expect((await stopGuard(same(), true, cfg)).block).toBe(true);
+    expect((await stopGuard(same(), true, cfg)).block).toBe(false);
   });
 
   test('other events are not guarded', async () => {
@@ -78,19 +68,18 @@ describe('Stop loop guard', () => {
     expect(await stopGuard(ev(root, 'PostToolUse'), true, config({ maxStopBlocks: 0 }))).toEqual({ block: true });
   });
 
-  test('one Stop delivered to two avp processes at once is counted once (cross-process lock)', async () => {
+  test('6 hook processes guarding Stops at once: the count is serialized (3 block, then released)', async () => {
     const root = tempProject();
-    writeFileSync(join(root, 'transcript.jsonl'), '{"type":"user"}\n');
     const worker = join(import.meta.dir, 'worker.ts');
-    const run = (active: string) =>
-      Promise.all(
-        [0, 1].map(async () => {
-          const p = Bun.spawn([process.execPath, worker, 'stop', root, active], { stdout: 'pipe', stderr: 'inherit' });
-          return JSON.parse(await new Response(p.stdout).text()) as { block: boolean };
-        }),
-      );
-    expect((await run('first')).map((d) => d.block)).toEqual([true, true]);
+    const decisions = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const p = Bun.spawn([process.execPath, worker, 'stop', root, 'active'], { stdout: 'pipe', stderr: 'inherit' });
+        return (JSON.parse(await new Response(p.stdout).text()) as { block: boolean }).block;
+      }),
+    );
+    expect(decisions.filter(Boolean)).toHaveLength(3);
     const recs = readRecords(sessionDir(root, 's1'));
-    expect(recs.filter((r) => r.t === 'stop-block')).toHaveLength(1);
+    expect(recs.filter((r) => r.t === 'stop-block')).toHaveLength(3);
+    expect(recs.filter((r) => r.t === 'stop-released')).toHaveLength(3);
   });
 });

@@ -18,8 +18,8 @@ if (mode === 'write') {
   }
   console.log('{}');
 } else if (mode === 'stop') {
-  // The same Stop input, as two avp processes installed in two settings files would both receive it.
-  const d = await stopGuard({ ...base, event: 'Stop', stopHookActive: arg === 'active', raw: { hook_event_name: 'Stop', stop_hook_active: arg === 'active', transcript_path: join(root, 'transcript.jsonl') } }, true, cfg);
+  // One Stop decision in its own process (the concurrency test starts several at once).
+  const d = await stopGuard({ ...base, event: 'Stop', stopHookActive: arg === 'active', raw: { hook_event_name: 'Stop', stop_hook_active: arg === 'active' } }, true, cfg);
   console.log(JSON.stringify(d));
 } else if (mode === 'once') {
   const st = await onceState(root, 's1');
