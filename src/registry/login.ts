@@ -76,7 +76,7 @@ export async function verifyToken(base: string, token: string): Promise<{ email?
     r = await client.verify();
   } catch (e) {
     if (e instanceof AvpError && (e.code === 'registry-401' || e.code === 'registry-403')) {
-      throw new AvpError('token-invalid', `${base} does not accept this token`, { fix: 'create a new token on the registry (or run `avp login` without --token)', cause: e });
+      throw new AvpError('token-invalid', `${base} does not accept this token (${e.message})`, { fix: 'create a new token on the registry (or run `avp login` without --token)', cause: e });
     }
     throw e;
   }

@@ -4,6 +4,7 @@
  * bytes (hostile archives are built by the tests). It also answers the auth endpoints and the browser login start page.
  */
 import { createHash } from 'node:crypto';
+import { inspectArchive } from '../../src/registry/archive.ts';
 
 export interface ServedVersion {
   version: string;
@@ -84,7 +85,9 @@ export async function startHostileRegistry(opts: { failHealth?: boolean } = {}):
       }
       if (url.pathname === '/cli/success' || url.pathname === '/cli/error') return new Response('done');
       if (url.pathname === '/api/auth/cli/verify') {
-        return authorized(req) ? json({ valid: true, email: 'dev@example.com', name: 'Dev' }) : json({ error: 'invalid_token', error_description: 'token is invalid or revoked' }, 401);
+        // Echoes the presented token in the error, as careless servers do: the client must mask it.
+        const presented = req.headers.get('authorization')?.replace(/^Bearer /, '') ?? '';
+        return authorized(req) ? json({ valid: true, email: 'dev@example.com', name: 'Dev' }) : json({ error: 'invalid_token', error_description: `token ${presented} is invalid or revoked` }, 401);
       }
       if (url.pathname === '/api/auth/cli/token') {
         if (req.method === 'DELETE') return authorized(req) ? new Response(null, { status: 204 }) : json({ message: 'unauthorized' }, 401);
@@ -102,8 +105,20 @@ export async function startHostileRegistry(opts: { failHealth?: boolean } = {}):
         if (!authorized(req)) return json({ error_description: 'authentication required' }, 401);
         const form = await req.formData();
         const file = form.get('package') as File;
-        uploads.push({ filename: file.name, type: file.type, bytes: new Uint8Array(await file.arrayBuffer()) });
-        return json({ name: 'uploaded', version: '0.0.0', published: true, downloadUrl: `${base}/x` }, 201);
+        const bytes = new Uint8Array(await file.arrayBuffer());
+        uploads.push({ filename: file.name, type: file.type, bytes });
+        let manifest: { name: string; version: string };
+        try {
+          manifest = (await inspectArchive(bytes)).manifest;
+        } catch (e) {
+          return json({ error_description: (e as Error).message }, 400);
+        }
+        if (packages.get(manifest.name)?.some((v) => v.version === manifest.version)) {
+          return json({ error: 'conflict', error_description: `${manifest.name}@${manifest.version} already exists` }, 409);
+        }
+        const list = packages.get(manifest.name) ?? [];
+        packages.set(manifest.name, [...list, { version: manifest.version, bytes }]);
+        return json({ name: manifest.name, version: manifest.version, published: true, downloadUrl: `${base}/api/packages/${manifest.name}/${manifest.version}/download` }, 201);
       }
       if (parts[2] === 'updates' && req.method === 'POST') {
         const body = (await req.json()) as { installed: Array<{ name: string; version: string }> };
