@@ -3,7 +3,7 @@
  * JSON document (or `{}`); exit 0 — or exit 2 with a message on stderr when stdin is not an event.
  * src/cli.ts calls `runHookCommand` directly (no citty) so the no-match path stays a few milliseconds.
  */
-import { defineCommand } from 'citty';
+import type { CommandDef } from 'citty';
 
 const USAGE = 'usage: avp hook [--agent claude]   (reads one hook event as JSON on stdin)';
 
@@ -13,6 +13,16 @@ function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
     if (!text) return resolve();
     stream.write(text, () => resolve());
   });
+}
+
+/** Fail closed on avp's own failure, in the shape the event needs (a PreToolUse is denied, not "blocked"). */
+function internalErrorAnswer(input: unknown, message: string): Record<string, unknown> {
+  const reason = `avp could not evaluate this event (internal error: ${message}). To turn avp off: AVP_DISABLE=1.`;
+  const event = (input as { hook_event_name?: unknown } | undefined)?.hook_event_name;
+  const avp = { reason, passed: false, violations: [], summary: 'avp internal error', systemMessage: reason };
+  if (event === 'PreToolUse') return { hookSpecificOutput: { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: reason }, ...avp };
+  if (event === 'PermissionRequest') return { hookSpecificOutput: { hookEventName: event, decision: { behavior: 'deny', message: reason } }, ...avp };
+  return { decision: 'block', ...avp };
 }
 
 /** The hook, without citty. Returns the exit code; never throws, never prints a stack trace. */
@@ -32,9 +42,10 @@ export async function runHookCommand(argv: string[]): Promise<number> {
   }
   // Whatever happens below, the process ends soon after answering (a judge's stray handle must not hold the agent).
   const exitSoon = (code: number) => setTimeout(() => process.exit(code), 200).unref();
+  let input: unknown;
   try {
     const { readStdin, parseInput } = await import('../hosts/stdin.ts');
-    const input = parseInput(await readStdin());
+    input = parseInput(await readStdin());
     const { answerClaudeHook } = await import('../engine/hook.ts');
     const answer = await answerClaudeHook(input, process.env, startedAt);
     await write(process.stdout, answer.stdout);
@@ -53,14 +64,17 @@ export async function runHookCommand(argv: string[]): Promise<number> {
     const message = e instanceof Error ? e.message : String(e);
     if (process.env.AVP_DEBUG && e instanceof Error && e.stack) await write(process.stderr, `${e.stack}\n`);
     await write(process.stderr, `avp hook: internal error: ${message}\n`);
-    const reason = `avp could not evaluate this event (internal error: ${message}). To turn avp off: AVP_DISABLE=1.`;
-    await write(process.stdout, `${JSON.stringify({ decision: 'block', reason, passed: false, violations: [], summary: 'avp internal error' })}\n`);
+    await write(process.stdout, `${JSON.stringify(internalErrorAnswer(input, message))}\n`);
     exitSoon(0);
     return 0;
   }
 }
 
-export default defineCommand({
+/**
+ * The citty definition, for `avp hook --help` and the command table. A plain object (citty's `defineCommand` is the
+ * identity function): importing citty here would put it on every hook call.
+ */
+const hookCommand: CommandDef<{ agent: { type: 'string'; description: string; default: string } }> = {
   meta: {
     name: 'hook',
     description:
@@ -72,4 +86,5 @@ export default defineCommand({
   async run({ rawArgs }) {
     process.exitCode = await runHookCommand(rawArgs);
   },
-});
+};
+export default hookCommand;

@@ -1,0 +1,133 @@
+/**
+ * bench/hook.ts — the cost of `avp hook` on every tool call, side by side with the floor (a compiled Bun
+ * hello-world built here, in the same run):
+ *   1. an event that matches nothing, with 50 validators installed (PostToolUse Write of a .ts file — the most
+ *      frequent hook call — and a Notification, which has no session bookkeeping); target ≤ 2× the floor;
+ *   2. peak memory (max RSS) of those calls;
+ *   3. the overhead of one script validator (shell script, TypeScript script on avp's runtime).
+ * Usage: node_modules/.bin/bun bench/hook.ts [runs]   (AVP_BENCH_BIN=path to bench another binary than dist/avp)
+ */
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const RUNS = Number(process.argv[2] ?? 40);
+const BIN = process.env.AVP_BENCH_BIN || resolve(import.meta.dir, '../dist/avp');
+const work = mkdtempSync(join(tmpdir(), 'avp-bench-hook-'));
+const root = join(work, 'project');
+const home = join(work, 'home');
+
+function validator(name: string, fm: string, script?: [string, string]) {
+  const dir = join(root, '.avp/validators', name);
+  mkdirSync(join(dir, 'scripts'), { recursive: true });
+  writeFileSync(join(dir, 'VALIDATOR.md'), `---\nname: ${name}\ndescription: Bench validator ${name}.\nseverity: error\n${fm}${script ? `script: scripts/${script[0]}\n` : ''}---\nCheck ${name}.\n`);
+  if (script) {
+    writeFileSync(join(dir, 'scripts', script[0]), script[1]);
+    chmodSync(join(dir, 'scripts', script[0]), 0o755);
+  }
+}
+
+/** 50 validators of every common shape, none of which matches the bench events. */
+function install50() {
+  const langs = ['py', 'go', 'rs', 'java', 'rb', 'php', 'cs', 'kt', 'swift', 'scala'];
+  for (let i = 0; i < 50; i++) {
+    const lang = langs[i % langs.length];
+    const kind = i % 5;
+    if (kind === 0) validator(`v${i}-post-${lang}`, `trigger: PostToolUse\nmatch:\n  tools: [Write, Edit]\n  files: ["**/*.${lang}"]\n`);
+    else if (kind === 1) validator(`v${i}-pre-bash`, `trigger: PreToolUse\nmatch:\n  tools: [Bash]\n`);
+    else if (kind === 2) validator(`v${i}-stop-${lang}`, `trigger: Stop\nmatch:\n  files: ["src/**/*.${lang}"]\n`);
+    else if (kind === 3) validator(`v${i}-session`, `trigger: SessionStart\ntriggerMatcher: startup\n`);
+    else validator(`v${i}-prompt`, `trigger: UserPromptSubmit\n`);
+  }
+}
+
+function spawnTimed(argv: string[], stdin: string, env: Record<string, string>): { ms: number; rssKb: number; stdout: string } {
+  const t0 = performance.now();
+  const p = Bun.spawnSync(argv, { stdin: new TextEncoder().encode(stdin), env, cwd: root, stdout: 'pipe', stderr: 'pipe' });
+  const ms = performance.now() - t0;
+  if (p.exitCode !== 0) throw new Error(`${argv.join(' ')} exited ${p.exitCode}: ${p.stderr.toString()}`);
+  return { ms, rssKb: 0, stdout: p.stdout.toString() };
+}
+
+/** Peak RSS (KB) of one run, from GNU time when the machine has it (else from /proc of a sampled child). */
+function peakRssKb(argv: string[], stdin: string, env: Record<string, string>): number | undefined {
+  if (!existsSync('/usr/bin/time')) return undefined;
+  const p = Bun.spawnSync(['/usr/bin/time', '-f', '%M', ...argv], { stdin: new TextEncoder().encode(stdin), env, cwd: root, stdout: 'pipe', stderr: 'pipe' });
+  const kb = Number(p.stderr.toString().trim().split('\n').pop());
+  return Number.isFinite(kb) ? kb : undefined;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const fmt = (n: number) => n.toFixed(1).padStart(7);
+
+try {
+  mkdirSync(join(root, '.git'), { recursive: true });
+  mkdirSync(home, { recursive: true });
+  install50();
+  const hello = join(work, 'hello');
+  writeFileSync(`${hello}.ts`, 'console.log("{}");\n');
+  const built = await Bun.build({ entrypoints: [`${hello}.ts`], minify: true, compile: { outfile: hello } } as Parameters<typeof Bun.build>[0]);
+  if (!built.success) throw new Error(`could not build the hello-world floor: ${built.logs.join('\n')}`);
+
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, AVP_HOME: join(home, '.avp'), CLAUDE_PROJECT_DIR: root };
+  const write = JSON.stringify({
+    session_id: 'bench-session', transcript_path: '/dev/null', cwd: root, hook_event_name: 'PostToolUse', tool_name: 'Write',
+    tool_input: { file_path: join(root, 'src/config.ts'), content: 'export const a = 1;\n' },
+    tool_response: { type: 'create', filePath: join(root, 'src/config.ts'), content: 'export const a = 1;\n', structuredPatch: [], originalFile: null },
+    tool_use_id: 't1',
+  });
+  const notification = JSON.stringify({ session_id: 'bench-session', cwd: root, hook_event_name: 'Notification', message: 'idle', notification_type: 'idle_prompt' });
+  // The discovery cache does not trust files changed in the last 2 s (mtime granularity): let them age first.
+  await Bun.sleep(2100);
+  // Warm-up: builds the discovery cache and the session directory, and pages the binaries in.
+  for (let i = 0; i < 3; i++) {
+    spawnTimed([hello], write, env);
+    const out = spawnTimed([BIN, 'hook'], write, env).stdout;
+    if (out !== '{}\n') throw new Error(`the bench event matched something: ${out}`);
+    spawnTimed([BIN, 'hook'], notification, env);
+  }
+
+  const series: Record<string, { ms: number[]; rss?: number }> = { floor: { ms: [] }, write: { ms: [] }, notification: { ms: [] }, subagent: { ms: [] } };
+  const add = (k: string, r: { ms: number }) => series[k]!.ms.push(r.ms);
+  series.floor!.rss = peakRssKb([hello], write, env);
+  series.write!.rss = peakRssKb([BIN, 'hook'], write, env);
+  series.notification!.rss = peakRssKb([BIN, 'hook'], notification, env);
+  series.subagent!.rss = peakRssKb([BIN, 'hook'], write, { ...env, AVP_SUBAGENT: '1' });
+  // Interleaved so that machine noise hits every series alike.
+  for (let i = 0; i < RUNS; i++) {
+    add('floor', spawnTimed([hello], write, env));
+    add('write', spawnTimed([BIN, 'hook'], write, env));
+    add('notification', spawnTimed([BIN, 'hook'], notification, env));
+    add('subagent', spawnTimed([BIN, 'hook'], write, { ...env, AVP_SUBAGENT: '1' }));
+  }
+  const floor = median(series.floor!.ms);
+  console.log(`avp hook, no validator matches, 50 installed — ${RUNS} runs each, interleaved (${BIN})`);
+  console.log('                                          median ms   ratio to floor   max RSS MB');
+  const row = (label: string, k: string) =>
+    console.log(`${label.padEnd(42)}${fmt(median(series[k]!.ms))}   ${(median(series[k]!.ms) / floor).toFixed(2).padStart(8)}×   ${series[k]!.rss === undefined ? '    n/a' : fmt(series[k]!.rss! / 1024)}`);
+  row('floor: compiled Bun hello-world', 'floor');
+  row('PostToolUse Write src/config.ts (no match)', 'write');
+  row('Notification (no match)', 'notification');
+  row('AVP_SUBAGENT=1 pass-through', 'subagent');
+  const ratio = median(series.write!.ms) / floor;
+  console.log(`target ≤ 2× the floor: ${ratio <= 2 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}×)`);
+
+  // Script validator overhead: one matching validator, shell and TypeScript.
+  const pass = '{"passed":true,"violations":[],"summary":"ok"}';
+  validator('bench-sh', 'trigger: Notification\ntriggerMatcher: sh\n', ['check.sh', `#!/bin/sh\ncat >/dev/null\necho '${pass}'\n`]);
+  validator('bench-ts', 'trigger: Notification\ntriggerMatcher: ts\n', ['check.ts', `await Bun.stdin.text();\nconsole.log(JSON.stringify(${pass}));\n`]);
+  const note = (type: string) => JSON.stringify({ session_id: 'bench-session', cwd: root, hook_event_name: 'Notification', message: 'm', notification_type: type });
+  for (let i = 0; i < 2; i++) for (const t of ['sh', 'ts', 'none']) spawnTimed([BIN, 'hook'], note(t), env);
+  const scripts: Record<string, number[]> = { none: [], sh: [], ts: [] };
+  for (let i = 0; i < Math.max(10, RUNS / 2); i++) for (const t of ['none', 'sh', 'ts'] as const) scripts[t]!.push(spawnTimed([BIN, 'hook'], note(t), env).ms);
+  const base = median(scripts.none!);
+  console.log('\nscript validator overhead (one matching validator; the call includes run, aggregate, render, JSONL log)');
+  console.log(`no match                                  ${fmt(base)} ms`);
+  console.log(`shell script judge                        ${fmt(median(scripts.sh!))} ms   (+${(median(scripts.sh!) - base).toFixed(1)} ms)`);
+  console.log(`TypeScript script judge (avp's runtime)   ${fmt(median(scripts.ts!))} ms   (+${(median(scripts.ts!) - base).toFixed(1)} ms)`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
