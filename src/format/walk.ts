@@ -3,7 +3,7 @@
  * directory validators (a folder holding `VALIDATOR.md`, RuleSets included). Cheap enough for every hook call: only
  * `readdir` and `stat`, no YAML.
  */
-import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { basename, join } from 'node:path';
 
 export type Unit =
@@ -34,14 +34,22 @@ function entries(dir: string): Dirent[] {
   }
 }
 
-/** Follows symlinks (validators installed as links) but not into loops: a link is classified by its target. */
-function kindOf(dir: string, e: Dirent): 'dir' | 'file' | undefined {
+/**
+ * Follows symlinks (validators installed as links), classified by their target, but not into loops: a link to a
+ * folder that contains the one being walked (`real` = its real path) is skipped.
+ */
+function kindOf(dir: string, e: Dirent, real?: string): 'dir' | 'file' | undefined {
   if (e.isDirectory()) return 'dir';
   if (e.isFile()) return 'file';
   if (e.isSymbolicLink()) {
     try {
-      const s = statSync(join(dir, e.name));
-      return s.isDirectory() ? 'dir' : s.isFile() ? 'file' : undefined;
+      const p = join(dir, e.name);
+      const s = statSync(p);
+      if (s.isFile()) return 'file';
+      if (!s.isDirectory()) return undefined;
+      const target = realpathSync(p);
+      const here = real ?? realpathSync(dir);
+      return here === target || here.startsWith(`${target}/`) ? undefined : 'dir';
     } catch {
       return undefined;
     }

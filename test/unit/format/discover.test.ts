@@ -169,3 +169,18 @@ describe('precedence: project > user', () => {
     expect(d.shadowed).toEqual([]);
   });
 });
+
+describe('symlinks', () => {
+  test('linked validators and folders are followed; a link back to an ancestor is not a loop', async () => {
+    const { symlinkSync } = await import('node:fs');
+    const shared = tree({ 'linked.md': valid('linked'), 'pack/VALIDATOR.md': valid('pack') });
+    const s = sources({ 'a.md': valid('a'), 'team/b.md': valid('b') });
+    symlinkSync(join(shared, 'linked.md'), s.p('linked.md'));
+    symlinkSync(join(shared, 'pack'), s.p('pack'));
+    symlinkSync(s.p(''), s.p('team/loop'));
+    symlinkSync(join(s.projectRoot, '.avp'), s.p('team/up'));
+    const d = await s.run();
+    expect(d.errors).toEqual([]);
+    expect(d.validators.map((v) => v.id).sort()).toEqual(['a', 'b', 'linked', 'pack']);
+  });
+});
