@@ -21,12 +21,8 @@ export async function preparePublish(dir: string): Promise<PackResult & { warnin
   const messages = await lintPaths([abs]);
   const errors = messages.filter((m) => m.level === 'error');
   if (errors.length) {
-    const first = errors[0]!;
     throw new AvpError('publish-lint-failed', `${abs} does not pass \`avp lint\`:\n${errors.slice(0, 10).map((m) => `  ${formatLint(m)}`).join('\n')}`, {
       fix: 'fix the errors above, then publish again',
-      file: first.path,
-      line: first.line,
-      column: first.column,
     });
   }
   const packed = await packDirectory(abs);
