@@ -171,31 +171,37 @@ export class Store {
    * and moves the package's metadata to this version when it becomes the latest.
    */
   async publish(v: NewVersion, opts: { admin: boolean }): Promise<'ok' | 'forbidden' | 'conflict'> {
-    const now = new Date().toISOString();
-    try {
-      return await this.db.begin(async (tx) => {
-        const [pkg] = await tx`SELECT name FROM packages WHERE name = ${v.name}`;
-        if (!pkg) {
-          await tx`INSERT INTO packages (name, type, description, author, license, readme, latest, downloads, created_at, updated_at)
-            VALUES (${v.name}, ${v.type}, ${v.description}, ${v.author}, ${v.license ?? null}, ${v.readme ?? null}, ${null}, ${0}, ${now}, ${now})`;
-          await tx`INSERT INTO owners (name, account, added_by, added_at) VALUES (${v.name}, ${v.publishedBy}, ${null}, ${now})`;
-        } else if (!opts.admin) {
-          const [owner] = await tx`SELECT account FROM owners WHERE name = ${v.name} AND account = ${v.publishedBy}`;
-          if (!owner) return 'forbidden' as const;
-        }
-        const [existing] = await tx`SELECT version FROM versions WHERE name = ${v.name} AND version = ${v.version}`;
-        if (existing) return 'conflict' as const;
-        await tx`INSERT INTO versions (name, version, integrity, size, description, author, license, tags, readme, published_by, published_at, yanked, yanked_at)
-          VALUES (${v.name}, ${v.version}, ${v.integrity}, ${v.size}, ${v.description}, ${v.author}, ${v.license ?? null},
-                  ${JSON.stringify(v.tags)}, ${v.readme ?? null}, ${v.publishedBy}, ${now}, ${0}, ${null})`;
-        await this.refreshLatest(tx, v.name, now);
-        return 'ok' as const;
-      });
-    } catch (e) {
-      // Two first publishers of one name, or of one version, at the same instant: the loser sees the winner's row.
-      if (isUniqueViolation(e)) return (await this.getVersion(v.name, v.version)) ? 'conflict' : 'forbidden';
-      throw e;
+    // Two first publishers of one name, or two uploads of one version, racing: the loser's insert violates a key.
+    // Running its transaction again lets it see the winner's rows and answer 403 or 409 like any later request.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.publishOnce(v, opts);
+      } catch (e) {
+        if (!isUniqueViolation(e) || attempt >= 3) throw e;
+      }
     }
+  }
+
+  private publishOnce(v: NewVersion, opts: { admin: boolean }): Promise<'ok' | 'forbidden' | 'conflict'> {
+    const now = new Date().toISOString();
+    return this.db.begin(async (tx) => {
+      const [pkg] = await tx`SELECT name FROM packages WHERE name = ${v.name}`;
+      if (!pkg) {
+        await tx`INSERT INTO packages (name, type, description, author, license, readme, latest, downloads, created_at, updated_at)
+          VALUES (${v.name}, ${v.type}, ${v.description}, ${v.author}, ${v.license ?? null}, ${v.readme ?? null}, ${null}, ${0}, ${now}, ${now})`;
+        await tx`INSERT INTO owners (name, account, added_by, added_at) VALUES (${v.name}, ${v.publishedBy}, ${null}, ${now})`;
+      } else if (!opts.admin) {
+        const [owner] = await tx`SELECT account FROM owners WHERE name = ${v.name} AND account = ${v.publishedBy}`;
+        if (!owner) return 'forbidden' as const;
+      }
+      const [existing] = await tx`SELECT version FROM versions WHERE name = ${v.name} AND version = ${v.version}`;
+      if (existing) return 'conflict' as const;
+      await tx`INSERT INTO versions (name, version, integrity, size, description, author, license, tags, readme, published_by, published_at, yanked, yanked_at)
+        VALUES (${v.name}, ${v.version}, ${v.integrity}, ${v.size}, ${v.description}, ${v.author}, ${v.license ?? null},
+                ${JSON.stringify(v.tags)}, ${v.readme ?? null}, ${v.publishedBy}, ${now}, ${0}, ${null})`;
+      await this.refreshLatest(tx, v.name, now);
+      return 'ok' as const;
+    });
   }
 
   /** Marks a version yanked (idempotent) and moves `latest`. */

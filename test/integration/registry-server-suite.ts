@@ -224,6 +224,23 @@ export function registryServerSuite(engine: string, db: () => string | undefined
       expect((await api(srv.url, '/api/auth/cli/verify', { token: alice })).body.valid).toBe(true);
     });
 
+    test('concurrent publishes: one version wins once, a contested new name gets one owner', async () => {
+      const same = await Promise.all(Array.from({ length: 8 }, () => publishZip(srv.url, packageZip('racer', '1.0.0'), alice)));
+      expect(same.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+      const contested = await Promise.all([
+        publishZip(srv.url, packageZip('contested', '1.0.0'), alice),
+        publishZip(srv.url, packageZip('contested', '1.0.1'), bob),
+      ]);
+      expect(contested.map((r) => r.status).sort()).toEqual([201, 403]);
+      const owners = (await api(srv.url, '/api/packages/contested/owners')).body.owners;
+      expect(owners).toHaveLength(1);
+      const versions = (await api(srv.url, '/api/packages/contested')).body.versions;
+      expect(versions).toHaveLength(1);
+      // different names in parallel all land
+      const many = await Promise.all(['p1', 'p2', 'p3', 'p4', 'p5'].map((n) => publishZip(srv.url, packageZip(`par-${n}`, '1.0.0'), alice)));
+      expect(many.every((r) => r.status === 201)).toBe(true);
+    });
+
     test('hostile and invalid uploads are refused with clear JSON errors and nothing is stored', async () => {
       const blobsBefore = filesUnder(join(data, 'blobs')).length;
       const S_IFLNK = 0o120777 << 16;
