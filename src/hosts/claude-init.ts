@@ -110,7 +110,10 @@ export function formatInit(r: InitResult): string {
   if (r.skipped.length) lines.push(`already installed: ${r.skipped.join(', ')}`);
   if (r.llm.length) {
     lines.push('', 'LLM-judged validators in the catalog (not installed: they need a model):');
-    for (const v of r.llm) lines.push(`  ${v.name} — ${v.description}`);
+    for (const v of r.llm) {
+      const first = v.description.split(/(?<=\.)\s| - /)[0]!.replace(/\.$/, '');
+      lines.push(`  ${v.name} — ${first.length > 100 ? `${first.slice(0, 99)}…` : first}`);
+    }
     lines.push('  add one with `avp add <name>`; avp judges with `claude` on PATH, ANTHROPIC_API_KEY, or OPENAI_BASE_URL/OPENAI_API_KEY.');
   }
   if (r.dryRun) lines.push('', 'dry run: nothing was written.');

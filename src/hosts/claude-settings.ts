@@ -109,20 +109,30 @@ function groupsOf(value: Record<string, unknown>, event: string): Group[] {
 }
 
 /**
- * Appends `value` to the array at `path`, touching nothing else: jsonc-parser's own insertion re-formats the
- * neighbouring elements, which would rewrite the user's compact one-line hook groups.
+ * Adds `value` at the end of the array or object at `path` (with `key` for an object), touching nothing else:
+ * jsonc-parser's own insertion re-formats the neighbouring members, which would rewrite the user's compact one-line
+ * hook groups (and deinit could then not give the original bytes back).
  */
-function appendToArray(text: string, path: Array<string | number>, value: unknown, fmt: { insertSpaces: boolean; tabSize: number; eol: string }): string {
-  const node = findNodeAtLocation(parseTree(text, [], { allowTrailingComma: true })!, path);
+function appendMember(text: string, path: Array<string | number>, value: unknown, fmt: Fmt, key?: string): string {
+  const tree = parseTree(text, [], { allowTrailingComma: true })!;
+  const node = path.length ? findNodeAtLocation(tree, path) : tree;
   const last = node?.children?.[node.children.length - 1];
-  if (!node || node.type !== 'array' || !last) return applyEdits(text, modify(text, path, [...((node && getNodeValue(node)) || []), value], { formattingOptions: fmt }));
-  const lineStart = text.lastIndexOf('\n', last.offset) + 1;
-  const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
+  if (!node || !last) {
+    const target = key === undefined ? path : [...path, key];
+    const fallback = key === undefined ? [...((node && getNodeValue(node)) || []), value] : value;
+    return applyEdits(text, modify(text, target, fallback, { formattingOptions: fmt }));
+  }
+  const lineOf = (offset: number) => text.lastIndexOf('\n', offset) + 1;
   const unit = fmt.insertSpaces ? ' '.repeat(fmt.tabSize) : '\t';
+  const lastIndent = /^[ \t]*/.exec(text.slice(lineOf(last.offset)))![0];
+  // A member on the container's own line (`[{…}]`) gets one level more than that line.
+  const indent = lineOf(last.offset) === lineOf(node.offset) ? lastIndent + unit : lastIndent;
   const body = JSON.stringify(value, null, unit).split('\n').join(`${fmt.eol}${indent}`);
   const at = last.offset + last.length;
-  return `${text.slice(0, at)},${fmt.eol}${indent}${body}${text.slice(at)}`;
+  return `${text.slice(0, at)},${fmt.eol}${indent}${key === undefined ? '' : `${JSON.stringify(key)}: `}${body}${text.slice(at)}`;
 }
+
+type Fmt = { insertSpaces: boolean; tabSize: number; eol: string };
 
 /**
  * Removes the array element or object property at `path` with the separator next to it, leaving every other byte
@@ -172,8 +182,10 @@ export function planInstall(file: SettingsFile, command: string, timeout: number
     });
     if (found) continue;
     const entry = { hooks: [{ type: 'command', command, timeout }] };
-    const hasList = Array.isArray((value.hooks as Record<string, unknown> | undefined)?.[event]);
-    text = hasList ? appendToArray(text, ['hooks', event], entry, opts.formattingOptions) : applyEdits(text, modify(text, ['hooks', event], [entry], opts));
+    const hooks = value.hooks as Record<string, unknown> | undefined;
+    if (Array.isArray(hooks?.[event])) text = appendMember(text, ['hooks', event], entry, opts.formattingOptions);
+    else if (hooks) text = appendMember(text, ['hooks'], [entry], opts.formattingOptions, event);
+    else text = appendMember(text, [], { [event]: [entry] }, opts.formattingOptions, 'hooks');
     added.push(event);
   }
   return { text, changed: text !== file.text, added, updated };
