@@ -1,0 +1,92 @@
+/**
+ * The embedded catalog: the generated module matches validators/ byte for byte, the index matches each
+ * VALIDATOR.md, every validator loads without lint errors through the real loader, and LLM prompts carry their
+ * references.
+ */
+import { describe, expect, test } from 'bun:test';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import matter from 'gray-matter';
+import { listCatalog, readCatalogValidator } from '../../src/catalog/index.ts';
+import { lintPaths } from '../../src/format/lint.ts';
+import { loadValidatorsAt } from '../../src/format/load.ts';
+import { buildPrompt } from '../../src/judges/prompt.ts';
+import { MODULE_PATH, renderCatalogModule } from '../../scripts/gen-catalog.ts';
+import { CATALOG, fileEvent } from './corpus.ts';
+
+const names = readdirSync(CATALOG).filter((n) => statSync(join(CATALOG, n)).isDirectory()).sort();
+const walk = (dir: string): string[] => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]));
+
+test('the committed embedded module is regenerated from validators/ unchanged (run bun scripts/gen-catalog.ts)', () => {
+  expect(readFileSync(MODULE_PATH, 'utf8')).toBe(renderCatalogModule());
+});
+
+test('listCatalog lists every validator with its frontmatter', async () => {
+  const list = await listCatalog();
+  expect(list.map((e) => e.name)).toEqual(names);
+  for (const e of list) {
+    const { data } = matter(readFileSync(join(CATALOG, e.name, 'VALIDATOR.md'), 'utf8'));
+    expect(e).toEqual({
+      name: data.name,
+      description: data.description,
+      severity: data.severity,
+      trigger: data.trigger,
+      judge: data.script ? 'script' : 'llm',
+      recommended: data.metadata.recommended === true,
+      version: data.metadata.version,
+    });
+  }
+  // avp init installs the deterministic ones; the LLM ones are opt-in.
+  expect(list.filter((e) => e.recommended).map((e) => e.name)).toEqual(['dangerous-commands', 'no-debug-leftovers', 'no-secrets', 'protected-files']);
+  expect(list.filter((e) => e.recommended).every((e) => e.judge === 'script')).toBe(true);
+});
+
+test('readCatalogValidator returns every file of a validator with its exact bytes', async () => {
+  for (const name of names) {
+    const v = await readCatalogValidator(name);
+    expect(v?.name).toBe(name);
+    const onDisk = walk(join(CATALOG, name)).map((p) => relative(join(CATALOG, name), p)).sort();
+    expect(v!.files.map((f) => f.path).sort()).toEqual(onDisk);
+    for (const f of v!.files) expect(Buffer.from(f.data).equals(readFileSync(join(CATALOG, name, f.path)))).toBe(true);
+  }
+  expect(await readCatalogValidator('no-such-validator')).toBeUndefined();
+  expect(await readCatalogValidator('constructor')).toBeUndefined();
+});
+
+test('every catalog validator lints clean with the real loader (no errors, no warnings)', async () => {
+  const messages = await lintPaths(names.map((n) => join(CATALOG, n)));
+  expect(messages.map((m) => `${relative(CATALOG, m.path)}:${m.line} ${m.level} ${m.message}`)).toEqual([]);
+});
+
+describe.each(names)('%s', (name) => {
+  test('complete frontmatter: tags, license, metadata.version as a string, tight match', async () => {
+    const { validators, errors } = await loadValidatorsAt(join(CATALOG, name), 'project');
+    expect(errors).toEqual([]);
+    const spec = validators[0]!.spec;
+    expect(spec.tags.length).toBeGreaterThan(0);
+    expect(spec.license).toBe('MIT');
+    expect(typeof spec.metadata?.version).toBe('string');
+    expect(spec.description.length).toBeLessThanOrEqual(1024);
+    if (spec.trigger === 'PostToolUse' || spec.trigger === 'PreToolUse') expect(spec.match.tools?.length).toBeGreaterThan(0);
+    if (spec.trigger === 'Stop') expect(spec.match.files?.length).toBeGreaterThan(0); // no firing on chat-only turns
+    // The prompt stays short: token use is paid on every LLM call.
+    expect(validators[0]!.body.length).toBeLessThan(3000);
+  });
+});
+
+describe.each(names.filter((n) => !readFileSync(join(CATALOG, n, 'VALIDATOR.md'), 'utf8').includes('\nscript:')))('LLM validator %s', (name) => {
+  test('its prompt holds the body and every reference file, with rule ids and what not to flag', async () => {
+    const { validators } = await loadValidatorsAt(join(CATALOG, name), 'project');
+    const v = validators[0]!;
+    expect(v.references.length).toBeGreaterThan(0);
+    const prompt = buildPrompt(v, await fileEvent('src/api/users.ts', 'export const q = (id: string) => db.query(`SELECT * FROM users WHERE id = ${id}`);\n'));
+    expect(prompt.user).toContain(v.body.trim().split('\n')[0]!);
+    for (const ref of v.references) {
+      const firstLine = readFileSync(ref, 'utf8').trim().split('\n')[0]!;
+      expect(prompt.user).toContain(firstLine);
+    }
+    expect(v.body).toMatch(/## Do not flag/);
+    // Rule ids the verdict can name: in the body, or (for the api-standards template) in its conventions table.
+    expect([v.body, ...v.references.map((r) => readFileSync(r, 'utf8'))].join('\n')).toMatch(/`[a-z]+(?:-[a-z]+)+`/);
+  });
+});
