@@ -1,0 +1,130 @@
+/**
+ * `avp doctor`'s library: what avp would do in this project and whether it can — the judge backend and why, whether
+ * it answers, the config files, the agents whose hooks call avp, and the validators that fail to load. Returns data;
+ * the command prints it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { AvpConfig } from '../config-types.ts';
+import { errorMessage, isAvpError } from '../errors.ts';
+import { findProjectRoot } from '../paths.ts';
+import type { ProbeResult } from './probe.ts';
+
+export interface DoctorReport {
+  projectRoot: string;
+  config: { files: string[]; error?: string };
+  judge: {
+    backend?: string;
+    reason?: string;
+    model?: string;
+    error?: { message: string; fix?: string };
+    probe?: ProbeResult;
+    /** LLM validators and where they go (per-validator routing and model hints included). */
+    validators: Array<{ id: string; backend: string; model?: string }>;
+  };
+  hooks: Array<{ agent: string; file: string; events: string[] }>;
+  validators: { loaded: number; script: number; llm: number; errors: Array<{ path: string; line?: number; message: string; fix: string }>; warnings: number };
+  problems: string[];
+  notes: string[];
+}
+
+/** Agents' hook settings files (JSON with a `hooks` object keyed by event), project and user scope. */
+function hookFiles(projectRoot: string, env: NodeJS.ProcessEnv): Array<{ agent: string; file: string }> {
+  const home = env.HOME || homedir();
+  const claudeHome = env.CLAUDE_CONFIG_DIR || join(home, '.claude');
+  return [
+    { agent: 'claude', file: join(projectRoot, '.claude/settings.json') },
+    { agent: 'claude', file: join(projectRoot, '.claude/settings.local.json') },
+    { agent: 'claude', file: join(claudeHome, 'settings.json') },
+    { agent: 'gemini', file: join(projectRoot, '.gemini/settings.json') },
+    { agent: 'gemini', file: join(home, '.gemini/settings.json') },
+    { agent: 'codex', file: join(projectRoot, '.codex/hooks.json') },
+    { agent: 'codex', file: join(home, '.codex/hooks.json') },
+    { agent: 'cursor', file: join(projectRoot, '.cursor/hooks.json') },
+  ];
+}
+
+/** Events of a settings file whose hooks run `avp … hook`. */
+async function avpEvents(file: string): Promise<string[] | { error: string }> {
+  const [{ parse }, { isAvpHookCommand }] = await Promise.all([import('jsonc-parser'), import('../hosts/claude-settings.ts')]);
+  const errors: unknown[] = [];
+  const value = parse(readFileSync(file, 'utf8'), errors as never, { allowTrailingComma: true });
+  if (errors.length) return { error: 'not valid JSON' };
+  const hooks = value?.hooks;
+  if (!hooks || typeof hooks !== 'object') return [];
+  const hasAvp = (x: unknown): boolean =>
+    Array.isArray(x) ? x.some(hasAvp) : x !== null && typeof x === 'object' ? Object.entries(x).some(([k, v]) => (k === 'command' ? isAvpHookCommand(v) : hasAvp(v))) : false;
+  return Object.entries(hooks).filter(([, v]) => hasAvp(v)).map(([k]) => k);
+}
+
+/** Builds the report. `probe: false` skips the request to the backend. */
+export async function doctorReport(opts: { cwd: string; env: NodeJS.ProcessEnv; probe: boolean; timeoutMs: number }): Promise<DoctorReport> {
+  const { env } = opts;
+  const projectRoot = findProjectRoot(opts.cwd, env);
+  const { loadConfig, configFilesPresent, defaultConfig } = await import('../config.ts');
+  const report: DoctorReport = {
+    projectRoot,
+    config: { files: configFilesPresent(projectRoot, env) },
+    judge: { validators: [] },
+    hooks: [],
+    validators: { loaded: 0, script: 0, llm: 0, errors: [], warnings: 0 },
+    problems: [],
+    notes: [],
+  };
+  let config: AvpConfig;
+  try {
+    config = await loadConfig({ cwd: opts.cwd, projectRoot, env });
+  } catch (e) {
+    config = defaultConfig();
+    report.config.error = errorMessage(e);
+    report.problems.push(`the configuration is invalid: ${errorMessage(e).split('\n')[0]}`);
+  }
+  if (config.disabled) report.notes.push('avp is disabled (AVP_DISABLE / "disabled": true): every hook call passes');
+
+  const { discover } = await import('../format/discover.ts');
+  const found = await discover({ projectRoot, env });
+  const llm = found.validators.filter((v) => !v.spec.script);
+  report.validators = {
+    loaded: found.validators.length,
+    script: found.validators.length - llm.length,
+    llm: llm.length,
+    errors: found.errors.map((e) => ({ path: e.path, ...(e.line ? { line: e.line } : {}), message: e.message, fix: e.fix })),
+    warnings: found.warnings.length,
+  };
+  if (found.errors.length) report.problems.push(`${found.errors.length} validator(s) fail to load (each blocks the events it would see)`);
+  if (!found.validators.length && !found.errors.length) report.notes.push('no validators installed: `avp init` installs the recommended ones, `avp new <name>` creates one');
+
+  const [{ detectBackend }, { modelFor }, { backendFor }] = await Promise.all([import('./detect.ts'), import('./backends.ts'), import('./select.ts')]);
+  try {
+    const d = detectBackend(config, env);
+    report.judge.backend = d.backend;
+    report.judge.reason = d.reason;
+    if (d.backend !== 'command') report.judge.model = await modelFor(d.backend, undefined, config);
+    if (opts.probe && d.backend !== 'command') {
+      const { probeBackend } = await import('./probe.ts');
+      report.judge.probe = await probeBackend(d, report.judge.model!, env, { timeoutMs: opts.timeoutMs, cwd: projectRoot });
+      if (!report.judge.probe.ok) report.problems.push(`the ${d.backend} judge does not answer: ${report.judge.probe.detail}`);
+    }
+  } catch (e) {
+    report.judge.error = { message: errorMessage(e).split('\n')[0]!, ...(isAvpError(e) && e.fix ? { fix: e.fix } : {}) };
+    if (llm.length) report.problems.push(`${llm.length} LLM validator(s) have no judge: ${report.judge.error.message}`);
+    else report.notes.push(`no LLM judge available (only needed by LLM validators): ${report.judge.error.message}`);
+  }
+  for (const v of llm) {
+    const routed = backendFor(v, config);
+    const backend = routed === 'auto' ? (report.judge.backend ?? 'none') : routed;
+    const model = backend === 'command' || backend === 'none' ? undefined : await modelFor(backend, v, config);
+    report.judge.validators.push({ id: v.id, backend, ...(model ? { model } : {}) });
+  }
+
+  for (const { agent, file } of hookFiles(projectRoot, env)) {
+    if (!existsSync(file)) continue;
+    const events = await avpEvents(file).catch((e) => ({ error: errorMessage(e) }));
+    if (Array.isArray(events)) {
+      if (events.length) report.hooks.push({ agent, file, events });
+    } else report.problems.push(`${file}: ${events.error}; the agent may ignore it`);
+  }
+  if (!report.hooks.length) report.notes.push('no agent hook calls avp: run `avp init` to install the Claude Code hook');
+  return report;
+}
