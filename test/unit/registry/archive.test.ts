@@ -152,6 +152,33 @@ describe('inspectArchive refuses hostile archives', () => {
   });
 });
 
+describe('tarballs made by the system tar', () => {
+  test('"./" prefixes are accepted; symlinks and hard links are refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'avp-tar-'));
+    try {
+      const src = join(dir, 'pkg');
+      mkdirSync(src);
+      writeFileSync(join(src, 'VALIDATOR.md'), VALIDATOR_MD('tarred'));
+      const tar = (...args: string[]) => {
+        const r = Bun.spawnSync(['tar', ...args], { cwd: dir });
+        if (r.exitCode !== 0) throw new Error(r.stderr.toString());
+        return new Uint8Array(readFileSync(join(dir, args[1]!)));
+      };
+      expect((await inspectArchive(tar('czf', 'plain.tgz', 'pkg'))).manifest.name).toBe('tarred');
+      const dotted = Bun.spawnSync(['tar', 'czf', join(dir, 'dotted.tgz'), '-C', dir, './pkg']);
+      expect(dotted.exitCode).toBe(0);
+      expect((await inspectArchive(new Uint8Array(readFileSync(join(dir, 'dotted.tgz')))) ).top).toBe('pkg');
+      symlinkSync('/etc/passwd', join(src, 'passwd'));
+      expect((await refusal(tar('czf', 'link.tgz', 'pkg'))).message).toContain('symlink');
+      rmSync(join(src, 'passwd'));
+      Bun.spawnSync(['ln', join(src, 'VALIDATOR.md'), join(src, 'hard.md')]);
+      expect((await refusal(tar('cf', 'hard.tar', 'pkg'))).message).toContain('hardlink');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('packDirectory and extractArchive', () => {
   test('pack excludes dot files, target and node_modules; round-trips through extract with modes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'avp-pack-'));
