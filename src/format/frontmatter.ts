@@ -53,7 +53,9 @@ export function parseFrontmatter(text: string): Frontmatter | Problem {
     parsed = (matter as unknown as { engines: { yaml: { parse: (s: string) => unknown } } }).engines.yaml.parse(yamlLines.join('\n'));
   } catch (e) {
     const err = e as { reason?: string; mark?: { line: number; column: number }; message?: string };
-    const line = (err.mark?.line ?? 0) + 2; // YAML line 0 is file line 2 (after the opening fence)
+    let line = (err.mark?.line ?? 0) + 2; // YAML line 0 is file line 2 (after the opening fence)
+    // An unclosed quote is only noticed at the end of the stream: point at the line where the quote opened.
+    if (/quoted scalar/.test(err.reason ?? '')) line = openQuoteLine(yamlLines) ?? line;
     return problem(Math.min(line, close + 1), (err.mark?.column ?? 0) + 1, `invalid YAML: ${err.reason ?? err.message ?? String(e)}`, 'fix the YAML syntax at this line (quote values containing `: `, `#`, `[` or `{`)');
   }
   if (parsed === undefined || parsed === null) parsed = {};
@@ -68,6 +70,18 @@ export function parseFrontmatter(text: string): Frontmatter | Problem {
     bodyLine: close + 2,
     locate: (path) => locateKey(yamlLines, path),
   };
+}
+
+/** The file line of the first value that opens a quote it does not close on the same line. */
+function openQuoteLine(yaml: string[]): number | undefined {
+  for (let i = 0; i < yaml.length; i++) {
+    const m = /^\s*(?:-\s+)?(?:[^"'\s][^:]*:\s+)?(["'])(.*)$/.exec(yaml[i]!);
+    if (!m) continue;
+    const q = m[1]!;
+    const rest = m[2]!.replace(q === '"' ? /\\./g : /''/g, '');
+    if (!rest.includes(q)) return i + 2;
+  }
+  return undefined;
 }
 
 function problem(line: number, column: number, message: string, fix: string): Problem {

@@ -121,13 +121,14 @@ const list = (x: string | string[] | undefined) => (x === undefined ? undefined 
  */
 export function validateSpec(fm: Pick<Frontmatter, 'data' | 'locate'>): { spec?: ValidatorSpec; problems: Problem[] } {
   const problems: Problem[] = [];
-  const result = v.safeParse(SCHEMA, fm.data, { abortPipeEarly: true });
+  const data = withoutEmpty(fm, problems);
+  const result = v.safeParse(SCHEMA, data, { abortPipeEarly: true });
   if (!result.success) {
     for (const issue of result.issues) {
       const path = (issue.path ?? []).map((p) => p.key as string | number);
       let [message, fix] = issue.message.split(SEP);
       let at = fm.locate(path.length ? path : ['']);
-      if (fix === undefined && path.length === 1 && REQUIRED_FIX[path[0] as string] && fm.data[path[0] as string] === undefined) {
+      if (fix === undefined && path.length === 1 && REQUIRED_FIX[path[0] as string] && data[path[0] as string] === undefined) {
         // valibot reports a missing key with the object's generic message: say which key and how to add it.
         message = `missing required key \`${path[0]}\``;
         fix = REQUIRED_FIX[path[0] as string];
@@ -180,6 +181,35 @@ export function validateSpec(fm: Pick<Frontmatter, 'data' | 'locate'>): { spec?:
   if (d.script !== undefined) spec.script = d.script;
   if (d.model !== undefined) spec.model = d.model;
   return { spec, problems };
+}
+
+const OPTIONAL = new Set(KNOWN_KEYS.filter((k) => !(k in REQUIRED_FIX)));
+
+/**
+ * `tags:` or `match:\n  files:` with nothing after them are YAML nulls: treated as absent, with a warning, rather than
+ * failing the validator over an empty optional key (scaffolds and half-edited files have them).
+ */
+function withoutEmpty(fm: Pick<Frontmatter, 'data' | 'locate'>, problems: Problem[]): Record<string, unknown> {
+  const data: Record<string, unknown> = { ...fm.data };
+  const empty = (path: string[]) => problems.push({ ...fm.locate(path), message: `\`${path.join('.')}\` is empty (ignored)`, fix: `give it a value or remove the line`, level: 'warning' });
+  for (const key of Object.keys(data)) {
+    if (data[key] === null && OPTIONAL.has(key)) {
+      delete data[key];
+      empty([key]);
+    }
+  }
+  const match = data.match;
+  if (match && typeof match === 'object' && !Array.isArray(match)) {
+    const m: Record<string, unknown> = { ...(match as Record<string, unknown>) };
+    for (const key of MATCH_KEYS) {
+      if (key in m && m[key] === null) {
+        delete m[key];
+        empty(['match', key]);
+      }
+    }
+    data.match = m;
+  }
+  return data;
 }
 
 /** Name and trigger when readable, so a load error can still be scoped to the events it concerns. */

@@ -230,3 +230,25 @@ describe('YAML and frontmatter errors', () => {
     expect(r.validators[0]!.spec.name).toBe('check');
   });
 });
+
+describe('empty optional keys and unclosed quotes', () => {
+  test('an empty optional key (YAML null) is ignored with a warning', async () => {
+    const r = await loadOne(md({ ...base, tags: '', match: '\n  files:\n  tools: [Write]' }));
+    expect(r.errors).toEqual([]);
+    expect(r.validators[0]!.spec.tags).toEqual([]);
+    expect(r.validators[0]!.spec.match).toEqual({ tools: ['Write'] });
+    expect(r.warnings.map((w) => [w.line, w.message])).toEqual([
+      [6, '`tags` is empty (ignored)'],
+      [8, '`match.files` is empty (ignored)'],
+    ]);
+  });
+  test('an empty required key is still an error', async () => {
+    const e = await oneError(md({ ...base, severity: '' }));
+    expect(e.line).toBe(4);
+  });
+  test('an unclosed quote is reported where it opens, not at the end of the frontmatter', async () => {
+    const e = await oneError('---\nname: check\ndescription: "Checks things\nseverity: error\ntrigger: PostToolUse\n---\nbody\n');
+    expect(e.line).toBe(3);
+    expect(e.message).toContain('quoted scalar');
+  });
+});
