@@ -53,10 +53,12 @@ export function parseFrontmatter(text: string): Frontmatter | Problem {
     parsed = (matter as unknown as { engines: { yaml: { parse: (s: string) => unknown } } }).engines.yaml.parse(yamlLines.join('\n'));
   } catch (e) {
     const err = e as { reason?: string; mark?: { line: number; column: number }; message?: string };
-    let line = (err.mark?.line ?? 0) + 2; // YAML line 0 is file line 2 (after the opening fence)
-    // An unclosed quote is only noticed at the end of the stream: point at the line where the quote opened.
-    if (/quoted scalar/.test(err.reason ?? '')) line = openQuoteLine(yamlLines) ?? line;
-    return problem(Math.min(line, close + 1), (err.mark?.column ?? 0) + 1, `invalid YAML: ${err.reason ?? err.message ?? String(e)}`, 'fix the YAML syntax at this line (quote values containing `: `, `#`, `[` or `{`)');
+    // YAML line 0 is file line 2 (after the opening fence).
+    let at = { line: (err.mark?.line ?? 0) + 2, column: (err.mark?.column ?? 0) + 1 };
+    // An unclosed quote is only noticed at the end of the stream: point at the quote that opened it.
+    if (/quoted scalar/.test(err.reason ?? '')) at = openQuote(yamlLines) ?? at;
+    if (at.line > close + 1) at = { line: close + 1, column: 1 };
+    return problem(at.line, at.column, `invalid YAML: ${err.reason ?? err.message ?? String(e)}`, 'fix the YAML syntax at this line (quote values containing `: `, `#`, `[` or `{`)');
   }
   if (parsed === undefined || parsed === null) parsed = {};
   if (typeof parsed !== 'object' || Array.isArray(parsed)) {
@@ -72,14 +74,14 @@ export function parseFrontmatter(text: string): Frontmatter | Problem {
   };
 }
 
-/** The file line of the first value that opens a quote it does not close on the same line. */
-function openQuoteLine(yaml: string[]): number | undefined {
+/** File position of the first value that opens a quote it does not close on the same line. */
+function openQuote(yaml: string[]): { line: number; column: number } | undefined {
   for (let i = 0; i < yaml.length; i++) {
-    const m = /^\s*(?:-\s+)?(?:[^"'\s][^:]*:\s+)?(["'])(.*)$/.exec(yaml[i]!);
+    const m = /^(\s*(?:-\s+)?(?:[^"'\s][^:]*:\s+)?)(["'])(.*)$/.exec(yaml[i]!);
     if (!m) continue;
-    const q = m[1]!;
-    const rest = m[2]!.replace(q === '"' ? /\\./g : /''/g, '');
-    if (!rest.includes(q)) return i + 2;
+    const q = m[2]!;
+    const rest = m[3]!.replace(q === '"' ? /\\./g : /''/g, '');
+    if (!rest.includes(q)) return { line: i + 2, column: m[1]!.length + 1 };
   }
   return undefined;
 }

@@ -248,7 +248,7 @@ describe('empty optional keys and unclosed quotes', () => {
   });
   test('an unclosed quote is reported where it opens, not at the end of the frontmatter', async () => {
     const e = await oneError('---\nname: check\ndescription: "Checks things\nseverity: error\ntrigger: PostToolUse\n---\nbody\n');
-    expect(e.line).toBe(3);
+    expect(e).toMatchObject({ line: 3, column: 14 });
     expect(e.message).toContain('quoted scalar');
   });
 });
