@@ -1,5 +1,5 @@
 /**
- * Registry server: metadata read throughput of `avp registry serve` (SQLite) beside a static file server serving the
+ * Registry server: metadata read throughput of `avp registry serve` (SQLite, and PostgreSQL when installed) beside a static file server serving the
  * `avp registry export` copy of the same data, measured in the same run on the same machine.
  *
  *   node_modules/.bin/bun run build.ts && node_modules/.bin/bun bench/registry-server.ts [--seconds 3] [--concurrency 32] [--packages 60]
@@ -66,24 +66,40 @@ async function load(base: string, urls: string[]): Promise<{ rps: number; p50: n
 }
 
 const procs: Array<ReturnType<typeof Bun.spawn>> = [];
-try {
-  const data = join(root, 'data');
-  const tok = Bun.spawnSync([AVP, 'registry', 'token', 'create', '--name', 'bench', '--json', '--data', data], { env });
+let pg: { url: string; stop(): Promise<void> } | undefined;
+
+/** Starts `avp registry serve` on `data` (and `db`), seeds it through the publish endpoint, returns its URL. */
+async function seededServer(data: string, names: string[], db?: string): Promise<string> {
+  const dbArgs = db ? ['--db', db] : [];
+  const tok = Bun.spawnSync([AVP, 'registry', 'token', 'create', '--name', 'bench', '--json', '--data', data, ...dbArgs], { env });
   if (tok.exitCode !== 0) throw new Error(`token create failed: ${tok.stderr}`);
   const token = JSON.parse(tok.stdout.toString()).token as string;
-  const server = Bun.spawn([AVP, 'registry', 'serve', '--port', '0', '--data', data], { env, stdout: 'pipe', stderr: 'ignore' });
+  const server = Bun.spawn([AVP, 'registry', 'serve', '--port', '0', '--data', data, ...dbArgs], { env, stdout: 'pipe', stderr: 'ignore' });
   procs.push(server);
-  const serverUrl = JSON.parse(await firstLine(server)).url as string;
-
-  const names = Array.from({ length: PACKAGES }, (_, i) => `bench-validator-${i}`);
+  const url = JSON.parse(await firstLine(server)).url as string;
   for (const name of names) {
     for (const version of ['1.0.0', '1.1.0', '2.0.0']) {
       const zip = zipSync({ [`${name}/`]: new Uint8Array(0), [`${name}/VALIDATOR.md`]: new TextEncoder().encode(md(name, version)) });
       const form = new FormData();
       form.append('package', new File([zip], 'package.zip', { type: 'application/zip' }));
-      const res = await fetch(`${serverUrl}/api/packages`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+      const res = await fetch(`${url}/api/packages`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
       if (res.status !== 201) throw new Error(`publish ${name}@${version}: ${res.status} ${await res.text()}`);
     }
+  }
+  return url;
+}
+
+try {
+  const data = join(root, 'data');
+  const names = Array.from({ length: PACKAGES }, (_, i) => `bench-validator-${i}`);
+  const serverUrl = await seededServer(data, names);
+
+  // The same server on PostgreSQL when the distribution's binaries are installed (scripts/test.sh installs them).
+  let pgUrl: string | undefined;
+  const { findPostgresBin, startPostgres } = await import('../test/support/postgres.ts');
+  if (findPostgresBin()) {
+    pg = await startPostgres();
+    pgUrl = await seededServer(join(root, 'data-pg'), names, pg.url);
   }
 
   const site = join(root, 'site');
@@ -104,21 +120,25 @@ try {
   ]);
   urls.push('/api/packages?q=&limit=20');
 
-  // Warm both (JIT, page cache), then measure one after the other with the same client.
-  await load(serverUrl, urls.slice(0, 50));
-  await load(staticUrl, urls.slice(0, 50));
+  // Warm each (JIT, page cache), then measure one after the other with the same client.
+  for (const base of [serverUrl, staticUrl, ...(pgUrl ? [pgUrl] : [])]) await load(base, urls.slice(0, 50));
   const live = await load(serverUrl, urls);
   const copy = await load(staticUrl, urls);
+  const onPg = pgUrl ? await load(pgUrl, urls) : undefined;
 
   const row = (label: string, r: Awaited<ReturnType<typeof load>>) =>
     `  ${label.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   ${r.count} requests${r.errors ? `, ${r.errors} non-200` : ''}`;
   console.log(`\n== registry server: metadata read throughput (${SECONDS}s each, ${CONCURRENCY} concurrent loops, ${PACKAGES} packages × 3 versions) ==`);
   console.log(row('avp registry serve (SQLite)', live));
+  if (onPg) console.log(row('avp registry serve (PostgreSQL)', onPg));
+  else console.log('  avp registry serve (PostgreSQL)    skipped: no PostgreSQL binaries (apt-get install postgresql)');
   console.log(row('static file server on the export', copy));
-  console.log(`  ratio static/server: ${(copy.rps / live.rps).toFixed(2)}×  (URL mix: detail, latest, version, versions, search)`);
-  if (live.errors || copy.errors) process.exitCode = 1;
+  console.log(`  ratio static/server (SQLite): ${(copy.rps / live.rps).toFixed(2)}×${onPg ? `   static/server (PostgreSQL): ${(copy.rps / onPg.rps).toFixed(2)}×` : ''}`);
+  console.log('  (URL mix: detail, latest, version, versions, search; load generator, servers and PostgreSQL share the 2 cores)');
+  if (live.errors || copy.errors || onPg?.errors) process.exitCode = 1;
 } finally {
   for (const p of procs) p.kill('SIGTERM');
   await Promise.all(procs.map((p) => p.exited));
+  await pg?.stop();
   rmSync(root, { recursive: true, force: true });
 }
