@@ -43,7 +43,8 @@ export function runCommand(command: string, cwd: string, opts: { timeoutMs: numb
     const env = { ...(opts.env ?? process.env), CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', npm_config_yes: 'false' };
     let child;
     try {
-      child = spawn('/bin/sh', ['-c', command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      // One pipe for both streams (`exec 2>&1`) so the log shows them in the order they were written.
+      child = spawn('/bin/sh', ['-c', `exec 2>&1\n${command}`], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (e) {
       resolveRun({ command, code: null, signal: null, output: String(e), timedOut: false, ms: elapsed(started), notInstalled: '/bin/sh' });
       return;

@@ -28,8 +28,8 @@ export function formatterFix(cmd: string, scripts?: Record<string, string>): str
   if (has(c, /\bspotlessCheck\b/)) return c.replace('spotlessCheck', 'spotlessApply');
   if (has(c, /\brubocop\b/)) return has(c, /\s(-a|-A|--autocorrect|--autocorrect-all)\b/) ? c : `${c} -a`;
   // black, ruff format, isort, clang-format --dry-run …: dropping the check flag gives the fix mode.
-  if (has(c, /\s--check\b/)) return c.replace(/\s--check\b/, '').replace(/\s+/g, ' ').trim();
-  if (has(c, /\s--check-only\b/)) return c.replace(/\s--check-only\b/, '').trim();
+  if (has(c, /\s--check-only(?=\s|$)/)) return c.replace(/\s--check-only(?=\s|$)/, '').trim();
+  if (has(c, /\s--check(?=\s|$)/)) return c.replace(/\s--check(?=\s|$)/, '').replace(/\s+/g, ' ').trim();
   if (has(c, /\s--dry-run\b/)) return c.replace(/\s--dry-run\b/, '').trim();
   return undefined;
 }
