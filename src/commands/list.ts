@@ -23,6 +23,10 @@ export default defineCommand({
       }
       const text = view.listText(d);
       if (text) process.stdout.write(`${text}\n`);
+      if (d.warnings.length) {
+        const { logger } = await import('../logger.ts');
+        (await logger()).warn(`${d.warnings.length} warning${d.warnings.length === 1 ? '' : 's'} in validator files: run \`avp lint\` to see them`);
+      }
       if (!d.validators.length && !d.errors.length) {
         const { logger } = await import('../logger.ts');
         (await logger()).info(`No validators in ${projectValidatorsDir(projectRoot)} or ${userValidatorsDir()}. Create one with \`avp new <name>\`, or see \`avp list --available\`.`);

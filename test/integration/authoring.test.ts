@@ -143,7 +143,7 @@ describe('avp list', () => {
     const w = workspace();
     put(w.pv('no-secrets.md'), validator('no-secrets', 'match:\n  tools: [Write, Edit]\n  files: ["*.ts"]\n'));
     put(w.pv('team/broken.md'), validator('broken').replace('trigger: PostToolUse', 'trigger: AfterEdit'));
-    put(w.uv('no-secrets.md'), validator('no-secrets'));
+    put(w.uv('no-secrets.md'), validator('no-secrets', 'colour: red\n'));
     put(w.uv('session/VALIDATOR.md'), validator('session').replace('trigger: PostToolUse', 'trigger: SessionStart\ntriggerMatcher: startup|resume\nonce: true'));
     put(w.uv('session/rules/greet.md'), 'Greet.');
 
@@ -155,6 +155,7 @@ describe('avp list', () => {
     expect(lines[2]).toMatch(/^session\/greet\s+user\s+SessionStart\s+error\s+llm\s+when=startup\|resume once$/);
     expect(r.stdout).toContain(`no-secrets: ${w.uv('no-secrets.md')} is shadowed by ${w.pv('no-secrets.md')}`);
     expect(r.stdout).toContain(`${w.pv('team/broken.md')}:5:10: \`trigger\` "AfterEdit" is not an AVP trigger`);
+    expect(r.stderr).toContain('1 warning in validator files: run avp lint to see them');
 
     const j = JSON.parse((await w.run(['list', '--json'])).stdout);
     expect(j.validators.map((v: { id: string; source: string }) => [v.id, v.source])).toEqual([
