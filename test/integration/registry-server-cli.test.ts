@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test';
+import { SQL } from 'bun';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAvp, tempDir } from '../support/run-avp.ts';
@@ -15,6 +16,24 @@ describe('avp registry commands', () => {
     expect(existsSync(join(data, 'blobs', 'sha512'))).toBe(true);
     await srv.stop();
     expect(srv.stderr()).toContain('registry stopped');
+  });
+
+  test('a restart keeps everything; migrations are recorded once in schema_migrations', async () => {
+    const data = tempDir();
+    const { token } = await createToken(data, 'erin');
+    const first = await startServerProcess({ data });
+    expect((await publishZip(first.url, packageZip('epsilon', '1.0.0'), token)).status).toBe(201);
+    await first.stop();
+    const second = await startServerProcess({ data });
+    const v = await api(second.url, '/api/packages/epsilon/1.0.0');
+    expect(v.status).toBe(200);
+    expect((await fetch(v.body.downloadUrl)).status).toBe(200);
+    expect((await publishZip(second.url, packageZip('epsilon', '1.0.0'), token)).status).toBe(409);
+    await second.stop();
+    const db = new SQL(`sqlite://${join(data, 'registry.db')}`);
+    const rows = await db`SELECT version, name FROM schema_migrations`;
+    await db.close();
+    expect(rows.map((r: { version: number }) => r.version)).toEqual([1]);
   });
 
   test('--base-url sets the downloadUrl origin', async () => {

@@ -40,10 +40,20 @@ export function registryServerSuite(engine: string, db: () => string | undefined
       await srv?.stop();
     });
 
-    test('health and the store engine', async () => {
+    test('health, HEAD, 405 with Allow, unknown paths', async () => {
       const r = await api(srv.url, '/api/health');
       expect(r.status).toBe(200);
       expect(r.body.engine).toBe(engine);
+      const head = await fetch(`${srv.url}/api/health`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(await head.text()).toBe('');
+      const put = await api(srv.url, '/api/packages', { method: 'PUT', token: alice });
+      expect(put.status).toBe(405);
+      expect(put.headers.get('allow')).toBe('GET, POST');
+      expect(put.body.error).toBe('method_not_allowed');
+      const nowhere = await api(srv.url, '/nowhere');
+      expect(nowhere.status).toBe(404);
+      expect(nowhere.body.error_description).toContain('/api/');
     });
 
     test('publish: 201 with downloadUrl, integrity computed by the server, size', async () => {
