@@ -33,7 +33,7 @@ export async function preparePublish(dir: string): Promise<PackResult & { warnin
     size: packed.bytes.length,
     integrity: integrityOf(packed.bytes),
     bytes: packed.bytes,
-    warnings: messages.filter((m) => m.level === 'warning').map(formatLint),
+    warnings: messages.filter((m) => m.level === 'warning').map((m) => formatLint(m)),
   };
 }
 
