@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { avpHome, projectAvpDir, projectValidatorsDir, userValidatorsDir } from '../paths.ts';
 import { entryValid, makeEntry, readCache, writeCache, type CacheFile } from './cache.ts';
-import { findDuplicates } from './duplicates.ts';
+import { declaringPath, findDuplicates } from './duplicates.ts';
 import { filesUnder, walkValidators } from './walk.ts';
 import type { Discovery, LintMessage, LoadError, Shadowed, Source, Validator } from './types.ts';
 
@@ -75,11 +75,6 @@ export async function loadSource(root: string, source: Source, cachePath: string
   if (dirty && !noCache) writeCache(cachePath, next);
   const unique = findDuplicates(out.validators, out.errors, source);
   return { validators: unique.validators, errors: unique.errors, warnings: out.warnings };
-}
-
-/** The path that declares a validator's name (a rule's RuleSet VALIDATOR.md). */
-function declaringPath(x: { path: string; form?: string; dir?: string }): string {
-  return x.form === 'ruleset' && x.dir ? join(x.dir, 'VALIDATOR.md') : x.path.replace(/\/rules\/[^/]+\.md$/, '/VALIDATOR.md');
 }
 
 /**

@@ -2,7 +2,8 @@
  * Name uniqueness within one source: the same name twice is a load error for every copy (fail closed — avp cannot
  * know which one the author meant to run). Pure and light: used by discovery on every call.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { LoadError, Source, Validator } from './types.ts';
 
 /** The line of the top-level `name:` key (only read in the rare duplicate case, so discovery stays stat-only). */
@@ -16,10 +17,23 @@ function nameLine(path: string): number {
   }
 }
 
+/**
+ * The file that declares a validator's (or a load error's) name: a RuleSet rule's name comes from its RuleSet's
+ * VALIDATOR.md. (A load error carries no form; a `rules/x.md` next to a VALIDATOR.md is a rule.)
+ */
+export function declaringPath(x: { path: string; form?: string; dir?: string }): string {
+  if (x.form === 'ruleset' && x.dir) return join(x.dir, 'VALIDATOR.md');
+  if (x.form === undefined && basename(dirname(x.path)) === 'rules') {
+    const manifest = join(dirname(dirname(x.path)), 'VALIDATOR.md');
+    if (existsSync(manifest)) return manifest;
+  }
+  return x.path;
+}
+
 /** Replaces every validator sharing its name with another unit of the same source by a load error naming all paths. */
 export function findDuplicates(validators: Validator[], errors: LoadError[], source: Source): { validators: Validator[]; errors: LoadError[] } {
   // A unit is identified by the file that declares the name (a RuleSet's rules share their VALIDATOR.md).
-  const declaredBy = (v: Validator) => (v.form === 'ruleset' && v.dir ? `${v.dir}/VALIDATOR.md` : v.path);
+  const declaredBy = declaringPath;
   const paths = new Map<string, Set<string>>();
   const note = (name: string | undefined, path: string) => {
     if (!name) return;
@@ -27,7 +41,7 @@ export function findDuplicates(validators: Validator[], errors: LoadError[], sou
     paths.get(name)!.add(path);
   };
   for (const v of validators) note(v.name, declaredBy(v));
-  for (const e of errors) note(e.name, e.path.replace(/\/rules\/[^/]+\.md$/, '/VALIDATOR.md'));
+  for (const e of errors) note(e.name, declaringPath(e));
   const dup = new Set([...paths].filter(([, p]) => p.size > 1).map(([n]) => n));
   if (dup.size === 0) return { validators, errors };
   const out: LoadError[] = [...errors];

@@ -97,6 +97,23 @@ describe('name uniqueness within a source', () => {
   });
 });
 
+describe('RuleSets and folders named rules', () => {
+  test('a broken rule next to good ones is one error, not a name clash with its siblings', async () => {
+    const s = sources({ 'style/VALIDATOR.md': valid('style'), 'style/rules/good.md': 'Good.', 'style/rules/bad.md': '---\ntrigger: Stop\n---\nBad.\n' });
+    const d = await s.run();
+    expect(d.validators.map((v) => v.id)).toEqual(['style/good']);
+    expect(d.errors.map((e) => e.path)).toEqual([s.p('style/rules/bad.md')]);
+  });
+
+  test('an organisation folder called rules/ at the top holds ordinary validators', async () => {
+    const s = sources({ 'rules/a.md': valid('a'), 'rules/b.md': valid('b', { severity: 'loud' }) }, { 'b.md': valid('b') });
+    const d = await s.run();
+    expect(d.validators.map((v) => v.id)).toEqual(['a']);
+    expect(d.errors.map((e) => e.path)).toEqual([s.p('rules/b.md')]);
+    expect(d.shadowed).toEqual([{ name: 'b', winner: s.p('rules/b.md'), shadowed: s.u('b.md') }]);
+  });
+});
+
 describe('precedence: project > user', () => {
   test('only in the project, only in the user source: both active', async () => {
     const s = sources({ 'a.md': valid('a') }, { 'b.md': valid('b') });
