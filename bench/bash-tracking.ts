@@ -1,0 +1,157 @@
+/**
+ * The cost of Bash change tracking on a repository of 10,000 files (1,000 directories × 10 files, ~2 KB each,
+ * committed, plus 20 dirty and 20 untracked files), measured side by side in one run:
+ * - avp's git mode: `git ls-files -t -m -o` + stat of the dirty set (what PreToolUse/PostToolUse of Bash do);
+ * - the naive alternative: list every file (`git ls-files -co`) and stat each from JS;
+ * - the walk used outside git (same tree, no .git);
+ * - a whole Bash round trip through prepareEvent (PreToolUse snapshot + PostToolUse compare, one file changed by `sed -i`);
+ * - the same round trip through the compiled hook (`dist/avp hook`, two processes) vs an event that matches nothing.
+ * Prints medians, ratios, snapshot size and memory.
+ */
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { defaultConfig } from '../src/config.ts';
+import { prepareEvent } from '../src/engine/session.ts';
+import { snapshot } from '../src/engine/session/fingerprint.ts';
+import type { HookEvent } from '../src/event.ts';
+
+const FILES = 10_000;
+const RUNS = 15;
+const AVP = resolve(import.meta.dir, '../dist/avp');
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+function time(fn: () => unknown, runs = RUNS): number {
+  fn(); // warm
+  const t: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const s = performance.now();
+    fn();
+    t.push(performance.now() - s);
+  }
+  return median(t);
+}
+async function timeAsync(fn: () => Promise<unknown>, runs = RUNS): Promise<number> {
+  await fn();
+  const t: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const s = performance.now();
+    await fn();
+    t.push(performance.now() - s);
+  }
+  return median(t);
+}
+const sh = (cwd: string, cmd: string) => {
+  const p = Bun.spawnSync(['bash', '-c', cmd], { cwd, stdout: 'ignore', stderr: 'pipe' });
+  if (p.exitCode !== 0) throw new Error(`${cmd}: ${p.stderr}`);
+};
+
+function makeTree(root: string): void {
+  const body = 'export const value = 1;\n'.repeat(90);
+  for (let d = 0; d < FILES / 10; d++) {
+    const dir = join(root, 'src', `m${d}`);
+    mkdirSync(dir, { recursive: true });
+    for (let f = 0; f < 10; f++) writeFileSync(join(dir, `f${f}.ts`), `// ${d}/${f}\n${body}`);
+  }
+}
+
+const base = mkdtempSync(join(tmpdir(), 'avp-bench-bash-'));
+const repo = join(base, 'repo');
+const plain = join(base, 'plain');
+try {
+  mkdirSync(repo);
+  makeTree(repo);
+  sh(repo, 'git init -q && git config user.email b@example.com && git config user.name b && git add . && git commit -qm init');
+  // Files written in the same second as the index are "racily clean" and git re-reads them all on every check; a
+  // real working copy's index is newer than its files. Let a second pass and refresh it, as any `git status` would.
+  await Bun.sleep(1100);
+  sh(repo, 'git update-index -q --refresh');
+  for (let i = 0; i < 20; i++) {
+    writeFileSync(join(repo, 'src', `m${i}`, 'f0.ts'), `// dirty ${i}\n`);
+    writeFileSync(join(repo, `untracked-${i}.ts`), `// new ${i}\n`);
+  }
+  mkdirSync(plain);
+  makeTree(plain);
+
+  const gitMode = time(() => snapshot(repo, 20_000));
+  const naive = time(() => {
+    const out = Bun.spawnSync(['git', 'ls-files', '-z', '-c', '-o', '--exclude-standard'], { cwd: repo, stdout: 'pipe' }).stdout.toString();
+    for (const rel of out.split('\0')) if (rel) statSync(join(repo, rel));
+  });
+  const walk = time(() => snapshot(plain, 20_000), 7);
+  const snap = snapshot(repo, 20_000);
+  const snapBytes = JSON.stringify(snap).length;
+  const walkBytes = JSON.stringify(snapshot(plain, 20_000)).length;
+
+  const config = defaultConfig();
+  let n = 0;
+  const ev = (event: string, id: string): HookEvent => ({
+    agent: 'claude',
+    event,
+    tool: 'Bash',
+    toolInput: { command: 'sed' },
+    sessionId: 'bench',
+    cwd: repo,
+    projectRoot: repo,
+    files: [],
+    raw: { tool_use_id: id },
+  });
+  const rssBefore = process.memoryUsage().rss;
+  let changed = 0;
+  const preTimes: number[] = [];
+  const postTimes: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const id = `t${n++}`;
+    let s = performance.now();
+    await prepareEvent(ev('PreToolUse', id), config);
+    preTimes.push(performance.now() - s);
+    sh(repo, `sed -i 's/value = [0-9]*/value = ${i + 2}/' src/m500/f${i % 10}.ts`);
+    s = performance.now();
+    const post = await prepareEvent(ev('PostToolUse', id), config);
+    postTimes.push(performance.now() - s);
+    changed = post.files.length;
+  }
+  const rssAfter = process.memoryUsage().rss;
+
+  // Through the compiled binary: a Bash PreToolUse + PostToolUse pair vs an event that matches nothing.
+  let hookNote = 'dist/avp not built: run `bun run build.ts` for the hook numbers';
+  try {
+    statSync(AVP);
+    mkdirSync(join(repo, '.avp', 'validators', 'bash-watch'), { recursive: true });
+    writeFileSync(
+      join(repo, '.avp', 'validators', 'bash-watch', 'VALIDATOR.md'),
+      '---\nname: bash-watch\ndescription: matches Bash so that tracking runs\nseverity: info\ntrigger: Stop\n---\nNever runs in this bench.\n',
+    );
+    const env = { PATH: process.env.PATH!, HOME: base, AVP_HOME: join(base, '.avp-home'), CLAUDE_PROJECT_DIR: repo };
+    const hook = (input: object) => {
+      const s = performance.now();
+      Bun.spawnSync([AVP, 'hook', '--agent', 'claude'], { cwd: repo, env, stdin: Buffer.from(JSON.stringify(input)), stdout: 'ignore' });
+      return performance.now() - s;
+    };
+    const common = { session_id: 'bench-hook', transcript_path: '/dev/null', cwd: repo };
+    const noMatch = median(Array.from({ length: RUNS }, () => hook({ ...common, hook_event_name: 'Notification', message: 'x', notification_type: 'idle_prompt' })));
+    const pairs: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const b = { ...common, tool_name: 'Bash', tool_input: { command: 'true' }, tool_use_id: `h${i}` };
+      pairs.push(hook({ ...b, hook_event_name: 'PreToolUse' }) + hook({ ...b, hook_event_name: 'PostToolUse', tool_response: { stdout: '' } }));
+    }
+    const pair = median(pairs);
+    hookNote = `dist/avp hook, Bash Pre+Post pair (2 processes): ${pair.toFixed(1)} ms; a no-match event: ${noMatch.toFixed(1)} ms; tracking adds ${(pair - 2 * noMatch).toFixed(1)} ms per Bash call`;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+
+  console.log(`Bash change tracking — ${FILES.toLocaleString()} committed files, 20 dirty + 20 untracked, median of ${RUNS}`);
+  console.log(`  snapshot, git mode (avp):            ${gitMode.toFixed(1)} ms   (${Object.keys(snap.files).length} entries, ${(snapBytes / 1024).toFixed(1)} KiB on disk)`);
+  console.log(`  snapshot, list + stat every file:    ${naive.toFixed(1)} ms   (${(naive / gitMode).toFixed(1)}× avp's git mode)`);
+  console.log(`  snapshot, walk outside git:          ${walk.toFixed(1)} ms   (${(walkBytes / 1024).toFixed(0)} KiB on disk; ${(walk / gitMode).toFixed(1)}× git mode)`);
+  console.log(`  PreToolUse (snapshot + save):        ${median(preTimes).toFixed(1)} ms`);
+  console.log(`  PostToolUse (snapshot + compare + diff, ${changed} file changed): ${median(postTimes).toFixed(1)} ms`);
+  console.log(`  memory: rss ${(rssAfter / 1048576).toFixed(0)} MiB after ${RUNS} round trips (+${((rssAfter - rssBefore) / 1048576).toFixed(1)} MiB)`);
+  console.log(`  ${hookNote}`);
+} finally {
+  rmSync(base, { recursive: true, force: true });
+}
