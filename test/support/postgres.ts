@@ -1,4 +1,4 @@
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,11 +83,28 @@ export async function startPostgres(): Promise<TestPostgres> {
   };
   try {
     await exec([join(bin, 'initdb'), '-D', data, '-U', 'avp', '--auth=trust', '--no-sync', '-E', 'UTF8'], 'initdb');
-    const port = await freePort();
-    const opts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${root} -c fsync=off -c full_page_writes=off -c synchronous_commit=off`;
-    await exec([join(bin, 'pg_ctl'), '-D', data, '-o', opts, '-l', join(root, 'log.txt'), '-w', '-t', '60', 'start'], 'pg_ctl start');
+    // The free port can be taken between probing and binding: try a few.
+    let port = 0;
+    for (let attempt = 1; ; attempt++) {
+      port = await freePort();
+      const opts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${root} -c fsync=off -c full_page_writes=off -c synchronous_commit=off`;
+      try {
+        await exec([join(bin, 'pg_ctl'), '-D', data, '-o', opts, '-l', join(root, 'log.txt'), '-w', '-t', '60', 'start'], 'pg_ctl start');
+        break;
+      } catch (e) {
+        if (attempt >= 3) throw new Error(`${(e as Error).message}\nserver log:\n${logTail(root)}`);
+      }
+    }
+    const pgCtlStop = [join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop'];
+    // A test process that dies without calling stop() must not leave a postgres daemon behind.
+    const onExit = () => {
+      Bun.spawnSync(as(pgCtlStop), { stdout: 'ignore', stderr: 'ignore' });
+      rmSync(root, { recursive: true, force: true });
+    };
+    process.once('exit', onExit);
     const stop = async () => {
-      await exec([join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop'], 'pg_ctl stop').catch(() => {});
+      process.removeListener('exit', onExit);
+      await exec(pgCtlStop, 'pg_ctl stop').catch(() => {});
       rmSync(root, { recursive: true, force: true });
     };
     try {
@@ -100,5 +117,13 @@ export async function startPostgres(): Promise<TestPostgres> {
   } catch (e) {
     rmSync(root, { recursive: true, force: true });
     throw e;
+  }
+}
+
+function logTail(root: string): string {
+  try {
+    return readFileSync(join(root, 'log.txt'), 'utf8').split('\n').slice(-20).join('\n');
+  } catch {
+    return '(no log)';
   }
 }
