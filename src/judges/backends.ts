@@ -4,14 +4,12 @@
  */
 import type { AvpConfig } from '../config-types.ts';
 import type { Validator } from '../format/types.ts';
-import type { Detection } from './detect.ts';
+import { DEFAULT_MODELS, type Detection } from './detect.ts';
 import type { Judge } from './types.ts';
 
-/** Each backend's model when neither config nor the validator names one: small and fast, a judge answers often. */
-export async function defaultModel(backend: string): Promise<string> {
-  if (backend === 'openai') return (await import('./openai.ts')).OPENAI_DEFAULT_MODEL;
-  if (backend === 'anthropic') return (await import('./anthropic.ts')).ANTHROPIC_DEFAULT_MODEL;
-  return (await import('./claude.ts')).CLAUDE_DEFAULT_MODEL;
+/** The backend's default model (see DEFAULT_MODELS). */
+export function defaultModel(backend: string): string {
+  return DEFAULT_MODELS[backend as keyof typeof DEFAULT_MODELS] ?? DEFAULT_MODELS.claude;
 }
 
 /**
@@ -19,34 +17,40 @@ export async function defaultModel(backend: string): Promise<string> {
  * validator's `model` hint; else the backend's default.
  */
 export async function modelFor(backend: string, validator: Validator | undefined, config: AvpConfig): Promise<string> {
-  return config.judge.model || validator?.spec.model || (await defaultModel(backend));
+  return config.judge.model || validator?.spec.model || defaultModel(backend);
 }
 
 const truthy = (v: string | undefined) => !!v && v !== '0' && v.toLowerCase() !== 'false';
 
-/** The judge for `validator` on the detected LLM backend (`claude`, `anthropic` or `openai`), cache included. */
+/** Builds the uncached judge: the transport, the shared LLM flow (prompt, verdict, repair) and its limit. */
+async function buildJudge(found: Detection, model: string, validator: Validator, config: AvpConfig, env: NodeJS.ProcessEnv): Promise<Judge> {
+  const { llmJudge } = await import('./llm-judge.ts');
+  const stream = truthy(env.AVP_JUDGE_STREAM);
+  if (found.backend === 'claude') {
+    const { claudeTransport } = await import('./claude.ts');
+    return llmJudge(claudeTransport({ bin: found.bin!, model, env }, validator), config.judge.concurrency);
+  }
+  if (found.backend === 'anthropic') {
+    const { anthropicTransport } = await import('./anthropic.ts');
+    const opts = { model, stream, ...(env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : {}), ...(env.ANTHROPIC_BASE_URL ? { baseUrl: env.ANTHROPIC_BASE_URL } : {}) };
+    return llmJudge(anthropicTransport(opts), config.judge.concurrency);
+  }
+  const { openaiTransport } = await import('./openai.ts');
+  const opts = { model, stream, ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}), ...(env.OPENAI_BASE_URL ? { baseUrl: env.OPENAI_BASE_URL } : {}) };
+  return llmJudge(openaiTransport(opts), config.judge.concurrency);
+}
+
+/**
+ * The judge for `validator` on the detected LLM backend (`claude`, `anthropic` or `openai`), cache included. The
+ * backend modules (prompt building, diff, valibot, ofetch) load only on a cache miss: a hit costs a file read.
+ */
 export async function createLlmJudge(found: Detection, validator: Validator, config: AvpConfig, env: NodeJS.ProcessEnv): Promise<Judge> {
   if (found.backend === 'command') throw new Error('createLlmJudge: the command backend is built by select.ts');
   const model = await modelFor(found.backend, validator, config);
-  const { llmJudge } = await import('./llm-judge.ts');
-  const stream = truthy(env.AVP_JUDGE_STREAM);
-  let judge: Judge;
-  let identity: string | undefined;
-  if (found.backend === 'claude') {
-    const { claudeTransport } = await import('./claude.ts');
-    judge = llmJudge(claudeTransport({ bin: found.bin!, model, env }, validator), config.judge.concurrency);
-  } else if (found.backend === 'anthropic') {
-    const { anthropicTransport } = await import('./anthropic.ts');
-    identity = env.ANTHROPIC_BASE_URL || undefined;
-    const opts = { model, stream, ...(env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : {}), ...(identity ? { baseUrl: identity } : {}) };
-    judge = llmJudge(anthropicTransport(opts), config.judge.concurrency);
-  } else {
-    const { openaiTransport } = await import('./openai.ts');
-    identity = env.OPENAI_BASE_URL || undefined;
-    const opts = { model, stream, ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}), ...(identity ? { baseUrl: identity } : {}) };
-    judge = llmJudge(openaiTransport(opts), config.judge.concurrency);
-  }
-  if (!config.cache.enabled) return judge;
+  if (!config.cache.enabled) return buildJudge(found, model, validator, config, env);
+  const lazy: Judge = { name: found.backend, evaluate: async (req) => (await buildJudge(found, model, validator, config, env)).evaluate(req) };
+  // The endpoint is part of the key: another server may run another model under the same name.
+  const identity = found.backend === 'anthropic' ? env.ANTHROPIC_BASE_URL : found.backend === 'openai' ? env.OPENAI_BASE_URL : undefined;
   const { cachingJudge } = await import('./cache.ts');
-  return cachingJudge(judge, { model, maxBytes: config.cache.maxBytes, ...(identity ? { identity } : {}) });
+  return cachingJudge(lazy, { model, maxBytes: config.cache.maxBytes, ...(identity ? { identity } : {}) });
 }

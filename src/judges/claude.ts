@@ -9,13 +9,14 @@
  */
 import { runProcess, stderrNote } from '../engine/spawn.ts';
 import { AvpError } from '../errors.ts';
+import { DEFAULT_MODELS } from './detect.ts';
 import type { Validator } from '../format/types.ts';
 import type { Answer, AskOptions, Transport } from './llm-judge.ts';
 import { REPAIR_INSTRUCTION } from './llm-judge.ts';
 import type { Prompt } from './prompt.ts';
 import type { TokenUsage } from './types.ts';
 
-export const CLAUDE_DEFAULT_MODEL = 'claude-haiku-4-5';
+export const CLAUDE_DEFAULT_MODEL = DEFAULT_MODELS.claude;
 export const CLAUDE_READ_ONLY_TOOLS = ['Read', 'Grep', 'Glob'];
 const DENIED_TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', 'WebFetch', 'WebSearch', 'Task'];
 /** Host-session variables a hook inherits from Claude Code; the sub-agent must look like a fresh top-level session. */

@@ -11,6 +11,9 @@ import { AvpError } from '../errors.ts';
 
 export type LlmBackend = 'claude' | 'anthropic' | 'openai' | 'command';
 
+/** Each backend's model when neither config nor the validator names one: small and fast, a judge answers often. */
+export const DEFAULT_MODELS = { claude: 'claude-haiku-4-5', anthropic: 'claude-haiku-4-5', openai: 'gpt-4o-mini' } as const;
+
 export interface Detection {
   backend: LlmBackend;
   /** Human-readable: why this backend (shown by `avp doctor`). */

@@ -1,0 +1,117 @@
+/**
+ * LLM judges: what a review costs in prompt bytes, and what a verdict-cache hit costs in time.
+ *
+ *   prompt  = buildPrompt for a one-line Edit in a 2,000-line file: system + validator + event, and the overhead beyond
+ *             the validator body (target ≤ 4 KB), next to what "the whole file three times" (the retired runner's
+ *             prompt) would have been
+ *   hook    = whole `dist/avp hook` processes in one project with one LLM validator (Edit) and the loopback Anthropic
+ *             server: a verdict-cache hit (same Edit again: no request) vs the no-match fast path (a Read event no
+ *             validator matches), interleaved, medians and ratio; plus the first, uncached call for reference
+ *
+ * Run: node_modules/.bin/bun bench/judges.ts   (run `bun run build.ts` first)
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { HookEvent } from '../src/event.ts';
+import type { Validator } from '../src/format/types.ts';
+import { buildPrompt } from '../src/judges/prompt.ts';
+import { startAnthropicServer } from '../test/support/anthropic-server.ts';
+
+const BIN = resolve(import.meta.dir, '../dist/avp');
+const RUNS = 25;
+const root = mkdtempSync(join(tmpdir(), 'avp-bench-judges-'));
+const kb = (n: number) => `${(n / 1024).toFixed(2)} KB`;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+// ---- prompt size -------------------------------------------------------------------------------------------------
+const BODY = `# No hardcoded secrets
+
+Fail when the change adds an API key, token, password or private key as a literal in source code.
+Allowed: reading them from the environment or a secrets manager; obvious placeholders ("xxx", "<your-key>").
+Report each literal with its line and suggest the environment variable to use instead.
+`;
+const before = Array.from({ length: 2000 }, (_, i) => `export function handler${i}(input: string): string { return input.trim() + ${i}; }`).join('\n') + '\n';
+const after = before.replace('return input.trim() + 1000;', 'return input.trim() + 1001;');
+const projectRoot = join(root, 'project');
+const validator: Validator = {
+  id: 'no-secrets',
+  name: 'no-secrets',
+  source: 'project',
+  form: 'file',
+  path: join(projectRoot, '.avp/validators/no-secrets.md'),
+  spec: { name: 'no-secrets', description: 'Blocks hardcoded secrets.', severity: 'error', trigger: 'PostToolUse', match: { tools: ['Edit'] }, tags: [], once: false, timeout: 60 },
+  body: BODY,
+  references: [],
+  hash: 'bench',
+};
+const event: HookEvent = {
+  agent: 'claude',
+  event: 'PostToolUse',
+  tool: 'Edit',
+  toolInput: { file_path: join(projectRoot, 'src/handlers.ts'), old_string: '+ 1000;', new_string: '+ 1001;' },
+  cwd: projectRoot,
+  projectRoot,
+  files: [{ path: join(projectRoot, 'src/handlers.ts'), relPath: 'src/handlers.ts', inProject: true, kind: 'update', before, after }],
+  raw: {},
+};
+const p = buildPrompt(validator, event);
+const bytes = (s: string) => Buffer.byteLength(s);
+const total = bytes(p.system) + bytes(p.user);
+const overhead = total - bytes(BODY);
+console.log('## Prompt for a one-line Edit in a 2,000-line file');
+console.log(`file size                         ${kb(bytes(after))}`);
+console.log(`system (constant)                 ${kb(bytes(p.system))}`);
+console.log(`validator section (stable)        ${kb(bytes(p.validatorText))}   (body ${kb(bytes(BODY))})`);
+console.log(`event section (varying)           ${kb(bytes(p.eventText))}`);
+console.log(`total prompt                      ${kb(total)}`);
+console.log(`overhead beyond the body          ${kb(overhead)}   target ≤ 4.00 KB: ${overhead <= 4096 ? 'met' : 'MISSED'}`);
+console.log(`whole file ×3 (retired runner)    ${kb(3 * bytes(after) + bytes(BODY))}   = ${((3 * bytes(after) + bytes(BODY)) / total).toFixed(0)}× this prompt`);
+
+// ---- cache hit vs no-match through dist/avp hook -----------------------------------------------------------------
+if (!existsSync(BIN)) {
+  console.log('\n(dist/avp missing: run `bun run build.ts` for the hook rows)');
+  process.exit(0);
+}
+mkdirSync(join(projectRoot, '.git'), { recursive: true });
+mkdirSync(join(projectRoot, '.avp/validators'), { recursive: true });
+mkdirSync(join(projectRoot, 'src'), { recursive: true });
+writeFileSync(validator.path, `---\nname: no-secrets\ndescription: Blocks hardcoded secrets.\nseverity: error\ntrigger: PostToolUse\nmatch:\n  tools: [Edit]\n---\n${BODY}`);
+writeFileSync(join(projectRoot, 'src/handlers.ts'), after);
+const home = join(root, 'home');
+mkdirSync(home);
+const server = await startAnthropicServer(() => ({ toolUse: { name: 'report_verdict', input: { passed: true, violations: [], summary: 'no secrets' } } }));
+const env = { PATH: '/usr/bin:/bin', HOME: home, AVP_HOME: join(home, '.avp'), CLAUDE_PROJECT_DIR: projectRoot, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+const base = { session_id: 'bench', transcript_path: join(home, 't.jsonl'), cwd: projectRoot, hook_event_name: 'PostToolUse', tool_use_id: 't1' };
+const editInput = JSON.stringify({
+  ...base,
+  tool_name: 'Edit',
+  tool_input: { file_path: join(projectRoot, 'src/handlers.ts'), old_string: '+ 1000;', new_string: '+ 1001;', replace_all: false },
+  tool_response: { filePath: join(projectRoot, 'src/handlers.ts'), oldString: '+ 1000;', newString: '+ 1001;', originalFile: before, structuredPatch: [], userModified: false, replaceAll: false },
+});
+const readInput = JSON.stringify({ ...base, tool_name: 'Read', tool_input: { file_path: join(projectRoot, 'src/handlers.ts') }, tool_response: { type: 'text' } });
+
+async function hook(input: string): Promise<{ ms: number; out: string }> {
+  const started = performance.now();
+  const proc = Bun.spawn([BIN, 'hook'], { cwd: projectRoot, env, stdin: new Blob([`${input}\n`]), stdout: 'pipe', stderr: 'ignore' });
+  const out = await new Response(proc.stdout).text();
+  await proc.exited;
+  return { ms: performance.now() - started, out };
+}
+
+const first = await hook(editInput);
+const requestsAfterFirst = server.requests.length;
+await hook(readInput); // warm the discovery parse cache for both paths
+const hit: number[] = [];
+const noMatch: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  hit.push((await hook(editInput)).ms);
+  noMatch.push((await hook(readInput)).ms);
+}
+console.log('\n## Verdict-cache hit vs no-match fast path (whole `dist/avp hook` processes, medians)');
+console.log(`first Edit (LLM call, loopback)   ${first.ms.toFixed(1)} ms   (${requestsAfterFirst} request)`);
+console.log(`cache hit (same Edit)             ${median(hit).toFixed(1)} ms   over ${RUNS} runs; requests during the runs: ${server.requests.length - requestsAfterFirst}`);
+console.log(`no match (Read event)             ${median(noMatch).toFixed(1)} ms   over ${RUNS} runs`);
+console.log(`ratio hit / no-match              ${(median(hit) / median(noMatch)).toFixed(2)}×`);
+await server.close();
+rmSync(root, { recursive: true, force: true });
