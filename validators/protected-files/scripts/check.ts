@@ -6,7 +6,7 @@
  * (gitignore-style globs, read at run time so a team can edit the list). The list is found through
  * AVP_VALIDATOR_DIR (set by avp for script judges) or, when run in-process, next to this script.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 
@@ -129,9 +129,22 @@ function targets(event: HookEvent): Array<{ rel: string; abs: string }> {
   return [{ rel: toRel(abs), abs }];
 }
 
+/** Parsed lists by path, reused while the file's size and mtime are unchanged (an in-process engine calls often). */
+const parsed = new Map<string, { stamp: string; patterns: Pattern[] }>();
+
+function loadList(path: string): Pattern[] {
+  const st = statSync(path);
+  const stamp = `${st.size}:${st.mtimeMs}`;
+  const hit = parsed.get(path);
+  if (hit?.stamp === stamp) return hit.patterns;
+  const patterns = parsePatterns(readFileSync(path, 'utf8'), path);
+  parsed.set(path, { stamp, patterns });
+  return patterns;
+}
+
 /** Judges a file-writing tool call before it runs. Throws when protected.txt cannot be read (fail closed). */
 export function validate(event: HookEvent, patterns?: Pattern[]): Verdict {
-  const list = patterns ?? parsePatterns(readFileSync(listPath(), 'utf8'), listPath());
+  const list = patterns ?? loadList(listPath());
   const violations: Violation[] = [];
   for (const t of targets(event)) {
     const hit = protectedBy(list, t.rel, t.abs);

@@ -1,0 +1,105 @@
+/**
+ * bench/catalog.ts — the first-party catalog's deterministic validators:
+ *   1. precision and recall of each on the labelled corpus (test/fixtures/catalog/*.cases.ts); targets: no false
+ *      positive on the near misses, recall ≥ 95 %;
+ *   2. their cost on a hook call: `dist/avp hook` on the same matching event with no validator installed, with one
+ *      script validator (no-secrets on a PostToolUse Write; dangerous-commands on a PreToolUse Bash), and with all
+ *      four recommended ones — runs interleaved, medians and differences side by side;
+ *   3. the in-process cost of each script's `validate` (what an in-process fast path would pay).
+ * Usage: node_modules/.bin/bun bench/catalog.ts [runs]   (AVP_BENCH_BIN=path to bench another binary than dist/avp)
+ */
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { CATALOG, corpus, score } from '../test/catalog/corpus.ts';
+
+const RUNS = Number(process.argv[2] ?? 25);
+const BIN = process.env.AVP_BENCH_BIN || resolve(import.meta.dir, '../dist/avp');
+const work = mkdtempSync(join(tmpdir(), 'avp-bench-catalog-'));
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const pad = (s: string, n: number) => s.padEnd(n);
+
+// ---- 1. precision / recall ---------------------------------------------------------------------------------
+console.log('## Catalog: precision and recall on the labelled corpus\n');
+const labelled = await corpus();
+console.log(`${pad('validator', 20)} ${pad('cases', 6)} ${pad('pos', 4)} ${pad('neg', 4)} ${pad('TP', 4)} ${pad('FP', 4)} ${pad('precision', 10)} ${pad('recall', 8)} validate() mean`);
+let total = 0;
+const inProcess: Array<[string, number]> = [];
+for (const [name, events] of Object.entries(labelled)) {
+  const s = await score(name, events);
+  total += events.length;
+  inProcess.push([name, s.meanMicros]);
+  console.log(
+    `${pad(name, 20)} ${pad(String(events.length), 6)} ${pad(String(s.positives), 4)} ${pad(String(s.negatives), 4)} ${pad(String(s.truePositives), 4)} ${pad(String(s.falsePositives), 4)} ${pad(pct(s.precision), 10)} ${pad(pct(s.recall), 8)} ${s.meanMicros.toFixed(0)} µs`,
+  );
+  for (const m of s.missed) console.log(`    missed: ${m}`);
+  for (const f of s.falseAlarms) console.log(`    FALSE POSITIVE: ${f}`);
+}
+console.log(`\n${total} labelled cases; targets: FP = 0 on near misses, recall ≥ 95 %.`);
+
+// ---- 2. hook-call overhead ---------------------------------------------------------------------------------
+function makeProject(name: string, validators: string[]): string {
+  const root = join(work, name);
+  mkdirSync(join(root, '.avp/validators'), { recursive: true });
+  mkdirSync(join(root, '.git'), { recursive: true });
+  mkdirSync(join(root, 'src'), { recursive: true });
+  writeFileSync(join(root, 'src/config.ts'), 'export const API_KEY = process.env.API_KEY;\n');
+  for (const v of validators) cpSync(join(CATALOG, v), join(root, '.avp/validators', v), { recursive: true });
+  return root;
+}
+
+const home = join(work, 'home');
+mkdirSync(home, { recursive: true });
+const write = (root: string) => ({
+  session_id: 'bench',
+  transcript_path: join(home, 't.jsonl'),
+  cwd: root,
+  hook_event_name: 'PostToolUse',
+  tool_name: 'Write',
+  tool_input: { file_path: join(root, 'src/config.ts'), content: 'export const API_KEY = process.env.API_KEY;\n' },
+  tool_response: { type: 'create', filePath: join(root, 'src/config.ts'), content: '', structuredPatch: [], originalFile: null, userModified: false },
+  tool_use_id: 'toolu_bench',
+});
+const bash = (root: string) => ({ session_id: 'bench', transcript_path: join(home, 't.jsonl'), cwd: root, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'npm run build && rm -rf ./dist/tmp' }, tool_use_id: 'toolu_bench' });
+
+function hookMs(root: string, input: unknown): number {
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, AVP_HOME: join(home, '.avp'), CLAUDE_PROJECT_DIR: root, AVP_NO_CACHE: '1' };
+  const t0 = performance.now();
+  const p = Bun.spawnSync([BIN, 'hook'], { stdin: new TextEncoder().encode(`${JSON.stringify(input)}\n`), env, cwd: root, stdout: 'pipe', stderr: 'pipe' });
+  const ms = performance.now() - t0;
+  const out = p.stdout.toString();
+  if (p.exitCode !== 0 || out.includes('"block"') || out.includes('"deny"')) throw new Error(`unexpected hook result (${p.exitCode}): ${out}${p.stderr.toString()}`);
+  return ms;
+}
+
+const setups: Array<{ label: string; root: string; input: (root: string) => unknown; baseline: string }> = [];
+const none = makeProject('none', []);
+setups.push({ label: 'no validator (PostToolUse Write)', root: none, input: write, baseline: '' });
+setups.push({ label: 'no-secrets (PostToolUse Write)', root: makeProject('secrets', ['no-secrets']), input: write, baseline: 'no validator (PostToolUse Write)' });
+setups.push({ label: 'four recommended (PostToolUse Write)', root: makeProject('all', ['no-secrets', 'dangerous-commands', 'protected-files', 'no-debug-leftovers']), input: write, baseline: 'no validator (PostToolUse Write)' });
+setups.push({ label: 'no validator (PreToolUse Bash)', root: none, input: bash, baseline: '' });
+setups.push({ label: 'dangerous-commands (PreToolUse Bash)', root: makeProject('dangerous', ['dangerous-commands']), input: bash, baseline: 'no validator (PreToolUse Bash)' });
+
+// Warm up each (parse caches, page cache), then interleave the runs so drift hits every setup alike.
+for (const s of setups) for (let i = 0; i < 3; i++) hookMs(s.root, s.input(s.root));
+const times = new Map<string, number[]>(setups.map((s) => [s.label, []]));
+for (let i = 0; i < RUNS; i++) for (const s of setups) times.get(s.label)!.push(hookMs(s.root, s.input(s.root)));
+
+console.log(`\n## Catalog: cost of script validators on one \`avp hook\` call (${RUNS} interleaved runs each, medians)\n`);
+console.log(`${pad('setup', 40)} ${pad('median', 10)} ${pad('p90', 10)} added vs none`);
+for (const s of setups) {
+  const xs = times.get(s.label)!;
+  const m = median(xs);
+  const p90 = [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)]!;
+  const added = s.baseline ? `${(m - median(times.get(s.baseline)!)).toFixed(1)} ms (×${(m / median(times.get(s.baseline)!)).toFixed(2)})` : '—';
+  console.log(`${pad(s.label, 40)} ${pad(`${m.toFixed(1)} ms`, 10)} ${pad(`${p90.toFixed(1)} ms`, 10)} ${added}`);
+}
+console.log('\nThe added time is the script judge: a child process of the avp binary (BUN_BE_BUN=1 avp run) that transpiles and runs');
+console.log('the script. In-process validate() means from section 1, for comparison:');
+for (const [name, us] of inProcess) console.log(`  ${pad(name, 20)} ${us.toFixed(0)} µs per event`);
+
+rmSync(work, { recursive: true, force: true });
