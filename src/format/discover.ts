@@ -53,7 +53,7 @@ export async function loadSource(root: string, source: Source, cachePath: string
       continue;
     }
     const key = unit.kind === 'file' ? unit.path : unit.dir;
-    const files = unit.kind === 'dir' ? filesUnder(unit.dir, unit.top) : undefined;
+    const files = unit.kind === 'dir' ? filesUnder(unit.dir, unit.top, true) : undefined;
     const cached = cache.entries[key];
     let result: SourceResult;
     if (cached && entryValid(cached, files)) {

@@ -102,16 +102,21 @@ export function walkValidators(root: string): Unit[] {
   return units;
 }
 
-/** Every file under a directory validator (sorted, dotfiles and node_modules skipped): its cache fingerprint and hash input. */
-export function filesUnder(dir: string, top?: Dirent[]): string[] {
+/**
+ * Every file under a directory validator (sorted, dotfiles and node_modules skipped): its hash input. With
+ * `withDirs`, folders are listed too (as `path/`): the parse cache's view, so that even an empty new `rules/` is seen.
+ */
+export function filesUnder(dir: string, top?: Dirent[], withDirs = false): string[] {
   const out: string[] = [];
   const visit = (d: string, depth: number) => {
     if (depth > 32) return;
     for (const e of depth === 0 && top ? top : entries(d)) {
       if (skipped(e.name)) continue;
       const kind = kindOf(d, e);
-      if (kind === 'dir') visit(join(d, e.name), depth + 1);
-      else if (kind === 'file') out.push(join(d, e.name));
+      if (kind === 'dir') {
+        if (withDirs) out.push(`${join(d, e.name)}/`);
+        visit(join(d, e.name), depth + 1);
+      } else if (kind === 'file') out.push(join(d, e.name));
     }
   };
   visit(dir, 0);

@@ -3,7 +3,7 @@
  * file is seen; a corrupt cache is ignored; files changed in the last RACY_MS are never cached.
  */
 import { describe, expect, test } from 'bun:test';
-import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { discover } from '../../../src/format/discover.ts';
 import { RACY_MS } from '../../../src/format/cache.ts';
@@ -48,6 +48,11 @@ describe('parse cache', () => {
       ['d', false],
     ]);
     expect(edited.validators[1]!.body).toBe('FROM-CACHE');
+
+    // Even an empty new folder is seen: an empty rules/ makes d a RuleSet without rules, an error.
+    mkdirSync(join(projectRoot, '.avp/validators/d/rules'));
+    expect((await run()).errors).toMatchObject([{ message: 'RuleSet has a rules/ folder without any rule' }]);
+    rmSync(join(projectRoot, '.avp/validators/d/rules'), { recursive: true });
 
     // A file added inside a directory validator changes its references.
     write(projectRoot, { '.avp/validators/d/references/two.md': '2' });
