@@ -119,15 +119,22 @@ try {
   const pass = '{"passed":true,"violations":[],"summary":"ok"}';
   validator('bench-sh', 'trigger: Notification\ntriggerMatcher: sh\n', ['check.sh', `#!/bin/sh\ncat >/dev/null\necho '${pass}'\n`]);
   validator('bench-ts', 'trigger: Notification\ntriggerMatcher: ts\n', ['check.ts', `await Bun.stdin.text();\nconsole.log(JSON.stringify(${pass}));\n`]);
+  validator('bench-worker', 'trigger: Notification\ntriggerMatcher: worker\n', ['check.ts', `export function validate() { return ${pass}; }\nif (import.meta.main) { await Bun.stdin.text(); console.log(JSON.stringify(validate())); }\n`]);
   const note = (type: string) => JSON.stringify({ session_id: 'bench-session', cwd: root, hook_event_name: 'Notification', message: 'm', notification_type: type });
-  for (let i = 0; i < 2; i++) for (const t of ['sh', 'ts', 'none']) spawnTimed([BIN, 'hook'], note(t), env);
-  const scripts: Record<string, number[]> = { none: [], sh: [], ts: [] };
-  for (let i = 0; i < Math.max(10, RUNS / 2); i++) for (const t of ['none', 'sh', 'ts'] as const) scripts[t]!.push(spawnTimed([BIN, 'hook'], note(t), env).ms);
+  await Bun.sleep(2100);
+  const kinds = ['none', 'sh', 'ts', 'worker', 'worker-off'] as const;
+  const call = (t: (typeof kinds)[number]) =>
+    t === 'worker' ? spawnTimed([BIN, 'hook'], note('worker'), { ...env, AVP_SCRIPT_WORKER: '1' }) : spawnTimed([BIN, 'hook'], note(t === 'worker-off' ? 'worker' : t), env);
+  for (let i = 0; i < 2; i++) for (const t of kinds) call(t);
+  const scripts: Record<string, number[]> = { none: [], sh: [], ts: [], worker: [], 'worker-off': [] };
+  for (let i = 0; i < Math.max(10, RUNS / 2); i++) for (const t of kinds) scripts[t]!.push(call(t).ms);
   const base = median(scripts.none!);
   console.log('\nscript validator overhead (one matching validator; the call includes run, aggregate, render, JSONL log)');
   console.log(`no match                                  ${fmt(base)} ms`);
   console.log(`shell script judge                        ${fmt(median(scripts.sh!))} ms   (+${(median(scripts.sh!) - base).toFixed(1)} ms)`);
   console.log(`TypeScript script judge (avp's runtime)   ${fmt(median(scripts.ts!))} ms   (+${(median(scripts.ts!) - base).toFixed(1)} ms)`);
+  console.log(`TS exporting validate(), as a process      ${fmt(median(scripts['worker-off']!))} ms   (+${(median(scripts['worker-off']!) - base).toFixed(1)} ms)`);
+  console.log(`  same, in a Worker (AVP_SCRIPT_WORKER=1)  ${fmt(median(scripts.worker!))} ms   (+${(median(scripts.worker!) - base).toFixed(1)} ms)`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

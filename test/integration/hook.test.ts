@@ -55,6 +55,22 @@ describe('avp hook: every captured event', () => {
   });
 });
 
+describe('avp hook: script validators exporting validate() run in-process (AVP_SCRIPT_WORKER=1)', () => {
+  test('console.log inside validate() never reaches stdout; the verdict does', async () => {
+    const p = project();
+    p.validator('chatty', {}, `export function validate(event) {
+  console.log('chatty debug line');
+  process.stdout.write('more noise');
+  return { passed: false, violations: [{ rule: 'chatty', file: event.files[0].relPath, line: 1, suggestion: 'x' }], summary: 'chatty' };
+}`, 'check.mjs');
+    const r = await p.hook(p.fixture('hook-input-PostToolUse-Write.json'), { AVP_SCRIPT_WORKER: '1' });
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(r.json.decision).toBe('block');
+    expect(r.json.violations[0]).toMatchObject({ validator: 'chatty', file: 'src/config.ts' });
+    expect(r.stderr).toContain('chatty debug line');
+  });
+});
+
 describe('avp hook: outputs per severity and event', () => {
   const failing = sh(`cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"r","file":"src/config.ts","line":1,"snippet":"x","suggestion":"y"}],"summary":"found"}'`);
 

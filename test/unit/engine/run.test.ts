@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultConfig } from '../../../src/config.ts';
@@ -171,3 +171,48 @@ describe('command judge', () => {
     expect(run!.error!.cause).toMatch(/exited with code 4[\s\S]*nope/);
   });
 });
+
+describe('in-process path for scripts exporting validate() (AVP_SCRIPT_WORKER=1)', () => {
+  beforeAll(() => {
+    process.env.AVP_SCRIPT_WORKER = '1';
+  });
+  afterAll(() => {
+    delete process.env.AVP_SCRIPT_WORKER;
+  });
+
+  test('validate() runs in a Worker of this process, with the validator env', async () => {
+    const v = scriptValidator('worker-ok', 'check.ts', `export function validate(event: { files: Array<{ relPath: string }> }) {
+  console.log('debug output must not reach stdout');
+  return { passed: false, violations: [{ rule: 'w', file: event.files[0]!.relPath, line: 1 }], summary: \`pid \${process.pid} \${process.env.AVP_VALIDATOR_ID}\` };
+}
+if (import.meta.main) { console.log(JSON.stringify({ passed: true, violations: [], summary: 'process' })); }`);
+    const [run] = await runValidators([v], [], event, config());
+    expect(run!.status).toBe('failed');
+    expect(run!.verdict!.summary).toBe(`pid ${process.pid} worker-ok`);
+    expect(run!.verdict!.violations[0]).toMatchObject({ file: 'src/a.ts', line: 1 });
+  });
+
+  test('validate() that throws is a validator error', async () => {
+    const v = scriptValidator('worker-throws', 'check.ts', `export async function validate() { throw new Error('rule table missing'); }`);
+    const [run] = await runValidators([v], [], event, config());
+    expect(run!.status).toBe('error');
+    expect(run!.error!.cause).toContain('rule table missing');
+  });
+
+  test('validate() that never returns is stopped at its timeout', async () => {
+    const v = scriptValidator('worker-loops', 'check.ts', `export function validate() { for (;;) {} }`, { timeout: 1 });
+    const t0 = performance.now();
+    const [run] = await runValidators([v], [], event, config());
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(run!.error!.cause).toContain('timed out after 1 s');
+  });
+
+  test('a module that cannot be imported falls back to running the script as a process', async () => {
+    const v = scriptValidator('worker-fallback', 'check.ts', `const input = JSON.parse(await Bun.stdin.text());
+export function validate() { return { passed: false, violations: [], summary: 'worker' }; }
+console.log(JSON.stringify({ passed: true, violations: [], summary: 'process saw ' + input.event }));`);
+    const [run] = await runValidators([v], [], event, config());
+    expect(run!.verdict!.summary).toBe('process saw PostToolUse');
+  });
+});
+
