@@ -133,6 +133,8 @@ export async function requireOwner(store: Store, p: Principal, name: string): Pr
 export async function createLoginCode(store: Store, p: Principal): Promise<string> {
   const code = randomBytes(24).toString('base64url');
   const expires = new Date(Date.now() + LOGIN_CODE_TTL_MS).toISOString();
+  // Abandoned logins leave codes behind; sweeping them here keeps the table to the last five minutes.
+  await store.db`DELETE FROM login_codes WHERE expires_at < ${new Date().toISOString()}`;
   await store.db`INSERT INTO login_codes (hash, account, email, expires_at) VALUES (${hashSecret(code)}, ${p.account}, ${p.email}, ${expires})`;
   return code;
 }

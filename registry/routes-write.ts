@@ -27,9 +27,12 @@ export async function publish(ctx: Ctx, req: Request): Promise<Response> {
   const bytes = new Uint8Array(await part.arrayBuffer());
   const checked = await checkUpload(bytes);
   const m = checked.info.manifest;
-  // Store the bytes first: a blob without a row is harmless (content-addressed), a row without its blob is not.
-  ctx.blobs.put(bytes);
-  const outcome = await ctx.store.publish(
+  // Refuse a non-owner or an existing version before writing anything; the transaction below checks again (races).
+  const admin = principal.scope === 'admin';
+  const early = await precheck(ctx, m.name, m.version, principal.account, admin);
+  // Then the bytes: a blob without a row is harmless (content-addressed), a row without its blob is not.
+  if (early === 'ok') ctx.blobs.put(bytes);
+  const outcome = early !== 'ok' ? early : await ctx.store.publish(
     {
       name: m.name,
       version: m.version,
@@ -43,7 +46,7 @@ export async function publish(ctx: Ctx, req: Request): Promise<Response> {
       readme: checked.readme,
       publishedBy: principal.account,
     },
-    { admin: principal.scope === 'admin' },
+    { admin },
   );
   if (outcome === 'forbidden') {
     const owners = await ctx.store.owners(m.name);
@@ -54,6 +57,12 @@ export async function publish(ctx: Ctx, req: Request): Promise<Response> {
   }
   const url = downloadUrl(ctx.baseUrl(req), m.name, m.version);
   return json({ name: m.name, version: m.version, published: true, downloadUrl: url, integrity: checked.integrity, size: checked.size }, 201);
+}
+
+async function precheck(ctx: Ctx, name: string, version: string, account: string, admin: boolean): Promise<'ok' | 'forbidden' | 'conflict'> {
+  if (!(await ctx.store.getPackage(name))) return 'ok';
+  if (!admin && !(await ctx.store.owners(name)).includes(account)) return 'forbidden';
+  return (await ctx.store.getVersion(name, version)) ? 'conflict' : 'ok';
 }
 
 /** `DELETE /api/packages/{name}/{version}` — yank: hidden from resolution and `latest`, still downloadable. */

@@ -74,12 +74,14 @@ export function registryServerSuite(engine: string, db: () => string | undefined
     });
 
     test('re-publishing name@version is 409 and changes nothing', async () => {
+      const blobs = filesUnder(join(data, 'blobs')).length;
       const again = packageZip('alpha', '1.0.0', { description: 'different bytes' });
       const r = await publishZip(srv.url, again, alice);
       expect(r.status).toBe(409);
       expect(r.body.error_description).toContain('alpha@1.0.0 is already published');
       const v = await api(srv.url, '/api/packages/alpha/1.0.0');
       expect(v.body.description).toBe('Finds alpha secrets');
+      expect(filesUnder(join(data, 'blobs')).length).toBe(blobs);
     });
 
     test('detail, latest, versions and search (q, type, tag, limit, offset, total)', async () => {
