@@ -1,0 +1,57 @@
+import { describe, expect, test } from 'bun:test';
+import { appendFileSync, existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureProjectLayout } from '../../../src/engine/session/layout.ts';
+import { ensureSessionDir, pruneSessions, readRecords, sessionDir, stateRoot } from '../../../src/engine/session/store.ts';
+import { gitRepo, tempProject } from './helpers.ts';
+
+describe('state store', () => {
+  test('session ids are one safe path segment', () => {
+    const root = tempProject();
+    expect(sessionDir(root, '../../etc/passwd')).toBe(join(stateRoot(root), '__.._etc_passwd'));
+    expect(sessionDir(root, '')).toBe(join(stateRoot(root), '_'));
+  });
+
+  test('a torn last line (a writer killed mid-write) is skipped', () => {
+    const root = tempProject();
+    const dir = ensureSessionDir(root, 's');
+    writeFileSync(join(dir, 'events.jsonl'), '{"t":"turn","ts":1,"reason":"prompt"}\n{"t":"change","ts":2,"pa');
+    expect(readRecords(dir)).toEqual([{ t: 'turn', ts: 1, reason: 'prompt' }]);
+  });
+
+  test('sessions idle for longer than the max age are pruned, at most once an hour', () => {
+    const root = tempProject();
+    const old = ensureSessionDir(root, 'old');
+    const fresh = ensureSessionDir(root, 'fresh');
+    appendFileSync(join(fresh, 'events.jsonl'), '{}\n');
+    const longAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+    utimesSync(old, longAgo, longAgo);
+    expect(pruneSessions(root)).toBe(1);
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
+    const again = ensureSessionDir(root, 'old2');
+    utimesSync(again, longAgo, longAgo);
+    expect(pruneSessions(root)).toBe(0); // pruned less than an hour ago
+  });
+
+  test('the state directory ignores itself in git, even in a project that never ran avp init', () => {
+    const root = tempProject();
+    gitRepo(root);
+    ensureSessionDir(root, 's1');
+    writeFileSync(join(sessionDir(root, 's1'), 'events.jsonl'), '{}\n');
+    const status = Bun.spawnSync(['git', 'status', '--porcelain', '-uall'], { cwd: root }).stdout.toString();
+    expect(status).toBe('');
+  });
+
+  test('init layout: validators/ and a .gitignore, missing lines appended to an existing one', () => {
+    const root = tempProject();
+    expect(ensureProjectLayout(root, true)).toHaveLength(2);
+    expect(existsSync(join(root, '.avp'))).toBe(false); // dry run
+    ensureProjectLayout(root);
+    expect(readFileSync(join(root, '.avp', '.gitignore'), 'utf8')).toContain('state/\nlogs/\ncache/\n');
+    expect(ensureProjectLayout(root)).toEqual([]);
+    writeFileSync(join(root, '.avp', '.gitignore'), 'state/');
+    ensureProjectLayout(root);
+    expect(readFileSync(join(root, '.avp', '.gitignore'), 'utf8')).toBe('state/\nlogs/\ncache/\n');
+  });
+});
