@@ -68,7 +68,7 @@ function flagsOf(args: string[]): { short: string; long: string[]; rest: string[
   return { short, long, rest };
 }
 
-function checkRm(args: string[], project: string): Finding | undefined {
+function checkRm(args: string[], project: string, inSubdir: boolean): Finding | undefined {
   const { short, long, rest } = flagsOf(args);
   if (long.includes('--no-preserve-root')) {
     return { rule: 'destructive-delete', message: 'rm --no-preserve-root disables the safeguard against deleting /', suggestion: 'Delete the specific directory you mean instead.' };
@@ -76,7 +76,8 @@ function checkRm(args: string[], project: string): Finding | undefined {
   if (!/[rR]/.test(short) && !long.includes('--recursive')) return undefined;
   for (const t of rest) {
     const what = catastrophicTarget(t, project);
-    if (what) return { rule: 'destructive-delete', message: `rm -r ${t} would delete ${what}`, suggestion: 'Delete only the specific build or cache directory you mean (e.g. rm -rf ./dist), or ask the user to run this themselves.' };
+    // After `cd build &&`, `rm -rf *` empties build/, not the project.
+    if (what && !(inSubdir && what.startsWith('the current'))) return { rule: 'destructive-delete', message: `rm -r ${t} would delete ${what}`, suggestion: 'Delete only the specific build or cache directory you mean (e.g. rm -rf ./dist), or ask the user to run this themselves.' };
   }
   return undefined;
 }
@@ -205,7 +206,8 @@ function checkDatabase(pipeline: Command[]): Finding | undefined {
       return { rule: 'drop-database', message: `${name} drops a whole database`, suggestion };
     }
   }
-  if (!pipeline.some((c) => DB_CLIENTS.test(base(unwrap(c.words)[0] ?? '')))) return undefined;
+  // The client may be wrapped: `docker exec db psql …`, `kubectl exec pod -- mysql …`.
+  if (!pipeline.some((c) => c.words.some((w) => DB_CLIENTS.test(base(w))))) return undefined;
   const text = pipeline.flatMap((c) => [...c.words, c.stdin ?? '']).join(' ');
   const m = SQL_DESTROY.exec(text);
   return m ? { rule: 'drop-database', message: `${m[0].trim()} sent to a database client destroys data`, suggestion } : undefined;
@@ -221,14 +223,21 @@ export function analyze(src: string, ctx: { project: string; cwd: string }, dept
   // A fork bomb is a definition plus a call: look at the text outside quotes.
   const unquoted = src.replace(/'[^']*'|"(?:\\.|[^"\\])*"/g, "''");
   if (FORK_BOMB.test(unquoted)) out.push({ rule: 'fork-bomb', message: 'a fork bomb exhausts the machine\'s processes', suggestion: 'Remove it.' });
+  let inSubdir = false;
   for (const pipeline of parsed.pipelines) {
+    const first = unwrap(pipeline[0]?.words ?? []);
+    if (pipeline.length === 1 && (first[0] === 'cd' || first[0] === 'pushd')) {
+      const dest = first.slice(1).find((a) => !a.startsWith('-')) ?? '~';
+      inSubdir = !catastrophicTarget(dest, ctx.project) && dest !== '-';
+      continue;
+    }
     const f = checkPipeToShell(pipeline) ?? checkDatabase(pipeline);
     if (f) out.push(f);
     for (const c of pipeline) {
       const w = unwrap(c.words);
       const name = base(w[0] ?? '');
       const hit =
-        (name === 'rm' ? checkRm(w.slice(1), ctx.project) : undefined) ??
+        (name === 'rm' ? checkRm(w.slice(1), ctx.project, inSubdir) : undefined) ??
         (name === 'find' ? checkFind(w.slice(1), ctx.project) : undefined) ??
         (name === 'git' ? checkGitPush(w, ctx.cwd) : undefined) ??
         checkDisk(w, c) ??

@@ -141,6 +141,10 @@ const TEST_PATH =
 const OUTPUT_PATH =
   /(?:^|\/)(?:scripts?|bin|tools|examples?|samples?|bench(?:marks?)?|docs?|notebooks?)\/|(?:^|\/)(?:cli|__main__|main|manage|setup|noxfile|fabfile|tasks|build)\.[^/]+$|(?:^|\/)[^/]*\.config\.[^/]+$|(?:^|\/)(?:gulpfile|Gruntfile|Jakefile)\.[^/]+$/i;
 
+/** Source of a command-line program: a `__main__` block, argument parsing, a CLI framework. */
+const CLI_SOURCE =
+  /__name__\s*==\s*['"]__main__['"]|^\s*(?:import|from)\s+(?:argparse|click|typer|fire)\b|\bsys\.argv\b|\bprocess\.argv\b|from\s+['"](?:commander|yargs|citty|cac|meow|sade|clipanion)['"]|require\(['"](?:commander|yargs)['"]\)/m;
+
 /** The code of one line with string contents blanked and the line comment removed. */
 function codeOnly(line: string, lang: Lang): string {
   const quotes = lang === 'js' ? '\'"`' : lang === 'rs' ? '"' : '\'"';
@@ -232,7 +236,7 @@ export function validate(event: HookEvent): Verdict {
     const lang = langOf(file);
     if (!lang || TEST_PATH.test(file)) continue;
     // A CLI (shebang), a Python script run as __main__ or a script directory prints by design.
-    const outputFile = OUTPUT_PATH.test(file) || (after ?? '').startsWith('#!') || (lang === 'py' && /__name__\s*==\s*['"]__main__['"]/.test(after ?? ''));
+    const outputFile = OUTPUT_PATH.test(file) || (after ?? '').startsWith('#!') || CLI_SOURCE.test(after ?? '');
     const blocks = after ? blockLines(after, lang) : new Set<number>();
     for (const [i, a] of added.entries()) {
       scanned++;

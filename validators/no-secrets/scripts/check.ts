@@ -138,7 +138,7 @@ function classes(s: string): number {
 }
 
 const PLACEHOLDER_WORD =
-  /example|sample|dummy|placeholder|changeme|change_me|redacted|replace|insert|your|xxxx|fake|mock|test|demo|foobar|lorem|todo|fixme|notreal|invalid/i;
+  /example|sample|dummy|placeholder|change.?(?:me|this|it)|redacted|replace|insert|your|xxxx|fake|mock|test|demo|foobar|lorem|todo|fixme|not.?(?:a.?)?real|not.?(?:a.?)?secret|invalid|insecure|do.?not.?use/i;
 /** Documented example credentials that appear in real docs and tutorials (AWS, Google, Slack, UUID docs). */
 const DOC_EXAMPLES = new Set([
   'AKIAIOSFODNN7EXAMPLE',
@@ -278,12 +278,15 @@ const LITERAL = /(["'`])((?:\\.|(?!\1)[^\\])*)\1/g;
 const UNQUOTED_FILE = /(?:^|\/)(?:\.env[^/]*|[^/]+\.(?:env|ini|cfg|conf|properties|ya?ml|sh|bash|zsh)|Dockerfile[^/]*)$/i;
 const UNQUOTED = /^\s*(?:export\s+|ENV\s+|ARG\s+|set\s+)?["']?([A-Za-z_][\w.-]*)["']?\s*(?:=|:\s|\s(?=\S))\s*([^\s"'`#;][^\s#;]*)\s*(?:[#;].*)?$/;
 
+/** Words and identifiers (`Passwort`, `newPassword`, `AuthToken`, `SESSION_KEY`): translations and names, not secrets. */
+const WORDLIKE = /^[A-Z]?[a-z]+(?:[A-Z][a-z]+)*$|^[A-Z]+(?:_[A-Z]+)*$/;
+
 function genericValueIsSecret(name: string, value: string): boolean {
   const last = name.split('.').pop() ?? name;
   if (!SECRET_NAME.test(last) || NOT_SECRET_NAME.test(last)) return false;
   if (value.length < 8 || value.length > 400 || /\s/.test(value)) return false;
   if (/^(?:\.{0,2}\/|~\/|[a-z][a-z0-9+.-]*:\/\/|django-insecure-)/i.test(value)) return false;
-  if (isPlaceholderValue(value) || classes(value) < 2) return false;
+  if (isPlaceholderValue(value) || classes(value) < 2 || WORDLIKE.test(value)) return false;
   const h = entropy(value);
   return value.length < 16 ? h >= 2.5 : value.length < 32 ? h >= 3 : h >= 3.5;
 }
@@ -300,7 +303,9 @@ const LOCKFILE =
 const GENERATED = /(?:\.min\.(?:js|css)|\.map|\.svg|\.snap)$/;
 const TEST_PATH =
   /(?:^|\/)(?:tests?|__tests__|specs?|fixtures|__fixtures__|testdata|test-data|__mocks__|mocks)\/|(?:^|\/)[^/]*(?:\.test|\.spec|_test|\.stories)\.[^/]+$|(?:^|\/)(?:test_[^/]+\.py|conftest\.py)$/i;
-const EXAMPLE_FILE = /(?:^|\/)(?:\.env\.(?:example|sample|template|dist|defaults)|[^/]*\.(?:example|sample|template|tmpl|dist))$|\.(?:md|mdx|rst|txt|adoc)$/i;
+/** Templates, docs and translations: values there are examples or words, so only provider formats are checked. */
+const EXAMPLE_FILE =
+  /(?:^|\/)(?:\.env\.(?:example|sample|template|dist|defaults)|[^/]*\.(?:example|sample|template|tmpl|dist))$|\.(?:md|mdx|rst|txt|adoc|po|pot|xliff|arb)$|(?:^|\/)(?:locales?|i18n|l10n|lang|translations)\//i;
 const ALLOW = /avp:allow-secret|pragma:\s*allowlist\s+secret|gitleaks:allow|nosecret/i;
 const COMMENT_LINE = /^\s*(?:\/\/|#|\/\*|\*|<!--|--|;)/;
 
