@@ -7,7 +7,7 @@ export default defineCommand({
     description: 'Install a validator: a registry name[@version|@range], ./dir, a git URL, owner/repo[#ref] or an https .zip/.tar.gz URL',
   },
   args: {
-    spec: { type: 'positional', required: true, description: 'What to install: no-secrets, no-secrets@^1.2, ./my-validator, owner/repo#v1, https://…/x.zip' },
+    spec: { type: 'positional', required: true, description: 'What to install (several may be given): no-secrets, no-secrets@^1.2, ./my-validator, owner/repo#v1, https://…/x.zip' },
     user: { type: 'boolean', description: 'Install for the user: ~/.avp/validators (default)' },
     project: { type: 'boolean', description: 'Install for the project: <project>/.avp/validators' },
     registry: { type: 'string', description: 'Registry base URL (default: AVP_REGISTRY_URL, config registry.url, https://registry.mirdan.ai)' },
@@ -27,23 +27,29 @@ export default defineCommand({
       ]);
       applyQuiet(args);
       const scope = scopeOf(args);
-      const progress = terminalProgress('downloading', args);
-      const result = await addValidator(args.spec, {
-        scope,
-        projectRoot: findProjectRoot(process.cwd()),
-        cwd: process.cwd(),
-        registry: args.registry,
-        offline: args.offline,
-        force: args.force,
-        progress: progress.onProgress,
-      }).finally(() => progress.done());
-      if (args.json) printJson(result);
+      const specs: string[] = (args._ as string[] | undefined)?.length ? (args._ as string[]) : [args.spec];
+      const projectRoot = findProjectRoot(process.cwd());
       const log = await logger();
-      const from = result.replaced && result.replaced !== result.version ? ` (was ${result.replaced})` : '';
-      log.success(`added ${result.name}@${result.version}${from} from ${result.source} → ${result.dir}`);
-      if (result.shadowedBy) {
-        log.warn(`the project has its own ${result.name} (${result.shadowedBy}); it wins over this user install in this project`);
+      const results = [];
+      for (const spec of specs) {
+        const progress = terminalProgress(`downloading ${spec}`, args);
+        const result = await addValidator(spec, {
+          scope,
+          projectRoot,
+          cwd: process.cwd(),
+          registry: args.registry,
+          offline: args.offline,
+          force: args.force,
+          progress: progress.onProgress,
+        }).finally(() => progress.done());
+        results.push(result);
+        const from = result.replaced && result.replaced !== result.version ? ` (was ${result.replaced})` : '';
+        log.success(`added ${result.name}@${result.version}${from} from ${result.source} → ${result.dir}`);
+        if (result.shadowedBy) {
+          log.warn(`the project has its own ${result.name} (${result.shadowedBy}); it wins over this user install in this project`);
+        }
       }
+      if (args.json) printJson(results.length === 1 ? results[0] : results);
     });
   },
 });

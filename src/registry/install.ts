@@ -6,6 +6,7 @@ import { withFileLock } from './file-lock.ts';
 import type { ProgressFn } from './http.ts';
 import { lockfilePath, readLockfile, scopeHome, scopeValidatorsDir, writeLockfile, type LockEntry, type Scope } from './lockfile.ts';
 import { fetchSpec } from './fetch-spec.ts';
+import { isPackageName } from './manifest.ts';
 import { parseSpec } from './resolve.ts';
 import { lockEntryOf, type Fetched } from './sources.ts';
 import { commitStaged, discard, removeInstalled, stagePackage } from './stage.ts';
@@ -54,7 +55,8 @@ export function scopeLock(scope: Scope, projectRoot: string, env: NodeJS.Process
  */
 export async function addValidator(spec: string, opts: AddOptions): Promise<AddResult> {
   const env = opts.env ?? process.env;
-  const parsed = await parseSpec(spec, opts.cwd ?? opts.projectRoot);
+  // Offline means the catalog: a bare name is never taken for a same-named folder in the cwd.
+  const parsed = opts.offline && isPackageName(spec) ? ({ kind: 'registry', name: spec, range: 'latest', raw: spec } as const) : await parseSpec(spec, opts.cwd ?? opts.projectRoot);
   const fetched = await fetchSpec(parsed, { ...opts, env });
   const requested = parsed.kind === 'registry' ? parsed.range : parsed.kind === 'git' || parsed.kind === 'shorthand' ? parsed.ref : undefined;
   return installFetched(fetched, { ...opts, env }, requested);

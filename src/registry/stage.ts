@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { AvpError } from '../errors.ts';
 import { extractArchive, type ArchiveInfo } from './archive.ts';
@@ -16,9 +16,22 @@ export interface Staged {
   name: string;
 }
 
+/** Staging folders older than this were left by a killed avp (a live install takes seconds) and are swept. */
+const STALE_STAGING_MS = 60 * 60_000;
+
+function sweepStale(staging: string): void {
+  for (const entry of readdirSync(staging)) {
+    const p = join(staging, entry);
+    try {
+      if (Date.now() - statSync(p).mtimeMs > STALE_STAGING_MS) rmSync(p, { recursive: true, force: true });
+    } catch {}
+  }
+}
+
 export async function stagePackage(scopeHome: string, name: string, info: ArchiveInfo): Promise<Staged> {
   const staging = join(scopeHome, '.staging');
   mkdirSync(staging, { recursive: true });
+  sweepStale(staging);
   const root = mkdtempSync(join(staging, `${name}-`));
   const dir = join(root, name);
   try {

@@ -39,6 +39,14 @@ describe('avp add from a registry', () => {
     expect(leftovers(sb.avpHome)).toEqual([]);
   });
 
+  test('several specs at once', async () => {
+    const sb = sandbox(reg.url);
+    const r = await sb.avp(['add', 'multi-2', 'multi-3', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).map((x: { name: string }) => x.name)).toEqual(['multi-2', 'multi-3']);
+    expect(Object.keys(lock(sb.userLock).packages).sort()).toEqual(['multi-2', 'multi-3']);
+  });
+
   test('ranges and exact versions', async () => {
     const sb = sandbox(reg.url);
     expect((await sb.avp(['add', 'demo@^1'])).code).toBe(0);
