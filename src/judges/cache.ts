@@ -82,8 +82,12 @@ export function readVerdict(dir: string, key: string): Entry | undefined {
   try {
     const entry = JSON.parse(text) as Entry;
     if (entry.v !== CACHE_VERSION || !isVerdict(entry.verdict)) throw new Error('not an entry');
-    const now = new Date();
-    utimesSync(file, now, now); // recently used: evicted last
+    try {
+      const now = new Date();
+      utimesSync(file, now, now); // recently used: evicted last
+    } catch {
+      // evicted by another process meanwhile: the entry read is still good
+    }
     return entry;
   } catch {
     try {
@@ -116,6 +120,15 @@ export function evict(dir: string, maxBytes: number): void {
   const files: Array<{ path: string; size: number; mtime: number }> = [];
   let total = 0;
   for (const n of names) {
+    if (n.endsWith('.tmp')) {
+      // left by a process killed between write and rename
+      try {
+        if (Date.now() - statSync(join(dir, n)).mtimeMs > 10 * 60_000) unlinkSync(join(dir, n));
+      } catch {
+        // gone already
+      }
+      continue;
+    }
     if (!n.endsWith('.json')) continue;
     try {
       const st = statSync(join(dir, n));

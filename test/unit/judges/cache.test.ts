@@ -88,3 +88,35 @@ describe('cachingJudge', () => {
     expect(inner.calls).toBe(3);
   });
 });
+
+describe('concurrent writers', () => {
+  test('4 processes writing and reading the same keys never see a torn entry', async () => {
+    const dir = join(tempDir('avp-cache-'), 'verdicts');
+    const script = `
+      import { readVerdict, writeVerdict } from ${JSON.stringify(join(import.meta.dir, '../../../src/judges/cache.ts'))};
+      const dir = process.argv[2];
+      let bad = 0, hits = 0;
+      for (let i = 0; i < 200; i++) {
+        const key = 'k' + (i % 7);
+        writeVerdict(dir, key, { judge: 'anthropic', verdict: { passed: i % 2 === 0, violations: [], summary: 'x'.repeat(2000 + i) } }, 40_000);
+        const e = readVerdict(dir, 'k' + ((i + 3) % 7));
+        if (e) { hits++; if (e.verdict.summary.length < 2000) bad++; }
+      }
+      console.log(JSON.stringify({ bad, hits }));
+    `;
+    const file = join(tempDir('avp-cache-script-'), 'w.ts');
+    writeFileSync(file, script);
+    const procs = Array.from({ length: 4 }, () => Bun.spawn([process.execPath, file, dir], { stdout: 'pipe', stderr: 'pipe' }));
+    const outs = await Promise.all(procs.map(async (p) => ({ out: await new Response(p.stdout).text(), err: await new Response(p.stderr).text(), code: await p.exited })));
+    for (const o of outs) {
+      expect(o.code).toBe(0);
+      const r = JSON.parse(o.out);
+      expect(r.bad).toBe(0);
+      expect(r.hits).toBeGreaterThan(0);
+    }
+    // bounded: at most 40 KB of entries, no temp files left
+    const left = readdirSync(dir);
+    expect(left.filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    expect(left.length).toBeLessThanOrEqual(20);
+  }, 30_000);
+});
