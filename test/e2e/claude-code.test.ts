@@ -45,6 +45,31 @@ describe('real Claude Code CLI with avp hooks', () => {
     }
   }, 120_000);
 
+  test('a key written through Bash (sed -i), around the Write/Edit hooks, is caught at PostToolUse:Bash', async () => {
+    const project = await makeProject(['no-hardcoded-keys']);
+    projects.push(project);
+    Bun.spawnSync(['bash', '-c', 'echo \'export const url = "https://example.com";\' > app.ts && git add . && git commit -qm base'], { cwd: project.root });
+    const command = `sed -i 's|"https://example.com"|"sk-live-9876543210abcd"|' app.ts`;
+    const server = await startAnthropicServer(({ body }) => {
+      if (!Array.isArray(body.tools) || !body.tools.length) return { text: 'ok' };
+      if (turnOf(body) === 0) return { toolUse: { name: 'Bash', input: { command, description: 'Edit app.ts' } } };
+      return { text: 'Noted.' };
+    });
+    try {
+      const run = await runClaude(project, server.url, 'Put the key into app.ts.', { args: ['--allowedTools', 'Bash(sed:*)'] });
+      expect(run.timedOut).toBe(false);
+      expect(readFileSync(join(project.root, 'app.ts'), 'utf8')).toContain('sk-live-'); // the command did run
+      const main = mainRequests(server.requests);
+      expect(main.length).toBeGreaterThanOrEqual(2);
+      const next = newInput(main[1]);
+      expect(next).toContain('PostToolUse:Bash hook blocking error');
+      expect(next).toContain('no-hardcoded-keys');
+      expect(next).toContain('app.ts:1');
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+
   test('Stop loop guard: a Stop validator that never passes blocks maxStopBlocks times, then the session ends', async () => {
     const project = await makeProject(['always-fail-stop']);
     projects.push(project);

@@ -49,8 +49,9 @@ export interface ClaudeRun {
  * `claude -p <prompt> --output-format json --permission-mode acceptEdits` in `project`, against `baseUrl`. Claude
  * Code starts hooks detached, so on timeout the whole process group is killed.
  */
-export async function runClaude(project: Project, baseUrl: string, prompt: string, timeoutMs = 90_000): Promise<ClaudeRun> {
-  const proc = Bun.spawn([CLAUDE_BIN, '-p', prompt, '--output-format', 'json', '--permission-mode', 'acceptEdits'], {
+export async function runClaude(project: Project, baseUrl: string, prompt: string, opts: { timeoutMs?: number; args?: string[] } = {}): Promise<ClaudeRun> {
+  const timeoutMs = opts.timeoutMs ?? 90_000;
+  const proc = Bun.spawn([CLAUDE_BIN, '-p', prompt, '--output-format', 'json', '--permission-mode', 'acceptEdits', ...(opts.args ?? [])], {
     cwd: project.root,
     env: {
       ...project.env,
