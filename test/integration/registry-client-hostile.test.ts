@@ -29,16 +29,18 @@ beforeAll(async () => {
     'lint-fails': makeZip([['lint-fails/VALIDATOR.md', '---\nname: lint-fails\ntrigger: NotAnEvent\nmetadata:\n  version: "1.0.0"\n---\nbody\n']]),
   };
   for (const [name, bytes] of Object.entries(hostile)) reg.serve(name, { version: '1.0.0', bytes });
+  reg.serve('huge', { version: '1.0.0', bytes: crypto.getRandomValues(new Uint8Array(11 * 1024 * 1024)).map((b, i) => (i < 4 ? [0x50, 0x4b, 3, 4][i]! : b)) });
   reg.serve('no-integrity', { version: '1.0.0', bytes: validatorZip('no-integrity'), integrity: 'omit' });
   reg.serve('null-integrity', { version: '1.0.0', bytes: validatorZip('null-integrity'), integrity: 'null' });
   reg.serve('bad-integrity', { version: '1.0.0', bytes: validatorZip('bad-integrity'), integrity: 'wrong' });
   // demo 2.0.0 is hostile: an update to it must leave demo 1.0.0 installed and recorded.
   reg.serve('demo', { version: '2.0.0', bytes: validatorZip('demo', [['demo/../evil.md', 'x']]) });
-});
+}, 60_000); // deflating the 60 MiB bombs takes seconds on a loaded machine
 
 afterAll(() => reg.close());
 
 const cases: Array<[string, RegExp]> = [
+  ['huge', /sends more than 10 MiB/],
   ['no-integrity', /sent no integrity for no-integrity@1\.0\.0/],
   ['null-integrity', /sent no integrity/],
   ['bad-integrity', /integrity check failed/],
@@ -79,6 +81,29 @@ describe('avp add refuses what it cannot trust, and writes nothing', () => {
     expect(r.stderr).toContain('".." segment');
     expect(installedState(sb.avpHome)).toEqual(before);
     expect(lock(sb.userLock).packages.demo!.version).toBe('1.0.0');
+  });
+
+  test('a download redirected to another origin never carries the token', async () => {
+    const seen: Array<string | null> = [];
+    const bytes = validatorZip('cdn-hosted');
+    const cdn = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch(req) {
+        seen.push(req.headers.get('authorization'));
+        return new Response(bytes);
+      },
+    });
+    try {
+      reg.serve('cdn-hosted', { version: '1.0.0', bytes, redirectTo: `http://127.0.0.1:${cdn.port}/blob` });
+      const sb = sandbox(reg.url);
+      const r = await sb.avp(['add', 'cdn-hosted'], { env: { AVP_TOKEN: 'tok_registry_only_123' } });
+      expect(r.code).toBe(0);
+      expect(seen).toEqual([null]);
+      expect(reg.requests.some((q) => q.path === '/api/packages/cdn-hosted/1.0.0/download' && q.auth === 'Bearer tok_registry_only_123')).toBe(true);
+    } finally {
+      cdn.stop(true);
+    }
   });
 
   test('network errors name the URL and the fix', async () => {

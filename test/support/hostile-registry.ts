@@ -13,6 +13,8 @@ export interface ServedVersion {
   integrity?: 'honest' | 'omit' | 'wrong' | 'null';
   yanked?: boolean;
   publishedAt?: string;
+  /** The download answers 302 to this URL (a CDN or object store on another origin). */
+  redirectTo?: string;
 }
 
 export interface HostileRegistry {
@@ -146,7 +148,10 @@ export async function startHostileRegistry(opts: { failHealth?: boolean } = {}):
         v.yanked = true;
         return new Response(null, { status: 204 });
       }
-      if (parts[4] === 'download') return new Response(v.bytes, { headers: { 'content-type': 'application/zip' } });
+      if (parts[4] === 'download') {
+        if (v.redirectTo) return Response.redirect(v.redirectTo, 302);
+        return new Response(v.bytes, { headers: { 'content-type': 'application/zip' } });
+      }
       return json(versionBody(name, v));
     },
   });
