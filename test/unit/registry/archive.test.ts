@@ -87,7 +87,7 @@ describe('inspectArchive refuses hostile archives', () => {
     const r = await refusal(validatorZip('demo', [['demo/bomb.bin', zeros]]));
     expect(r.code).toBe('archive-too-large');
     expect(r.message).toContain('50 MiB');
-  });
+  }, 30_000);
 
   test('zip bomb lying about its size stops inflating at the declared size', async () => {
     const zeros = new Uint8Array(60 * 1024 * 1024);
@@ -95,14 +95,14 @@ describe('inspectArchive refuses hostile archives', () => {
     const r = await refusal(lying);
     expect(r.code).toBe('archive-size-mismatch');
     expect(r.message).toContain('zip bomb');
-  });
+  }, 30_000);
 
   test('many lying entries are stopped by the total cap', async () => {
     const chunk = new Uint8Array(3 * 1024 * 1024);
     const entries: Array<[string, Uint8Array]> = Array.from({ length: 4 }, (_, i) => [`demo/b${i}.bin`, chunk]);
     const r = await refusal(validatorZip('demo', entries), { maxExpandedBytes: 8 * 1024 * 1024 });
     expect(r.code).toBe('archive-too-large');
-  });
+  }, 30_000);
 
   test('wrong top folder: two tops, or a file at the root', async () => {
     expect((await refusal(makeZip([['a/VALIDATOR.md', VALIDATOR_MD()], ['b/x.md', 'x']]))).code).toBe('archive-wrong-top');
