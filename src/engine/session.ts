@@ -7,6 +7,7 @@
  */
 import type { AvpConfig } from '../config-types.ts';
 import type { HookEvent } from '../event.ts';
+import type { Validator } from '../format/types.ts';
 import { loadOnce, type OnceState } from './session/once.ts';
 import { guardStop, type GuardDecision } from './session/stop-guard.ts';
 import { ensureSessionDir, pruneSessions, sessionDir } from './session/store.ts';
@@ -29,12 +30,15 @@ export function isShellTool(tool: string | undefined): boolean {
  * - UserPromptSubmit: a new turn begins;
  * - Stop/SubagentStop: fills `files` with every file changed during the turn (before, after, diff);
  * - SessionStart: takes the Bash baseline.
- * Without a session id there is no session state: the event is returned as it is.
+ * Without a session id there is no session state: the event is returned as it is. With `opts.validators` (the
+ * installed, enabled validators), Bash snapshots are skipped when none of them could see Bash changes.
  */
-export async function prepareEvent(event: HookEvent, config: AvpConfig): Promise<HookEvent> {
+export async function prepareEvent(event: HookEvent, config: AvpConfig, opts: { validators?: Validator[] } = {}): Promise<HookEvent> {
   if (!event.sessionId) return event;
   const name = event.event;
   const tool = event.tool;
+  // Snapshots cost a `git ls-files` each: skip them when the caller says no installed validator could see the result.
+  if (isShellTool(tool) && name !== 'SessionStart' && opts.validators && !(await wantsShellChanges(opts.validators, event))) return event;
   const relevant =
     name === 'UserPromptSubmit' ||
     name === 'SessionStart' ||
@@ -80,6 +84,19 @@ export async function prepareEvent(event: HookEvent, config: AvpConfig): Promise
     if (process.env.AVP_DEBUG) process.stderr.write(`avp: session state: ${(e as Error).message}\n`);
     return event;
   }
+}
+
+/**
+ * True when some validator could see what a Bash command changed: a PostToolUse/PostToolUseFailure validator whose
+ * `match.tools` admits Bash, or any Stop/SubagentStop validator (the turn's files include Bash changes).
+ */
+export async function wantsShellChanges(validators: Validator[], event: HookEvent): Promise<boolean> {
+  if (validators.some((v) => STOPS.has(v.spec.trigger))) return true;
+  const { validatorMatches } = await import('../format/match.ts');
+  return ['PostToolUse', 'PostToolUseFailure'].some((name) => {
+    const probe: HookEvent = { ...event, event: name, files: [] };
+    return validators.some((v) => validatorMatches(v, probe));
+  });
 }
 
 /**

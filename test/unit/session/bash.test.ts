@@ -110,3 +110,33 @@ describe('Bash change tracking outside git', () => {
     expect(JSON.parse(log.trim().split('\n')[0]!)).toMatchObject({ what: 'bash-tracking-truncated', limit: 10 });
   });
 });
+
+describe('Bash tracking only when a validator can use it', () => {
+  const v = (trigger: string, tools?: string[]) =>
+    ({ id: trigger, name: trigger, source: 'project', form: 'file', path: '/x.md', spec: { name: trigger, description: 'd', severity: 'error', trigger, match: tools ? { tools } : {}, tags: [], once: false, timeout: 60 }, body: '', references: [], hash: '' }) as any;
+
+  test('skipped for Write-only PostToolUse validators; done for Bash, regex, untargeted and Stop validators', async () => {
+    const root = tempProject();
+    gitRepo(root);
+    sh(root, 'echo a > a.txt && git add . && git commit -qm init');
+    const cases: Array<[any[], boolean]> = [
+      [[v('PostToolUse', ['Write', 'Edit'])], false],
+      [[v('PreToolUse')], false],
+      [[v('PostToolUse', ['Bash'])], true],
+      [[v('PostToolUse', ['Ba.*'])], true],
+      [[v('PostToolUseFailure')], true],
+      [[v('Stop')], true],
+    ];
+    let i = 0;
+    for (const [validators, tracked] of cases) {
+      const id = `c${i++}`;
+      await prepareEvent(bash(root, 'PreToolUse', id), config(), { validators });
+      sh(root, `echo ${id} > a.txt`);
+      const post = await prepareEvent(bash(root, 'PostToolUse', id), config(), { validators });
+      expect({ validators: validators[0].spec.trigger + (validators[0].spec.match.tools ?? ''), seen: post.files.length > 0 }).toEqual({
+        validators: validators[0].spec.trigger + (validators[0].spec.match.tools ?? ''),
+        seen: tracked,
+      });
+    }
+  });
+});
