@@ -46,6 +46,7 @@ export async function runHookCommand(argv: string[]): Promise<number> {
   try {
     const { readStdin, parseInput } = await import('../hosts/stdin.ts');
     input = parseInput(await readStdin());
+    if (process.env.AVP_PROFILE === '1') process.stderr.write(`avp profile (ms): stdin read by ${performance.now().toFixed(2)}\n`);
     const { answerClaudeHook } = await import('../engine/hook.ts');
     const answer = await answerClaudeHook(input, process.env, startedAt);
     await write(process.stdout, answer.stdout);

@@ -51,15 +51,22 @@ function configRun(problem: AvpError): ValidatorRun {
 
 /** Answers one Claude Code hook input. Throws AvpError('hook-input') only for input that is not an event. */
 export async function answerClaudeHook(input: unknown, env: NodeJS.ProcessEnv, startedAt = Date.now()): Promise<HookAnswer> {
+  // AVP_PROFILE=1: per-phase milliseconds on stderr (where the no-match path spends its time).
+  const profile = env.AVP_PROFILE === '1' ? profiler() : undefined;
+  const pass = () => (profile ? { ...PASS, notes: [profile.done()] } : PASS);
   let event = normalizeClaudeEvent(input, env);
+  profile?.mark('normalize');
   const { config, problem } = await configFor(event, env);
-  if (config.disabled) return PASS;
+  profile?.mark('config');
+  if (config.disabled) return pass();
 
   const found = await discover({ projectRoot: event.projectRoot, env, noCache: !config.cache.enabled });
+  profile?.mark('discover');
   // Nothing installed anywhere: nothing can ever match, and there is no turn worth tracking.
-  if (!found.validators.length && !found.errors.length) return PASS;
+  if (!found.validators.length && !found.errors.length) return pass();
 
   event = await prepareEvent(event, config);
+  profile?.mark('prepareEvent');
   const active = found.validators.filter((v) => !isDisabled(config, v.id, v.name));
   let matched: Validator[] = matchValidators(active, event);
   const loadErrors: LoadError[] = loadErrorsForEvent(found.errors, event).filter((e) => !e.name || !isDisabled(config, e.name, e.name));
@@ -70,7 +77,8 @@ export async function answerClaudeHook(input: unknown, env: NodeJS.ProcessEnv, s
     const mine = new Set(event.sessionId ? await once.claim(wanted) : wanted);
     matched = matched.filter((v) => !v.spec.once || mine.has(v.id));
   }
-  if (!matched.length && !loadErrors.length) return PASS;
+  profile?.mark('match');
+  if (!matched.length && !loadErrors.length) return pass();
 
   const [{ runValidators }, { aggregate }, { renderClaude }, { writeRunLog }, { completeFileChanges }] = await Promise.all([
     import('./run.ts'),
@@ -91,5 +99,19 @@ export async function answerClaudeHook(input: unknown, env: NodeJS.ProcessEnv, s
   }
   const logError = await writeRunLog(event, runs, report);
   if (logError) notes.push(`avp: could not write the run log: ${logError.message}`);
+  if (profile) notes.push(profile.done());
   return { ...renderClaude(event, report, runs, extra), notes };
+}
+
+function profiler() {
+  let last = performance.now();
+  const marks: string[] = [];
+  return {
+    mark(name: string) {
+      const now = performance.now();
+      marks.push(`${name} ${(now - last).toFixed(2)}`);
+      last = now;
+    },
+    done: () => `avp profile (ms): ${marks.join(', ')}; since process start ${performance.now().toFixed(1)}`,
+  };
 }

@@ -1,7 +1,11 @@
 import { describe, expect, test } from 'bun:test';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KEY_FINDER, PASSES, project, sh } from './hook-support.ts';
+import { runAvp } from '../support/run-avp.ts';
+import { BIN, KEY_FINDER, PASSES, project, sh, type Project } from './hook-support.ts';
+
+const runHook = (p: Project, args: string[], input: unknown) =>
+  runAvp(args, { bin: BIN, cwd: p.root, stdin: JSON.stringify(input), env: { HOME: p.home, AVP_HOME: join(p.home, '.avp'), CLAUDE_PROJECT_DIR: p.root } });
 
 const FIXTURE_NAMES = ['hook-input-PostToolUse-Write.json', 'hook-input-PostToolUse-Edit.json', 'hook-input-Stop.json', 'hook-input-Stop-active.json'];
 
@@ -113,6 +117,31 @@ describe('avp hook: outputs per severity and event', () => {
     const r = await p.hook(p.fixture('hook-input-PostToolUse-Write.json'));
     expect(r.json.decision).toBeUndefined();
     expect(r.json.hookSpecificOutput.additionalContext).toContain('strict');
+  });
+});
+
+describe('avp hook: arguments, once, lifecycle matchers', () => {
+  test('--agent claude is accepted; another agent or an unknown flag is a usage error (exit 2)', async () => {
+    const p = project();
+    const input = p.fixture('hook-input-Stop.json');
+    const ok = await runHook(p, ['hook', '--agent', 'claude'], input);
+    expect(ok).toMatchObject({ code: 0, stdout: '{}\n' });
+    const other = await runHook(p, ['hook', '--agent=gemini'], input);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('unsupported agent "gemini"');
+    expect((await runHook(p, ['hook', '--verbose'], input)).stderr).toContain('unknown argument --verbose');
+  });
+
+  test('a once validator runs once per session; triggerMatcher selects the SessionStart source', async () => {
+    const p = project();
+    p.validator('setup-check', { trigger: 'SessionStart', triggerMatcher: 'startup', once: true }, sh(`cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"setup","suggestion":"run npm ci"}],"summary":"setup incomplete"}'`));
+    const start = (source: string, session: string) => ({ hook_event_name: 'SessionStart', session_id: session, cwd: p.root, source });
+    const first = await p.hook(start('startup', 's-1'));
+    expect(first.json.hookSpecificOutput).toEqual({ hookEventName: 'SessionStart', additionalContext: first.json.reason });
+    expect(first.json.reason).toContain('run npm ci');
+    expect((await p.hook(start('startup', 's-1'))).stdout).toBe('{}\n');
+    expect((await p.hook(start('resume', 's-2'))).stdout).toBe('{}\n');
+    expect((await p.hook(start('startup', 's-2'))).json.passed).toBe(false);
   });
 });
 
