@@ -17,6 +17,7 @@ const FORMAT = 1;
  */
 export const RACY_MS = 2000;
 
+/** One unit's cached load result and what it was derived from. */
 export interface CacheEntry {
   /** For a directory unit: the sorted list of its files (a new file is a miss). */
   files?: string[];
@@ -25,6 +26,7 @@ export interface CacheEntry {
   result: Omit<LoadResult, 'deps'>;
 }
 
+/** `discovery.json`: one per source. */
 export interface CacheFile {
   format: number;
   version: string;

@@ -13,12 +13,14 @@ import { declaringPath, findDuplicates } from './duplicates.ts';
 import { filesUnder, walkValidators } from './walk.ts';
 import type { Discovery, LintMessage, LoadError, Shadowed, Source, Validator } from './types.ts';
 
+/** What one source (project or user folder) holds after uniqueness checks. */
 export interface SourceResult {
   validators: Validator[];
   errors: LoadError[];
   warnings: LintMessage[];
 }
 
+/** `discover` input: the project root (from the event or `findProjectRoot`) and the env (`AVP_HOME`). */
 export interface DiscoverOptions {
   projectRoot: string;
   env?: NodeJS.ProcessEnv;

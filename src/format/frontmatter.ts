@@ -15,6 +15,7 @@ export interface Problem {
   level: 'error' | 'warning';
 }
 
+/** A parsed VALIDATOR.md: frontmatter data, body and a key locator. */
 export interface Frontmatter {
   /** The parsed YAML mapping (JSON-normalised: dates become ISO strings). */
   data: Record<string, unknown>;

@@ -1,6 +1,7 @@
 /** What `avp list` shows: a JSON view of a Discovery and its plain-text table. Pure (no I/O). */
 import type { Discovery, Validator } from './types.ts';
 
+/** One row of `avp list --json`. */
 export interface ListedValidator {
   id: string;
   name: string;

@@ -11,6 +11,7 @@ import { checkMentions, hashFiles } from './load-support.ts';
 import { hashInputs, type Collector } from './load.ts';
 import type { ValidatorSpec } from './types.ts';
 
+/** What `loadDir` already read about the RuleSet. */
 export interface RuleSetInput {
   dir: string;
   /** The RuleSet's VALIDATOR.md. */

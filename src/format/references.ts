@@ -3,6 +3,7 @@
  * that a missing one is a load error at the body line that names it (AVP: "missing references" fail closed).
  */
 
+/** A file named in a prompt. */
 export interface Mention {
   /** As written, without `#anchor` / `?query`. */
   target: string;

@@ -10,6 +10,7 @@ import { lintPaths } from './lint.ts';
 import { NAME_FIX, NAME_RE, TOOL_TRIGGERS } from './schema.ts';
 import { SEVERITIES, TRIGGERS, type Form, type Severity, type Source, type Trigger } from './types.ts';
 
+/** `avp new` input (trigger and severity as typed: validated here). */
 export interface ScaffoldOptions {
   name: string;
   /** The validators folder to write into (a source root). */
@@ -20,6 +21,7 @@ export interface ScaffoldOptions {
   severity?: string;
 }
 
+/** What `avp new` wrote. */
 export interface Scaffolded {
   name: string;
   form: Form;

@@ -6,6 +6,7 @@
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { basename, join } from 'node:path';
 
+/** One validator unit found by the walk, or a layout error. */
 export type Unit =
   | { kind: 'file'; path: string }
   /** `top`: the folder's listing, already read by the walk (saves a readdir per unit on the hook path). */
