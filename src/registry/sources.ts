@@ -81,9 +81,15 @@ export async function fetchUrl(url: string, opts: { expected?: string; progress?
 /** A registry version: download, verify integrity (refuse when missing or wrong), inspect. */
 export async function fetchRegistryVersion(
   client: RegistryClient,
-  v: { name: string; version: string; downloadUrl: string; integrity?: string | null },
+  v: { name: string; version: string; downloadUrl: string; integrity?: string | null; type?: string | null },
   opts: { progress?: ProgressFn; expected?: string } = {},
 ): Promise<Fetched> {
+  // The registry already says what it is: refuse other package types before downloading (the archive is checked too).
+  if (v.type && v.type !== 'validator') {
+    throw new AvpError('archive-not-validator', `${v.name}@${v.version} is a ${v.type}, not a validator; avp installs validators only`, {
+      fix: `install ${v.type}s with the tool made for them; find validators with \`avp search\``,
+    });
+  }
   if (!v.integrity || typeof v.integrity !== 'string') {
     throw new AvpError('integrity-missing', `${client.base} sent no integrity for ${v.name}@${v.version}; refusing to install an unverifiable download`, {
       fix: 'the registry must publish an `integrity` (sha512) for every version; report it to its operator',

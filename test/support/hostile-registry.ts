@@ -13,6 +13,8 @@ export interface ServedVersion {
   integrity?: 'honest' | 'omit' | 'wrong' | 'null';
   yanked?: boolean;
   publishedAt?: string;
+  /** The `type` the metadata claims (default validator). */
+  type?: string;
   /** The download answers 302 to this URL (a CDN or object store on another origin). */
   redirectTo?: string;
 }
@@ -53,7 +55,7 @@ export async function startHostileRegistry(opts: { failHealth?: boolean } = {}):
       downloadUrl: `${base}/api/packages/${encodeURIComponent(name)}/${v.version}/download`,
       size: v.bytes.length,
       publishedAt: v.publishedAt ?? '2026-01-01T00:00:00Z',
-      type: 'validator',
+      type: v.type ?? 'validator',
     };
     if (v.integrity === 'wrong') body.integrity = sri(new TextEncoder().encode('other bytes'));
     else if (v.integrity === 'null') body.integrity = null;
