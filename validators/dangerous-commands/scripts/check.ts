@@ -6,7 +6,6 @@
  * the machine before they run. Text that is only data (`echo "rm -rf /"`, a commit message) is not a command and is
  * not flagged; text handed to a shell (`sh -c`, `eval`, `bash <<EOF`, `$(…)`) is. Rules: ../references/rules.md.
  */
-import { spawnSync } from 'node:child_process';
 import { base, parseShell, unwrap, type Command } from './shell.ts';
 
 interface HookEvent {
@@ -92,8 +91,9 @@ function checkFind(args: string[], project: string): Finding | undefined {
 
 function currentBranch(cwd: string): string | undefined {
   try {
-    const r = spawnSync('git', ['rev-parse', '--abbrev-ref', 'HEAD'], { cwd, encoding: 'utf8', timeout: 2000 });
-    return r.status === 0 ? r.stdout.trim() : undefined;
+    // Bun.spawnSync rather than node:child_process, whose import alone costs a few ms on every run.
+    const r = Bun.spawnSync(['git', 'rev-parse', '--abbrev-ref', 'HEAD'], { cwd, stdout: 'pipe', stderr: 'ignore', timeout: 2000 });
+    return r.exitCode === 0 ? r.stdout.toString().trim() : undefined;
   } catch {
     return undefined;
   }
@@ -272,9 +272,10 @@ export function validate(event: HookEvent): Verdict {
 if (import.meta.main) {
   try {
     const event = JSON.parse(await Bun.stdin.text()) as HookEvent;
-    process.stdout.write(`${JSON.stringify(validate(event))}\n`);
+    // console.log, not process.stdout.write: initialising Node's stdout stream costs ~10 ms of CPU per run.
+    console.log(JSON.stringify(validate(event)));
   } catch (err) {
-    process.stderr.write(`dangerous-commands: cannot read the event on stdin: ${(err as Error).message}\n`);
+    console.error(`dangerous-commands: cannot read the event on stdin: ${(err as Error).message}`);
     process.exit(1);
   }
 }
