@@ -22,7 +22,11 @@ export async function lintPaths(paths: string[]): Promise<LintMessage[]> {
   const seen = new Set<string>();
   for (const p of paths) {
     const abs = resolve(p);
-    const { errors, warnings } = await loadValidatorsAt(abs, 'project');
+    const { validators, errors, warnings } = await loadValidatorsAt(abs, 'project');
+    if (validators.length === 0 && errors.length === 0) {
+      // Linting the wrong folder in CI must not look like a clean pass.
+      warnings.push({ path: abs, line: 1, column: 1, level: 'warning', message: 'no validators found here', fix: 'point avp lint at a name.md, a folder holding VALIDATOR.md, or a folder of validators' });
+    }
     for (const m of [...errors.map(errorToLint), ...warnings]) {
       const key = `${m.path}:${m.line}:${m.column}:${m.level}:${m.message}`;
       if (seen.has(key)) continue;

@@ -129,6 +129,14 @@ describe('avp lint', () => {
     expect(abs.stdout).toStartWith(`${join(outside, 'x.md')}:4:11: error:`);
   });
 
+  test('a folder without validators is a warning, not a silent pass', async () => {
+    const w = workspace();
+    put(join(w.project, 'docs/README.md'), '# docs');
+    const r = await w.run(['lint', 'docs']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toStartWith('docs:1:1: warning: no validators found here');
+  });
+
   test('with nothing to lint it says so and fails', async () => {
     const w = workspace();
     const r = await w.run(['lint']);
