@@ -158,6 +158,10 @@ describe('optional fields', () => {
     ['metadata a string', { metadata: 'me' }, 6, /`metadata` must be a mapping/],
     ['triggerMatcher invalid regex', { trigger: 'SessionStart', triggerMatcher: '"(startup"' }, 6, /`triggerMatcher` is not a valid regular expression/],
     ['model empty', { model: '""' }, 6, /`model` is empty/],
+    ['model a number', { model: '4' }, 6, /`model` must be a string/],
+    ['compatibility over 500 characters', { compatibility: 'c'.repeat(501) }, 6, /`compatibility` is over 500 characters/],
+    ['tags a mapping', { tags: '{a: 1}' }, 6, /`tags` must be a list of strings/],
+    ['script not a string', { script: '[a]' }, 6, /`script` must be a path/],
   ];
   for (const [title, extra, line, re] of cases) {
     test(`${title} → error at line ${line}`, async () => {
@@ -167,6 +171,9 @@ describe('optional fields', () => {
       expect(e.fix).toBeTruthy();
     });
   }
+  test('a single tag string becomes a list', async () => {
+    expect((await loadOne(md({ ...base, tags: 'security' }))).validators[0]!.spec.tags).toEqual(['security']);
+  });
   test('a fractional timeout is allowed (seconds)', async () => {
     expect((await loadOne(md({ ...base, timeout: '2.5' }))).validators[0]!.spec.timeout).toBe(2.5);
   });
