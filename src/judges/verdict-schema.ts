@@ -27,7 +27,8 @@ export const ViolationSchema = v.looseObject({
 
 /** seed 002's response (`decision`/`reason` may ride along). */
 export const AvpResponseSchema = v.looseObject({
-  passed: v.boolean(),
+  // Some models quote booleans: "false" is read as false, never as a truthy string.
+  passed: v.union([v.boolean(), v.pipe(v.picklist(['true', 'false']), v.transform((s) => s === 'true'))]),
   violations: v.optional(v.nullable(v.array(ViolationSchema))),
   summary: optText,
   reason: optText,

@@ -49,6 +49,11 @@ describe('parseVerdict: accepted forms', () => {
     expect(v.summary).toBe('secret in config');
   });
 
+  test('quoted booleans', () => {
+    expect(parseVerdict('{"passed": "false", "violations": [], "summary": "x"}').passed).toBe(false);
+    expect(parseVerdict('{"passed": "true", "violations": [], "summary": "x"}').passed).toBe(true);
+  });
+
   test('a verdict wrapped one level down', () => {
     expect(parseVerdict('{"verdict": {"passed": false, "violations": [], "summary": "no"}}').passed).toBe(false);
   });
