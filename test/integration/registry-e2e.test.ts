@@ -1,8 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AVP_BIN, runAvp, tempDir } from '../support/run-avp.ts';
 import { api, createToken, startServerProcess, validatorMd, type ServerProcess } from './registry-server-support.ts';
+
+// Real processes (server, client, PostgreSQL) on a shared 2-core machine: generous per-test budget.
+setDefaultTimeout(60_000);
 
 /**
  * The whole registry flow with real processes only: `dist/avp registry serve` (SQLite) and avp's own client commands

@@ -1,9 +1,12 @@
-import { describe, expect, test } from 'bun:test';
+import { describe, expect, test, setDefaultTimeout } from 'bun:test';
 import { SQL } from 'bun';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAvp, tempDir } from '../support/run-avp.ts';
 import { api, createToken, packageZip, publishZip, startServerProcess } from './registry-server-support.ts';
+
+// Real processes (server, client, PostgreSQL) on a shared 2-core machine: generous per-test budget.
+setDefaultTimeout(60_000);
 
 /** The `avp registry` commands' own behaviour: first stdout line, clean stop, data layout, and errors with fixes. */
 describe('avp registry commands', () => {

@@ -1,9 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from 'bun:test';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStaticExport } from '../../registry/static-server.ts';
 import { runAvp, tempDir } from '../support/run-avp.ts';
 import { api, createToken, packageZip, publishZip, startServerProcess, type ServerProcess } from './registry-server-support.ts';
+
+// Real processes (server, client, PostgreSQL) on a shared 2-core machine: generous per-test budget.
+setDefaultTimeout(60_000);
 
 /**
  * `avp registry export`: the read path as static files, served by a plain static file server (path → file or

@@ -6,6 +6,7 @@ import {
   api,
   createToken,
   filesUnder,
+  lyingZip,
   packageZip,
   publishZip,
   rawZip,
@@ -35,7 +36,7 @@ export function registryServerSuite(engine: string, db: () => string | undefined
       bobId = b.id;
       admin = (await createToken(data, 'root', { db: db(), admin: true })).token;
       srv = await startServerProcess({ data, db: db() });
-    });
+    }, 60_000);
     afterAll(async () => {
       await srv?.stop();
     });
@@ -262,6 +263,7 @@ export function registryServerSuite(engine: string, db: () => string | undefined
         ['absolute path', rawZip({ 'evil/VALIDATOR.md': md, '/etc/passwd': 'x' }), 400, /unsafe entry "\/etc\/passwd": absolute path/],
         ['symlink', rawZip({ 'evil/VALIDATOR.md': md, 'evil/link': { data: '/etc/passwd', attrs: S_IFLNK } }), 400, /symlink entry "evil\/link"/],
         ['zip bomb', zipOf('evil', { 'VALIDATOR.md': md, 'zeros.txt': new Uint8Array(60 * 1024 * 1024) }), 400, /expands past/],
+        ['zip bomb with lying sizes', lyingZip('evil', md, 'zeros.txt', 60 * 1024 * 1024), 400, /inflates past its declared size|expands past/],
         ['wrong top folder', rawZip({ 'evil/VALIDATOR.md': md, 'other/x.md': 'x' }), 400, /one top folder/],
         ['skill', zipOf('evil', { 'SKILL.md': '---\nname: evil\ndescription: a skill\n---\nbody\n' }), 422, /skill/],
         ['number version', zipOf('evil', { 'VALIDATOR.md': validatorMd('evil', '1.0', { versionYaml: '1.0' }) }), 422, /YAML number/],
@@ -303,6 +305,6 @@ export function registryServerSuite(engine: string, db: () => string | undefined
       expect(notMultipart.status).toBe(415);
       const badJson = await fetch(`${srv.url}/api/packages/updates`, { method: 'POST', body: '{not json' });
       expect(badJson.status).toBe(400);
-    });
+    }, 60_000);
   });
 }

@@ -141,3 +141,21 @@ export function filesUnder(dir: string): string[] {
   }
   return out;
 }
+
+/**
+ * A zip bomb that lies: `name` holds `bytes` zeros but both its local header and its central directory entry declare
+ * an uncompressed size of 1 KiB, so only counting the inflated bytes (not trusting the headers) catches it.
+ */
+export function lyingZip(top: string, validator: string, name: string, bytes: number): Uint8Array {
+  const zip = zipOf(top, { 'VALIDATOR.md': validator, [name]: new Uint8Array(bytes) });
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  const target = new TextEncoder().encode(`${top}/${name}`);
+  const nameAt = (offset: number, length: number) =>
+    length === target.length && target.every((b, i) => zip[offset + i] === b);
+  for (let i = 0; i + 46 < zip.length; i++) {
+    const sig = view.getUint32(i, true);
+    if (sig === 0x04034b50 && nameAt(i + 30, view.getUint16(i + 26, true))) view.setUint32(i + 22, 1024, true);
+    if (sig === 0x02014b50 && nameAt(i + 46, view.getUint16(i + 28, true))) view.setUint32(i + 24, 1024, true);
+  }
+  return zip;
+}
