@@ -45,6 +45,26 @@ describe('real Claude Code CLI with avp hooks', () => {
     }
   }, 120_000);
 
+  test('with the catalog validators `avp init` installs, a hardcoded key in a Write is blocked by no-secrets', async () => {
+    const project = await makeProject([], { catalog: true });
+    projects.push(project);
+    const file = join(project.root, 'src', 'settings.ts');
+    const server = await startAnthropicServer(({ body }) => {
+      if (!Array.isArray(body.tools) || !body.tools.length) return { text: 'ok' };
+      if (turnOf(body) === 0) return { toolUse: { name: 'Write', input: { file_path: file, content: 'export const API_KEY = "sk-live-1234567890abcdef";\n' } } };
+      return { text: 'Will use the environment.' };
+    });
+    try {
+      const run = await runClaude(project, server.url, 'Add the settings file.');
+      expect(run.timedOut).toBe(false);
+      const next = newInput(mainRequests(server.requests)[1]);
+      expect(next).toContain('PostToolUse:Write hook blocking error');
+      expect(next).toContain('[no-secrets] src/settings.ts:1');
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+
   test('a key written through Bash (sed -i), around the Write/Edit hooks, is caught at PostToolUse:Bash', async () => {
     const project = await makeProject(['no-hardcoded-keys']);
     projects.push(project);

@@ -17,8 +17,11 @@ export interface Project {
   cleanup(): void;
 }
 
-/** A git project with the given fixture validators, avp installed into its Claude settings by `dist/avp init`. */
-export async function makeProject(validators: string[]): Promise<Project> {
+/**
+ * A git project with the given fixture validators, avp installed into its Claude settings by `dist/avp init`
+ * (with the catalog's recommended validators when `catalog` is set, else `--no-validators`).
+ */
+export async function makeProject(validators: string[], opts: { catalog?: boolean } = {}): Promise<Project> {
   const base = mkdtempSync(join(tmpdir(), 'avp-e2e-'));
   const root = join(base, 'project');
   const home = join(base, 'home');
@@ -32,7 +35,7 @@ export async function makeProject(validators: string[]): Promise<Project> {
   };
   const git = Bun.spawnSync(['bash', '-c', 'git init -q && git config user.email e2e@example.com && git config user.name e2e'], { cwd: root, env });
   if (git.exitCode !== 0) throw new Error(`git init failed: ${git.stderr}`);
-  const init = Bun.spawnSync([AVP_BIN, 'init', '--no-validators'], { cwd: root, env, stdout: 'pipe', stderr: 'pipe' });
+  const init = Bun.spawnSync([AVP_BIN, 'init', ...(opts.catalog ? [] : ['--no-validators'])], { cwd: root, env, stdout: 'pipe', stderr: 'pipe' });
   if (init.exitCode !== 0) throw new Error(`avp init failed (${init.exitCode}): ${init.stderr}`);
   for (const v of validators) cpSync(join(FIXTURES, v), join(root, '.avp', 'validators', v), { recursive: true });
   return { root, home, env, cleanup: () => rmSync(base, { recursive: true, force: true }) };
