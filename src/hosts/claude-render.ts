@@ -14,11 +14,12 @@ import type { Report, ValidatorRun } from '../engine/types.ts';
 import type { HookEvent } from '../event.ts';
 import type { Violation } from '../judges/types.ts';
 
-/** Events whose `hookSpecificOutput` accepts `additionalContext` (checked against Claude Code 2.1's output schema). */
-const CONTEXT_EVENTS = new Set([
-  'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'SessionStart', 'Setup', 'Stop',
-  'SubagentStart', 'SubagentStop', 'Notification',
-]);
+/**
+ * Events where avp puts text in the model's context with `additionalContext` (Claude Code 2.1's output schema accepts
+ * it on these). Not on Stop/SubagentStop (accepted, but observed with the real CLI to start a new model turn — a
+ * released or warned Stop would loop) nor on Notification (fired while the agent waits; same risk).
+ */
+const CONTEXT_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'SessionStart', 'Setup', 'SubagentStart']);
 /** Events on which `decision: "block"` makes Claude Code act on `reason`. */
 const BLOCK_EVENTS = new Set(['PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop', 'UserPromptSubmit']);
 

@@ -92,7 +92,7 @@ describe('renderClaude', () => {
   });
 
   test('WARNED: systemMessage for the user, additionalContext for the model with the right hookEventName, no block', () => {
-    for (const name of ['PostToolUse', 'PreToolUse', 'Stop', 'UserPromptSubmit', 'SessionStart', 'PostToolUseFailure']) {
+    for (const name of ['PostToolUse', 'PreToolUse', 'UserPromptSubmit', 'SessionStart', 'PostToolUseFailure']) {
       const doc = render(event(name, 'Write'), [failed('style', 'warn')]);
       expect(doc.decision).toBeUndefined();
       expect(doc.passed).toBe(false);
@@ -102,10 +102,13 @@ describe('renderClaude', () => {
     }
   });
 
-  test('WARNED on an event without additionalContext (SessionEnd): systemMessage only', () => {
-    const doc = render(event('SessionEnd'), [failed('style', 'warn')]);
-    expect(doc.hookSpecificOutput).toBeUndefined();
-    expect(doc.systemMessage).toContain('style');
+  test('WARNED on SessionEnd, and on Stop/SubagentStop/Notification (where additionalContext starts a new turn): systemMessage only', () => {
+    for (const name of ['SessionEnd', 'Stop', 'SubagentStop', 'Notification']) {
+      const doc = render(event(name), [failed('style', 'warn')]);
+      expect(doc.hookSpecificOutput).toBeUndefined();
+      expect(doc.decision).toBeUndefined();
+      expect(doc.systemMessage).toContain('style');
+    }
   });
 
   test('info findings: passed, nothing shown', () => {
@@ -118,6 +121,7 @@ describe('renderClaude', () => {
     expect(doc.decision).toBeUndefined();
     expect(doc.passed).toBe(false);
     expect(doc.systemMessage).toStartWith('avp let this Stop through after 3 blocks');
-    expect(doc.hookSpecificOutput.hookEventName).toBe('Stop');
+    // additionalContext on Stop would make Claude Code start another turn: the release must really end the loop.
+    expect(doc.hookSpecificOutput).toBeUndefined();
   });
 });
