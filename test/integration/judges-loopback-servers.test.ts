@@ -67,13 +67,13 @@ describe('server shapes', () => {
   test('anthropic: HEAD probe, JSON message, error JSON with status, count_tokens', async () => {
     a = await startAnthropicServer(({ index }) => (index === 0 ? { toolUse: { name: 't', input: { x: 1 } }, usage: { input_tokens: 3 } } : { status: 529 }));
     expect((await fetch(a.url, { method: 'HEAD' })).status).toBe(200);
-    const msg = await (await fetch(`${a.url}/v1/messages`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [] }) })).json();
+    const msg: any = await (await fetch(`${a.url}/v1/messages`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [] }) })).json() as any;
     expect(msg).toMatchObject({ type: 'message', role: 'assistant', model: 'm', stop_reason: 'tool_use', content: [{ type: 'tool_use', name: 't', input: { x: 1 } }], usage: { input_tokens: 3 } });
     expect(msg.id).toMatch(/^msg_01/);
     const err = await fetch(`${a.url}/v1/messages`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [] }) });
     expect(err.status).toBe(529);
     expect(await err.json()).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'scripted overloaded_error' } });
-    const ct = await (await fetch(`${a.url}/v1/messages/count_tokens`, { method: 'POST', body: '{"messages":[]}' })).json();
+    const ct: any = await (await fetch(`${a.url}/v1/messages/count_tokens`, { method: 'POST', body: '{"messages":[]}' })).json() as any;
     expect(ct.input_tokens).toBeGreaterThan(0);
     expect(a.requests).toHaveLength(2);
     expect(a.all).toHaveLength(4);
@@ -81,12 +81,12 @@ describe('server shapes', () => {
 
   test('openai: models list, completion, error JSON', async () => {
     o = await startOpenAIServer(({ index }) => (index === 0 ? { text: 'hi' } : { status: 429, errorMessage: 'slow down' }));
-    expect((await (await fetch(`${o.url}/models`)).json()).data[0].id).toBe('test-model');
-    const c = await (await fetch(`${o.url}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [], response_format: { type: 'json_object' } }) })).json();
+    expect(((await (await fetch(`${o.url}/models`)).json()) as any).data[0].id).toBe('test-model');
+    const c = await (await fetch(`${o.url}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [], response_format: { type: 'json_object' } }) })).json() as any;
     expect(c).toMatchObject({ object: 'chat.completion', model: 'm', choices: [{ message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }] });
     expect(o.requests[0]!.body.response_format).toEqual({ type: 'json_object' });
     const e = await fetch(`${o.url}/chat/completions`, { method: 'POST', body: '{"messages":[]}' });
     expect(e.status).toBe(429);
-    expect((await e.json()).error).toMatchObject({ message: 'slow down', type: 'rate_limit_exceeded' });
+    expect(((await e.json()) as any).error).toMatchObject({ message: 'slow down', type: 'rate_limit_exceeded' });
   });
 });
