@@ -66,14 +66,15 @@ const write = (root: string) => ({
 });
 const bash = (root: string) => ({ session_id: 'bench', transcript_path: join(home, 't.jsonl'), cwd: root, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'npm run build && rm -rf ./dist/tmp' }, tool_use_id: 'toolu_bench' });
 
-function hookMs(root: string, input: unknown): number {
+/** Wall time and CPU time (user + system, the hook and the script children it waited for) of one hook call, ms. */
+function hookMs(root: string, input: unknown): { wall: number; cpu: number } {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, AVP_HOME: join(home, '.avp'), CLAUDE_PROJECT_DIR: root, AVP_NO_CACHE: '1' };
   const t0 = performance.now();
   const p = Bun.spawnSync([BIN, 'hook'], { stdin: new TextEncoder().encode(`${JSON.stringify(input)}\n`), env, cwd: root, stdout: 'pipe', stderr: 'pipe' });
   const ms = performance.now() - t0;
   const out = p.stdout.toString();
   if (p.exitCode !== 0 || out.includes('"block"') || out.includes('"deny"')) throw new Error(`unexpected hook result (${p.exitCode}): ${out}${p.stderr.toString()}`);
-  return ms;
+  return { wall: ms, cpu: Number(p.resourceUsage.cpuTime.total) / 1000 };
 }
 
 const setups: Array<{ label: string; root: string; input: (root: string) => unknown; baseline: string }> = [];
@@ -86,17 +87,23 @@ setups.push({ label: 'dangerous-commands (PreToolUse Bash)', root: makeProject('
 
 // Warm up each (parse caches, page cache), then interleave the runs so drift hits every setup alike.
 for (const s of setups) for (let i = 0; i < 3; i++) hookMs(s.root, s.input(s.root));
-const times = new Map<string, number[]>(setups.map((s) => [s.label, []]));
+const times = new Map<string, Array<{ wall: number; cpu: number }>>(setups.map((s) => [s.label, []]));
 for (let i = 0; i < RUNS; i++) for (const s of setups) times.get(s.label)!.push(hookMs(s.root, s.input(s.root)));
 
-console.log(`\n## Catalog: cost of script validators on one \`avp hook\` call (${RUNS} interleaved runs each, medians)\n`);
-console.log(`${pad('setup', 40)} ${pad('median', 10)} ${pad('p90', 10)} added vs none`);
+const load = (await import('node:os')).loadavg()[0]!.toFixed(1);
+console.log(`\n## Catalog: cost of script validators on one \`avp hook\` call (${RUNS} interleaved runs each, medians; load average ${load})\n`);
+console.log('CPU time (user + system of avp and its script children) is the steadier number on a busy machine.\n');
+console.log(`${pad('setup', 40)} ${pad('wall', 10)} ${pad('wall p90', 10)} ${pad('wall added', 20)} ${pad('CPU', 10)} CPU added`);
 for (const s of setups) {
-  const xs = times.get(s.label)!;
-  const m = median(xs);
-  const p90 = [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)]!;
-  const added = s.baseline ? `${(m - median(times.get(s.baseline)!)).toFixed(1)} ms (×${(m / median(times.get(s.baseline)!)).toFixed(2)})` : '—';
-  console.log(`${pad(s.label, 40)} ${pad(`${m.toFixed(1)} ms`, 10)} ${pad(`${p90.toFixed(1)} ms`, 10)} ${added}`);
+  const wall = median(times.get(s.label)!.map((t) => t.wall));
+  const cpu = median(times.get(s.label)!.map((t) => t.cpu));
+  const p90 = times.get(s.label)!.map((t) => t.wall).sort((a, b) => a - b)[Math.floor(RUNS * 0.9)]!;
+  const b = s.baseline ? times.get(s.baseline)! : undefined;
+  const bWall = b ? median(b.map((t) => t.wall)) : 0;
+  const bCpu = b ? median(b.map((t) => t.cpu)) : 0;
+  const wallAdded = b ? `${(wall - bWall).toFixed(1)} ms (×${(wall / bWall).toFixed(2)})` : '—';
+  const cpuAdded = b ? `${(cpu - bCpu).toFixed(1)} ms (×${(cpu / bCpu).toFixed(2)})` : '—';
+  console.log(`${pad(s.label, 40)} ${pad(`${wall.toFixed(1)} ms`, 10)} ${pad(`${p90.toFixed(1)} ms`, 10)} ${pad(wallAdded, 20)} ${pad(`${cpu.toFixed(1)} ms`, 10)} ${cpuAdded}`);
 }
 console.log('\nThe added time is the script judge: a child process of the avp binary (BUN_BE_BUN=1 avp run) that transpiles and runs');
 console.log('the script. In-process validate() means from section 1, for comparison:');
