@@ -5,8 +5,9 @@
  * chat-only turn (no request at all). Also `avp list --available` and `avp add <name> --offline` from the binary.
  */
 import { afterEach, describe, expect, test } from 'bun:test';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cases as llmCases } from '../fixtures/catalog/llm.cases.ts';
 import { startAnthropicServer, type AnthropicServer, type Reply } from '../support/anthropic-server.ts';
 import { runAvp, tempDir } from '../support/run-avp.ts';
 
@@ -123,6 +124,32 @@ describe('Stop validators (no-test-cheating, require-tests, code-quality)', () =
     const body = requestText(server);
     expect(body).toContain('Test cheating — examples'); // references/examples.md
     expect(body).toContain("it.skip('rounds half up'");
+  });
+});
+
+describe.each(llmCases)('$validator through avp hook with the loopback judge', (c) => {
+  test(`a failed verdict ${c.severity === 'error' ? 'blocks' : 'warns without blocking'}; the prompt holds the change and every reference; an unmatched file is never sent`, async () => {
+    server = await startAnthropicServer(() => verdict({ passed: false, violations: [{ rule: c.rule, file: c.file, line: 2, snippet: c.content.split('\n')[1], suggestion: 'fix it' }], summary: c.rule }));
+    const p = setup([c.validator]);
+    // The unmatched file first: neither its write nor (for Stop validators) a turn that only touched it reaches the judge.
+    await p.hook(p.write(c.unmatched, 'text\n'));
+    if (c.trigger === 'Stop') await p.hook(p.stop());
+    expect(server.requests).toHaveLength(0);
+    const r = c.trigger === 'Stop' ? (await p.hook(p.write(c.file, c.content)), await p.hook(p.stop())) : await p.hook(p.write(c.file, c.content));
+    expect(server.requests).toHaveLength(1);
+    expect(r.code).toBe(0);
+    expect(r.json.violations).toMatchObject([{ rule: c.rule, file: c.file, line: 2, validator: c.validator }]);
+    if (c.severity === 'error') expect(r.json.decision).toBe('block');
+    else {
+      expect(r.json.decision).toBeUndefined();
+      expect(JSON.stringify(r.json)).toContain(c.rule);
+    }
+    const body = requestText(server);
+    expect(body).toContain(JSON.stringify(c.content.split('\n')[1]).slice(1, -1));
+    for (const ref of readdirSync(join(CATALOG, c.validator, 'references'))) {
+      const first = readFileSync(join(CATALOG, c.validator, 'references', ref), 'utf8').split('\n')[0]!;
+      expect(body).toContain(JSON.stringify(first).slice(1, -1));
+    }
   });
 });
 
