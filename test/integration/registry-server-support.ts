@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import { AVP_BIN, runAvp, tempDir } from '../support/run-avp.ts';
 
@@ -143,19 +144,55 @@ export function filesUnder(dir: string): string[] {
 }
 
 /**
- * A zip bomb that lies: `name` holds `bytes` zeros but both its local header and its central directory entry declare
- * an uncompressed size of 1 KiB, so only counting the inflated bytes (not trusting the headers) catches it.
+ * A zip with one large entry of zeros, deflated natively (fflate needs seconds for 60 MiB): an honest bomb when
+ * `declared` is omitted, a lying one when both headers declare `declared` bytes, so only counting the inflated
+ * bytes (not trusting the headers) catches it.
  */
-export function lyingZip(top: string, validator: string, name: string, bytes: number): Uint8Array {
-  const zip = zipOf(top, { 'VALIDATOR.md': validator, [name]: new Uint8Array(bytes) });
-  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
-  const target = new TextEncoder().encode(`${top}/${name}`);
-  const nameAt = (offset: number, length: number) =>
-    length === target.length && target.every((b, i) => zip[offset + i] === b);
-  for (let i = 0; i + 46 < zip.length; i++) {
-    const sig = view.getUint32(i, true);
-    if (sig === 0x04034b50 && nameAt(i + 30, view.getUint16(i + 26, true))) view.setUint32(i + 22, 1024, true);
-    if (sig === 0x02014b50 && nameAt(i + 46, view.getUint16(i + 28, true))) view.setUint32(i + 24, 1024, true);
+export function bombZip(top: string, validator: string, name: string, bytes: number, declared?: number): Uint8Array {
+  const entries = [
+    { name: `${top}/`, data: new Uint8Array(0) },
+    { name: `${top}/VALIDATOR.md`, data: new TextEncoder().encode(validator) },
+    { name: `${top}/${name}`, data: new Uint8Array(bytes), declared },
+  ];
+  const parts: Uint8Array[] = [];
+  const central: Uint8Array[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const nameBytes = new TextEncoder().encode(e.name);
+    const packed = new Uint8Array(deflateRawSync(e.data));
+    const crc = Bun.hash.crc32(e.data);
+    const size = e.declared ?? e.data.length;
+    const local = new DataView(new ArrayBuffer(30));
+    local.setUint32(0, 0x04034b50, true);
+    local.setUint16(4, 20, true);
+    local.setUint16(8, 8, true);
+    local.setUint16(12, 0x21, true);
+    local.setUint32(14, crc, true);
+    local.setUint32(18, packed.length, true);
+    local.setUint32(22, size, true);
+    local.setUint16(26, nameBytes.length, true);
+    const cd = new DataView(new ArrayBuffer(46));
+    cd.setUint32(0, 0x02014b50, true);
+    cd.setUint16(4, (3 << 8) | 20, true);
+    cd.setUint16(6, 20, true);
+    cd.setUint16(10, 8, true);
+    cd.setUint16(14, 0x21, true);
+    cd.setUint32(16, crc, true);
+    cd.setUint32(20, packed.length, true);
+    cd.setUint32(24, size, true);
+    cd.setUint16(28, nameBytes.length, true);
+    cd.setUint32(38, ((e.name.endsWith('/') ? 0o040755 : 0o100644) << 16) >>> 0, true);
+    cd.setUint32(42, offset, true);
+    parts.push(new Uint8Array(local.buffer), nameBytes, packed);
+    central.push(new Uint8Array(cd.buffer), nameBytes);
+    offset += 30 + nameBytes.length + packed.length;
   }
-  return zip;
+  const cdSize = central.reduce((n, c) => n + c.length, 0);
+  const end = new DataView(new ArrayBuffer(22));
+  end.setUint32(0, 0x06054b50, true);
+  end.setUint16(8, entries.length, true);
+  end.setUint16(10, entries.length, true);
+  end.setUint32(12, cdSize, true);
+  end.setUint32(16, offset, true);
+  return Buffer.concat([...parts, ...central, new Uint8Array(end.buffer)]);
 }
