@@ -82,6 +82,7 @@ export async function readZipEntries(bytes: Uint8Array, maxEntries: number): Pro
 
   const decoder = new TextDecoder('utf-8', { fatal: false });
   const entries: RawEntry[] = [];
+  const spans: Array<{ start: number; end: number; descriptor: boolean; name: string }> = [];
   let at = cdOffset;
   for (let i = 0; i < count; i++) {
     if (at + 46 > bytes.length || u32(at) !== CENTRAL) throw corrupt(`bad central directory entry #${i + 1}`);
@@ -118,6 +119,7 @@ export async function readZipEntries(bytes: Uint8Array, maxEntries: number): Pro
     const kind = (mode !== undefined ? unixKind(mode) : undefined) ?? (name.endsWith('/') || dosDirectory ? 'directory' : 'file');
     const data = bytes.subarray(dataStart, dataStart + compressedSize);
 
+    spans.push({ start: localOffset, end: dataStart + compressedSize, descriptor: (flags & 8) !== 0, name });
     entries.push({
       name,
       kind,
@@ -141,7 +143,26 @@ export async function readZipEntries(bytes: Uint8Array, maxEntries: number): Pro
       },
     });
   }
+  checkLayout(spans, cdOffset, u32);
   return entries;
+}
+
+/**
+ * The listed entries must tile the bytes before the central directory exactly: no overlap (two names sharing one
+ * compressed stream is a zip bomb trick) and no unlisted bytes (a hidden local entry — say `../../x` — that a
+ * streaming unzipper reading local headers would extract although this reader never sees it).
+ */
+function checkLayout(spans: Array<{ start: number; end: number; descriptor: boolean; name: string }>, cdOffset: number, u32: (at: number) => number): void {
+  spans.sort((a, b) => a.start - b.start);
+  let pos = 0;
+  for (const s of spans) {
+    if (s.start < pos) throw corrupt(`entry "${s.name}" overlaps the previous entry (a zip bomb trick)`);
+    if (s.start > pos) throw corrupt(`${s.start - pos} unlisted bytes before entry "${s.name}" (a hidden entry)`);
+    pos = s.end;
+    // Data descriptor after the data: crc + sizes, with or without its optional signature.
+    if (s.descriptor) pos += pos + 4 <= cdOffset && u32(pos) === 0x08074b50 ? 16 : 12;
+  }
+  if (pos !== cdOffset) throw corrupt(`${cdOffset - pos} unlisted bytes before the central directory (a hidden entry)`);
 }
 
 function checkCrc(name: string, data: Uint8Array, crc: number): Uint8Array {

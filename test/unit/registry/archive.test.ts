@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createTar } from 'nanotar';
 import { gzipSync } from 'fflate';
 import { extractArchive, inspectArchive, integrityOf, packDirectory, treeIntegrity } from '../../../src/registry/archive.ts';
-import { lieAboutSize, makeZip, renameEntry, VALIDATOR_MD, validatorZip } from './zip-forge.ts';
+import { lieAboutSize, makeZip, renameEntry, smuggleEntries, VALIDATOR_MD, validatorZip } from './zip-forge.ts';
 
 async function refusal(bytes: Uint8Array, opts?: Parameters<typeof inspectArchive>[1]): Promise<{ code: string; message: string; fix?: string }> {
   try {
@@ -60,6 +60,30 @@ describe('inspectArchive refuses hostile archives', () => {
   test('backslash and drive letter', async () => {
     expect((await refusal(validatorZip('demo', [['demo\\..\\evil', 'x']]))).message).toContain('backslash');
     expect((await refusal(makeZip([['C:/evil/VALIDATOR.md', VALIDATOR_MD()]]))).message).toContain('drive letter');
+  });
+
+  test('entries hidden from the central directory (a streaming unzipper would extract them)', async () => {
+    const r = await refusal(smuggleEntries(validatorZip('demo'), makeZip([['demo/../../evil.sh', 'rm -rf ~']])));
+    expect(r.code).toBe('archive-corrupt');
+    expect(r.message).toContain('hidden entry');
+  });
+
+  test('zips written by other tools (python zipfile, streaming with data descriptors) are accepted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'avp-pyzip-'));
+    try {
+      const seekable = `import zipfile,sys\nz=zipfile.ZipFile(sys.argv[1],'w',zipfile.ZIP_DEFLATED)\nz.writestr('demo/VALIDATOR.md',sys.argv[2])\nz.writestr('demo/rules/a.md','rule')\nz.close()\n`;
+      // Written to a pipe (not seekable), zipfile puts sizes in data descriptors after each entry's data.
+      const streamed = `import zipfile,sys\nz=zipfile.ZipFile(sys.stdout.buffer,'w',zipfile.ZIP_DEFLATED)\nz.writestr('demo/VALIDATOR.md',sys.argv[1])\nz.writestr('demo/rules/a.md','rule')\nz.close()\n`;
+      const a = Bun.spawnSync(['python3', '-c', seekable, join(dir, 'a.zip'), VALIDATOR_MD()]);
+      if (a.exitCode !== 0) return; // no python on this machine: nothing to compare with
+      expect((await inspectArchive(new Uint8Array(readFileSync(join(dir, 'a.zip'))))).files.length).toBe(2);
+      const b = Bun.spawnSync(['python3', '-c', streamed, VALIDATOR_MD()], { stdout: 'pipe' });
+      const bytes = new Uint8Array(b.stdout);
+      expect(new DataView(bytes.buffer).getUint16(6, true) & 8).toBe(8); // really uses data descriptors
+      expect((await inspectArchive(bytes)).files.map((f) => f.path).sort()).toEqual(['VALIDATOR.md', 'rules/a.md']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('symlink entry (unix mode in the external attributes)', async () => {

@@ -64,3 +64,25 @@ export function lieAboutSize(bytes: Uint8Array, entry: string, size: number): Ui
   });
   return out;
 }
+
+/**
+ * Smuggles the local entries of `hidden` between the last listed entry and the central directory of `zip`: the
+ * central directory stays clean, but a streaming unzipper reading local headers would extract the hidden entries.
+ */
+export function smuggleEntries(zip: Uint8Array, hidden: Uint8Array): Uint8Array {
+  const eocdOf = (b: Uint8Array) => {
+    const v = dv(b);
+    let at = b.length - 22;
+    while (v.getUint32(at, true) !== 0x06054b50) at--;
+    return { at, cd: v.getUint32(at + 16, true) };
+  };
+  const z = eocdOf(zip);
+  const h = eocdOf(hidden);
+  const smuggled = hidden.subarray(0, h.cd);
+  const out = new Uint8Array(zip.length + smuggled.length);
+  out.set(zip.subarray(0, z.cd), 0);
+  out.set(smuggled, z.cd);
+  out.set(zip.subarray(z.cd), z.cd + smuggled.length);
+  dv(out).setUint32(z.at + smuggled.length + 16, z.cd + smuggled.length, true);
+  return out;
+}
