@@ -5,7 +5,7 @@
  * end to end from a hook without re-entering avp.
  */
 import { afterEach, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startAnthropicServer, type AnthropicServer } from '../support/anthropic-server.ts';
 import { BIN, PASSES, project, sh, type Project } from './hook-support.ts';
@@ -37,7 +37,7 @@ describe('avp hook with LLM judges', () => {
       const verdict = name === 'llm-5'
         ? { passed: false, violations: [{ rule: 'llm-5', file: 'src/config.ts', line: 1, snippet: 'API_KEY', suggestion: 'fix' }], summary: 'llm-5 failed' }
         : { passed: true, violations: [], summary: `${name} ok` };
-      return { toolUse: { name: 'report_verdict', input: verdict }, delayMs: 1000 };
+      return { toolUse: { name: 'report_verdict', input: verdict }, delayMs: 1000, usage: { input_tokens: 800, output_tokens: 20, cache_read_input_tokens: 600 } };
     });
     const input = p.fixture('hook-input-PostToolUse-Edit.json');
     const first = await p.hook(input, apiEnv(server.url));
@@ -55,6 +55,13 @@ describe('avp hook with LLM judges', () => {
     expect(second.json.decision).toBe('block');
     expect(second.json.reason).toContain('llm-5');
     expect(existsSync(join(p.root, '.avp/cache/verdicts'))).toBe(true);
+
+    // token usage reaches the JSONL run log; the cached runs say so and spend nothing
+    const logs = readdirSync(join(p.root, '.avp/logs')).map((f) => readFileSync(join(p.root, '.avp/logs', f), 'utf8')).join('');
+    const lines = logs.trim().split('\n').map((l) => JSON.parse(l)).filter((l) => String(l.validator).startsWith('llm-'));
+    expect(lines).toHaveLength(16);
+    expect(lines.slice(0, 8).every((l) => l.judge === 'anthropic' && l.tokens?.inputTokens === 800 && l.tokens?.cacheReadTokens === 600)).toBe(true);
+    expect(lines.slice(8).every((l) => l.cached === true && l.tokens === undefined)).toBe(true);
 
     // AVP_NO_CACHE=1: asked again
     await p.hook(input, { ...apiEnv(server.url), AVP_NO_CACHE: '1' });
