@@ -64,6 +64,23 @@ export async function addValidator(spec: string, opts: AddOptions): Promise<AddR
 
 /** Stages, lints and commits a fetched package (shared by add, update and install). */
 export async function installFetched(f: Fetched, opts: AddOptions & { env: NodeJS.ProcessEnv }, requested?: string): Promise<AddResult> {
+  return withIoErrors(scopeHome(opts.scope, opts.projectRoot, opts.env), () => installFetchedUnwrapped(f, opts, requested));
+}
+
+/** File system failures (permissions, a full disk) become AvpErrors that say where; the previous state is intact. */
+async function withIoErrors<T>(home: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof AvpError || !(e as NodeJS.ErrnoException).code) throw e;
+    throw new AvpError('install-io', `could not write under ${home}: ${(e as Error).message}`, {
+      fix: `check the permissions of ${home} and the free disk space; nothing was changed`,
+      cause: e,
+    });
+  }
+}
+
+async function installFetchedUnwrapped(f: Fetched, opts: AddOptions & { env: NodeJS.ProcessEnv }, requested?: string): Promise<AddResult> {
   const { scope, projectRoot, env } = opts;
   const home = scopeHome(scope, projectRoot, env);
   const validatorsDir = scopeValidatorsDir(scope, projectRoot, env);
@@ -137,7 +154,7 @@ export async function removeValidator(name: string, opts: { scope: Scope; projec
   if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(name)) {
     throw new AvpError('spec-invalid', `"${name}" is not a validator name`, { fix: 'pass the name shown by `avp list`' });
   }
-  return withFileLock(scopeLock(opts.scope, opts.projectRoot, env), () => {
+  return withIoErrors(home, () => withFileLock(scopeLock(opts.scope, opts.projectRoot, env), () => {
     const lf = readLockfile(lockPath);
     const entry = lf.packages[name];
     if (!entry && !existsSync(dir)) {
@@ -152,5 +169,5 @@ export async function removeValidator(name: string, opts: { scope: Scope; projec
       writeLockfile(lockPath, lf);
     }
     return { removed: true, version: entry?.version, dir };
-  });
+  }));
 }

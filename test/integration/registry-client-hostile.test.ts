@@ -3,7 +3,7 @@
  * with a clear message and leave the validators directory and the lockfile exactly as they were.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHostileRegistry, type HostileRegistry } from '../support/hostile-registry.ts';
 import { lieAboutSize, makeZip, VALIDATOR_MD, validatorZip } from '../unit/registry/zip-forge.ts';
@@ -106,6 +106,19 @@ describe('avp add refuses what it cannot trust, and writes nothing', () => {
     } finally {
       cdn.stop(true);
     }
+  });
+
+  test('a file system failure is reported with the place and a fix, and changes nothing', async () => {
+    const sb = sandbox(reg.url);
+    mkdirSync(sb.avpHome, { recursive: true });
+    writeFileSync(sb.userValidators, 'not a directory');
+    const r = await sb.avp(['add', 'demo@1.0.0']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`could not write under ${sb.avpHome}`);
+    expect(r.stderr).toContain('fix: check the permissions');
+    expect(readFileSync(sb.userValidators, 'utf8')).toBe('not a directory');
+    expect(existsSync(sb.userLock)).toBe(false);
+    expect(leftovers(sb.avpHome)).toEqual([]);
   });
 
   test('network errors name the URL and the fix', async () => {
