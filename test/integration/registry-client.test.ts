@@ -4,7 +4,8 @@
  * concurrent adds.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { GOOD_TOKEN, startHostileRegistry, type HostileRegistry } from '../support/hostile-registry.ts';
 import { validatorZip } from '../unit/registry/zip-forge.ts';
@@ -176,6 +177,22 @@ describe('avp install [--frozen]', () => {
 });
 
 describe('concurrent avp add', () => {
+  test('a killed install leaves a lock and a staging folder behind: the next add recovers', async () => {
+    const sb = sandbox(reg.url);
+    expect((await sb.avp(['add', 'demo@1.0.0'])).code).toBe(0);
+    const dead = Bun.spawnSync(['true']).pid;
+    writeFileSync(join(sb.avpHome, '.install.lock'), JSON.stringify({ pid: dead, host: hostname(), at: Date.now() }));
+    const stale = join(sb.avpHome, '.staging', 'demo-killed');
+    mkdirSync(join(stale, 'demo'), { recursive: true });
+    writeFileSync(join(stale, 'demo', 'VALIDATOR.md'), 'half written');
+    const old = new Date(Date.now() - 2 * 3600_000);
+    utimesSync(stale, old, old);
+    const r = await sb.avp(['add', 'demo@1.2.0']);
+    expect(r.code).toBe(0);
+    expect(lock(sb.userLock).packages.demo!.version).toBe('1.2.0');
+    expect(leftovers(sb.avpHome)).toEqual([]);
+  });
+
   test('same and different validators at once leave a consistent directory and lockfile', async () => {
     const sb = sandbox(reg.url);
     const specs = ['demo', 'demo', 'demo@1.0.0', 'multi-0', 'multi-1', 'multi-2', 'multi-3', 'multi-0'];
