@@ -9,7 +9,7 @@
  * Prints medians, ratios, snapshot size and memory.
  */
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defaultConfig } from '../src/config.ts';
 import { prepareEvent } from '../src/engine/session.ts';
@@ -24,25 +24,18 @@ function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
 }
-function time(fn: () => unknown, runs = RUNS): number {
-  fn(); // warm
-  const t: number[] = [];
+/** Medians of several functions run round-robin. */
+function interleaved(fns: Array<() => unknown>, runs = RUNS): number[] {
+  for (const fn of fns) fn(); // warm
+  const t: number[][] = fns.map(() => []);
   for (let i = 0; i < runs; i++) {
-    const s = performance.now();
-    fn();
-    t.push(performance.now() - s);
+    fns.forEach((fn, k) => {
+      const s = performance.now();
+      fn();
+      t[k]!.push(performance.now() - s);
+    });
   }
-  return median(t);
-}
-async function timeAsync(fn: () => Promise<unknown>, runs = RUNS): Promise<number> {
-  await fn();
-  const t: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const s = performance.now();
-    await fn();
-    t.push(performance.now() - s);
-  }
-  return median(t);
+  return t.map(median);
 }
 const sh = (cwd: string, cmd: string) => {
   const p = Bun.spawnSync(['bash', '-c', cmd], { cwd, stdout: 'ignore', stderr: 'pipe' });
@@ -76,12 +69,15 @@ try {
   mkdirSync(plain);
   makeTree(plain);
 
-  const gitMode = time(() => snapshot(repo, 20_000));
-  const naive = time(() => {
-    const out = Bun.spawnSync(['git', 'ls-files', '-z', '-c', '-o', '--exclude-standard'], { cwd: repo, stdout: 'pipe' }).stdout.toString();
-    for (const rel of out.split('\0')) if (rel) statSync(join(repo, rel));
-  });
-  const walk = time(() => snapshot(plain, 20_000), 7);
+  // Interleaved, so a noisy neighbour slows all three alike and the ratios stay fair.
+  const [gitMode, naive, walk] = interleaved([
+    () => snapshot(repo, 20_000),
+    () => {
+      const out = Bun.spawnSync(['git', 'ls-files', '-z', '-c', '-o', '--exclude-standard'], { cwd: repo, stdout: 'pipe' }).stdout.toString();
+      for (const rel of out.split('\0')) if (rel) statSync(join(repo, rel));
+    },
+    () => snapshot(plain, 20_000),
+  ]) as [number, number, number];
   const snap = snapshot(repo, 20_000);
   const snapBytes = JSON.stringify(snap).length;
   const walkBytes = JSON.stringify(snapshot(plain, 20_000)).length;
@@ -126,20 +122,36 @@ try {
       '---\nname: bash-watch\ndescription: matches Bash so that tracking runs\nseverity: info\ntrigger: Stop\n---\nNever runs in this bench.\n',
     );
     const env = { PATH: process.env.PATH!, HOME: base, AVP_HOME: join(base, '.avp-home'), CLAUDE_PROJECT_DIR: repo };
+    // CPU time (user + system of the hook process and its git children) is robust to a loaded machine; wall is not.
+    const cpu: { pair: number[]; none: number[] } = { pair: [], none: [] };
+    let lastCpu = 0;
     const hook = (input: object) => {
       const s = performance.now();
-      Bun.spawnSync([AVP, 'hook', '--agent', 'claude'], { cwd: repo, env, stdin: Buffer.from(JSON.stringify(input)), stdout: 'ignore' });
+      const p = Bun.spawnSync([AVP, 'hook', '--agent', 'claude'], { cwd: repo, env, stdin: Buffer.from(JSON.stringify(input)), stdout: 'ignore' });
+      lastCpu = Number(p.resourceUsage?.cpuTime.total ?? 0) / 1000;
       return performance.now() - s;
     };
     const common = { session_id: 'bench-hook', transcript_path: '/dev/null', cwd: repo };
-    const noMatch = median(Array.from({ length: RUNS }, () => hook({ ...common, hook_event_name: 'Notification', message: 'x', notification_type: 'idle_prompt' })));
+    const noMatches: number[] = [];
     const pairs: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const b = { ...common, tool_name: 'Bash', tool_input: { command: 'true' }, tool_use_id: `h${i}` };
-      pairs.push(hook({ ...b, hook_event_name: 'PreToolUse' }) + hook({ ...b, hook_event_name: 'PostToolUse', tool_response: { stdout: '' } }));
+      let wall = hook({ ...b, hook_event_name: 'PreToolUse' });
+      const c = lastCpu;
+      wall += hook({ ...b, hook_event_name: 'PostToolUse', tool_response: { stdout: '' } });
+      pairs.push(wall);
+      cpu.pair.push(c + lastCpu);
+      noMatches.push(hook({ ...common, hook_event_name: 'Notification', message: 'x', notification_type: 'idle_prompt' }));
+      cpu.none.push(lastCpu);
     }
+    const noMatch = median(noMatches);
     const pair = median(pairs);
-    hookNote = `dist/avp hook, Bash Pre+Post pair (2 processes): ${pair.toFixed(1)} ms; a no-match event: ${noMatch.toFixed(1)} ms; tracking adds ${(pair - 2 * noMatch).toFixed(1)} ms per Bash call`;
+    const cpuPair = median(cpu.pair);
+    const cpuNone = median(cpu.none);
+    hookNote =
+      `dist/avp hook, Bash Pre+Post pair (2 processes): wall ${pair.toFixed(1)} ms, cpu ${cpuPair.toFixed(1)} ms; ` +
+      `a no-match event: wall ${noMatch.toFixed(1)} ms, cpu ${cpuNone.toFixed(1)} ms\n` +
+      `  tracking adds per Bash call: wall ${(pair - 2 * noMatch).toFixed(1)} ms, cpu ${(cpuPair - 2 * cpuNone).toFixed(1)} ms`;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
@@ -150,6 +162,7 @@ try {
   console.log(`  snapshot, walk outside git:          ${walk.toFixed(1)} ms   (${(walkBytes / 1024).toFixed(0)} KiB on disk; ${(walk / gitMode).toFixed(1)}× git mode)`);
   console.log(`  PreToolUse (snapshot + save):        ${median(preTimes).toFixed(1)} ms`);
   console.log(`  PostToolUse (snapshot + compare + diff, ${changed} file changed): ${median(postTimes).toFixed(1)} ms`);
+  console.log(`  load average while measuring: ${loadavg()[0]!.toFixed(1)} (2 cores)`);
   console.log(`  memory: rss ${(rssAfter / 1048576).toFixed(0)} MiB after ${RUNS} round trips (+${((rssAfter - rssBefore) / 1048576).toFixed(1)} MiB)`);
   console.log(`  ${hookNote}`);
 } finally {
