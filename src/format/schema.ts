@@ -202,7 +202,8 @@ function withoutEmpty(fm: Pick<Frontmatter, 'data' | 'locate'>, problems: Proble
   if (match && typeof match === 'object' && !Array.isArray(match)) {
     const m: Record<string, unknown> = { ...(match as Record<string, unknown>) };
     for (const key of MATCH_KEYS) {
-      if (key in m && m[key] === null) {
+      // An empty list would silently mean "every tool / every file": say so.
+      if (key in m && (m[key] === null || (Array.isArray(m[key]) && (m[key] as unknown[]).length === 0))) {
         delete m[key];
         empty(['match', key]);
       }

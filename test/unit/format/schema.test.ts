@@ -249,6 +249,11 @@ describe('empty optional keys and unclosed quotes', () => {
       [8, '`match.files` is empty (ignored)'],
     ]);
   });
+  test('an empty match list is ignored with a warning (it would otherwise mean everything silently)', async () => {
+    const r = await loadOne(md({ ...base, match: '\n  tools: []' }));
+    expect(r.validators[0]!.spec.match).toEqual({});
+    expect(r.warnings).toMatchObject([{ line: 7, message: '`match.tools` is empty (ignored)' }]);
+  });
   test('an empty required key is still an error', async () => {
     const e = await oneError(md({ ...base, severity: '' }));
     expect(e.line).toBe(4);
