@@ -78,6 +78,23 @@ describe('dangerous-commands', () => {
   });
 });
 
+test('pathological input stays fast (no quadratic backtracking): 100k-character commands and lines', async () => {
+  const bash = (command: string) => ({ event: 'PreToolUse', tool: 'Bash', toolInput: { command }, cwd: '/', projectRoot: PROJECT, files: [], raw: {}, agent: 'claude' }) as unknown as HookEvent;
+  const started = performance.now();
+  for (const c of ['a'.repeat(100_000), '"'.repeat(50_001), '$('.repeat(5_000), 'x | '.repeat(10_000), 'f(){ '.repeat(20_000)]) expect(dangerous(bash(c)).passed).toBe(true);
+  for (const c of ['a'.repeat(100_000), '"x",'.repeat(25_000), `"${'a '.repeat(50_000)}`, `const token = "${'k'.repeat(50_000)}`]) {
+    expect(secrets(await fileEvent('dist/app.js', c)).passed).toBe(true);
+    expect(debug(await fileEvent('src/app.ts', c)).passed).toBe(true);
+  }
+  // Linear work takes milliseconds here; the quadratic versions took tens of seconds. The bound is deliberately loose.
+  expect(performance.now() - started).toBeLessThan(10_000);
+});
+
+test('a command nested several substitutions deep is still analysed', () => {
+  const v = dangerous({ event: 'PreToolUse', tool: 'Bash', toolInput: { command: 'echo $(echo $(echo $(echo $(echo $(rm -rf ~)))))' }, cwd: '/', projectRoot: PROJECT, files: [], raw: {}, agent: 'claude' } as unknown as HookEvent);
+  expect(v.violations.map((x) => x.rule)).toEqual(['destructive-delete']);
+});
+
 describe('protected-files', () => {
   const list = parsePatterns('# reason: secrets\n.env\n.env.*\n!.env.example\nbuild/\n/top.txt\ndocs/**/*.key\n~/.agent/\n{a,b}.cfg\n');
   const is = (rel: string, abs = join(PROJECT, rel)) => protectedBy(list, rel, abs)?.glob;

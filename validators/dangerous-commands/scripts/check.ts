@@ -213,16 +213,17 @@ function checkDatabase(pipeline: Command[]): Finding | undefined {
   return m ? { rule: 'drop-database', message: `${m[0].trim()} sent to a database client destroys data`, suggestion } : undefined;
 }
 
-const FORK_BOMB = /([A-Za-z_:][\w:]*)\s*\(\)\s*\{[^}]*?\1\s*\|\s*\1\s*&[^}]*\}\s*;?\s*\1/;
+// Name length is bounded so a long word cannot make the backtracking quadratic.
+const FORK_BOMB = /([A-Za-z_:][\w:]{0,40})\s*\(\)\s*\{[^}]{0,200}?\1\s*\|\s*\1\s*&[^}]{0,200}\}\s*;?\s*\1/;
 
 /** All findings for a command line, following `sh -c`, `eval`, substitutions and here-documents fed to shells. */
 export function analyze(src: string, ctx: { project: string; cwd: string }, depth = 0): Finding[] {
-  if (depth > 4) return [];
+  if (depth > 8) return [];
   const out: Finding[] = [];
   const parsed = parseShell(src);
   // A fork bomb is a definition plus a call: look at the text outside quotes.
   const unquoted = src.replace(/'[^']*'|"(?:\\.|[^"\\])*"/g, "''");
-  if (FORK_BOMB.test(unquoted)) out.push({ rule: 'fork-bomb', message: 'a fork bomb exhausts the machine\'s processes', suggestion: 'Remove it.' });
+  if (/\(\)\s*\{/.test(unquoted) && FORK_BOMB.test(unquoted)) out.push({ rule: 'fork-bomb', message: 'a fork bomb exhausts the machine\'s processes', suggestion: 'Remove it.' });
   let inSubdir = false;
   for (const pipeline of parsed.pipelines) {
     const first = unwrap(pipeline[0]?.words ?? []);

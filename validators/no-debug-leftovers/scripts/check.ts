@@ -244,6 +244,8 @@ export function validate(event: HookEvent): Verdict {
       if (ALLOW.test(a.text) || (prev && prev.line === (a.line ?? NaN) - 1 && ALLOW.test(prev.text) && /^\s*(?:\/\/|#|\/\*|\*)/.test(prev.text))) continue;
       if (a.line !== undefined && blocks.has(a.line)) continue;
       if (/^\s*(?:\*|\/\*)/.test(a.text) && lang !== 'py') continue;
+      // Blanking strings and comments only removes matches, so a line the raw patterns miss needs no more work.
+      if (!RULES[lang].some((r) => r.re.test(a.text))) continue;
       const code = codeOnly(a.text, lang);
       for (const r of RULES[lang]) {
         if ((r.output && outputFile) || !r.re.test(code) || r.unless?.test(a.text)) continue;

@@ -265,6 +265,10 @@ const PROVIDERS: ProviderRule[] = [
   },
 ];
 
+/** Cheap pre-filters: a line without any of these cannot match a provider rule / a secret-like name. */
+const PROVIDER_HINT = /A[KSB]IA|ACCA|secret|gh[pousr]_|github_pat_|gl[a-z]+-|xox|hooks\.slack|_live_|sk-|AIza|SK[0-9a-f]|SG\.|npm_|pypi-|discord|_auth|\.[A-Za-z0-9_-]{6}\./i;
+const SECRET_HINT = /pass|pwd|secret|token|key|credential|conn/i;
+
 const SECRET_NAME =
   /(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|client[_-]?secret|credentials?|secret[_-]?key[_-]?base|conn(?:ection)?[_-]?string)$/i;
 /** Names that end like a secret but hold public or throwaway values. */
@@ -328,7 +332,8 @@ function scanLine(file: string, a: Added, around: { prev: string; next: string }
   const taken: Array<[number, number]> = [];
   const overlaps = (s: number, e: number) => taken.some(([a0, a1]) => s < a1 && e > a0);
 
-  for (const r of PROVIDERS) {
+  // Most lines hold no candidate at all: one cheap test skips the twenty provider patterns.
+  for (const r of PROVIDER_HINT.test(text) ? PROVIDERS : []) {
     for (const m of text.matchAll(r.re)) {
       const secret = m[r.secret ?? 0] ?? m[0];
       const body = m[r.body ?? 0] ?? secret;
@@ -368,10 +373,14 @@ function scanLine(file: string, a: Added, around: { prev: string; next: string }
       taken.push([at, at + secret.length]);
       found.push({ rule: 'authorization-header', what: 'credential in an Authorization header', secret, at });
     }
-    for (const m of text.matchAll(LITERAL)) {
+    // Literals are judged only on lines naming a secret, and not on generated lines of thousands of characters.
+    for (const m of SECRET_HINT.test(text) && text.length <= 4000 ? text.matchAll(LITERAL) : []) {
       const value = m[2] ?? '';
       const at = (m.index ?? 0) + 1;
-      const before = ASSIGN_BEFORE.exec(text.slice(Math.max(0, at - 1 - 120), at - 1));
+      const prefix = text.slice(Math.max(0, at - 1 - 80), at - 1);
+      // Cheap checks before the anchored regex: a separator right before the literal, a secret word in reach.
+      if (!/[=:,>]\s*[bru]?$/i.test(prefix) || !SECRET_HINT.test(prefix)) continue;
+      const before = ASSIGN_BEFORE.exec(prefix);
       if (!before || overlaps(at, at + value.length)) continue;
       const [, q, name = '', sep] = before;
       if (sep === ',' && !q) continue; // `f(token, "x")` is an argument list, `("API_KEY", "x")` a pair
@@ -379,7 +388,7 @@ function scanLine(file: string, a: Added, around: { prev: string; next: string }
       taken.push([at, at + value.length]);
       found.push({ rule: 'hardcoded-secret', what: `secret-like value assigned to \`${name}\``, secret: value, at });
     }
-    if (UNQUOTED_FILE.test(file)) {
+    if (UNQUOTED_FILE.test(file) && SECRET_HINT.test(text)) {
       const m = UNQUOTED.exec(text);
       if (m && m[1] && m[2]) {
         const at = text.lastIndexOf(m[2]);
