@@ -102,7 +102,8 @@ function indexContents(root: string, rels: string[]): Map<string, string> {
   const proc = Bun.spawnSync(['git', 'cat-file', '--batch'], {
     cwd: root,
     env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
-    stdin: Buffer.from(rels.map((r) => `:${r}`).join('\n') + '\n'),
+    // `:./path` is relative to the working directory (the project root may be a sub-folder of the repository).
+    stdin: Buffer.from(rels.map((r) => `:./${r}`).join('\n') + '\n'),
     stdout: 'pipe',
     stderr: 'ignore',
   });

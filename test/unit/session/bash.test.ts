@@ -140,3 +140,15 @@ describe('Bash tracking only when a validator can use it', () => {
     }
   });
 });
+
+describe('Bash tracking in a project that is a sub-folder of the repository', () => {
+  test('paths are project-relative and befores come from the index', async () => {
+    const top = tempProject();
+    gitRepo(top);
+    sh(top, 'mkdir -p pkg && echo v1 > pkg/a.txt && echo other > top.txt && git add . && git commit -qm init');
+    const root = join(top, 'pkg');
+    const files = await around(root, 'echo v2 > a.txt && echo changed > ../top.txt');
+    expect(Object.keys(files)).toEqual(['a.txt']);
+    expect(files['a.txt']).toMatchObject({ before: 'v1\n', after: 'v2\n', path: join(root, 'a.txt') });
+  });
+});
