@@ -104,6 +104,10 @@ describe('real Claude Code CLI with avp hooks', () => {
       expect(run.timedOut).toBe(false);
       expect(run.code).toBe(0);
       const main = mainRequests(server.requests);
+      // Claude Code treats `additionalContext` on a Stop as a reason to continue (observed with 2.1.x: 8 more turns),
+      // so a Stop that avp lets through must carry only a systemMessage.
+      const continuedByContext = main.filter((b) => newInput(b).includes('Stop hook additional context'));
+      expect(continuedByContext.length, 'a released Stop carried hookSpecificOutput.additionalContext, which makes Claude Code continue; the renderer must send only systemMessage on a non-blocking Stop/SubagentStop').toBe(0);
       const feedback = main.filter((b) => newInput(b).includes('Stop hook feedback'));
       // Default maxStopBlocks = 3: three forced continuations, then avp lets the agent stop (Claude's own cap is 8).
       expect(feedback).toHaveLength(3);
