@@ -101,7 +101,20 @@ export class Store {
       await db.unsafe('PRAGMA busy_timeout = 5000');
       await db.unsafe('PRAGMA foreign_keys = ON');
     }
-    await migrate(db);
+    // Servers starting together on one empty PostgreSQL database can collide even on CREATE TABLE IF NOT EXISTS
+    // (PostgreSQL checks the catalog before locking it); the loser simply tries again and finds the work done.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await migrate(db);
+        break;
+      } catch (e) {
+        if (attempt >= 5) {
+          await db.close();
+          throw e;
+        }
+        await Bun.sleep(50 * attempt + Math.random() * 50);
+      }
+    }
     return new Store(db, engine);
   }
 

@@ -1,6 +1,10 @@
-import { afterAll, beforeAll, setDefaultTimeout } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { runAvp, tempDir } from '../support/run-avp.ts';
 import { startPostgres, type TestPostgres } from '../support/postgres.ts';
 import { registryServerSuite } from './registry-server-suite.ts';
+import { api, createToken, packageZip, publishZip, startServerProcess } from './registry-server-support.ts';
 
 // Real processes (server, client, PostgreSQL) on a shared 2-core machine: generous per-test budget.
 setDefaultTimeout(60_000);
@@ -18,4 +22,29 @@ afterAll(async () => {
 registryServerSuite('postgres', () => {
   if (!pg) throw new Error('PostgreSQL did not start (see the beforeAll error above)');
   return pg.url;
+});
+
+describe('registry server on PostgreSQL: scale-out and export', () => {
+  test('two servers on one database (started together: the migration race is harmless) serve each other\'s writes', async () => {
+    const db = await pg!.database('scaleout');
+    const data = tempDir('avp-rs-pg-shared-');
+    const [a, b] = await Promise.all([startServerProcess({ data, db }), startServerProcess({ data, db })]);
+    try {
+      const { token } = await createToken(data, 'alice', { db });
+      expect((await publishZip(a.url, packageZip('shared', '1.0.0'), token)).status).toBe(201);
+      const v = await api(b.url, '/api/packages/shared/latest');
+      expect(v.status).toBe(200);
+      expect((await fetch(`${b.url}/api/packages/shared/1.0.0/download`)).status).toBe(200);
+      expect((await publishZip(b.url, packageZip('shared', '1.0.0'), token)).status).toBe(409);
+      // the metadata is in PostgreSQL, not in a SQLite file beside the blobs
+      expect(existsSync(join(data, 'registry.db'))).toBe(false);
+      const out = join(tempDir('avp-rs-pg-export-'), 'site');
+      const r = await runAvp(['registry', 'export', out, '--data', data, '--db', db, '--base-url', 'https://cdn.example.test', '--json']);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ packages: 1, versions: 1 });
+      expect(existsSync(join(out, 'api', 'packages', 'shared', '1.0.0', 'download'))).toBe(true);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
 });

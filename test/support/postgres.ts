@@ -16,6 +16,8 @@ export interface TestPostgres {
   /** `postgres://avp@127.0.0.1:<port>/avp` */
   url: string;
   port: number;
+  /** Creates another empty database on the same server and returns its URL (isolates suites sharing one server). */
+  database(name: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -113,7 +115,12 @@ export async function startPostgres(): Promise<TestPostgres> {
       await stop();
       throw e;
     }
-    return { url: `postgres://avp@127.0.0.1:${port}/avp`, port, stop };
+    const database = async (name: string) => {
+      if (!/^[a-z][a-z0-9_]{0,62}$/.test(name)) throw new Error(`invalid database name ${name}`);
+      await exec([join(bin, 'createdb'), '-h', '127.0.0.1', '-p', String(port), '-U', 'avp', name], `createdb ${name}`);
+      return `postgres://avp@127.0.0.1:${port}/${name}`;
+    };
+    return { url: `postgres://avp@127.0.0.1:${port}/avp`, port, database, stop };
   } catch (e) {
     rmSync(root, { recursive: true, force: true });
     throw e;
