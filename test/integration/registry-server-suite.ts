@@ -303,6 +303,11 @@ export function registryServerSuite(engine: string, db: () => string | undefined
       expect(filesUnder(join(data, 'blobs')).length).toBe(blobsBefore);
       const notMultipart = await api(srv.url, '/api/packages', { method: 'POST', token: alice, body: { package: 'x' } });
       expect(notMultipart.status).toBe(415);
+      const wrongPart = new FormData();
+      wrongPart.append('archive', new File([packageZip('evil', '1.0.0')], 'package.zip', { type: 'application/zip' }));
+      const noPackage = await fetch(`${srv.url}/api/packages`, { method: 'POST', body: wrongPart, headers: { authorization: `Bearer ${alice}` } });
+      expect(noPackage.status).toBe(400);
+      expect(((await noPackage.json()) as { error_description: string }).error_description).toContain('no file part named `package`');
       const badJson = await fetch(`${srv.url}/api/packages/updates`, { method: 'POST', body: '{not json' });
       expect(badJson.status).toBe(400);
     }, 60_000);
