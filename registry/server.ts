@@ -48,7 +48,7 @@ function segmentsOf(pathname: string): string[] {
   }
 }
 
-/** Routes one request. Exported for the static export, which renders the same read answers to files. */
+/** Routes one request to its handler (exported so the API can be embedded in another Bun.serve). */
 export async function route(ctx: Ctx, req: Request): Promise<Response> {
   const url = new URL(req.url);
   const m = req.method === 'HEAD' ? 'GET' : req.method;
