@@ -5,7 +5,7 @@
  * the engine, judges, diff and valibot loaded.
  */
 import type { AvpConfig } from '../config-types.ts';
-import { defaultConfig, isDisabled, loadConfig } from '../config.ts';
+import { applyEnv, defaultConfig, isDisabled, loadConfig } from '../config.ts';
 import { AvpError, errorMessage } from '../errors.ts';
 import type { HookEvent } from '../event.ts';
 import { discover } from '../format/discover.ts';
@@ -30,7 +30,15 @@ async function configFor(event: HookEvent, env: NodeJS.ProcessEnv): Promise<{ co
     return { config: await loadConfig({ cwd: event.cwd, projectRoot: event.projectRoot, env }) };
   } catch (e) {
     const problem = e instanceof AvpError ? e : new AvpError('config-invalid', errorMessage(e));
-    return { config: defaultConfig(), problem };
+    // The kill switch must work even when the config is what is broken.
+    let config = defaultConfig();
+    try {
+      config = applyEnv(config, env);
+    } catch {
+      const v = env.AVP_DISABLE;
+      config.disabled = v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+    }
+    return { config, problem };
   }
 }
 

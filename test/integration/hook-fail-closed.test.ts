@@ -71,9 +71,13 @@ describe('fail closed: a validator that cannot be evaluated blocks, reported as 
     expectValidatorError(r.json, 'llm-rule', /judge/i);
   });
 
-  test('invalid config blocks with a config error naming the file', async () => {
+  test('invalid config blocks with a config error naming the file; the kill switch still works', async () => {
     const r = await brokenRun((p) => p.write('avp.config.json', '{"concurrency": "many"}'));
     expectValidatorError(r.json, 'avp-config', /avp\.config\.json/);
+    const off = await brokenRun((p) => p.write('avp.config.json', '{"concurrency": "many"}'), { AVP_DISABLE: '1' });
+    expect(off.stdout).toBe('{}\n');
+    const badEnv = await brokenRun(() => {}, { AVP_CONCURRENCY: 'lots' });
+    expectValidatorError(badEnv.json, 'avp-config', /AVP_CONCURRENCY/);
   });
 
   test('a warn validator that cannot be evaluated warns instead of blocking', async () => {
