@@ -20,7 +20,7 @@ export const CLAUDE_DEFAULT_MODEL = DEFAULT_MODELS.claude;
 export const CLAUDE_READ_ONLY_TOOLS = ['Read', 'Grep', 'Glob'];
 const DENIED_TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', 'WebFetch', 'WebSearch', 'Task'];
 /** Host-session variables a hook inherits from Claude Code; the sub-agent must look like a fresh top-level session. */
-const HOST_VARS = ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_SESSION_ID', 'CLAUDE_CODE_CHILD_SESSION', 'CLAUDE_PROJECT_DIR'];
+const HOST_VARS = ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_SESSION_ID', 'CLAUDE_CODE_CHILD_SESSION', 'CLAUDE_PROJECT_DIR', 'CLAUDE_EFFORT'];
 
 export interface ClaudeOptions {
   /** The `claude` executable (found on PATH by auto-detection, or `AVP_CLAUDE_BIN`). */
@@ -32,15 +32,20 @@ export interface ClaudeOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** A copy of `env` without the markers of the Claude Code session avp runs in (the sub-agent is a session of its own). */
+export function withoutHostSession(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...env };
+  for (const k of HOST_VARS) delete out[k];
+  return out;
+}
+
 /**
  * The sub-agent's environment: avp's, minus the host session's markers, plus the validator's identity and the
  * recursion guard (`AVP_SUBAGENT=1`: an `avp hook` started by the sub-agent's own tool calls passes through).
  */
 export function subagentEnv(base: NodeJS.ProcessEnv, validator: Validator, projectRoot: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base };
-  for (const k of HOST_VARS) delete env[k];
   return {
-    ...env,
+    ...withoutHostSession(base),
     AVP_VALIDATOR_NAME: validator.name,
     AVP_VALIDATOR_ID: validator.id,
     AVP_VALIDATOR_DIR: validator.dir ?? '',

@@ -61,7 +61,8 @@ export function probeBackend(found: Detection, model: string, env: NodeJS.Proces
     case 'claude':
       return timed(opts.timeoutMs, async (signal) => {
         const argv = [found.bin!, '-p', '--output-format', 'json', '--model', model, '--tools', '', '--no-session-persistence', '--strict-mcp-config', '--settings', '{"disableAllHooks":true}', '--max-turns', '1'];
-        const r = await runProcess({ argv, cwd: opts.cwd, env: { ...env, AVP_SUBAGENT: '1' }, stdin: 'Reply with the single word OK.', signal });
+        const { withoutHostSession } = await import('./claude.ts');
+        const r = await runProcess({ argv, cwd: opts.cwd, env: { ...withoutHostSession(env), AVP_SUBAGENT: '1' }, stdin: 'Reply with the single word OK.', signal });
         if (r.aborted) throw new Error(`the claude CLI did not answer: ${String(signal.reason)}`);
         if (r.spawnError) throw new Error(`cannot start ${found.bin}: ${r.spawnError.message}`);
         let j: any;

@@ -76,7 +76,9 @@ describe('claude backend with the real Claude CLI', () => {
     const p = project();
     server = await startAnthropicServer(({ body }) => (body.tools ? { text: JSON.stringify(FAILED), usage: { input_tokens: 321, output_tokens: 12 } } : { text: 'ok' }));
     const v = makeValidator();
-    const judge = await judgeFor(v, config(), cliEnv(p, server.url));
+    // As inside a hook: Claude Code's session markers (hook-env-and-cwd.json) are in avp's environment.
+    const hookEnv = { CLAUDECODE: '1', CLAUDE_CODE_CHILD_SESSION: '1', CLAUDE_CODE_ENTRYPOINT: 'sdk-cli', CLAUDE_CODE_SESSION_ID: 'a27d19bd-40c9-40a3-b0ea-6d30f9d09f37', CLAUDE_PROJECT_DIR: p.root };
+    const judge = await judgeFor(v, config(), { ...cliEnv(p, server.url), ...hookEnv });
     expect(judge.name).toBe('claude');
     const r = await evaluate(judge, v, editEvent({ before: 'x\n', after: 'export const KEY = "sk-live-1";\n', projectRoot: p.root }), 60_000);
     expect(r.verdict).toEqual(FAILED);

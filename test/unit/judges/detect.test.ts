@@ -87,3 +87,12 @@ describe('retry-after', () => {
     expect(retryAfterMs(new Headers())).toBeUndefined();
   });
 });
+
+describe('claude sub-agent environment', () => {
+  test('host session markers removed, validator identity and the recursion guard added', async () => {
+    const { subagentEnv } = await import('../../../src/judges/claude.ts');
+    const { makeValidator } = await import('./helpers.ts');
+    const env = subagentEnv({ PATH: '/bin', CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: 's', CLAUDE_PROJECT_DIR: '/p', ANTHROPIC_API_KEY: 'k' }, makeValidator(), '/p');
+    expect(env).toEqual({ PATH: '/bin', ANTHROPIC_API_KEY: 'k', AVP_VALIDATOR_NAME: 'no-secrets', AVP_VALIDATOR_ID: 'no-secrets', AVP_VALIDATOR_DIR: '', AVP_PROJECT_ROOT: '/p', AVP_SUBAGENT: '1' });
+  });
+});
