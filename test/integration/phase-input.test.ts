@@ -3,7 +3,7 @@ import { describe, expect, test } from 'bun:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { commandJudge, example, phase, project } from '../fixtures/phase/harness.ts';
-import { tempDir } from '../support/run-avp.ts';
+import { runAvp, tempDir } from '../support/run-avp.ts';
 
 /** Example 4's shape: everything fail/empty/0, the problems in the formatter's issues. */
 function expectExample4Shape(out: any, issues: string[]): void {
@@ -13,6 +13,20 @@ function expectExample4Shape(out: any, issues: string[]): void {
 }
 
 describe('avp phase: invalid input', () => {
+  test('--help documents the request source and options', async () => {
+    const r = await runAvp(['phase', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).toContain('--input');
+    expect(r.stdout + r.stderr).toContain('--timeout');
+  });
+
+  test('a bad --timeout is a usage error on stderr (no stack trace), exit 1', async () => {
+    const r = await runAvp(['phase', '--timeout', 'soon'], { stdin: '{}' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--timeout "soon" is not a positive number of seconds');
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+  });
+
   test('Example 4: missing working_directory → exactly the seed\'s response, exit 1', async () => {
     const { out, code, stderr } = await phase(example('example4-request'));
     expect(out).toEqual(example('example4-response'));

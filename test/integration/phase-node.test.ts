@@ -140,4 +140,12 @@ describe('avp phase on Node/TypeScript projects', () => {
     expect(out.checks.tests.status).toBe('fail');
     expect(out.checks.tests.failing_count).toBe(0);
   }, T);
+
+  test('a hanging command is killed at --timeout and reported; the other checks still run', async () => {
+    const dir = project('js-app');
+    const { out } = await phase({ working_directory: dir, changed_files: ['src/sum.js'], build_command: 'node -e "setInterval(() => {}, 1000)"' }, passJudge(), ['--timeout', '3']);
+    expect(out.checks.build).toMatchObject({ status: 'fail', errors: ['`node -e "setInterval(() => {}, 1000)"` timed out after 3 s and was killed'] });
+    expect(out.checks.build.execution_time_ms).toBeGreaterThanOrEqual(3000);
+    expect(out.checks.tests.status).toBe('pass');
+  }, T);
 });
