@@ -45,7 +45,8 @@ export async function runHookCommand(argv: string[]): Promise<number> {
   let input: unknown;
   try {
     const { readStdin, parseInput } = await import('../hosts/stdin.ts');
-    input = parseInput(await readStdin());
+    const wait = Number(process.env.AVP_STDIN_TIMEOUT_MS);
+    input = parseInput(await readStdin(Number.isInteger(wait) && wait > 0 ? { timeoutMs: wait } : {}));
     if (process.env.AVP_PROFILE === '1') process.stderr.write(`avp profile (ms): stdin read by ${performance.now().toFixed(2)}\n`);
     const { answerClaudeHook } = await import('../engine/hook.ts');
     const answer = await answerClaudeHook(input, process.env, startedAt);
