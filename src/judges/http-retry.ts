@@ -82,7 +82,7 @@ export function apiErrorMessage(text: string): string {
 
 function networkError(e: unknown): boolean {
   const text = `${(e as Error)?.message ?? ''} ${(e as { code?: string })?.code ?? ''} ${String((e as Error)?.cause ?? '')}`;
-  return /ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|socket|closed|terminated|network|fetch failed|Unable to connect|ConnectionRefused/i.test(text);
+  return /ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|socket|closed|terminated|network|fetch failed|Unable to connect|ConnectionRefused|DNS/i.test(text);
 }
 
 /**
@@ -131,11 +131,11 @@ export async function postWithRetry<T>(opts: PostOptions, parse: (reply: HttpRep
       if (opts.signal.aborted) throw timeoutError(opts.backend, opts.signal);
       if (e instanceof AvpError) throw e;
       if (e instanceof RetryableError || networkError(e)) {
-        const refused = /ECONNREFUSED|Unable to connect|ConnectionRefused/i.test(`${(e as Error).message} ${(e as { code?: string }).code ?? ''}`);
+        const refused = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|DNS|Unable to connect|ConnectionRefused/i.test(`${(e as Error).message} ${(e as { code?: string }).code ?? ''}`);
         last = new AvpError(
           refused ? 'judge-unreachable' : 'judge-unavailable',
           refused
-            ? `cannot connect to the ${opts.backend} API at ${new URL(opts.url).origin} (connection refused)`
+            ? `cannot connect to the ${opts.backend} API at ${new URL(opts.url).origin} (${/ENOTFOUND|EAI_AGAIN|DNS/i.test(String((e as Error).message) + String((e as { code?: string }).code)) ? 'host not found' : 'connection refused'})`
             : `the connection to the ${opts.backend} API broke: ${(e as Error).message}`,
           { fix: refused ? 'check the base URL (ANTHROPIC_BASE_URL / OPENAI_BASE_URL) and that the server runs' : 'try again; check the network or the server', cause: e },
         );

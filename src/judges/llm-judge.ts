@@ -77,7 +77,7 @@ export function llmJudge(transport: Transport, concurrency: number): Judge {
       let model = first.model ?? transport.model;
       let verdict: Verdict;
       try {
-        verdict = read(first, validator.name);
+        verdict = read(first, validator.id);
       } catch (e) {
         if (!isAvpError(e) || e.code !== 'judge-unreadable') throw e;
         // One bounded repair request to the same backend, then fail closed.
@@ -85,7 +85,7 @@ export function llmJudge(transport: Transport, concurrency: number): Judge {
         usage = addUsage(usage, second.usage);
         model = second.model ?? model;
         try {
-          verdict = read(second, validator.name);
+          verdict = read(second, validator.id);
         } catch (e2) {
           throw new AvpError('judge-unreadable', `the ${transport.name} judge gave no readable verdict, even when asked again (${(e2 as Error).message})`, {
             fix: 'use a model that follows instructions better (`judge.model`), or another backend; the validator fails closed meanwhile',
