@@ -200,6 +200,8 @@ interface Rule {
   unless?: RegExp;
   /** Not in files whose job is output (CLIs, scripts). */
   output?: boolean;
+  /** Match the raw line (the pattern itself needs the string, e.g. `require 'pry'`); comments are still skipped. */
+  raw?: boolean;
 }
 
 const RULES: Record<Lang, Rule[]> = {
@@ -212,7 +214,10 @@ const RULES: Record<Lang, Rule[]> = {
     { id: 'print', re: /^\s*print\s*\(/, what: 'print()', unless: /\bfile\s*=/, output: true },
   ],
   rs: [{ id: 'dbg', re: /\bdbg!\s*\(/, what: 'dbg!' }],
-  rb: [{ id: 'debugger', re: /\bbinding\.(?:pry|irb)\b|^\s*(?:byebug|debugger|binding\.pry)\s*$|^\s*require\s+['"](?:pry|byebug)['"]/, what: 'debugger breakpoint' }],
+  rb: [
+    { id: 'debugger', re: /\bbinding\.(?:pry|irb)\b|^\s*(?:byebug|debugger|binding\.pry)\s*$/, what: 'debugger breakpoint' },
+    { id: 'debugger', re: /^\s*require\s+['"](?:pry|byebug|debug)['"]\s*$/, what: 'debugger require', raw: true },
+  ],
   php: [
     { id: 'var-dump', re: /\b(?:var_dump|dd|xdebug_break)\s*\(/, what: 'var_dump/dd' },
     { id: 'var-dump', re: /\b(?:print_r|var_export)\s*\((?![^)]*,\s*true\s*\))/i, what: 'print_r/var_export' },
@@ -248,7 +253,7 @@ export function validate(event: HookEvent): Verdict {
       if (!RULES[lang].some((r) => r.re.test(a.text))) continue;
       const code = codeOnly(a.text, lang);
       for (const r of RULES[lang]) {
-        if ((r.output && outputFile) || !r.re.test(code) || r.unless?.test(a.text)) continue;
+        if ((r.output && outputFile) || !r.re.test(r.raw ? a.text : code) || r.unless?.test(a.text)) continue;
         violations.push({
           rule: r.id,
           file,

@@ -306,7 +306,7 @@ const LOCKFILE =
   /(?:^|\/)(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|poetry\.lock|Pipfile\.lock|uv\.lock|pdm\.lock|composer\.lock|Gemfile\.lock|go\.sum|go\.work\.sum|flake\.lock|mix\.lock|Podfile\.lock|packages\.lock\.json|gradle\.lockfile|[^/]+\.lock)$/;
 const GENERATED = /(?:\.min\.(?:js|css)|\.map|\.svg|\.snap)$/;
 const TEST_PATH =
-  /(?:^|\/)(?:tests?|__tests__|specs?|fixtures|__fixtures__|testdata|test-data|__mocks__|mocks)\/|(?:^|\/)[^/]*(?:\.test|\.spec|_test|\.stories)\.[^/]+$|(?:^|\/)(?:test_[^/]+\.py|conftest\.py)$/i;
+  /(?:^|\/)(?:tests?|__tests__|specs?|fixtures|__fixtures__|testdata|test-data|__mocks__|mocks)\/|(?:^|\/)[^/]*(?:\.test|\.spec|_test|\.stories)\.[^/]+$|(?:^|\/)(?:test_[^/]+\.py|tests\.py|conftest\.py)$/i;
 /** Templates, docs and translations: values there are examples or words, so only provider formats are checked. */
 const EXAMPLE_FILE =
   /(?:^|\/)(?:\.env\.(?:example|sample|template|dist|defaults)|[^/]*\.(?:example|sample|template|tmpl|dist))$|\.(?:md|mdx|rst|txt|adoc|po|pot|xliff|arb)$|(?:^|\/)(?:locales?|i18n|l10n|lang|translations)\//i;
