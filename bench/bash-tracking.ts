@@ -1,7 +1,7 @@
 /**
  * The cost of Bash change tracking on a repository of 10,000 files (1,000 directories × 10 files, ~2 KB each,
  * committed, plus 20 dirty and 20 untracked files), measured side by side in one run:
- * - avp's git mode: `git ls-files -t -m -o` + stat of the dirty set (what PreToolUse/PostToolUse of Bash do);
+ * - avp's git mode: `git ls-files -m` and `-o` (in parallel) + stat of the dirty set (what PreToolUse/PostToolUse of Bash do);
  * - the naive alternative: list every file (`git ls-files -co`) and stat each from JS;
  * - the walk used outside git (same tree, no .git);
  * - a whole Bash round trip through prepareEvent (PreToolUse snapshot + PostToolUse compare, one file changed by `sed -i`);
@@ -25,15 +25,15 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 /** Medians of several functions run round-robin. */
-function interleaved(fns: Array<() => unknown>, runs = RUNS): number[] {
-  for (const fn of fns) fn(); // warm
+async function interleaved(fns: Array<() => unknown>, runs = RUNS): Promise<number[]> {
+  for (const fn of fns) await fn(); // warm
   const t: number[][] = fns.map(() => []);
   for (let i = 0; i < runs; i++) {
-    fns.forEach((fn, k) => {
+    for (let k = 0; k < fns.length; k++) {
       const s = performance.now();
-      fn();
+      await fns[k]!();
       t[k]!.push(performance.now() - s);
-    });
+    }
   }
   return t.map(median);
 }
@@ -70,17 +70,17 @@ try {
   makeTree(plain);
 
   // Interleaved, so a noisy neighbour slows all three alike and the ratios stay fair.
-  const [gitMode, naive, walk] = interleaved([
+  const [gitMode, naive, walk] = (await interleaved([
     () => snapshot(repo, 20_000),
     () => {
       const out = Bun.spawnSync(['git', 'ls-files', '-z', '-c', '-o', '--exclude-standard'], { cwd: repo, stdout: 'pipe' }).stdout.toString();
       for (const rel of out.split('\0')) if (rel) statSync(join(repo, rel));
     },
     () => snapshot(plain, 20_000),
-  ]) as [number, number, number];
-  const snap = snapshot(repo, 20_000);
+  ])) as [number, number, number];
+  const snap = await snapshot(repo, 20_000);
   const snapBytes = JSON.stringify(snap).length;
-  const walkBytes = JSON.stringify(snapshot(plain, 20_000)).length;
+  const walkBytes = JSON.stringify(await snapshot(plain, 20_000)).length;
 
   const config = defaultConfig();
   let n = 0;

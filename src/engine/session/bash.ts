@@ -78,8 +78,8 @@ function rememberSnapshot(dir: string, root: string, snap: Snapshot): void {
   }
 }
 
-function take(dir: string, event: HookEvent, config: AvpConfig): Snapshot {
-  const snap = snapshot(event.projectRoot, maxFiles(config));
+async function take(dir: string, event: HookEvent, config: AvpConfig): Promise<Snapshot> {
+  const snap = await snapshot(event.projectRoot, maxFiles(config));
   logTruncation(event.projectRoot, snap, maxFiles(config));
   rememberSnapshot(dir, event.projectRoot, snap);
   return snap;
@@ -87,12 +87,12 @@ function take(dir: string, event: HookEvent, config: AvpConfig): Snapshot {
 
 /** SessionStart: the baseline used when a Bash PostToolUse finds no PreToolUse snapshot. */
 export async function takeBaseline(dir: string, event: HookEvent, config: AvpConfig): Promise<void> {
-  saveSnapshot(join(dir, 'bash', 'last.json'), take(dir, event, config));
+  saveSnapshot(join(dir, 'bash', 'last.json'), await take(dir, event, config));
 }
 
 /** PreToolUse of Bash: snapshot the project for this tool call. */
 export async function beforeShell(dir: string, event: HookEvent, config: AvpConfig): Promise<void> {
-  saveSnapshot(snapPath(dir, event), take(dir, event, config));
+  saveSnapshot(snapPath(dir, event), await take(dir, event, config));
 }
 
 /** Contents of index blobs (`git cat-file --batch`), for files that matched the index before the command. */
@@ -156,7 +156,7 @@ export async function afterShell(dir: string, event: HookEvent, config: AvpConfi
   const prePath = snapPath(dir, event);
   const lastPath = join(dir, 'bash', 'last.json');
   const pre = loadSnapshot(prePath) ?? (existsSync(lastPath) ? loadSnapshot(lastPath) : undefined);
-  const post = snapshot(event.projectRoot, maxFiles(config));
+  const post = await snapshot(event.projectRoot, maxFiles(config));
   saveSnapshot(lastPath, post);
   if (prePath !== lastPath) rmSync(prePath, { force: true });
   if (!pre) return [];

@@ -2,7 +2,7 @@
  * Project snapshots for Bash change tracking: which files exist and their fingerprints (size + mtime).
  *
  * In a git repository git already keeps a stat cache of every tracked file (the index), so avp asks git for the
- * files that differ from it — modified, deleted and untracked-not-ignored (`git ls-files -t -m -o --exclude-standard`)
+ * files that differ from it — modified, deleted and untracked-not-ignored (`git ls-files -m` and `-o --exclude-standard`)
  * — and fingerprints only those. A path missing from a snapshot is then "identical to the index". Any change a
  * command makes shows up as a path entering, leaving or changing within that set, at the cost of one `git` run
  * (which stats in C) instead of stat-ing 10,000 files from JS. Outside git, a bounded walk fingerprints every file
@@ -25,26 +25,34 @@ export interface Snapshot {
 
 const SKIP_DIRS = new Set(['.git', 'node_modules', '.avp', '.hg', '.svn']);
 
-function gitDirty(root: string): Array<[string, string]> | undefined {
-  let proc: ReturnType<typeof Bun.spawnSync>;
+/** One `git ls-files` run; undefined when git is missing or this is not a repository. */
+async function lsFiles(root: string, args: string[]): Promise<string[] | undefined> {
+  let proc: ReturnType<typeof Bun.spawn>;
   try {
-    proc = Bun.spawnSync(['git', 'ls-files', '-z', '-t', '-m', '-o', '--exclude-standard'], {
+    proc = Bun.spawn(['git', 'ls-files', '-z', ...args], {
       cwd: root,
       // Never take index.lock: the agent's own git commands must not fail because a hook is looking.
       env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
+      stdin: 'ignore',
       stdout: 'pipe',
       stderr: 'ignore',
     });
   } catch {
     return undefined; // git is not installed
   }
-  if (proc.exitCode !== 0) return undefined; // not a repository
-  const out: Array<[string, string]> = [];
-  for (const item of proc.stdout!.toString().split('\0')) {
-    if (item.length < 3) continue;
-    out.push([item[0]!, item.slice(2)]);
-  }
-  return out;
+  const [text, code] = await Promise.all([new Response(proc.stdout as ReadableStream).text(), proc.exited]);
+  return code === 0 ? text.split('\0').filter(Boolean) : undefined;
+}
+
+/**
+ * The files that differ from the index: modified/deleted tracked files (`-m`, tag `C`) and untracked files not
+ * ignored (`-o`, tag `?`). Two git runs in parallel: `-m` stats every tracked file, `-o` reads every directory, and
+ * on a multi-core machine they overlap.
+ */
+async function gitDirty(root: string): Promise<Array<[string, string]> | undefined> {
+  const [modified, untracked] = await Promise.all([lsFiles(root, ['-m']), lsFiles(root, ['-o', '--exclude-standard'])]);
+  if (!modified || !untracked) return undefined;
+  return [...modified.map((p): [string, string] => ['C', p]), ...untracked.map((p): [string, string] => ['?', p])];
 }
 
 function entryFor(abs: string, tag: string): Entry {
@@ -88,14 +96,13 @@ function walk(root: string, max: number): Snapshot {
 }
 
 /** Takes a snapshot of the project at `root`. */
-export function snapshot(root: string, maxFiles: number): Snapshot {
-  const dirty = gitDirty(root);
+export async function snapshot(root: string, maxFiles: number): Promise<Snapshot> {
+  const dirty = await gitDirty(root);
   if (!dirty) return walk(root, maxFiles);
   const files: Record<string, Entry> = {};
   let count = 0;
   let truncated = false;
   for (const [tag, rel] of dirty) {
-    // `-t -m` lists a modified file as `C`; a deleted one may also come as `R`. Keep the first tag.
     // avp's own state is never a change of the agent's (init ignores it, but a project may not have run init).
     if (files[rel] || rel.startsWith('.avp/')) continue;
     if (count >= maxFiles) {
