@@ -65,20 +65,23 @@ export function normalizeClaudeEvent(input: unknown, env: NodeJS.ProcessEnv = pr
   const tool = TOOL_EVENTS.has(event) ? str(raw.tool_name) : undefined;
   const toolInput = obj(raw.tool_input);
   const field = MATCHER_FIELD[event];
+  // Lifecycle events match on their own field; tool events on the tool name (as Claude Code's `matcher` does).
+  const matcherValue = field ? str(raw[field]) : tool;
+  const sessionId = str(raw.session_id) || env.CLAUDE_CODE_SESSION_ID || undefined;
   const hookEvent: HookEvent = {
     agent: 'claude',
     event,
-    ...(tool !== undefined ? { tool } : {}),
-    ...(toolInput ? { toolInput } : {}),
-    ...(raw.tool_response !== undefined ? { toolResponse: raw.tool_response } : {}),
-    ...(str(raw.session_id) ?? env.CLAUDE_CODE_SESSION_ID ? { sessionId: str(raw.session_id) ?? env.CLAUDE_CODE_SESSION_ID } : {}),
     cwd,
     projectRoot,
     files: tool && toolInput && FILE_TOOLS.has(tool) ? fileChanges(event, tool, toolInput, raw.tool_response, cwd, projectRoot) : [],
-    ...(field ? (str(raw[field]) !== undefined ? { matcherValue: str(raw[field]) } : {}) : tool ? { matcherValue: tool } : {}),
-    ...(typeof raw.stop_hook_active === 'boolean' ? { stopHookActive: raw.stop_hook_active } : {}),
     raw,
   };
+  if (tool !== undefined) hookEvent.tool = tool;
+  if (toolInput) hookEvent.toolInput = toolInput;
+  if (raw.tool_response !== undefined) hookEvent.toolResponse = raw.tool_response;
+  if (sessionId) hookEvent.sessionId = sessionId;
+  if (matcherValue !== undefined) hookEvent.matcherValue = matcherValue;
+  if (typeof raw.stop_hook_active === 'boolean') hookEvent.stopHookActive = raw.stop_hook_active;
   return hookEvent;
 }
 
