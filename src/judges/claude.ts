@@ -117,6 +117,7 @@ export function claudeTransport(opts: ClaudeOptions, validator: Validator): Tran
   return {
     name: 'claude',
     model: opts.model,
+    promptOptions: { locations: true },
     async ask(prompt: Prompt, ask: AskOptions): Promise<Answer> {
       const env = subagentEnv(opts.env ?? process.env, validator, ask.projectRoot);
       const input = ask.repair

@@ -5,7 +5,7 @@
  */
 import { AvpError, isAvpError } from '../errors.ts';
 import { limited } from './limiter.ts';
-import { buildPrompt, type Prompt } from './prompt.ts';
+import { buildPrompt, type Prompt, type PromptOptions } from './prompt.ts';
 import type { Judge, JudgeRequest, JudgeResult, TokenUsage, Verdict } from './types.ts';
 import { parseVerdict, verdictFromValue, verifyLines } from './verdict.ts';
 
@@ -33,6 +33,8 @@ export interface Transport {
   /** `claude`, `anthropic`, `openai`. */
   readonly name: string;
   readonly model: string;
+  /** How this transport wants its prompt built (e.g. with absolute locations for a judge with file tools). */
+  readonly promptOptions?: PromptOptions;
   ask(prompt: Prompt, opts: AskOptions): Promise<Answer>;
 }
 
@@ -68,7 +70,7 @@ export function llmJudge(transport: Transport, concurrency: number): Judge {
     name: transport.name,
     async evaluate(req: JudgeRequest): Promise<JudgeResult> {
       const { validator, event, signal } = req;
-      const prompt = buildPrompt(validator, event);
+      const prompt = buildPrompt(validator, event, transport.promptOptions);
       const base = { signal, deadline: Date.now() + req.timeoutMs, projectRoot: event.projectRoot, ...(validator.dir ? { validatorDir: validator.dir } : {}) };
       const ask = (repair?: AskOptions['repair']) =>
         limited(transport.name, concurrency, signal, () => transport.ask(prompt, repair ? { ...base, repair } : base));

@@ -16,6 +16,11 @@ export interface PromptOptions {
   /** Cap per reference file / all references (bytes). */
   maxReferenceBytes?: number;
   maxReferencesBytes?: number;
+  /**
+   * Show absolute locations (project root, validator directory) so a judge with file tools can open files; the CLI
+   * backend needs them because its own environment section is replaced by avp's system prompt.
+   */
+  locations?: boolean;
 }
 
 export interface Prompt {
@@ -67,6 +72,7 @@ export function validatorSection(validator: Validator, opts: PromptOptions = {})
   ];
   if (validator.references.length > 0) {
     parts.push('', '## References (part of the validator, trusted)');
+    if (opts.locations && validator.dir) parts.push(`(files under ${validator.dir}; read them there for anything cut short)`);
     for (const ref of [...validator.references].sort()) {
       const name = validator.dir ? relative(validator.dir, ref) : ref;
       let text: string;
@@ -132,7 +138,7 @@ export function eventContext(event: HookEvent): string {
 
 /** Builds the judge's prompt for `validator` on `event` (see the module comment for the layout). */
 export function buildPrompt(validator: Validator, event: HookEvent, opts: PromptOptions = {}): Prompt {
-  const context = eventContext(event);
+  const context = opts.locations ? `project root: ${event.projectRoot}\n${eventContext(event)}` : eventContext(event);
   let nonce = opts.nonce ?? randomNonce();
   // Astronomically unlikely, but the nonce must never appear in the data it fences.
   while (context.includes(nonce)) nonce = randomNonce();

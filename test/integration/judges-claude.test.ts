@@ -88,6 +88,8 @@ describe('claude backend with the real Claude CLI', () => {
     expect(main.body.tools.map((t: any) => t.name).sort()).toEqual(['Glob', 'Grep', 'Read']);
     expect(JSON.stringify(main.body.system)).toContain('You are an AVP validator');
     expect(JSON.stringify(main.body.messages[0])).toContain('+export const KEY = \\"sk-live-1\\";');
+    // the CLI's own environment section is replaced by avp's system prompt: the project root is in the event
+    expect(JSON.stringify(main.body.messages[0])).toContain(`project root: ${p.root}`);
     // no session files were written
     expect(existsSync(join(p.home, '.claude/projects'))).toBe(false);
   }, 90_000);
