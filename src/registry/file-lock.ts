@@ -8,7 +8,8 @@ interface Holder {
   at: number;
 }
 
-function alive(pid: number): boolean {
+/** Is a process of this host still running? (EPERM: it exists but belongs to someone else.) */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -9,7 +9,7 @@ import { fetchSpec } from './fetch-spec.ts';
 import { isPackageName } from './manifest.ts';
 import { parseSpec } from './resolve.ts';
 import { lockEntryOf, type Fetched } from './sources.ts';
-import { commitStaged, discard, removeInstalled, stagePackage } from './stage.ts';
+import { commitStaged, discard, recoverInterrupted, removeInstalled, stagePackage } from './stage.ts';
 
 export interface AddOptions {
   scope: Scope;
@@ -98,13 +98,14 @@ async function installFetchedUnwrapped(f: Fetched, opts: AddOptions & { env: Nod
   const lockPath = lockfilePath(scope, projectRoot, env);
   try {
     await withFileLock(scopeLock(scope, projectRoot, env), () => {
+      recoverInterrupted(home, validatorsDir, (n) => readLockfile(lockPath).packages[n]?.treeIntegrity);
       // Read inside the lock: another avp may have changed the lockfile while this one downloaded.
       const lf = readLockfile(lockPath);
       const known = lf.packages[f.name];
       if (existsSync(join(validatorsDir, `${f.name}.md`)) && !opts.force) throw conflict(join(validatorsDir, `${f.name}.md`), f.name);
       if (existsSync(target) && !known && !opts.force) throw conflict(target, f.name);
       replaced = known?.version;
-      const commit = commitStaged(staged, validatorsDir);
+      const commit = commitStaged(staged, validatorsDir, entry.treeIntegrity!);
       try {
         const unchanged = JSON.stringify(lf.packages[f.name]) === JSON.stringify(entry);
         lf.packages[f.name] = entry;
@@ -155,6 +156,7 @@ export async function removeValidator(name: string, opts: { scope: Scope; projec
     throw new AvpError('spec-invalid', `"${name}" is not a validator name`, { fix: 'pass the name shown by `avp list`' });
   }
   return withIoErrors(home, () => withFileLock(scopeLock(opts.scope, opts.projectRoot, env), () => {
+    recoverInterrupted(home, validatorsDir, (n) => readLockfile(lockPath).packages[n]?.treeIntegrity);
     const lf = readLockfile(lockPath);
     const entry = lf.packages[name];
     if (!entry && !existsSync(dir)) {

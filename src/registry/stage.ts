@@ -1,7 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { AvpError } from '../errors.ts';
 import { extractArchive, type ArchiveInfo } from './archive.ts';
+import { alive } from './file-lock.ts';
 
 /**
  * A package extracted next to (not inside) the validators directory — `<scope home>/.staging/<random>/<name>` — so
@@ -16,24 +18,24 @@ export interface Staged {
   name: string;
 }
 
+/** Written into the staging folder just before the renames; its presence later means "interrupted here". */
+interface Journal {
+  name: string;
+  hadOld: boolean;
+  /** Tree integrity of the new version: the lockfile holding it means the install completed. */
+  newTree: string;
+}
+
 /** Staging folders older than this were left by a killed avp (a live install takes seconds) and are swept. */
 const STALE_STAGING_MS = 60 * 60_000;
-
-function sweepStale(staging: string): void {
-  for (const entry of readdirSync(staging)) {
-    const p = join(staging, entry);
-    try {
-      if (Date.now() - statSync(p).mtimeMs > STALE_STAGING_MS) rmSync(p, { recursive: true, force: true });
-    } catch {}
-  }
-}
 
 export async function stagePackage(scopeHome: string, name: string, info: ArchiveInfo): Promise<Staged> {
   const staging = join(scopeHome, '.staging');
   mkdirSync(staging, { recursive: true });
-  sweepStale(staging);
   const root = mkdtempSync(join(staging, `${name}-`));
   const dir = join(root, name);
+  // Whose folder this is: a sweep removes the folders of processes that died mid-install.
+  writeFileSync(join(root, 'owner.json'), JSON.stringify({ pid: process.pid, host: hostname() }));
   try {
     await extractArchive(info, dir);
   } catch (e) {
@@ -49,15 +51,16 @@ export function discard(staged: Staged): void {
 
 /**
  * Moves a staged validator into `validatorsDir/<name>`. Replacing: the old directory is renamed aside into the
- * staging folder, the new one renamed in; if that fails the old one is put back. At every instant
- * `validators/<name>` is either the complete old or the complete new version. The old copy is kept until `finish`
- * (so `rollback` can restore it if recording the install in the lockfile fails).
+ * staging folder, the new one renamed in; if that fails the old one is put back. The caller then records the
+ * install in the lockfile and calls `finish` (or `rollback` if recording failed). A journal written first lets
+ * `recoverInterrupted` undo a process killed between these steps. Must run under the scope lock.
  */
-export function commitStaged(staged: Staged, validatorsDir: string): { rollback(): void; finish(): void } {
+export function commitStaged(staged: Staged, validatorsDir: string, newTree: string): { rollback(): void; finish(): void } {
   mkdirSync(validatorsDir, { recursive: true });
   const target = join(validatorsDir, staged.name);
   const aside = join(staged.root, '.previous');
   const hadOld = existsSync(target);
+  writeFileSync(join(staged.root, 'journal.json'), JSON.stringify({ name: staged.name, hadOld, newTree } satisfies Journal));
   if (hadOld) renameSync(target, aside);
   try {
     renameSync(staged.dir, target);
@@ -78,6 +81,59 @@ export function commitStaged(staged: Staged, validatorsDir: string): { rollback(
       discard(staged);
     },
   };
+}
+
+/**
+ * Undoes installs interrupted by a killed process (their journals are left in the staging folder), then sweeps
+ * staging folders whose process died (or older than an hour). An interrupted install goes back to the previous state unless the lockfile
+ * already records the new version (then only the cleanup was missing). Must run under the scope lock: journals of
+ * live installs exist only while their process holds it.
+ */
+export function recoverInterrupted(scopeHome: string, validatorsDir: string, lockedTree: (name: string) => string | undefined): string[] {
+  const staging = join(scopeHome, '.staging');
+  if (!existsSync(staging)) return [];
+  const recovered: string[] = [];
+  for (const entry of readdirSync(staging)) {
+    const root = join(staging, entry);
+    const journalPath = join(root, 'journal.json');
+    if (existsSync(journalPath)) {
+      let j: Journal | undefined;
+      try {
+        j = JSON.parse(readFileSync(journalPath, 'utf8')) as Journal;
+      } catch {}
+      if (j && /^[a-z0-9-]{1,64}$/.test(j.name)) {
+        const target = join(validatorsDir, j.name);
+        const aside = join(root, '.previous');
+        const completed = lockedTree(j.name) === j.newTree;
+        if (!existsSync(target) && existsSync(aside)) {
+          renameSync(aside, target); // killed between the two renames
+          recovered.push(j.name);
+        } else if (!completed && existsSync(aside)) {
+          renameSync(target, join(root, '.discarded')); // new one in, lockfile not written: back to the old one
+          renameSync(aside, target);
+          recovered.push(j.name);
+        } else if (!completed && !j.hadOld && existsSync(target)) {
+          renameSync(target, join(root, '.discarded')); // a fresh install the lockfile never recorded
+          recovered.push(j.name);
+        }
+      }
+      rmSync(root, { recursive: true, force: true });
+      continue;
+    }
+    try {
+      if (ownerDead(root) || Date.now() - statSync(root).mtimeMs > STALE_STAGING_MS) rmSync(root, { recursive: true, force: true });
+    } catch {}
+  }
+  return recovered;
+}
+
+function ownerDead(root: string): boolean {
+  try {
+    const o = JSON.parse(readFileSync(join(root, 'owner.json'), 'utf8')) as { pid: number; host: string };
+    return o.host === hostname() && !alive(o.pid);
+  } catch {
+    return false;
+  }
 }
 
 /** Removes `validatorsDir/<name>` atomically (rename aside, then delete). */

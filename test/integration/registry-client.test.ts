@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, w
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { GOOD_TOKEN, startHostileRegistry, type HostileRegistry } from '../support/hostile-registry.ts';
+import { AVP_BIN } from '../support/run-avp.ts';
 import { validatorZip } from '../unit/registry/zip-forge.ts';
 import { leftovers, lock, sandbox } from './registry-client-helpers.ts';
 
@@ -190,6 +191,34 @@ describe('concurrent avp add', () => {
     const r = await sb.avp(['add', 'demo@1.2.0']);
     expect(r.code).toBe(0);
     expect(lock(sb.userLock).packages.demo!.version).toBe('1.2.0');
+    expect(leftovers(sb.avpHome)).toEqual([]);
+  });
+
+  test('SIGKILL at random moments: the directory and the lockfile always agree on the old or the new version', async () => {
+    const sb = sandbox(reg.url);
+    expect((await sb.avp(['add', 'demo@1.0.0'])).code).toBe(0);
+    for (let i = 0; i < 8; i++) {
+      const target = i % 2 ? '1.0.0' : '1.2.0';
+      const proc = Bun.spawn([AVP_BIN, 'add', `demo@${target}`], {
+        cwd: sb.project,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: sb.home, AVP_HOME: sb.avpHome, AVP_REGISTRY_URL: reg.url },
+        stdout: 'ignore',
+        stderr: 'ignore',
+      });
+      await Bun.sleep(10 + Math.random() * 120);
+      proc.kill('SIGKILL');
+      await proc.exited;
+      const version = lock(sb.userLock).packages.demo!.version;
+      expect(['1.0.0', '1.2.0']).toContain(version);
+      // Killed inside the commit (microseconds long): a journal is left and the next install rolls back first.
+      const staging = join(sb.avpHome, '.staging');
+      const interrupted = existsSync(staging) && readdirSync(staging).some((d) => existsSync(join(staging, d, 'journal.json')));
+      if (!interrupted) expect(readdirSync(join(sb.userValidators, 'demo', 'rules')).sort()).toEqual(['one.md', `v${version.replace(/\./g, '-')}.md`]);
+    }
+    // Whatever was left (a lock of a dead process, staging folders) does not block the next install.
+    expect((await sb.avp(['add', 'demo@1.2.0'])).code).toBe(0);
+    expect(lock(sb.userLock).packages.demo!.version).toBe('1.2.0');
+    expect(readdirSync(join(sb.userValidators, 'demo', 'rules')).sort()).toEqual(['one.md', 'v1-2-0.md']);
     expect(leftovers(sb.avpHome)).toEqual([]);
   });
 
