@@ -115,6 +115,15 @@ try {
   const ratio = median(series.write!.ms) / floor;
   console.log(`target ≤ 2× the floor: ${ratio <= 2 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}×)`);
 
+  // Where a no-match call spends its time, from inside the process (AVP_PROFILE=1 prints per-phase ms on stderr).
+  const phases: Record<string, number[]> = {};
+  for (let i = 0; i < 15; i++) {
+    const p = Bun.spawnSync([BIN, 'hook'], { stdin: new TextEncoder().encode(write), env: { ...env, AVP_PROFILE: '1' }, cwd: root, stderr: 'pipe', stdout: 'pipe' });
+    const text = p.stderr.toString();
+    for (const m of text.matchAll(/([A-Za-z ]+?) (\d+\.\d+)(?=[,;\n]|$)/g)) (phases[m[1]!.trim()] ??= []).push(Number(m[2]));
+  }
+  console.log(`\nno-match call from inside (AVP_PROFILE=1, median of 15): ${Object.entries(phases).map(([k, v]) => `${k} ${median(v).toFixed(2)}`).join(', ')} ms`);
+
   // Script validator overhead: one matching validator, shell and TypeScript.
   const pass = '{"passed":true,"violations":[],"summary":"ok"}';
   validator('bench-sh', 'trigger: Notification\ntriggerMatcher: sh\n', ['check.sh', `#!/bin/sh\ncat >/dev/null\necho '${pass}'\n`]);
