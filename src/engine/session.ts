@@ -10,7 +10,7 @@ import type { HookEvent } from '../event.ts';
 import type { Validator } from '../format/types.ts';
 import { loadOnce, type OnceState } from './session/once.ts';
 import { guardStop, type GuardDecision } from './session/stop-guard.ts';
-import { ensureSessionDir, pruneSessions, sessionDir } from './session/store.ts';
+import { appendRecords, ensureSessionDir, pruneSessions, sessionDir } from './session/store.ts';
 
 export type { OnceState } from './session/once.ts';
 
@@ -60,10 +60,10 @@ export async function prepareEvent(event: HookEvent, config: AvpConfig, opts: { 
       return event;
     }
     if (STOPS.has(name)) {
-      const { turnFiles } = await import('./session/turn.ts');
-      const { appendRecords } = await import('./session/store.ts');
+      const { agentOf, turnFiles } = await import('./session/turn.ts');
       const files = await turnFiles(dir, event);
-      const agent = typeof event.raw?.agent_id === 'string' && event.raw.agent_id ? event.raw.agent_id : undefined;
+      const agent = agentOf(event);
+      // After computing the files: this Stop's own record must not end the turn it is judging.
       appendRecords(dir, [{ t: 'stop', ts: Date.now(), ...(agent ? { agent } : {}) }]);
       return { ...event, files };
     }
