@@ -34,7 +34,8 @@ export default defineCommand({
         '',
         `install:   avp add ${detail.name}`,
       ];
-      process.stdout.write(`${lines.filter((l) => l !== undefined).join('\n')}\n`);
+      const { cleanText } = await import('../registry/http.ts');
+      process.stdout.write(`${lines.filter((l) => l !== undefined).map((l) => cleanText(l!)).join('\n')}\n`);
     });
   },
 });

@@ -3,6 +3,15 @@ import { AvpError } from '../errors.ts';
 /** Bytes-transferred callback for progress display (total is undefined when the server sends no length). */
 export type ProgressFn = (done: number, total: number | undefined) => void;
 
+/**
+ * Text from a registry (descriptions, error messages) with control characters removed: a hostile server must not
+ * be able to send terminal escape sequences to the user's terminal.
+ */
+export function cleanText(text: string): string {
+  // biome-ignore lint: control characters are exactly what this removes
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '').replace(/\s*\n\s*/g, ' ');
+}
+
 /** Replaces every occurrence of a secret in a text (error bodies sometimes echo the Authorization header). */
 export function maskSecret(text: string, secret: string | undefined): string {
   if (!secret || secret.length < 4) return text;
@@ -16,9 +25,9 @@ export function maskSecret(text: string, secret: string | undefined): string {
 export function errorBodyMessage(body: string): string {
   try {
     const j = JSON.parse(body) as Record<string, unknown>;
-    for (const k of ['error_description', 'message', 'error']) if (typeof j[k] === 'string' && j[k]) return j[k] as string;
+    for (const k of ['error_description', 'message', 'error']) if (typeof j[k] === 'string' && j[k]) return cleanText(j[k] as string);
   } catch {}
-  const trimmed = body.trim().replace(/\s+/g, ' ');
+  const trimmed = cleanText(body).trim().replace(/\s+/g, ' ');
   return trimmed.length > 300 ? `${trimmed.slice(0, 300)}…` : trimmed;
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AvpError } from '../errors.ts';
 import { RegistryClient } from './api.ts';
+import { cleanText } from './http.ts';
 import { deleteCredentials, readCredentials, writeCredentials, type Credentials } from './credentials.ts';
 
 /** 32 characters of [A-Za-z0-9_-] (24 random bytes, base64url). */
@@ -27,7 +28,7 @@ export async function browserLogin(base: string, opts: { show: (url: string) => 
       settle.reject(new AvpError('login-failed', `login failed: ${message}`, { fix: 'run `avp login` again, or paste a token: avp login --token <token>' }));
       return Response.redirect(`${client.base}/cli/error?message=${encodeURIComponent(message)}`, 303);
     };
-    if (q.get('error')) return fail(q.get('error_description') || q.get('error')!);
+    if (q.get('error')) return fail(cleanText(q.get('error_description') || q.get('error')!).slice(0, 300));
     if (q.get('state') !== state) return fail('the state parameter does not match (a stale or forged login redirect)');
     const code = q.get('code');
     if (!code) return fail('the registry sent no code');

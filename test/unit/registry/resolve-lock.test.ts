@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withFileLock } from '../../../src/registry/file-lock.ts';
-import { errorBodyMessage, maskSecret } from '../../../src/registry/http.ts';
+import { cleanText, errorBodyMessage, maskSecret } from '../../../src/registry/http.ts';
 import { lockfilePath, readLockfile, writeLockfile } from '../../../src/registry/lockfile.ts';
 import { isPackageName } from '../../../src/registry/manifest.ts';
 import { parseSpec } from '../../../src/registry/resolve.ts';
@@ -110,5 +110,9 @@ describe('http helpers', () => {
     expect(errorBodyMessage('{"message":"b"}')).toBe('b');
     expect(errorBodyMessage('plain text')).toBe('plain text');
     expect(maskSecret('token abc123 bad', 'abc123')).toBe('token *** bad');
+    // A hostile registry cannot drive the user's terminal.
+    expect(errorBodyMessage(JSON.stringify({ message: '\u001b]52;c;ZXZpbA==\u0007\u001b[2Jgone' }))).toBe(']52;c;ZXZpbA==[2Jgone');
+    expect(errorBodyMessage('raw \u001b[2J body')).toBe('raw [2J body');
+    expect(cleanText('line one\n  line two\u001b[31m')).toBe('line one line two[31m');
   });
 });
