@@ -90,3 +90,17 @@ describe.each(names.filter((n) => !readFileSync(join(CATALOG, n, 'VALIDATOR.md')
     expect([v.body, ...v.references.map((r) => readFileSync(r, 'utf8'))].join('\n')).toMatch(/`[a-z]+(?:-[a-z]+)+`/);
   });
 });
+
+test('the hook path never reaches the catalog module (static or dynamic imports from src/commands/hook.ts)', () => {
+  const src = join(import.meta.dir, '../../src');
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/(?:from|import\s*\()\s*['"](\.{1,2}\/[^'"]+\.ts)['"]/g)) visit(join(file, '..', m[1]!));
+  };
+  visit(join(src, 'commands/hook.ts'));
+  expect(seen.size).toBeGreaterThan(3);
+  expect([...seen].filter((f) => f.includes(`${join(src, 'catalog')}`)).map((f) => relative(src, f))).toEqual([]);
+});

@@ -152,3 +152,20 @@ describe('no-debug-leftovers', () => {
     for (const f of ['README.md', 'main.go', 'data.json']) expect(debug(await fileEvent(f, 'console.log(1)\nprint(1)\n')).passed).toBe(true);
   });
 });
+
+test('each script loads in the engine\'s Worker path and answers from validate() (no fallback to a process)', async () => {
+  const { exportsValidate, validateInWorker } = await import('../../src/judges/script-worker.ts');
+  const events: Record<string, HookEvent> = {
+    'no-secrets': await fileEvent('src/a.ts', `const t = "${GH}";\n`),
+    'no-debug-leftovers': await fileEvent('src/a.ts', 'console.log(1);\n'),
+    'dangerous-commands': { event: 'PreToolUse', tool: 'Bash', toolInput: { command: 'rm -rf ~' }, cwd: '/', projectRoot: PROJECT, files: [], raw: {}, agent: 'claude' } as unknown as HookEvent,
+    'protected-files': { event: 'PreToolUse', tool: 'Write', toolInput: { file_path: `${PROJECT}/.env` }, cwd: PROJECT, projectRoot: PROJECT, files: [], raw: {}, agent: 'claude' } as unknown as HookEvent,
+  };
+  for (const [name, event] of Object.entries(events)) {
+    const path = join(import.meta.dir, '../../validators', name, 'scripts/check.ts');
+    expect(exportsValidate(await Bun.file(path).text())).toBe(true);
+    const out = await validateInWorker(path, event, { AVP_VALIDATOR_DIR: join(path, '../..') }, new AbortController().signal);
+    expect({ name, kind: out.kind }).toEqual({ name, kind: 'verdict' });
+    expect((out as { value: { passed: boolean } }).value.passed).toBe(false);
+  }
+});

@@ -14,7 +14,7 @@ const FIXTURES = join(import.meta.dir, '../fixtures/hook/claude-code');
 interface Project {
   root: string;
   home: string;
-  hook(input: Record<string, unknown>): Promise<{ code: number; stdout: string; stderr: string; json: any }>;
+  hook(input: Record<string, unknown>, env?: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string; json: any }>;
   write(rel: string, text: string): void;
   git(...args: string[]): void;
 }
@@ -26,11 +26,11 @@ function project(validators: string[]): Project {
   const p: Project = {
     root,
     home,
-    async hook(input) {
+    async hook(input, env = {}) {
       const run = await runAvp(['hook'], {
         cwd: root,
         stdin: `${JSON.stringify(input)}\n`,
-        env: { HOME: home, AVP_HOME: join(home, '.avp'), CLAUDE_PROJECT_DIR: root },
+        env: { HOME: home, AVP_HOME: join(home, '.avp'), CLAUDE_PROJECT_DIR: root, ...env },
         timeoutMs: 30_000,
       });
       let json: any;
@@ -202,6 +202,22 @@ describe('no-debug-leftovers through avp hook', () => {
     expect(r.json.hookSpecificOutput.additionalContext).toContain('src/cart.ts:2');
     expect(r.json.violations).toMatchObject([{ rule: 'console-log', line: 2 }]);
     expect(clean(await p.hook(postWrite(p, 'src/cart.test.ts', 'test("t", () => {\n  console.log(total([1]));\n});\n')))).toBe(true);
+  });
+});
+
+describe('the engine\'s in-process path (AVP_SCRIPT_WORKER=1: validate() in a Worker) gives the same answers', () => {
+  const worker = { AVP_SCRIPT_WORKER: '1' };
+  test('block, deny and pass as with the script process', async () => {
+    const p = project(['no-secrets', 'dangerous-commands', 'protected-files', 'no-debug-leftovers']);
+    p.write('src/config.ts', 'const API_KEY = "sk-live-1234567890abcdef";\n');
+    const secret = await p.hook(fixture(p, 'hook-input-PostToolUse-Write.json'), worker);
+    expect(secret.json.violations).toMatchObject([{ rule: 'hardcoded-secret', file: 'src/config.ts', line: 1, validator: 'no-secrets' }]);
+    expect(denied((await p.hook(preBash(p, 'rm -rf ~'), worker)).json)).toBe(true);
+    const env = await p.hook(preWrite(p, '.env'), worker);
+    expect(denied(env.json)).toBe(true);
+    expect(env.json.violations[0].message).toContain('protected.txt line'); // the list was found from the Worker
+    expect(clean(await p.hook(preWrite(p, '.env.example'), worker))).toBe(true);
+    expect(clean(await p.hook(preBash(p, 'rm -rf node_modules'), worker))).toBe(true);
   });
 });
 
