@@ -94,6 +94,36 @@ describe('other sources', () => {
     expect(missing.stderr).toContain('could not fetch');
   });
 
+  test('owner/repo: the registry is asked first; its 404 falls back to GitHub (rewritten to a local repo by git config)', async () => {
+    const asked: string[] = [];
+    const reg = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: (req) => {
+        asked.push(new URL(req.url).pathname);
+        return Response.json({ error_description: 'no such package' }, { status: 404 });
+      },
+    });
+    try {
+      const work = tempDir('avp-rc-gh-');
+      const repo = join(work, 'acme', 'rules');
+      writeValidator(repo, 'acme-rules');
+      const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+      for (const args of [['init', '-q', '-b', 'main'], ['add', '.'], ['commit', '-qm', 'v1']]) execFileSync('git', args, { cwd: repo, env });
+      execFileSync('git', ['clone', '-q', '--bare', repo, join(work, 'bare', 'acme', 'rules.git')]);
+      const sb = sandbox(`http://127.0.0.1:${reg.port}`);
+      // No network in tests: git's insteadOf maps https://github.com/ to the local bare repositories.
+      const gitEnv = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: `url.file://${join(work, 'bare')}/.insteadOf`, GIT_CONFIG_VALUE_0: 'https://github.com/' };
+      const r = await sb.avp(['add', 'acme/rules#main', '--json'], { env: gitEnv });
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ name: 'acme-rules', source: 'git' });
+      expect(JSON.parse(r.stdout).resolved).toMatch(/^git\+https:\/\/github\.com\/acme\/rules\.git#[0-9a-f]{40}$/);
+      expect(asked).toEqual(['/api/packages/acme%2Frules/latest']);
+    } finally {
+      reg.stop(true);
+    }
+  });
+
   test('zip and tar.gz URLs record the URL and the integrity of the bytes; hostile tarballs are refused', async () => {
     const sb = sandbox();
     const z = await sb.avp(['add', `${base}/pkg.zip`, '--json']);
