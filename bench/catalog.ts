@@ -67,8 +67,8 @@ const write = (root: string) => ({
 const bash = (root: string) => ({ session_id: 'bench', transcript_path: join(home, 't.jsonl'), cwd: root, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'npm run build && rm -rf ./dist/tmp' }, tool_use_id: 'toolu_bench' });
 
 /** Wall time and CPU time (user + system, the hook and the script children it waited for) of one hook call, ms. */
-function hookMs(root: string, input: unknown): { wall: number; cpu: number } {
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, AVP_HOME: join(home, '.avp'), CLAUDE_PROJECT_DIR: root, AVP_NO_CACHE: '1' };
+function hookMs(root: string, input: unknown, extra: Record<string, string> = {}): { wall: number; cpu: number } {
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, AVP_HOME: join(home, '.avp'), CLAUDE_PROJECT_DIR: root, AVP_NO_CACHE: '1', ...extra };
   const t0 = performance.now();
   const p = Bun.spawnSync([BIN, 'hook'], { stdin: new TextEncoder().encode(`${JSON.stringify(input)}\n`), env, cwd: root, stdout: 'pipe', stderr: 'pipe' });
   const ms = performance.now() - t0;
@@ -77,18 +77,19 @@ function hookMs(root: string, input: unknown): { wall: number; cpu: number } {
   return { wall: ms, cpu: Number(p.resourceUsage.cpuTime.total) / 1000 };
 }
 
-const setups: Array<{ label: string; root: string; input: (root: string) => unknown; baseline: string }> = [];
+const setups: Array<{ label: string; root: string; input: (root: string) => unknown; baseline: string; env?: Record<string, string> }> = [];
 const none = makeProject('none', []);
 setups.push({ label: 'no validator (PostToolUse Write)', root: none, input: write, baseline: '' });
 setups.push({ label: 'no-secrets (PostToolUse Write)', root: makeProject('secrets', ['no-secrets']), input: write, baseline: 'no validator (PostToolUse Write)' });
+setups.push({ label: 'no-secrets, engine Worker path', root: join(work, 'secrets'), input: write, baseline: 'no validator (PostToolUse Write)', env: { AVP_SCRIPT_WORKER: '1' } });
 setups.push({ label: 'all four installed (two match a Write)', root: makeProject('all', ['no-secrets', 'dangerous-commands', 'protected-files', 'no-debug-leftovers']), input: write, baseline: 'no validator (PostToolUse Write)' });
 setups.push({ label: 'no validator (PreToolUse Bash)', root: none, input: bash, baseline: '' });
 setups.push({ label: 'dangerous-commands (PreToolUse Bash)', root: makeProject('dangerous', ['dangerous-commands']), input: bash, baseline: 'no validator (PreToolUse Bash)' });
 
 // Warm up each (parse caches, page cache), then interleave the runs so drift hits every setup alike.
-for (const s of setups) for (let i = 0; i < 3; i++) hookMs(s.root, s.input(s.root));
+for (const s of setups) for (let i = 0; i < 3; i++) hookMs(s.root, s.input(s.root), s.env);
 const times = new Map<string, Array<{ wall: number; cpu: number }>>(setups.map((s) => [s.label, []]));
-for (let i = 0; i < RUNS; i++) for (const s of setups) times.get(s.label)!.push(hookMs(s.root, s.input(s.root)));
+for (let i = 0; i < RUNS; i++) for (const s of setups) times.get(s.label)!.push(hookMs(s.root, s.input(s.root), s.env));
 
 const load = (await import('node:os')).loadavg()[0]!.toFixed(1);
 console.log(`\n## Catalog: cost of script validators on one \`avp hook\` call (${RUNS} interleaved runs each, medians; load average ${load})\n`);
