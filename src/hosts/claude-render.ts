@@ -29,6 +29,7 @@ export const KILL_SWITCH =
 
 const MAX_REASON = 24_000;
 const MAX_SNIPPET = 400;
+const MAX_VIOLATIONS = 200;
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
@@ -66,7 +67,10 @@ export function reasonText(event: HookEvent, report: Report, runs: ValidatorRun[
     : `avp ${report.outcome === 'ERROR' ? 'found blocking problems (not blocking this time)' : 'warnings'} on ${on}: ${report.summary}.`;
   const lines = [head];
   const violations = shownViolations(runs);
-  if (violations.length) lines.push('', 'Violations:', ...violations.map(describeViolation));
+  if (violations.length) {
+    lines.push('', 'Violations:', ...violations.slice(0, MAX_VIOLATIONS).map(describeViolation));
+    if (violations.length > MAX_VIOLATIONS) lines.push(`… and ${violations.length - MAX_VIOLATIONS} more (see .avp/logs/)`);
+  }
   const errors = runs.filter((r) => r.status === 'error');
   if (errors.length) {
     lines.push('', 'Validator errors (avp could not evaluate these validators — not findings in your code):');
@@ -88,7 +92,10 @@ export function renderClaude(
   const blocking = report.outcome === 'ERROR' && !extra.noBlock;
   const avp = {
     passed: report.outcome !== 'ERROR' && !report.validators.some((v) => !v.passed),
-    violations: shownViolations(runs),
+    // Bounded: a runaway judge must not turn the hook's answer into megabytes (the full list is in the run log).
+    violations: shownViolations(runs)
+      .slice(0, MAX_VIOLATIONS)
+      .map((v) => (v.snippet && v.snippet.length > MAX_SNIPPET ? { ...v, snippet: clip(v.snippet, MAX_SNIPPET) } : v)),
     summary: report.summary,
     ...(runs.some((r) => r.status === 'error')
       ? { errors: runs.filter((r) => r.status === 'error').map((r) => ({ validator: r.id, severity: r.severity, ...r.error })) }

@@ -124,4 +124,14 @@ describe('renderClaude', () => {
     // additionalContext on Stop would make Claude Code start another turn: the release must really end the loop.
     expect(doc.hookSpecificOutput).toBeUndefined();
   });
+
+  test('a runaway judge is bounded: at most 200 violations, snippets clipped, reason capped', () => {
+    const run = failed('noisy', 'error');
+    run.verdict!.violations = Array.from({ length: 5000 }, (_, i) => ({ rule: 'n', file: 'a.ts', line: i + 1, snippet: 'x'.repeat(5000) }));
+    const doc = render(event('PostToolUse', 'Write'), [run]);
+    expect(doc.violations).toHaveLength(200);
+    expect(doc.violations[0].snippet.length).toBeLessThanOrEqual(400);
+    expect(doc.reason.length).toBeLessThanOrEqual(24_000);
+    expect(doc.summary).toBe('1 validator failed with 5000 violations');
+  });
 });
