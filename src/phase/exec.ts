@@ -10,7 +10,10 @@ export interface ExecResult {
   output: string;
   timedOut: boolean;
   ms: number;
-  /** Set when the program could not be found (exit 127, ENOENT, "command not found"): names the missing program. */
+  /**
+   * Set when the program could not be found (exit 127, ENOENT, "command not found", a missing npm script): what is
+   * missing, as a clause ("black is not installed", "package.json has no \"lint\" script").
+   */
   notInstalled?: string;
 }
 
@@ -46,7 +49,7 @@ export function runCommand(command: string, cwd: string, opts: { timeoutMs: numb
       // One pipe for both streams (`exec 2>&1`) so the log shows them in the order they were written.
       child = spawn('/bin/sh', ['-c', `exec 2>&1\n${command}`], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (e) {
-      resolveRun({ command, code: null, signal: null, output: String(e), timedOut: false, ms: elapsed(started), notInstalled: '/bin/sh' });
+      resolveRun({ command, code: null, signal: null, output: String(e), timedOut: false, ms: elapsed(started), notInstalled: '/bin/sh could not be started' });
       return;
     }
     let timedOut = false;
@@ -82,20 +85,27 @@ function elapsed(started: number): number {
   return Math.max(0, Math.round(performance.now() - started));
 }
 
-/** The program a shell or npm said it could not find, from its message (`sh: 1: black: not found`, …). */
+/** What a shell or npm said is missing (`sh: 1: black: not found`, `Missing script: "lint"`), as a clause. */
 export function missingProgram(output: string, command: string, code: number | null): string | undefined {
+  const script = /npm error Missing script: "?([^"\s]+)"?/.exec(output);
+  if (script) return `package.json has no "${script[1]}" script`;
   const patterns = [
     /(?:^|\n)(?:\/bin\/)?(?:sh|bash|zsh|dash)(?::\s*\d+)?:\s*(?:line \d+:\s*)?([^\s:]+):\s*(?:command )?not found/,
     /(?:^|\n)([^\s:]+): command not found/,
-    /could not determine executable to run/,
-    /npm error Missing script: "?([^"\s]+)"?/,
   ];
   for (const re of patterns) {
     const m = re.exec(output);
-    if (m) return m[1] ?? firstProgram(command) ?? command;
+    if (m) return `${m[1]} is not installed`;
   }
-  if (code === 127) return firstProgram(command) ?? command;
+  if (/could not determine executable to run/.test(output)) return `${npxPackage(command) ?? 'the npx package'} is not installed`;
+  if (code === 127) return `${firstProgram(command) ?? command} is not installed`;
   return undefined;
+}
+
+function npxPackage(command: string): string | undefined {
+  const words = command.trim().split(/\s+/);
+  const i = words.indexOf('npx');
+  return i < 0 ? undefined : words.slice(i + 1).find((w) => !w.startsWith('-'));
 }
 
 /** The program a command line starts with, skipping `VAR=value` assignments. */
@@ -106,7 +116,7 @@ export function firstProgram(command: string): string | undefined {
 
 /**
  * Checks before running that the program of `command` exists, so "not installed" is reported plainly and npx never
- * falls back to downloading a package. Returns the missing program's description or undefined when it resolves
+ * falls back to downloading a package. Returns what is missing (a clause) or undefined when it resolves
  * (or when the command is too complex to judge: the shell's exit 127 catches those).
  */
 export function findMissingProgram(command: string, cwd: string, env: NodeJS.ProcessEnv): string | undefined {
@@ -116,17 +126,17 @@ export function findMissingProgram(command: string, cwd: string, env: NodeJS.Pro
   if (!prog) return undefined;
   if (prog.includes('/')) {
     const p = isAbsolute(prog) ? prog : resolve(cwd, prog);
-    return existsSync(p) ? undefined : `${prog} (no such file)`;
+    return existsSync(p) ? undefined : `${prog} does not exist`;
   }
-  if (!which(prog, cwd, env)) return prog;
+  if (!which(prog, cwd, env)) return `${prog} is not installed`;
   if (prog === 'npx') {
     const pkg = words.slice(1).find((w) => !w.startsWith('-'));
-    if (pkg && !localBin(pkg, cwd) && !which(pkg, cwd, env)) return `${pkg} (not in node_modules/.bin; npx would download it)`;
+    if (pkg && !localBin(pkg, cwd) && !which(pkg, cwd, env)) return `${pkg} is not installed (not in node_modules/.bin, and npx is not allowed to download it)`;
   }
   if (['npm', 'pnpm', 'yarn', 'bun'].includes(prog) && (words[1] === 'run' || words[1] === 'test' || words[1] === 't')) {
     const script = words[1] === 'run' ? words[2] : 'test';
     const scripts = packageScripts(cwd);
-    if (script && scripts && !(script in scripts)) return `the "${script}" script (package.json declares no such script)`;
+    if (script && scripts && !(script in scripts)) return `package.json has no "${script}" script`;
   }
   return undefined;
 }

@@ -27,7 +27,7 @@ async function exec(check: string, command: string, ctx: CheckContext, plan: Too
   const missing = findMissingProgram(command, ctx.wd, ctx.env);
   if (missing) {
     const r: ExecResult = { command, code: 127, signal: null, output: '', timedOut: false, ms: 0, notInstalled: missing };
-    ctx.log.note(check, `$ ${command}: not run, ${missing} is not installed`);
+    ctx.log.note(check, `$ ${command}: not run, ${missing}`);
     return r;
   }
   const r = await runCommand(command, ctx.wd, { timeoutMs: ctx.timeoutMs, env: ctx.env });
@@ -39,7 +39,8 @@ async function exec(check: string, command: string, ctx: CheckContext, plan: Too
 /** The sentence for a command that could not run or did not finish, or undefined when it ran normally. */
 function cannotRun(check: string, r: ExecResult, override: string, ctx: CheckContext): string | undefined {
   if (r.notInstalled) {
-    const msg = `${r.notInstalled} is not installed: \`${r.command}\` could not run (install it, or pass ${override} with a command that exists)`;
+    const hint = /^package\.json has no/.test(r.notInstalled) ? `add the script, or pass ${override}` : `install it, or pass ${override} with a command that exists`;
+    const msg = `${r.notInstalled}: \`${r.command}\` could not run (${hint})`;
     ctx.note(`${check}: ${msg}`);
     return msg;
   }

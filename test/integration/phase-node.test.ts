@@ -133,7 +133,8 @@ describe('avp phase on Node/TypeScript projects', () => {
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     pkg.scripts.build = 'avp-missing-bundler src/sum.js';
     writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
-    const { out } = await phase({ working_directory: dir, changed_files: ['src/sum.js'], test_command: 'npm run no-such-script' }, passJudge());
+    const { out, stderr } = await phase({ working_directory: dir, changed_files: ['src/sum.js'], test_command: 'npm run no-such-script' }, passJudge());
+    expect(stderr).toContain('tests: package.json has no "no-such-script" script: `npm run no-such-script` could not run (add the script, or pass test_command)');
     expect(out.checks.build.status).toBe('fail');
     expect(out.checks.build.command).toBe('npm run build');
     expect(out.checks.build.errors[0]).toStartWith('avp-missing-bundler is not installed');

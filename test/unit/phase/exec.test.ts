@@ -48,15 +48,16 @@ describe('runCommand', () => {
   test('exit 127 names the missing program', async () => {
     const r = await runCommand('avp-surely-missing-tool --check .', dir, opts);
     expect(r.code).toBe(127);
-    expect(r.notInstalled).toBe('avp-surely-missing-tool');
+    expect(r.notInstalled).toBe('avp-surely-missing-tool is not installed');
   });
 });
 
 describe('missing programs', () => {
   test('shell and npm messages', () => {
-    expect(missingProgram('sh: 1: black: not found\n', 'black .', 127)).toBe('black');
-    expect(missingProgram('bash: ruff: command not found\n', 'ruff check .', 127)).toBe('ruff');
-    expect(missingProgram('npm error Missing script: "lint"\n', 'npm run lint', 1)).toBe('lint');
+    expect(missingProgram('sh: 1: black: not found\n', 'black .', 127)).toBe('black is not installed');
+    expect(missingProgram('bash: ruff: command not found\n', 'ruff check .', 127)).toBe('ruff is not installed');
+    expect(missingProgram('npm error Missing script: "lint"\n', 'npm run lint', 1)).toBe('package.json has no "lint" script');
+    expect(missingProgram('npm error could not determine executable to run\n', 'npx prettier --check .', 1)).toBe('prettier is not installed');
     expect(missingProgram('all good', 'x', 0)).toBeUndefined();
   });
 
@@ -64,12 +65,12 @@ describe('missing programs', () => {
     const env = { PATH: process.env.PATH };
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { lint: 'eslint .' } }));
     expect(findMissingProgram('sh -c true', dir, env)).toBeUndefined();
-    expect(findMissingProgram('avp-nope --x', dir, env)).toBe('avp-nope');
-    expect(findMissingProgram('./tools/fmt --check', dir, env)).toBe('./tools/fmt (no such file)');
-    expect(findMissingProgram('npx avp-no-such-pkg --check .', dir, env)).toBe('avp-no-such-pkg (not in node_modules/.bin; npx would download it)');
+    expect(findMissingProgram('avp-nope --x', dir, env)).toBe('avp-nope is not installed');
+    expect(findMissingProgram('./tools/fmt --check', dir, env)).toBe('./tools/fmt does not exist');
+    expect(findMissingProgram('npx avp-no-such-pkg --check .', dir, env)).toBe('avp-no-such-pkg is not installed (not in node_modules/.bin, and npx is not allowed to download it)');
     expect(findMissingProgram('npm run lint', dir, env)).toBeUndefined();
-    expect(findMissingProgram('npm run format', dir, env)).toBe('the "format" script (package.json declares no such script)');
-    expect(findMissingProgram('FOO=1 avp-nope', dir, env)).toBe('avp-nope');
+    expect(findMissingProgram('npm run format', dir, env)).toBe('package.json has no "format" script');
+    expect(findMissingProgram('FOO=1 avp-nope', dir, env)).toBe('avp-nope is not installed');
     expect(findMissingProgram('cd x && avp-nope', dir, env)).toBeUndefined(); // left to the shell's exit 127
   });
 });
