@@ -83,6 +83,9 @@ export function runProcess(opts: {
       spawnError = e;
       finish(null, null);
     });
+    // A judge that leaves a background child holding its stdout open would keep 'close' from firing until the
+    // timeout: once the judge itself has exited, whatever remains of its group goes.
+    child.on('exit', () => killGroup(child.pid, false));
     child.on('close', (code, signal) => finish(code, signal));
 
     function finish(code: number | null, signal: NodeJS.Signals | null) {

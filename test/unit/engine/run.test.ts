@@ -95,6 +95,14 @@ console.log(JSON.stringify({ passed: bad.length === 0, violations: bad.map((f) =
     expect(existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z')).toBe(false);
   });
 
+  test('a judge that leaves a background child holding stdout open still answers at once', async () => {
+    const v = scriptValidator('daemon', 'd.sh', sh(`cat >/dev/null; sleep 30 & echo ${PASS_JSON}`));
+    const t0 = performance.now();
+    const [run] = await runValidators([v], [], event, config());
+    expect(run!.status).toBe('passed');
+    expect(performance.now() - t0).toBeLessThan(5000);
+  });
+
   test('budget: validators still running when the call\'s budget ends become errors naming the budget', async () => {
     const slow = scriptValidator('over-budget', 's.sh', sh('sleep 20'), { timeout: 60 });
     const [run] = await runValidators([slow], [], event, config(), { deadline: Date.now() + 800 });
