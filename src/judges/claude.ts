@@ -103,7 +103,8 @@ export function claudeAnswer(stdout: string, model: string): Answer {
   }
   if (j.is_error || (j.subtype && j.subtype !== 'success')) {
     const status = j.api_error_status ? ` (API status ${j.api_error_status})` : '';
-    throw new AvpError('judge-crash', `the claude sub-agent failed: ${j.subtype ?? 'error'}${status}: ${String(j.result ?? '').slice(0, 300)}`, {
+    const kind = j.subtype && j.subtype !== 'success' ? `${j.subtype}${status}: ` : status ? `${status.trim()}: ` : '';
+    throw new AvpError('judge-crash', `the claude sub-agent failed: ${kind}${String(j.result ?? '').slice(0, 300)}`, {
       fix: j.subtype === 'error_max_turns' ? 'the sub-agent used all its turns; simplify the validator' : 'run `claude -p hello` to check the CLI login, or `avp doctor`',
     });
   }

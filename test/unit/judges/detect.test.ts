@@ -96,3 +96,14 @@ describe('claude sub-agent environment', () => {
     expect(env).toEqual({ PATH: '/bin', ANTHROPIC_API_KEY: 'k', AVP_VALIDATOR_NAME: 'no-secrets', AVP_VALIDATOR_ID: 'no-secrets', AVP_VALIDATOR_DIR: '', AVP_PROJECT_ROOT: '/p', AVP_SUBAGENT: '1' });
   });
 });
+
+describe('claude CLI result', () => {
+  test('result text, usage and model; errors named without noise', async () => {
+    const { claudeAnswer } = await import('../../../src/judges/claude.ts');
+    const ok = claudeAnswer(JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: '{"passed":true}', usage: { input_tokens: 5, output_tokens: 2, cache_read_input_tokens: 1, cache_creation_input_tokens: 0 }, modelUsage: { 'claude-haiku-4-5-20251001': {} } }), 'claude-haiku-4-5');
+    expect(ok).toEqual({ text: '{"passed":true}', model: 'claude-haiku-4-5-20251001', usage: { inputTokens: 5, outputTokens: 2, cacheReadTokens: 1, cacheWriteTokens: 0 } });
+    expect(() => claudeAnswer(JSON.stringify({ type: 'result', subtype: 'success', is_error: true, result: 'Not logged in · Please run /login' }), 'm')).toThrow(/^the claude sub-agent failed: Not logged in/);
+    expect(() => claudeAnswer(JSON.stringify({ type: 'result', subtype: 'error_max_turns', is_error: true, result: '' }), 'm')).toThrow(/error_max_turns/);
+    expect(() => claudeAnswer('Segmentation fault', 'm')).toThrow(/did not print its JSON result/);
+  });
+});
