@@ -102,7 +102,12 @@ async function installFetchedUnwrapped(f: Fetched, opts: AddOptions & { env: Nod
       // Read inside the lock: another avp may have changed the lockfile while this one downloaded.
       const lf = readLockfile(lockPath);
       const known = lf.packages[f.name];
-      if (existsSync(join(validatorsDir, `${f.name}.md`)) && !opts.force) throw conflict(join(validatorsDir, `${f.name}.md`), f.name);
+      const single = join(validatorsDir, `${f.name}.md`);
+      if (existsSync(single)) {
+        throw new AvpError('install-conflict', `${single} already defines a validator named ${f.name}`, {
+          fix: `rename or remove ${single} first (two validators of one name in a folder is a load error)`,
+        });
+      }
       if (existsSync(target) && !known && !opts.force) throw conflict(target, f.name);
       replaced = known?.version;
       const commit = commitStaged(staged, validatorsDir, entry.treeIntegrity!);
@@ -122,10 +127,23 @@ async function installFetchedUnwrapped(f: Fetched, opts: AddOptions & { env: Nod
   const result: AddResult = { name: f.name, version: f.version, source: f.source, dir: target, resolved: f.resolved, integrity: f.integrity };
   if (replaced) result.replaced = replaced;
   if (scope === 'user') {
-    const projectDir = projectValidatorsDir(projectRoot);
-    for (const p of [join(projectDir, f.name), join(projectDir, `${f.name}.md`)]) if (existsSync(p)) result.shadowedBy = p;
+    const winner = await projectWinner(projectRoot, f.name);
+    if (winner) result.shadowedBy = winner;
   }
   return result;
+}
+
+/**
+ * The project validator named `name`, wherever it sits under `.avp/validators/` (a nested `team/x.md` counts: names
+ * are what precedence compares). Loaded with the format's own loader, without touching the project's caches.
+ */
+async function projectWinner(projectRoot: string, name: string): Promise<string | undefined> {
+  const dir = projectValidatorsDir(projectRoot);
+  if (!existsSync(dir)) return undefined;
+  const { loadValidatorsAt } = await import('../format/load.ts');
+  const { validators, errors } = await loadValidatorsAt(dir, 'project');
+  const v = validators.find((x) => x.name === name);
+  return v ? (v.dir ?? v.path) : errors.find((e) => e.name === name)?.path;
 }
 
 function conflict(path: string, name: string): AvpError {

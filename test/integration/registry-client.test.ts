@@ -74,6 +74,18 @@ describe('avp add from a registry', () => {
     expect(user.stderr).toContain('it wins over this user install');
   });
 
+  test('the precedence warning also finds a nested project validator of that name', async () => {
+    const sb = sandbox(reg.url);
+    const nested = join(sb.project, '.avp', 'validators', 'team', 'my-demo.md');
+    mkdirSync(join(nested, '..'), { recursive: true });
+    writeFileSync(nested, '---\nname: demo\ndescription: The team demo.\nseverity: warn\ntrigger: PostToolUse\n---\nCheck.\n');
+    const r = await sb.avp(['add', 'demo', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).shadowedBy).toBe(nested);
+    expect(r.stderr).toContain(`the project has its own demo (${nested})`);
+    expect(existsSync(join(sb.project, '.avp', 'cache'))).toBe(false);
+  });
+
   test('a same-named validator avp did not install is not replaced without --force', async () => {
     const sb = sandbox(reg.url);
     mkdirSync(join(sb.userValidators, 'demo'), { recursive: true });
