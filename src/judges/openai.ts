@@ -95,8 +95,8 @@ export function openaiTransport(opts: OpenAIOptions): Transport {
       try {
         return await post(prompt, ask, true);
       } catch (e) {
-        // 400 = this server does not take json_schema response formats (older vLLM, some proxies): plain JSON then.
-        if (!isAvpError(e) || e.code !== 'judge-request' || !/\(400 /.test(e.message)) throw e;
+        // 400/422 = this server does not take json_schema response formats (older vLLM, some proxies): plain JSON then.
+        if (!isAvpError(e) || e.code !== 'judge-request' || !/\((?:400|422) /.test(e.message)) throw e;
         const answer = await post(prompt, ask, false);
         noSchema.add(base);
         return answer;
