@@ -176,3 +176,12 @@ test('the shared added-lines.ts is the same file in every validator that carries
   const texts = await Promise.all(copies.map((p) => Bun.file(p).text()));
   for (const t of texts) expect(t).toBe(texts[0]!);
 });
+
+test('dangerous-commands: `rm -rf *` is judged against the session cwd (Claude Code keeps cd between Bash calls)', () => {
+  const ev = (cwd: string, command: string) => ({ event: 'PreToolUse', tool: 'Bash', toolInput: { command }, cwd, projectRoot: PROJECT, files: [], raw: {}, agent: 'claude' }) as unknown as HookEvent;
+  expect(dangerous(ev(PROJECT, 'rm -rf *')).passed).toBe(false);
+  expect(dangerous(ev(`${PROJECT}/build`, 'rm -rf *')).passed).toBe(true);
+  expect(dangerous(ev(`${PROJECT}/build`, 'rm -rf ~')).passed).toBe(false);
+  expect(dangerous(ev(`${PROJECT}/build`, 'cd ~ && rm -rf *')).passed).toBe(false);
+  expect(dangerous(ev(`${PROJECT}/build`, `rm -rf ${PROJECT}`)).passed).toBe(false);
+});

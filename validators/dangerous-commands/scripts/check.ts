@@ -217,14 +217,14 @@ function checkDatabase(pipeline: Command[]): Finding | undefined {
 const FORK_BOMB = /([A-Za-z_:][\w:]{0,40})\s*\(\)\s*\{[^}]{0,200}?\1\s*\|\s*\1\s*&[^}]{0,200}\}\s*;?\s*\1/;
 
 /** All findings for a command line, following `sh -c`, `eval`, substitutions and here-documents fed to shells. */
-export function analyze(src: string, ctx: { project: string; cwd: string }, depth = 0): Finding[] {
+export function analyze(src: string, ctx: { project: string; cwd: string }, depth = 0, startsInSubdir = false): Finding[] {
   if (depth > 8) return [];
   const out: Finding[] = [];
   const parsed = parseShell(src);
   // A fork bomb is a definition plus a call: look at the text outside quotes.
   const unquoted = src.replace(/'[^']*'|"(?:\\.|[^"\\])*"/g, "''");
   if (/\(\)\s*\{/.test(unquoted) && FORK_BOMB.test(unquoted)) out.push({ rule: 'fork-bomb', message: 'a fork bomb exhausts the machine\'s processes', suggestion: 'Remove it.' });
-  let inSubdir = false;
+  let inSubdir = startsInSubdir;
   for (const pipeline of parsed.pipelines) {
     const first = unwrap(pipeline[0]?.words ?? []);
     if (pipeline.length === 1 && (first[0] === 'cd' || first[0] === 'pushd')) {
@@ -261,7 +261,10 @@ export function validate(event: HookEvent): Verdict {
   if (!command.trim()) return { passed: true, violations: [], summary: 'no command to check' };
   const cwd = event.cwd ?? event.projectRoot ?? process.cwd();
   const seen = new Set<string>();
-  const findings = analyze(command, { project: (event.projectRoot ?? '').replace(/\/+$/, ''), cwd }).filter((f) => !seen.has(f.message) && seen.add(f.message));
+  const project = (event.projectRoot ?? '').replace(/\/+$/, '');
+  // Claude Code's Bash keeps its cwd between calls: after an earlier `cd build`, `rm -rf *` runs inside build/.
+  const inSubdir = Boolean(project) && cwd.startsWith(`${project}/`);
+  const findings = analyze(command, { project, cwd }, 0, inSubdir).filter((f) => !seen.has(f.message) && seen.add(f.message));
   const snippet = command.length > 200 ? `${command.slice(0, 197)}…` : command;
   return {
     passed: findings.length === 0,
