@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const RUNS = Number(process.argv[2] ?? 40);
-const BIN = process.env.AVP_BENCH_BIN || resolve(import.meta.dir, '../dist/avp');
+const BIN = resolve(process.env.AVP_BENCH_BIN || resolve(import.meta.dir, '../dist/avp'));
 const work = mkdtempSync(join(tmpdir(), 'avp-bench-hook-'));
 const root = join(work, 'project');
 const home = join(work, 'home');
