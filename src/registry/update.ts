@@ -38,6 +38,7 @@ export async function updateValidators(opts: {
   progress?: ProgressFn;
 }): Promise<UpdateResult[]> {
   const env = opts.env ?? process.env;
+  const { default: semver } = await import('semver');
   const lf = readLockfile(lockfilePath(opts.scope, opts.projectRoot, env));
   const names = opts.names?.length ? opts.names : Object.keys(lf.packages);
   const results: UpdateResult[] = [];
@@ -55,6 +56,11 @@ export async function updateValidators(opts: {
     const fetched = await fetchSpec(parsed, { projectRoot: opts.projectRoot, registry: opts.registry ?? e.registry, env, progress: opts.progress });
     if (fetched.integrity === e.integrity && fetched.version === e.version) {
       results.push({ name, scope: opts.scope, from: e.version, to: e.version, status: 'current' });
+      continue;
+    }
+    // Never a downgrade: the installed version may be newer than what resolves now (it was yanked since).
+    if (semver.valid(fetched.version) && semver.valid(e.version) && semver.lt(fetched.version, e.version)) {
+      results.push({ name, scope: opts.scope, from: e.version, to: e.version, status: 'skipped', reason: `the newest available is ${fetched.version}, older than the installed one (yanked?)` });
       continue;
     }
     const requested = opts.latest ? 'latest' : e.requested;

@@ -116,6 +116,18 @@ describe('remove, update, outdated', () => {
     expect(JSON.parse((await sb.avp(['outdated', '--json'])).stdout)).toEqual([]);
   });
 
+  test('update never downgrades (the installed version was yanked since)', async () => {
+    const sb = sandbox(reg.url);
+    reg.serve('yank-down', { version: '1.0.0', bytes: validatorZip('yank-down', [], '1.0.0') });
+    reg.serve('yank-down', { version: '1.1.0', bytes: validatorZip('yank-down', [], '1.1.0') });
+    expect((await sb.avp(['add', 'yank-down'])).code).toBe(0);
+    reg.serve('yank-down', { version: '1.1.0', bytes: validatorZip('yank-down', [], '1.1.0'), yanked: true });
+    const r = await sb.avp(['update', 'yank-down', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)[0]).toMatchObject({ status: 'skipped', from: '1.1.0', to: '1.1.0' });
+    expect(lock(sb.userLock).packages['yank-down']!.version).toBe('1.1.0');
+  });
+
   test('remove deletes the directory and the lock entry; removing again says where to look', async () => {
     const sb = sandbox(reg.url);
     expect((await sb.avp(['add', 'demo', '--project'])).code).toBe(0);
