@@ -52,6 +52,9 @@ export function diffOf(change: FileChange): string | undefined {
 export function changeSection(change: FileChange, cap: number): string {
   const where = change.inProject ? '' : ', outside the project';
   if (change.kind === 'delete' || change.after === null) return `file: ${change.relPath} (deleted${where})`;
+  if (typeof change.after === 'string' && change.after.slice(0, 8000).includes('\u0000')) {
+    return `file: ${change.relPath} (${change.kind}, binary content not shown${where})`;
+  }
   const isNew = change.kind === 'create' || change.before === null;
   if (isNew && typeof change.after === 'string') {
     const n = change.after === '' ? 0 : change.after.split('\n').length - (change.after.endsWith('\n') ? 1 : 0);

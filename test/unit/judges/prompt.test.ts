@@ -77,6 +77,13 @@ describe('event context', () => {
     expect(ctx).toMatch(/\[… truncated: lines \d+-1000 not shown/);
   });
 
+  test('binary and deleted files are named, not dumped', () => {
+    expect(eventContext(writeEvent('PNG\u0000\u0001\u0002'))).toContain('file: src/new.ts (create, binary content not shown)');
+    const del = editEvent({ before: 'a\n', after: 'a\n' });
+    del.files[0] = { ...del.files[0]!, kind: 'delete', after: null };
+    expect(eventContext(del)).toContain('file: src/config.ts (deleted)');
+  });
+
   test('Bash: the command and the end of its output', () => {
     const ctx = eventContext({
       agent: 'claude',
