@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { avpBin, cleanPath, commandJudge, FIXTURES, gitCommitAll, project } from '../fixtures/phase/harness.ts';
 import { runAvp, tempDir } from '../support/run-avp.ts';
 
+/** Hook inputs captured from Claude Code (copies of the shared captures). */
+const CAPTURED = join(FIXTURES, 'claude-code');
+
 const T = 180_000;
 
 function gatedProject(): string {
@@ -34,7 +37,8 @@ describe('recipe: phase validation as a Stop validator', () => {
     const report = JSON.parse(blocked.stdout);
     const text = JSON.stringify(report);
     expect(text).toContain('phase-gate');
-    expect(text).toContain("src/sum.js:4:9 error 'unused' is assigned a value but never used (no-unused-vars)");
+    expect(report.violations ?? text).toBeDefined();
+    expect(text).toContain("error 'unused' is assigned a value but never used (no-unused-vars)");
     expect(text).toContain('phase validation failed: linter');
 
     writeFileSync(join(dir, 'src/sum.js'), src.replace('return total;', 'return total + 0;'));
@@ -52,5 +56,26 @@ describe('recipe: phase validation as a Stop validator', () => {
     writeFileSync(join(dir, '.avp/phase.json'), JSON.stringify({ skip_tests: true }));
     const skipped = await check(dir);
     expect(skipped.code).toBe(0);
+  }, T);
+
+  test('through the real Stop hook: `avp hook` blocks the Stop of a turn that broke lint', async () => {
+    const dir = gatedProject();
+    const file = join(dir, 'src/sum.js');
+    const content = readFileSync(file, 'utf8').replace('  let total = 0;\n', '  let total = 0;\n  const unused = 42;\n');
+    writeFileSync(file, content);
+    const base = (name: string) => ({ ...JSON.parse(readFileSync(join(CAPTURED, name), 'utf8')), cwd: dir, transcript_path: join(dir, 'transcript.jsonl') });
+    const write = { ...base('hook-input-PostToolUse-Write.json'), tool_input: { file_path: file, content }, tool_response: { type: 'update', filePath: file, content, structuredPatch: [], originalFile: null, userModified: false } };
+    const env: Record<string, string> = { PATH: cleanPath(), CLAUDE_PROJECT_DIR: dir, AVP_BUDGET_MS: '170000', ...commandJudge(tempDir('avp-phase-judge-'), []) };
+    if (process.env.AVP_TEST_FROM_SOURCE) env.AVP_BIN = avpBin();
+    const home = tempDir('avp-phase-home-');
+    const opts = { env: { ...env, HOME: home }, timeoutMs: T, bin: avpBin() };
+    const w = await runAvp(['hook'], { ...opts, stdin: JSON.stringify(write) });
+    expect(w.code).toBe(0);
+    const stop = await runAvp(['hook'], { ...opts, stdin: JSON.stringify(base('hook-input-Stop.json')) });
+    expect(stop.code).toBe(0);
+    const out = JSON.parse(stop.stdout);
+    expect(out.decision).toBe('block');
+    expect(out.reason).toContain('[phase-gate] src/sum.js:4');
+    expect(out.reason).toContain("error 'unused' is assigned a value but never used (no-unused-vars)");
   }, T);
 });
