@@ -126,4 +126,42 @@ console.log('CPU of that child alone (median), and of the in-process validate() 
 for (const [label, ms] of childCpu) console.log(`  child ${pad(label, 20)} ${ms.toFixed(1)} ms CPU`);
 for (const [name, us] of inProcess) console.log(`  in-process ${pad(name, 20)} ${us.toFixed(0)} µs per event`);
 
+// ---- 4. field check: real third-party code that holds no secrets ------------------------------------------------
+// Every source file of the installed npm packages, judged as if an agent had just written it. Anything flagged is a
+// false positive (or a documented example that slipped through), so this estimates precision outside the corpus.
+{
+  const { readdirSync, readFileSync, statSync } = await import('node:fs');
+  const { relative } = await import('node:path');
+  const { loadValidate } = await import('../test/catalog/corpus.ts');
+  const modules = resolve(import.meta.dir, '../node_modules');
+  const files: string[] = [];
+  const walk = (d: string) => {
+    for (const n of readdirSync(d)) {
+      const p = join(d, n);
+      const st = statSync(p, { throwIfNoEntry: false });
+      if (st?.isDirectory()) walk(p);
+      else if (st && st.size < 400_000 && /\.(?:[cm]?[jt]sx?|json|ya?ml|py|rb|md|sh|toml)$/.test(n)) files.push(p);
+    }
+  };
+  walk(modules);
+  let lines = 0;
+  const texts = files.map((f) => {
+    const text = readFileSync(f, 'utf8');
+    lines += text.split('\n').length;
+    return { rel: relative(modules, f), text };
+  });
+  console.log(`\n## Catalog: field check on node_modules (${files.length} files, ${lines} lines of third-party code, judged as new files)\n`);
+  for (const name of ['no-secrets', 'no-debug-leftovers']) {
+    const validate = await loadValidate(name);
+    const t0 = performance.now();
+    const found: string[] = [];
+    for (const { rel, text } of texts) {
+      const v = await validate({ agent: 'claude', event: 'PostToolUse', tool: 'Write', cwd: modules, projectRoot: modules, files: [{ path: join(modules, rel), relPath: rel, inProject: true, kind: 'create', before: null, after: text }], raw: {} });
+      for (const x of v.violations) found.push(`${rel}:${x.line} ${x.rule}: ${(x.snippet ?? '').slice(0, 100)}`);
+    }
+    console.log(`${pad(name, 20)} ${found.length} finding(s), ${(performance.now() - t0).toFixed(0)} ms`);
+    for (const f of found.slice(0, 10)) console.log(`    ${f}`);
+  }
+}
+
 rmSync(work, { recursive: true, force: true });

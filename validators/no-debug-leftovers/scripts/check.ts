@@ -28,9 +28,11 @@ function langOf(file: string): Lang | undefined {
 
 const TEST_PATH =
   /(?:^|\/)(?:tests?|__tests__|specs?|e2e|cypress|playwright|fixtures|__mocks__|mocks|testdata|test-data)\/|(?:^|\/)[^/]*(?:\.test|\.spec|_test|_spec|\.stories)\.[^/]+$|(?:^|\/)(?:test_[^/]+\.py|conftest\.py)$/i;
-/** Where printing is the program's job: scripts, CLIs, examples, build configuration. */
+/** Where printing is the program's job: scripts, CLIs, examples, loggers, build configuration. */
 const OUTPUT_PATH =
-  /(?:^|\/)(?:scripts?|bin|tools|examples?|samples?|bench(?:marks?)?|docs?|notebooks?)\/|(?:^|\/)(?:cli|__main__|main|manage|setup|noxfile|fabfile|tasks|build)\.[^/]+$|(?:^|\/)[^/]*\.config\.[^/]+$|(?:^|\/)(?:gulpfile|Gruntfile|Jakefile)\.[^/]+$/i;
+  /(?:^|\/)(?:scripts?|bin|tools|examples?|samples?|bench(?:marks?)?|docs?|notebooks?)\/|(?:^|\/)(?:cli|__main__|main|manage|setup|noxfile|fabfile|tasks|build|log|logs|logger|logging)\.[^/]+$|(?:^|\/)[^/]*(?:\.config\.|example)[^/]*$|(?:^|\/)(?:gulpfile|Gruntfile|Jakefile)\.[^/]+$/i;
+/** Generated or minified code is not written by hand. */
+const GENERATED = /\.min\.[^/]+$|(?:^|\/)(?:dist|build|out|vendor)\//;
 
 /** Source of a command-line program: a `__main__` block, argument parsing, a CLI framework. */
 const CLI_SOURCE =
@@ -115,7 +117,10 @@ const RULES: Record<Lang, Rule[]> = {
   ],
 };
 
-const ALLOW = /avp:allow-debug/i;
+/** Our marker, and the linters' own suppressions: someone already decided this output is intended. */
+const ALLOW = /avp:allow-debug|eslint-disable(?:-next)?-line[^\n]*no-(?:console|debugger)|biome-ignore[^\n]*noConsole|noqa(?::[^\n]*\bT20[13]\b)?|pylint:\s*disable=[^\n]*print/i;
+/** Output behind a debug switch (`if (process.env.DEBUG) console.log(…)`, `if DEBUG: print(…)`) is meant to stay. */
+const DEBUG_GUARD = /\bif\s*\(?[^)\n]*\b(?:DEBUG|debug|VERBOSE|verbose)\b/;
 const SUGGESTION: Record<Lang, string> = {
   js: 'Remove it before finishing, or use the project\'s logger; keep it on purpose with `// avp:allow-debug`.',
   py: 'Remove it, or use the logging module (logger.debug); keep it on purpose with `# avp:allow-debug`.',
@@ -130,14 +135,14 @@ export function validate(event: HookEvent): Verdict {
   let scanned = 0;
   for (const { file, added, after } of changes(event)) {
     const lang = langOf(file);
-    if (!lang || TEST_PATH.test(file)) continue;
+    if (!lang || TEST_PATH.test(file) || GENERATED.test(file)) continue;
     // A CLI (shebang), a Python script run as __main__ or a script directory prints by design.
     const outputFile = OUTPUT_PATH.test(file) || (after ?? '').startsWith('#!') || CLI_SOURCE.test(after ?? '');
     const blocks = after ? blockLines(after, lang) : new Set<number>();
     for (const [i, a] of added.entries()) {
       scanned++;
       const prev = added[i - 1];
-      if (ALLOW.test(a.text) || (prev && prev.line === (a.line ?? NaN) - 1 && ALLOW.test(prev.text) && /^\s*(?:\/\/|#|\/\*|\*)/.test(prev.text))) continue;
+      if (ALLOW.test(a.text) || DEBUG_GUARD.test(a.text) || (prev && prev.line === (a.line ?? NaN) - 1 && ALLOW.test(prev.text) && /^\s*(?:\/\/|#|\/\*|\*)/.test(prev.text))) continue;
       if (a.line !== undefined && blocks.has(a.line)) continue;
       if (/^\s*(?:\*|\/\*)/.test(a.text) && lang !== 'py') continue;
       // Blanking strings and comments only removes matches, so a line the raw patterns miss needs no more work.

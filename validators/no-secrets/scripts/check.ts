@@ -12,10 +12,12 @@ import {
   ASSIGN_BEFORE,
   COMMENT_LINE,
   entropy,
+  EXAMPLE_COMMENT,
   EXAMPLE_FILE,
   GENERATED,
   genericValueIsSecret,
   isFakeToken,
+  ascendingRun,
   isPlaceholderValue,
   KEY_HEADER,
   LITERAL,
@@ -69,12 +71,14 @@ function scanLine(file: string, a: Added, around: { prev: string; next: string }
       }
     }
   }
-  if (opts.heuristics) {
+  // A comment that shows an example (`// example: DB_URL=postgres://u:p@host`) documents a format; only provider
+  // formats, which are never made up by accident, are still checked on it.
+  if (opts.heuristics && !(COMMENT_LINE.test(text) && EXAMPLE_COMMENT.test(text))) {
     for (const m of text.matchAll(URL_CREDS)) {
       const [, , , pass = '', host = ''] = m;
       const at = (m.index ?? 0) + m[0].lastIndexOf(`:${pass}@`) + 1;
       if (overlaps(at, at + pass.length) || LOCAL_HOST.test(host) || pass.length < 6) continue;
-      if (isPlaceholderValue(pass) || /^(?:pass|pwd|user|username|admin|root|guest)$/i.test(pass)) continue;
+      if (isPlaceholderValue(pass) || /^(?:pass|pwd|user|username|admin|root|guest)$/i.test(pass) || ascendingRun(pass, 4)) continue;
       taken.push([at, at + pass.length]);
       found.push({ rule: 'credentials-in-url', what: 'password in a URL', secret: pass, at });
     }

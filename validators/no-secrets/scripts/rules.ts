@@ -58,12 +58,16 @@ export function isPlaceholderValue(v: string): boolean {
   return decoded !== undefined && decoded !== v && isPlaceholderValue(decoded);
 }
 
+/** True when `s` holds `n` ascending characters in a row (`1234`, `abcd`): typed by a person, not generated. */
+export function ascendingRun(s: string, n: number): boolean {
+  const lower = s.toLowerCase();
+  for (let i = 0; i + n <= lower.length; i++) if (['0123456789', 'abcdefghijklmnopqrstuvwxyz'].some((q) => q.includes(lower.slice(i, i + n)))) return true;
+  return false;
+}
+
 /** A provider token whose random part is clearly made up (`ghp_xxxx…`, `…EXAMPLE`, `abcdefgh…`, `12345678…`). */
 export function isFakeToken(token: string, body: string): boolean {
-  if (looksTemplated(token) || PLACEHOLDER_WORD.test(body)) return true;
-  const lower = body.toLowerCase();
-  const seq = ['0123456789', 'abcdefghijklmnopqrstuvwxyz'];
-  for (let i = 0; i + 8 <= lower.length; i++) if (seq.some((s) => s.includes(lower.slice(i, i + 8)))) return true;
+  if (looksTemplated(token) || PLACEHOLDER_WORD.test(body) || ascendingRun(body, 8)) return true;
   return entropy(body) < 3;
 }
 
@@ -192,6 +196,7 @@ export const EXAMPLE_FILE =
   /(?:^|\/)(?:\.env\.(?:example|sample|template|dist|defaults)|[^/]*\.(?:example|sample|template|tmpl|dist))$|\.(?:md|mdx|rst|txt|adoc|po|pot|xliff|arb)$|(?:^|\/)(?:locales?|i18n|l10n|lang|translations)\//i;
 export const ALLOW = /avp:allow-secret|pragma:\s*allowlist\s+secret|gitleaks:allow|nosecret/i;
 export const COMMENT_LINE = /^\s*(?:\/\/|#|\/\*|\*|<!--|--|;)/;
+export const EXAMPLE_COMMENT = /\b(?:example|e\.g\.|for instance|such as|looks like|format)\b/i;
 
 export const mask = (s: string) => `${s.slice(0, 4)}…`;
 export const KEY_HEADER = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----/;
