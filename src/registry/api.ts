@@ -49,7 +49,11 @@ export class RegistryClient {
    * One request. Redirects are followed by hand (at most 5) so that the Authorization header never leaves the
    * registry's origin (a download URL may point to a CDN or object store).
    */
-  async request(method: string, path: string, init: { body?: RequestInit['body']; json?: unknown; auth?: boolean; headers?: Record<string, string> } = {}): Promise<Response> {
+  async request(
+    method: string,
+    path: string,
+    init: { body?: RequestInit['body']; json?: unknown; auth?: boolean; headers?: Record<string, string>; timeoutMs?: number } = {},
+  ): Promise<Response> {
     let url = path.startsWith('http://') || path.startsWith('https://') ? path : `${this.base}${path}`;
     const origin = new URL(this.base).origin;
     for (let hop = 0; hop < 6; hop++) {
@@ -62,7 +66,7 @@ export class RegistryClient {
       }
       let res: Response;
       try {
-        res = await fetch(url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(this.timeoutMs) });
+        res = await fetch(url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(init.timeoutMs ?? this.timeoutMs) });
       } catch (e) {
         throw networkError(url, e, this.token);
       }
@@ -121,15 +125,21 @@ export class RegistryClient {
 
   /** Downloads archive bytes from a Version's downloadUrl (absolute; redirects allowed), at most 10 MiB. */
   async download(url: string, progress?: ProgressFn): Promise<Uint8Array> {
-    const res = await this.request('GET', url, { headers: { accept: 'application/zip, application/octet-stream' } });
-    return readBody(res, url, ARCHIVE_LIMITS.maxCompressedBytes, progress);
+    // The timeout covers reading the body too: allow a slow link 5 minutes for at most 10 MiB.
+    const res = await this.request('GET', url, { headers: { accept: 'application/zip, application/octet-stream' }, timeoutMs: 300_000 });
+    try {
+      return await readBody(res, url, ARCHIVE_LIMITS.maxCompressedBytes, progress);
+    } catch (e) {
+      if (e instanceof AvpError) throw e;
+      throw networkError(url, e, this.token); // connection dropped or timed out mid-body
+    }
   }
 
   /** Uploads a package zip as multipart part `package` (`package.zip`, application/zip). */
   publish(bytes: Uint8Array): Promise<PublishResult> {
     const form = new FormData();
     form.append('package', new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/zip' }), 'package.zip');
-    return this.json('POST', '/api/packages', { body: form });
+    return this.json('POST', '/api/packages', { body: form, timeoutMs: 300_000 });
   }
 
   async yank(name: string, version: string): Promise<void> {

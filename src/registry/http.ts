@@ -83,6 +83,11 @@ export async function readBody(res: Response, url: string, maxBytes: number, pro
     chunks.push(value);
     progress?.(done, total);
   }
+  if (total !== undefined && done !== total && !res.headers.get('content-encoding')) {
+    throw new AvpError('download-truncated', `${url} ended after ${done} of ${total} bytes`, {
+      fix: 'retry; if it keeps happening, check your network or proxy',
+    });
+  }
   const out = new Uint8Array(done);
   let at = 0;
   for (const c of chunks) {

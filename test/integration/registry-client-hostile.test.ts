@@ -30,6 +30,7 @@ beforeAll(async () => {
   };
   for (const [name, bytes] of Object.entries(hostile)) reg.serve(name, { version: '1.0.0', bytes });
   reg.serve('huge', { version: '1.0.0', bytes: crypto.getRandomValues(new Uint8Array(11 * 1024 * 1024)).map((b, i) => (i < 4 ? [0x50, 0x4b, 3, 4][i]! : b)) });
+  reg.serve('dropped', { version: '1.0.0', bytes: validatorZip('dropped', [['dropped/big.md', 'x'.repeat(200_000)]]), disconnect: true });
   reg.serve('typed-skill', { version: '1.0.0', bytes: validatorZip('typed-skill'), type: 'skill' });
   reg.serve('no-integrity', { version: '1.0.0', bytes: validatorZip('no-integrity'), integrity: 'omit' });
   reg.serve('null-integrity', { version: '1.0.0', bytes: validatorZip('null-integrity'), integrity: 'null' });
@@ -42,6 +43,7 @@ afterAll(() => reg.close());
 
 const cases: Array<[string, RegExp]> = [
   ['huge', /sends more than 10 MiB/],
+  ['dropped', /could not reach .*\/api\/packages\/dropped\/1\.0\.0\/download/],
   ['typed-skill', /typed-skill@1\.0\.0 is a skill, not a validator/],
   ['no-integrity', /sent no integrity for no-integrity@1\.0\.0/],
   ['null-integrity', /sent no integrity/],

@@ -13,6 +13,8 @@ export interface ServedVersion {
   integrity?: 'honest' | 'omit' | 'wrong' | 'null';
   yanked?: boolean;
   publishedAt?: string;
+  /** The download sends half of the bytes, then drops the connection. */
+  disconnect?: boolean;
   /** The `type` the metadata claims (default validator). */
   type?: string;
   /** The download answers 302 to this URL (a CDN or object store on another origin). */
@@ -152,6 +154,17 @@ export async function startHostileRegistry(opts: { failHealth?: boolean } = {}):
       }
       if (parts[4] === 'download') {
         if (v.redirectTo) return Response.redirect(v.redirectTo, 302);
+        if (v.disconnect) {
+          const half = v.bytes.subarray(0, v.bytes.length >> 1);
+          const body = new ReadableStream({
+            async pull(c) {
+              c.enqueue(half);
+              await Bun.sleep(20);
+              c.error(new Error('hostile registry: dropping the connection mid-body'));
+            },
+          });
+          return new Response(body, { headers: { 'content-length': String(v.bytes.length) } });
+        }
         return new Response(v.bytes, { headers: { 'content-type': 'application/zip' } });
       }
       return json(versionBody(name, v));
