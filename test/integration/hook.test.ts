@@ -89,6 +89,17 @@ describe('avp hook: outputs per severity and event', () => {
     expect(r.json.violations[0]).toMatchObject({ file: 'src/config.ts', line: 1 });
   });
 
+  test('PermissionRequest error: the permission is denied with the reason as message', async () => {
+    const p = project();
+    p.validator('no-force-push', { trigger: 'PermissionRequest', match: { tools: ['Bash'] } }, sh(`grep -q 'push --force' && echo '{"passed":false,"violations":[{"rule":"no-force-push","suggestion":"push without --force"}],"summary":"force push"}' || echo '{"passed":true,"violations":[],"summary":"ok"}'`));
+    const input = { session_id: 's', cwd: p.root, hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'git push --force' }, permission_suggestions: [] };
+    const r = await p.hook(input);
+    expect(r.json.hookSpecificOutput).toEqual({ hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: r.json.reason } });
+    expect(r.json.reason).toContain('push without --force');
+    const ok = await p.hook({ ...input, tool_input: { command: 'git push' } });
+    expect(ok.json).toEqual({ passed: true, violations: [], summary: '1 validator passed' });
+  });
+
   test('warn: systemMessage for the user and additionalContext for the model, never a block', async () => {
     const p = project();
     p.validator('style', { severity: 'warn' }, failing);

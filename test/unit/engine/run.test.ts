@@ -116,6 +116,7 @@ console.log(JSON.stringify({ passed: bad.length === 0, violations: bad.map((f) =
     ['prose instead of JSON', sh('cat >/dev/null; echo looks fine to me'), /not JSON/],
     ['JSON that is not a verdict', sh(`cat >/dev/null; echo '{"passed":"yes"}'`), /not an AVP response/],
     ['killed by a signal', sh('kill -9 $$'), /killed by SIGKILL/],
+    ['more than 4 MiB on stdout', sh('cat >/dev/null; head -c 6000000 /dev/zero | tr "\\0" a'), /more than 4 MiB/],
   ];
   for (const [what, script, cause] of failures) {
     test(`fail closed: ${what}`, async () => {
