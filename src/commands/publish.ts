@@ -33,8 +33,12 @@ export default defineCommand({
         else log.info('dry run: nothing uploaded');
         return;
       }
-      if (!args.json && !args.quiet && process.stderr.isTTY) process.stderr.write(`uploading ${Math.ceil(pack.size / 1024)} KiB…\r`);
-      const r = await uploadPackage(pack, { registry: args.registry, projectRoot: findProjectRoot(process.cwd()) });
+      // fetch reports no upload progress for a FormData body: one line while it runs, cleared after.
+      const showUpload = !args.json && !args.quiet && process.stderr.isTTY;
+      if (showUpload) process.stderr.write(`uploading ${Math.ceil(pack.size / 1024)} KiB…`);
+      const r = await uploadPackage(pack, { registry: args.registry, projectRoot: findProjectRoot(process.cwd()) }).finally(() => {
+        if (showUpload) process.stderr.write('\r\u001b[K');
+      });
       if (args.json) return printJson({ ...summary, ...r });
       log.success(`published ${r.name}@${r.version} to ${r.registry}`);
     });
