@@ -162,6 +162,24 @@ for (const [name, us] of inProcess) console.log(`  in-process ${pad(name, 20)} $
     console.log(`${pad(name, 20)} ${found.length} finding(s), ${(performance.now() - t0).toFixed(0)} ms`);
     for (const f of found.slice(0, 10)) console.log(`    ${f}`);
   }
+  // Real commands: every package.json "scripts" entry and shell script of those packages, as a Bash tool call.
+  const commands: string[] = [];
+  for (const f of files.filter((p) => p.endsWith('/package.json'))) {
+    try {
+      for (const v of Object.values((JSON.parse(readFileSync(f, 'utf8')) as { scripts?: Record<string, unknown> }).scripts ?? {})) if (typeof v === 'string') commands.push(v);
+    } catch {
+      // not every package.json in node_modules is valid JSON (fixtures)
+    }
+  }
+  for (const f of files.filter((p) => p.endsWith('.sh'))) commands.push(readFileSync(f, 'utf8'));
+  const dangerous = await loadValidate('dangerous-commands');
+  const denied: string[] = [];
+  for (const command of commands) {
+    const v = await dangerous({ agent: 'claude', event: 'PreToolUse', tool: 'Bash', toolInput: { command }, cwd: '/', projectRoot: modules, files: [], raw: {} });
+    if (!v.passed) denied.push(`${command.slice(0, 100)} → ${v.summary}`);
+  }
+  console.log(`${pad('dangerous-commands', 20)} ${denied.length} of ${commands.length} package scripts and shell scripts denied`);
+  for (const d of denied.slice(0, 10)) console.log(`    ${d}`);
 }
 
 rmSync(work, { recursive: true, force: true });
