@@ -131,7 +131,7 @@ function node(language: Language, wd: string, s: Record<string, string>): Omit<P
   let linter: ToolPlan;
   if (s.lint) linter = tool(run('lint'), 'project', linterFix(run('lint'), s));
   else if (localBin('eslint', wd)) linter = tool('npx eslint .', 'default', 'npx eslint . --fix');
-  else if (language === 'typescript' && existsSync(join(wd, 'tsconfig.json'))) linter = tool('npx tsc --noEmit', 'default');
+  else if (language === 'typescript' && existsSync(join(wd, 'tsconfig.json'))) linter = tool('npx tsc --noEmit --noUnusedLocals --noUnusedParameters', 'default');
   else linter = tool('npx eslint .', 'default', 'npx eslint . --fix');
   let build: ToolPlan;
   if (s.build) build = tool(run('build'), 'project');

@@ -52,8 +52,8 @@ const OVERRIDE: Record<string, string> = { formatter: 'format_command', linter: 
 
 /**
  * Formatter and linter: run the check; while it fails and a fix mode is known, run the fix, then the check again —
- * at most `max_retries` times, stopping early when a retry changed no file (see fingerprint.ts). `retry_count` counts the re-checks that
- * really ran.
+ * at most `max_retries` times, stopping early when a round changed no file (see fingerprint.ts). `retry_count` is
+ * the number of fix-and-recheck rounds that really ran.
  */
 export async function runFixable(kind: 'formatter' | 'linter', plan: ToolPlan, ctx: CheckContext): Promise<FormatterCheck> {
   const start = performance.now();
@@ -63,11 +63,15 @@ export async function runFixable(kind: 'formatter' | 'linter', plan: ToolPlan, c
   let r = await exec(kind, plan.command, ctx, plan);
   let retries = 0;
   let fixFailure: ExecResult | undefined;
+  let fixBlocked: string | undefined;
   while (failed(r, plan) && !r.notInstalled && !r.timedOut && plan.fix && retries < ctx.maxRetries) {
     const before = treeFingerprint(ctx.wd);
     if (plan.fix !== plan.command) {
       const f = await exec(`${kind} fix`, plan.fix, ctx, plan);
-      if (f.notInstalled || f.timedOut) break;
+      if (f.notInstalled || f.timedOut) {
+        fixBlocked = cannotRun(`${kind} fix`, f, OVERRIDE[kind]!, ctx);
+        break;
+      }
       fixFailure = f.code !== 0 ? f : undefined;
     }
     r = await exec(kind, plan.command, ctx, plan);
@@ -85,6 +89,7 @@ export async function runFixable(kind: 'formatter' | 'linter', plan: ToolPlan, c
     const tail = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : plan.fix ? '' : ` (no fix mode known for \`${plan.command}\`)`;
     issues = files.length ? files.map((f) => `File ${f} still has formatting issues${tail}`) : relevantLines(r.output, ctx.wd);
   } else issues = relevantLines(r.output, ctx.wd);
+  if (fixBlocked) issues.push(`fix mode could not run: ${fixBlocked}`);
   if (fixFailure && !why) {
     // Why the fix could not finish (a syntax error stops a formatter), unless the check already says the same.
     const extra = relevantLines(fixFailure.output, ctx.wd).filter((l) => !issues.includes(l)).slice(0, 3);
