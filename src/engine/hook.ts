@@ -77,7 +77,7 @@ export async function answerClaudeHook(input: unknown, env: NodeJS.ProcessEnv, s
   profile?.mark('prepareEvent');
   const active = found.validators.filter((v) => !isDisabled(config, v.id, v.name));
   let matched: Validator[] = matchValidators(active, event);
-  const loadErrors: LoadError[] = loadErrorsForEvent(found.errors, event).filter((e) => !e.name || !isDisabled(config, e.name, e.name));
+  let loadErrors: LoadError[] = loadErrorsForEvent(found.errors, event);
   if (matched.some((v) => v.spec.once)) {
     // Claimed atomically: of several hook processes racing on the same session, exactly one runs a once-validator.
     const once = await onceState(event.projectRoot, event.sessionId);
@@ -88,13 +88,16 @@ export async function answerClaudeHook(input: unknown, env: NodeJS.ProcessEnv, s
   profile?.mark('match');
   if (!matched.length && !loadErrors.length) return pass();
 
-  const [{ runValidators }, { aggregate }, { renderClaude }, { writeRunLog }, { completeFileChanges }] = await Promise.all([
+  const [{ runValidators, loadErrorName }, { aggregate }, { renderClaude }, { writeRunLog }, { completeFileChanges }] = await Promise.all([
     import('./run.ts'),
     import('./aggregate.ts'),
     import('../hosts/claude-render.ts'),
     import('./log.ts'),
     import('../hosts/complete-files.ts'),
   ]);
+  // A broken validator can be switched off by the name its error is reported under.
+  loadErrors = loadErrors.filter((e) => !isDisabled(config, loadErrorName(e), loadErrorName(e)));
+  if (!matched.length && !loadErrors.length) return pass();
   event = await completeFileChanges(event);
   const runs = await runValidators(matched, loadErrors, event, config, { deadline: startedAt + config.budgetMs });
   if (problem) runs.unshift(configRun(problem));

@@ -19,9 +19,14 @@ export interface RunOptions {
   judgeFor?: (v: Validator, c: AvpConfig) => Promise<import('../judges/types.ts').Judge>;
 }
 
+/** The name a load error is reported (and can be disabled) under: its validator's name, else the file's. */
+export function loadErrorName(error: LoadError): string {
+  return error.name ?? (basename(error.path) === 'VALIDATOR.md' ? basename(dirname(error.path)) : basename(error.path).replace(/\.md$/, ''));
+}
+
 /** A load error as a run: the validator could not even be read, so it blocks the events it would have seen. */
 export function loadErrorRun(error: LoadError, config: AvpConfig): ValidatorRun {
-  const name = error.name ?? (basename(error.path) === 'VALIDATOR.md' ? basename(dirname(error.path)) : basename(error.path).replace(/\.md$/, ''));
+  const name = loadErrorName(error);
   const where = `${error.path}${error.line ? `:${error.line}${error.column ? `:${error.column}` : ''}` : ''}`;
   return {
     id: name,

@@ -53,9 +53,11 @@ describe('fail closed: a validator that cannot be evaluated blocks, reported as 
     expectValidatorError(r.json, 'prose', /not JSON/);
   });
 
-  test('malformed YAML (load error)', async () => {
+  test('malformed YAML (load error); disabling it by the reported name unblocks', async () => {
     const r = await brokenRun((p) => p.write('.avp/validators/bad-yaml/VALIDATOR.md', '---\nname: bad-yaml\ndescription: [unclosed\n---\nbody\n'));
     expectValidatorError(r.json, 'bad-yaml', /cannot load .*VALIDATOR\.md/);
+    const off = await brokenRun((p) => p.write('.avp/validators/bad-yaml/VALIDATOR.md', '---\nname: bad-yaml\ndescription: [unclosed\n---\nbody\n'), { AVP_DISABLED_VALIDATORS: 'bad-yaml' });
+    expect(off.json).toEqual({ passed: true, violations: [], summary: '1 validator passed' });
   });
 
   test('missing reference (the script does not exist)', async () => {
