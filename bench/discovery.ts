@@ -62,14 +62,20 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-async function time(runs: number, before: () => void, body: () => Promise<unknown> | unknown): Promise<number> {
+/** Median wall time (ms); `cpu` receives the median CPU time (user + system, ms), steadier on a busy machine. */
+async function time(runs: number, before: () => void, body: () => Promise<unknown> | unknown, cpu?: (ms: number) => void): Promise<number> {
   const out: number[] = [];
+  const cpus: number[] = [];
   for (let i = 0; i < runs; i++) {
     before();
+    const c = process.cpuUsage();
     const t = performance.now();
     await body();
     out.push(performance.now() - t);
+    const d = process.cpuUsage(c);
+    cpus.push((d.user + d.system) / 1000);
   }
+  cpu?.(median(cpus));
   return median(out);
 }
 
@@ -97,9 +103,11 @@ for (const [i, n] of SIZES.entries()) {
   const first = await run(); // imports the loader once, writes the cache
   const units = first.validators.length;
   if (first.errors.length) throw new Error(`bench validators do not load: ${first.errors[0]!.message}`);
-  const cold = await time(n >= 500 ? 5 : 9, () => rmSync(cache, { force: true }), run);
+  let coldCpu = 0;
+  let warmCpu = 0;
+  const cold = await time(n >= 500 ? 5 : 9, () => rmSync(cache, { force: true }), run, (c) => (coldCpu = c));
   await run(); // re-create the cache
-  const warm = await time(21, () => {}, run);
+  const warm = await time(21, () => {}, run, (c) => (warmCpu = c));
   const event: HookEvent = {
     agent: 'claude',
     event: 'PostToolUse',
@@ -113,7 +121,7 @@ for (const [i, n] of SIZES.entries()) {
   let matched = 0;
   matchValidators(validators, event); // compile once, as a hook process does on its first event
   const match = await time(201, () => {}, () => (matched = matchValidators(validators, event).length));
-  rows.push([String(n), String(units), ms(cold), ms(warm), `${(cold / warm).toFixed(1)}×`, ms(match), String(matched), ms(warm + match)]);
+  rows.push([String(n), String(units), ms(cold), ms(warm), `${(cold / warm).toFixed(1)}×`, ms(coldCpu), ms(warmCpu), `${(coldCpu / warmCpu).toFixed(1)}×`, ms(match), String(matched), ms(warm + match)]);
   if (hasBin) {
     // Interleaved rounds (floor, cold, warm) so that machine load hits all three alike.
     const floor: number[] = [];
@@ -140,8 +148,8 @@ function table(header: string[], body: string[][]): string {
   return [header, ...body].map((r) => r.map((c, i) => c.padStart(w[i]!)).join('  ')).join('\n');
 }
 
-console.log('Discovery + matching (in-process, median)');
-console.log(table(['validators', 'runnable', 'cold', 'warm', 'cold/warm', 'match', 'matched', 'warm+match'], rows));
+console.log(`Discovery + matching (in-process, median; load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)} on ${navigator.hardwareConcurrency} cores)`);
+console.log(table(['validators', 'runnable', 'cold', 'warm', 'cold/warm', 'cold cpu', 'warm cpu', 'cpu ratio', 'match', 'matched', 'warm+match'], rows));
 console.log('  (runnable counts RuleSet rules separately; a hook call pays warm+match once the cache is valid)');
 if (hasBin) {
   console.log('\nWhole process: dist/avp list --json vs the process floor dist/avp --version (median of interleaved rounds)');
