@@ -73,9 +73,10 @@ export async function answerClaudeHook(input: unknown, env: NodeJS.ProcessEnv, s
   // Nothing installed anywhere: nothing can ever match, and there is no turn worth tracking.
   if (!found.validators.length && !found.errors.length) return pass();
 
-  event = await prepareEvent(event, config);
-  profile?.mark('prepareEvent');
   const active = found.validators.filter((v) => !isDisabled(config, v.id, v.name));
+  // With the enabled validators S's tracking skips Bash snapshots no validator could look at.
+  event = await prepareEvent(event, config, { validators: active });
+  profile?.mark('prepareEvent');
   let matched: Validator[] = matchValidators(active, event);
   let loadErrors: LoadError[] = loadErrorsForEvent(found.errors, event);
   if (matched.some((v) => v.spec.once)) {
