@@ -138,8 +138,14 @@ export function hashInputs(dir: string, prompt: string[] | string, references: s
 
 /** Loads one unit found by the walk. */
 export function loadUnit(unit: Unit, source: Source): LoadResult {
-  if (unit.kind === 'file') return loadFile(unit.path, source);
-  if (unit.kind === 'dir') return loadDir(unit.dir, source);
+  try {
+    if (unit.kind === 'file') return loadFile(unit.path, source);
+    if (unit.kind === 'dir') return loadDir(unit.dir, source);
+  } catch (e) {
+    // An unreadable folder or a file vanishing mid-read: still a record, never an exception out of discovery.
+    const path = unit.kind === 'file' ? unit.path : join(unit.dir, 'VALIDATOR.md');
+    return { validators: [], errors: [{ source, path, line: 1, column: 1, message: `cannot load: ${(e as Error).message}`, fix: 'check the files are readable, then run `avp lint`' }], warnings: [], deps: [] };
+  }
   return { validators: [], errors: [{ source, path: unit.path, line: 1, column: 1, message: unit.message, fix: unit.fix }], warnings: [], deps: [] };
 }
 
