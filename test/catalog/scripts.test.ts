@@ -185,3 +185,18 @@ test('dangerous-commands: `rm -rf *` is judged against the session cwd (Claude C
   expect(dangerous(ev(`${PROJECT}/build`, 'cd ~ && rm -rf *')).passed).toBe(false);
   expect(dangerous(ev(`${PROJECT}/build`, `rm -rf ${PROJECT}`)).passed).toBe(false);
 });
+
+test('no-secrets: a NotebookEdit listed without content is judged from its new_source', () => {
+  const path = `${PROJECT}/analysis.ipynb`;
+  const v = secrets({
+    agent: 'claude',
+    event: 'PostToolUse',
+    tool: 'NotebookEdit',
+    toolInput: { notebook_path: path, cell_id: 'c1', new_source: `import openai\nopenai.api_key = "sk-proj-x2jIclHkCiHp6bR1IqfEouHgxzNNAL5wIScGebcy8F5n3-YNBDRzrZSgqbjG3uhkWKFLf6xuI5"` },
+    cwd: PROJECT,
+    projectRoot: PROJECT,
+    files: [{ path, relPath: 'analysis.ipynb', inProject: true, kind: 'update' }],
+    raw: {},
+  } as HookEvent);
+  expect(v.violations).toMatchObject([{ rule: 'openai-key', file: 'analysis.ipynb' }]);
+});

@@ -83,26 +83,14 @@ function lineOnDisk(path: string, needle: string): number | undefined {
   }
 }
 
-/** The files and added lines of an event; falls back to the tool input when the engine gave no `files`. */
-export function changes(event: HookEvent): Array<{ file: string; added: Added[]; after?: string }> {
-  const root = event.projectRoot ?? event.cwd ?? process.cwd();
-  const rel = (p: string) => (isAbsolute(p) && p.startsWith(root + '/') ? p.slice(root.length + 1) : p);
-  if (event.files?.length) {
-    return event.files.map((f) => {
-      const file = f.relPath ?? rel(f.path ?? '');
-      if (f.kind === 'delete' || f.after === null) return { file, added: [] };
-      if (typeof f.diff === 'string' && f.diff.includes('@@')) return { file, added: fromDiff(f.diff), after: f.after ?? undefined };
-      if (typeof f.after !== 'string') return { file, added: [] };
-      const added = typeof f.before === 'string' ? lineSetDiff(f.before, f.after) : numbered(f.after);
-      return { file, added, after: f.after };
-    });
-  }
+/** What the tool input itself says was written (Write content, Edit/MultiEdit new strings, NotebookEdit source). */
+function fromToolInput(event: HookEvent, root: string): { path: string; added: Added[]; after?: string } | undefined {
   const input = event.toolInput ?? {};
   const path = String(input.file_path ?? input.notebook_path ?? '');
-  if (!path) return [];
+  if (!path) return undefined;
   const abs = isAbsolute(path) ? path : join(root, path);
+  if (typeof input.content === 'string') return { path: abs, added: numbered(input.content), after: input.content };
   const pieces: string[] = [];
-  if (typeof input.content === 'string') return [{ file: rel(path), added: numbered(input.content), after: input.content }];
   if (typeof input.new_string === 'string') pieces.push(input.new_string);
   if (typeof input.new_source === 'string') pieces.push(input.new_source);
   if (Array.isArray(input.edits)) for (const e of input.edits) if (typeof e?.new_string === 'string') pieces.push(e.new_string);
@@ -111,5 +99,31 @@ export function changes(event: HookEvent): Array<{ file: string; added: Added[];
     const first = onDisk ? lineOnDisk(abs, p) : undefined;
     return first === undefined ? p.split('\n').map((text) => ({ text })) : numbered(p, first);
   });
-  return [{ file: rel(path), added }];
+  return { path: abs, added };
+}
+
+/**
+ * The files and added lines of an event. A file the engine lists without content (a NotebookEdit, an engine that
+ * sends paths only) falls back to the tool input when it names that file; no `files[]` at all falls back likewise.
+ */
+export function changes(event: HookEvent): Array<{ file: string; added: Added[]; after?: string }> {
+  const root = event.projectRoot ?? event.cwd ?? process.cwd();
+  const rel = (p: string) => (isAbsolute(p) && p.startsWith(root + '/') ? p.slice(root.length + 1) : p);
+  const fallback = () => fromToolInput(event, root);
+  if (event.files?.length) {
+    return event.files.map((f) => {
+      const file = f.relPath ?? rel(f.path ?? '');
+      if (f.kind === 'delete' || f.after === null) return { file, added: [] };
+      if (typeof f.diff === 'string' && f.diff.includes('@@')) return { file, added: fromDiff(f.diff), after: f.after ?? undefined };
+      if (typeof f.after === 'string') {
+        const added = typeof f.before === 'string' ? lineSetDiff(f.before, f.after) : numbered(f.after);
+        return { file, added, after: f.after };
+      }
+      const input = fallback();
+      const same = input && f.path !== undefined && (input.path === f.path || input.path === join(root, f.relPath ?? ''));
+      return same ? { file, added: input.added, after: input.after } : { file, added: [] };
+    });
+  }
+  const input = fallback();
+  return input ? [{ file: rel(input.path), added: input.added, after: input.after }] : [];
 }
