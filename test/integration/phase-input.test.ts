@@ -12,7 +12,7 @@ function expectExample4Shape(out: any, issues: string[]): void {
   expect(out).toEqual(want);
 }
 
-describe('avp phase: invalid input', () => {
+describe.concurrent('avp phase: invalid input', () => {
   test('--help documents the request source and options', async () => {
     const r = await runAvp(['phase', '--help']);
     expect(r.code).toBe(0);
