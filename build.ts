@@ -37,6 +37,9 @@ for (const target of targets.length ? targets : [undefined]) {
     minify: true,
     sourcemap: 'none',
     bytecode: true,
+    // Split chunks: each command's modules (and the node: built-ins they pull in) load only when that command runs,
+    // so `avp hook` does not pay for registry, server or phase code at startup (measured: ~4x the floor without it).
+    splitting: true,
     format: 'esm',
     compile: {
       outfile,
