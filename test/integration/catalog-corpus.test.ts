@@ -6,13 +6,13 @@
  * ≥ 95 %. Runs a few hook processes at a time to keep the suite fast.
  */
 import { expect, test } from 'bun:test';
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { cases as commandCases } from '../fixtures/catalog/dangerous-commands.cases.ts';
 import { cases as debugCases } from '../fixtures/catalog/no-debug-leftovers.cases.ts';
 import { cases as secretCases } from '../fixtures/catalog/no-secrets.cases.ts';
 import { cases as pathCases } from '../fixtures/catalog/protected-files.cases.ts';
-import { runAvp, tempDir } from '../support/run-avp.ts';
+import { AVP_BIN, runAvp, tempDir } from '../support/run-avp.ts';
 
 const CATALOG = join(import.meta.dir, '../../validators');
 const VALIDATORS = ['no-secrets', 'no-debug-leftovers', 'dangerous-commands', 'protected-files'];
@@ -72,6 +72,9 @@ const all: BinaryCase[] = [
 test(
   `all ${all.length} corpus cases through dist/avp hook: no false positive, recall ≥ 95 % per validator`,
   async () => {
+    // A private copy of the binary: this test runs for tens of seconds and must not see a concurrent rebuild of dist/avp.
+    const bin = join(tempDir('avp-c-corpus-bin-'), 'avp');
+    copyFileSync(AVP_BIN, bin);
     const root = tempDir('avp-c-corpus-');
     const home = tempDir('avp-c-corpus-home-');
     mkdirSync(join(root, '.git'));
@@ -83,6 +86,7 @@ test(
         const i = next++;
         const c = all[i]!;
         const r = await runAvp(['hook'], {
+          bin,
           cwd: root,
           stdin: `${JSON.stringify(c.build(root, home, i))}\n`,
           env: { HOME: home, AVP_HOME: join(home, '.avp'), CLAUDE_PROJECT_DIR: root },
