@@ -43,7 +43,7 @@ for (const target of targets.length ? targets : [undefined]) {
     format: 'esm',
     compile: {
       outfile,
-      ...(target ? { target: target as Bun.Build.Target } : {}),
+      ...(target ? { target: target as Bun.Build.CompileTarget } : {}),
       // A user's stray .env or bunfig.toml in their project must never change how avp behaves.
       autoloadDotenv: false,
       autoloadBunfig: false,

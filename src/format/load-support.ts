@@ -1,5 +1,4 @@
 /** Checks shared by the loaders: files named in the prompt, the `script` path, and the content hash. */
-import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import type { Collector } from './load.ts';
@@ -55,7 +54,7 @@ export function checkScript(dir: string, script: string, at: { line: number; col
 
 /** sha256 (hex) over the files' paths (relative to `root`) and bytes, in sorted order: any edit changes it. */
 export function hashFiles(root: string, files: string[]): string {
-  const h = createHash('sha256');
+  const h = new Bun.CryptoHasher('sha256');
   for (const f of [...new Set(files)].sort()) {
     h.update(relative(root, f).split(sep).join('/'));
     h.update('\0');

@@ -143,7 +143,7 @@ export function loadUnit(unit: Unit, source: Source): LoadResult {
     if (unit.kind === 'dir') return loadDir(unit.dir, source);
   } catch (e) {
     // An unreadable folder or a file vanishing mid-read: still a record, never an exception out of discovery.
-    const path = unit.kind === 'file' ? unit.path : join(unit.dir, 'VALIDATOR.md');
+    const path = unit.kind === 'file' ? unit.path : unit.kind === 'dir' ? join(unit.dir, 'VALIDATOR.md') : unit.path;
     return { validators: [], errors: [{ source, path, line: 1, column: 1, message: `cannot load: ${(e as Error).message}`, fix: 'check the files are readable, then run `avp lint`' }], warnings: [], deps: [] };
   }
   return { validators: [], errors: [{ source, path: unit.path, line: 1, column: 1, message: unit.message, fix: unit.fix }], warnings: [], deps: [] };

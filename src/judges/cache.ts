@@ -6,7 +6,6 @@
  *
  * The lookup is on the hook path: node:fs and node:crypto only, no valibot, no prompt building.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HookEvent } from '../event.ts';
@@ -27,7 +26,7 @@ export function verdictCacheDir(projectRoot: string): string {
 export function changeFingerprint(event: HookEvent): string {
   const raw = event.raw ?? {};
   const resp = event.toolResponse as Record<string, unknown> | undefined;
-  const h = createHash('sha256');
+  const h = new Bun.CryptoHasher('sha256');
   const put = (label: string, value: unknown) => {
     if (value === undefined) return;
     const s = typeof value === 'string' ? value : JSON.stringify(value);
@@ -53,7 +52,7 @@ export function changeFingerprint(event: HookEvent): string {
 
 /** The cache key of one evaluation. */
 export function verdictCacheKey(validatorHash: string, judge: string, model: string, event: HookEvent): string {
-  return createHash('sha256')
+  return new Bun.CryptoHasher('sha256')
     .update(`${CACHE_VERSION}\0${validatorHash}\0${judge}\0${model}\0${changeFingerprint(event)}`)
     .digest('hex');
 }

@@ -2,7 +2,6 @@
  * Reading file contents for before/after: bounded in size and text only (validators judge source, not binaries),
  * and "last seen" records that let a later Bash change know what a file held before.
  */
-import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_BLOB_BYTES, getBlob, putBlob, writeAtomic } from './store.ts';
@@ -68,7 +67,7 @@ interface Seen extends Fingerprint {
 }
 
 function seenPath(dir: string, path: string): string {
-  return join(dir, 'seen', createHash('sha1').update(path).digest('hex'));
+  return join(dir, 'seen', new Bun.CryptoHasher('sha1').update(path).digest('hex'));
 }
 
 /** Remembers that `path`, with fingerprint `fp`, held `text` (one small file per path, replaced atomically). */

@@ -3,7 +3,6 @@
  * `O_EXCL`: creation is atomic, so concurrent hook processes never lose or duplicate a mark, and `claim` lets exactly
  * one of several racing processes win the right to run a once-validator.
  */
-import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -17,7 +16,7 @@ export interface OnceState {
 }
 
 function keyOf(id: string): string {
-  return createHash('sha1').update(id).digest('hex');
+  return new Bun.CryptoHasher('sha1').update(id).digest('hex');
 }
 
 /** Creates the mark; true when this call created it. */
