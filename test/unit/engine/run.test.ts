@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { defaultConfig } from '../../../src/config.ts';
 import type { AvpConfig } from '../../../src/config-types.ts';
 import { runValidators } from '../../../src/engine/run.ts';
+import { judgeFor as selectJudge } from '../../../src/judges/select.ts';
 import type { HookEvent } from '../../../src/event.ts';
 import type { Validator } from '../../../src/format/types.ts';
 import { tempDir } from '../../support/run-avp.ts';
@@ -138,7 +139,9 @@ console.log(JSON.stringify({ passed: bad.length === 0, violations: bad.map((f) =
   test('fail closed: no judge configured for an LLM validator', async () => {
     const v = scriptValidator('llm', 'x.sh', sh('exit 0'));
     delete v.spec.script;
-    const [run] = await runValidators([v], [], event, config());
+    // No backend anywhere: `npm test` puts node_modules/.bin (the real `claude` CLI) on PATH, so hide it.
+    const judgeFor = (val: Validator, c: AvpConfig) => selectJudge(val, c, { PATH: '/nonexistent' });
+    const [run] = await runValidators([v], [], event, config(), { judgeFor });
     expect(run!.status).toBe('error');
     expect(run!.error!.cause).toMatch(/no (LLM )?judge/);
   });
