@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { AvpError } from '../errors.ts';
 import { extractArchive, type ArchiveInfo } from './archive.ts';
 import { alive } from './file-lock.ts';
@@ -32,21 +31,38 @@ const STALE_STAGING_MS = 60 * 60_000;
 export async function stagePackage(scopeHome: string, name: string, info: ArchiveInfo): Promise<Staged> {
   const staging = join(scopeHome, '.staging');
   mkdirSync(staging, { recursive: true });
-  const root = mkdtempSync(join(staging, `${name}-`));
+  // The owner's pid is part of the name (no window in which the folder exists unowned): a sweep removes the
+  // folders of processes that died mid-install.
+  const root = mkdtempSync(join(staging, `${name}.${process.pid}.`));
   const dir = join(root, name);
-  // Whose folder this is: a sweep removes the folders of processes that died mid-install.
-  writeFileSync(join(root, 'owner.json'), JSON.stringify({ pid: process.pid, host: hostname() }));
   try {
     await extractArchive(info, dir);
   } catch (e) {
-    rmSync(root, { recursive: true, force: true });
+    removeTree(root);
     throw e;
   }
   return { root, dir, name };
 }
 
 export function discard(staged: Staged): void {
-  rmSync(staged.root, { recursive: true, force: true });
+  removeTree(staged.root);
+}
+
+/**
+ * Deletes a staging folder by first renaming it to `.trash-…` (atomic), so a process killed halfway through the
+ * recursive delete leaves an obvious piece of garbage, never a half-deleted folder that looks owned.
+ */
+function removeTree(path: string): void {
+  if (!existsSync(path)) return;
+  const trash = join(dirname(path), `.trash-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  try {
+    renameSync(path, trash);
+  } catch {
+    return; // already gone
+  }
+  try {
+    rmSync(trash, { recursive: true, force: true });
+  } catch {}
 }
 
 /**
@@ -117,23 +133,21 @@ export function recoverInterrupted(scopeHome: string, validatorsDir: string, loc
           recovered.push(j.name);
         }
       }
-      rmSync(root, { recursive: true, force: true });
+      removeTree(root);
       continue;
     }
     try {
-      if (ownerDead(root) || Date.now() - statSync(root).mtimeMs > STALE_STAGING_MS) rmSync(root, { recursive: true, force: true });
+      if (entry.startsWith('.trash-')) rmSync(root, { recursive: true, force: true });
+      else if (ownerDead(entry) || Date.now() - statSync(root).mtimeMs > STALE_STAGING_MS) removeTree(root);
     } catch {}
   }
   return recovered;
 }
 
-function ownerDead(root: string): boolean {
-  try {
-    const o = JSON.parse(readFileSync(join(root, 'owner.json'), 'utf8')) as { pid: number; host: string };
-    return o.host === hostname() && !alive(o.pid);
-  } catch {
-    return false;
-  }
+/** `<name>.<pid>.<random>`: is that pid gone? (Names have no dots; other folders are left to the age rule.) */
+function ownerDead(entry: string): boolean {
+  const m = /^[a-z0-9-]+\.(\d+)\.[^.]+$/.exec(entry);
+  return m !== null && !alive(Number(m[1]));
 }
 
 /** Removes `validatorsDir/<name>` atomically (rename aside, then delete). */
@@ -142,8 +156,8 @@ export function removeInstalled(scopeHome: string, validatorsDir: string, name: 
   if (!existsSync(target)) return false;
   const staging = join(scopeHome, '.staging');
   mkdirSync(staging, { recursive: true });
-  const aside = mkdtempSync(join(staging, `removed-${name}-`));
+  const aside = mkdtempSync(join(staging, `${name}.${process.pid}.`));
   renameSync(target, join(aside, name));
-  rmSync(aside, { recursive: true, force: true });
+  removeTree(aside);
   return true;
 }
