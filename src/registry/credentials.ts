@@ -17,6 +17,7 @@ export function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {
   return env.AVP_CREDENTIALS_PATH || join(avpHome(env), 'credentials');
 }
 
+/** The stored credentials, or undefined when not logged in (a broken file is an error naming it). */
 export function readCredentials(env: NodeJS.ProcessEnv = process.env): Credentials | undefined {
   const path = credentialsPath(env);
   if (!existsSync(path)) return undefined;
@@ -39,6 +40,7 @@ export function writeCredentials(creds: Credentials, env: NodeJS.ProcessEnv = pr
   return path;
 }
 
+/** Deletes the credentials file; false when there was none. */
 export function deleteCredentials(env: NodeJS.ProcessEnv = process.env): boolean {
   const path = credentialsPath(env);
   if (!existsSync(path)) return false;
@@ -60,6 +62,7 @@ export function tokenFor(registry: string, env: NodeJS.ProcessEnv = process.env)
   return undefined;
 }
 
+/** Same registry base, ignoring trailing slashes. */
 export function sameRegistry(a: string | undefined, b: string): boolean {
   return (a ?? '').replace(/\/+$/, '') === b.replace(/\/+$/, '');
 }

@@ -38,6 +38,7 @@ export function scopeHome(scope: Scope, projectRoot: string, env: NodeJS.Process
   return scope === 'user' ? avpHome(env) : projectAvpDir(projectRoot);
 }
 
+/** `~/.avp/validators` (user) or `<project>/.avp/validators` (project). */
 export function scopeValidatorsDir(scope: Scope, projectRoot: string, env: NodeJS.ProcessEnv = process.env): string {
   return scope === 'user' ? userValidatorsDir(env) : projectValidatorsDir(projectRoot);
 }
@@ -47,10 +48,12 @@ export function lockfilePath(scope: Scope, projectRoot: string, env: NodeJS.Proc
   return join(scopeHome(scope, projectRoot, env), 'avp-lock.json');
 }
 
+/** A lockfile with no packages (what a missing file reads as). */
 export function emptyLockfile(): Lockfile {
   return { version: '1.0.0', lockfileVersion: 1, packages: {} };
 }
 
+/** Reads a lockfile (missing → empty); invalid JSON or an unknown lockfileVersion is an error naming the file. */
 export function readLockfile(path: string): Lockfile {
   if (!existsSync(path)) return emptyLockfile();
   let data: unknown;

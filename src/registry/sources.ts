@@ -119,6 +119,7 @@ export async function fetchRegistryVersion(
   return { info, name: info.manifest.name, version: v.version, source: 'registry', resolved: v.downloadUrl, integrity: actual, registry: client.base };
 }
 
+/** The refusal for bytes or trees that do not hash to what was expected (never falls back to anything). */
 export function integrityMismatch(what: string, expected: string, actual: string): AvpError {
   return new AvpError('integrity-mismatch', `integrity check failed for ${what}: expected ${expected.slice(0, 27)}…, got ${actual.slice(0, 27)}…`, {
     fix: 'nothing was installed; the download was altered or the registry changed a published version — report it, do not work around it',

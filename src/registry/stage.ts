@@ -28,6 +28,7 @@ interface Journal {
 /** Staging folders older than this were left by a killed avp (a live install takes seconds) and are swept. */
 const STALE_STAGING_MS = 60 * 60_000;
 
+/** Extracts a checked package into a fresh staging folder of the scope (see `Staged`). */
 export async function stagePackage(scopeHome: string, name: string, info: ArchiveInfo): Promise<Staged> {
   const staging = join(scopeHome, '.staging');
   mkdirSync(staging, { recursive: true });
@@ -44,6 +45,7 @@ export async function stagePackage(scopeHome: string, name: string, info: Archiv
   return { root, dir, name };
 }
 
+/** Removes a staging folder and whatever is left in it. */
 export function discard(staged: Staged): void {
   removeTree(staged.root);
 }
