@@ -49,14 +49,14 @@ describe('avp phase on a Python project', () => {
     expect(out.status).toBe('fail');
   }, T);
 
-  test('a failing pytest test is counted; an unfixable lint problem quotes file:line', async () => {
+  test('a failing pytest test is counted; a lint command with no known fix mode fails once, quoting file:line', async () => {
     const dir = project('py-app');
     writeFileSync(join(dir, 'tests/test_more.py'), 'from main import greet\n\n\ndef test_one():\n    assert greet("a") == "hi a"\n\n\ndef test_two():\n    assert greet("b") == "hello b"\n');
-    writeFileSync(join(dir, 'main.py'), readFileSync(join(dir, 'main.py'), 'utf8') + '\n\ndef unused():\n    import json\n    return 1\n');
+    writeFileSync(join(dir, 'main.py'), readFileSync(join(dir, 'main.py'), 'utf8').replace('"""Greeting helpers."""\n', '"""Greeting helpers."""\nimport json\n'));
     const { out } = await phase({ working_directory: dir, changed_files: ['main.py', 'tests/test_more.py'], format_command: 'python3 tools/fmt.py . --check', lint_command: 'python3 tools/lint.py .', test_command: 'pytest' }, passJudge());
     expect(out.checks.tests).toMatchObject({ status: 'fail', failing_count: 1, command: 'pytest' });
     expect(out.checks.build.status).toBe('skipped');
-    expect(out.checks.linter.status).toBe('pass'); // the nested import is not top-level: this linter does not see it
+    expect(out.checks.linter).toMatchObject({ status: 'fail', retry_count: 0, issues: ["main.py:2:1 F401 'json' imported but unused"] });
   }, T);
 
   test('defaults for python (black, ruff, pytest): missing tools are reported as not installed', async () => {
@@ -68,6 +68,16 @@ describe('avp phase on a Python project', () => {
     expect(out.checks.build).toMatchObject({ status: 'skipped', command: '' });
     expect(out.checks.tests).toMatchObject({ status: 'pass', command: 'pytest' });
     if (!Bun.which('black', { PATH: env.PATH })) expect(out.checks.formatter.issues[0]).toStartWith('black is not installed');
+    else expect(out.checks.formatter).toMatchObject({ status: 'pass', retry_count: 0 }); // the fixture is black-clean
     if (!Bun.which('ruff', { PATH: env.PATH })) expect(out.checks.linter.issues[0]).toStartWith('ruff is not installed');
+  }, T);
+
+  test.skipIf(!Bun.which('black', { PATH: cleanPath() }))('real black, with Example 2\'s format_command verbatim: "black . --check" → "black ." → pass', async () => {
+    const dir = project('py-app');
+    writeFileSync(join(dir, 'main.py'), readFileSync(join(dir, 'main.py'), 'utf8').replace('return "hello " + name.strip()', "return 'hello '+name.strip( )"));
+    const { out } = await phase({ working_directory: dir, changed_files: ['main.py'], language: 'python', format_command: 'black . --check', lint_command: 'python3 tools/lint.py .', test_command: 'pytest -v', max_retries: 5 }, passJudge());
+    expect(out.checks.formatter).toMatchObject({ status: 'pass', retry_count: 1, command: 'black . --check' });
+    expect(readFileSync(join(dir, 'main.py'), 'utf8')).toContain('return "hello " + name.strip()');
+    expect(out.status).toBe('pass');
   }, T);
 });
