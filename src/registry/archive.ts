@@ -224,7 +224,9 @@ export async function extractArchive(info: ArchiveInfo, destDir: string): Promis
       throw new AvpError('archive-unsafe-path', `refusing to write ${JSON.stringify(f.path)} outside ${root}`, { fix: 'do not install this package' });
     }
     mkdirSync(dirname(target), { recursive: true });
-    const exec = f.mode !== undefined && (f.mode & 0o111) !== 0;
+    // Archives made on Windows carry no unix modes: a script with a shebang under scripts/ is still meant to run.
+    const shebangScript = f.mode === undefined && f.path.startsWith('scripts/') && f.data[0] === 0x23 && f.data[1] === 0x21;
+    const exec = (f.mode !== undefined && (f.mode & 0o111) !== 0) || shebangScript;
     writeFileSync(target, f.data, { flag: 'wx', mode: exec ? 0o755 : 0o644 });
   }
 }

@@ -235,6 +235,18 @@ describe('packDirectory and extractArchive', () => {
     }
   });
 
+  test('a zip without unix modes (made on Windows) still gets executable shebang scripts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'avp-extract-'));
+    try {
+      const info = await inspectArchive(validatorZip('demo', [['demo/scripts/run.sh', '#!/bin/sh\n'], ['demo/scripts/data.txt', 'x']]));
+      await extractArchive(info, join(dir, 'out'));
+      expect(statSync(join(dir, 'out', 'scripts', 'run.sh')).mode & 0o777).toBe(0o755);
+      expect(statSync(join(dir, 'out', 'scripts', 'data.txt')).mode & 0o777).toBe(0o644);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('pack refuses symlinks and a directory without VALIDATOR.md', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'avp-pack-'));
     try {
