@@ -20,6 +20,8 @@ export async function browserLogin(base: string, opts: { show: (url: string) => 
   const state = newState();
   let settle!: { resolve: (code: string) => void; reject: (e: AvpError) => void };
   const codePromise = new Promise<string>((resolve, reject) => (settle = { resolve, reject }));
+  // The browser may answer before `show` returns; the race below still sees the rejection.
+  codePromise.catch(() => {});
   const handler = (req: Request): Response => {
     const url = new URL(req.url);
     if (url.pathname !== '/callback') return new Response('not found', { status: 404 });
