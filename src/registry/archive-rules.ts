@@ -35,6 +35,11 @@ export function entrySegments(name: string): { segments: string[]; isDir: boolea
   for (const seg of segments) {
     if (seg === '..') throw unsafe(name, '".." segment (zip-slip: it would write outside the install folder)');
     if (seg === '.' || seg === '') throw unsafe(name, 'empty or "." segment');
+    // avp also runs on Windows, where these name devices (CON, NUL…) or alternate data streams (`a:b`), or are
+    // silently renamed (a trailing dot or space): a package must extract the same everywhere.
+    if (/^(?:con|prn|aux|nul|com\d|lpt\d)(?:\..*)?$/i.test(seg)) throw unsafe(name, `"${seg}" is a reserved device name on Windows`);
+    if (/[<>:"|?*]/.test(seg)) throw unsafe(name, 'a character Windows does not allow in file names (< > : " | ? *)');
+    if (/[. ]$/.test(seg)) throw unsafe(name, 'a name ending with a dot or a space (Windows drops it)');
   }
   return { segments, isDir };
 }

@@ -86,6 +86,12 @@ describe('inspectArchive refuses hostile archives', () => {
     }
   });
 
+  test('names that extract differently on Windows', async () => {
+    expect((await refusal(validatorZip('demo', [['demo/aux.md', 'x']]))).message).toContain('reserved device name');
+    expect((await refusal(validatorZip('demo', [['demo/a:stream', 'x']]))).message).toContain('Windows does not allow');
+    expect((await refusal(validatorZip('demo', [['demo/trailing. ', 'x']]))).message).toContain('ending with a dot or a space');
+  });
+
   test('symlink entry (unix mode in the external attributes)', async () => {
     const r = await refusal(validatorZip('demo', [['demo/link', '/etc/passwd', { os: 3, attrs: (0o120777 << 16) >>> 0 }]]));
     expect(r.code).toBe('archive-unsafe-entry');
