@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The README's main job, offline: a real captured Claude Code event (the agent writes a hardcoded API key) goes
-# through `avp hook` in examples/demo-project, a script validator finds the key, and avp answers with a block.
+# The README's main job, offline: the catalog's `no-secrets` validator is installed from the binary into
+# examples/demo-project, a real captured Claude Code event (the agent writes a hardcoded API key) goes through
+# `avp hook`, the validator's script judge finds the key, and avp answers with a block.
 # Then the captured fix (an Edit) passes. Works from a fresh clone after `npm ci`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +16,9 @@ cp -R examples/demo-project/. "$work/"
 for e in write-secret edit-fix; do sed "s#/home/dev/project#$work#g; s#/home/dev#$work/home#g" "examples/demo-project/events/$e.json" > "$work/$e.json"; done
 # A throwaway avp home: the demo must not see (or touch) your own ~/.avp validators.
 export AVP_HOME="$work/.avp-home" CLAUDE_PROJECT_DIR="$work"
+echo "\$ avp add no-secrets --project --offline   # from the catalog embedded in avp: no network"
+(cd "$work" && "$AVP" add no-secrets --project --offline)
+echo
 pretty() { "$BUN" -e 'const t = await Bun.stdin.text(); try { console.log(JSON.stringify(JSON.parse(t), null, 2)) } catch { process.stdout.write(t) }'; }
 
 echo "\$ avp hook < write-secret.json    # Claude Code: PostToolUse, Write src/config.ts"

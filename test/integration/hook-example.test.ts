@@ -13,7 +13,7 @@ test('npm run example: the demo project blocks the captured hardcoded-key Write 
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   expect({ code, err }).toEqual({ code: 0, err: '' });
   expect(out).toContain('"decision": "block"');
-  expect(out).toContain('[no-hardcoded-keys] src/config.ts:1');
+  expect(out).toContain('[no-secrets] src/config.ts:1');
   expect(out).toContain('AVP_DISABLE=1');
   expect(out).toMatch(/edit-fix\.json[\s\S]*"passed": true/);
 });
