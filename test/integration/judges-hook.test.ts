@@ -27,7 +27,7 @@ function llmProject(n: number): Project {
   return p;
 }
 
-const apiEnv = (url: string) => ({ PATH: '/usr/bin:/bin', ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'k', AVP_JUDGE_CONCURRENCY: '8' });
+const apiEnv = (url: string) => ({ PATH: '/usr/bin:/bin', ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'k' });
 
 describe('avp hook with LLM judges', () => {
   test('8 LLM validators, each answer delayed 1 s, finish in about 1 s; the same event again is served from the cache', async () => {
