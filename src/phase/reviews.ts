@@ -106,9 +106,12 @@ function maxSeverity(violations: Violation[]): SecuritySeverity {
 }
 
 /** "SQL Injection in src/database.ts:156 - message (fix: …)", the seed's example form. */
-function describe(v: Violation): string {
+function describe(v: Violation, validatorName: string): string {
   const where = v.file ? `${v.file}${v.line ? `:${v.line}` : ''}` : '';
-  let s = v.rule || 'finding';
+  // The verdict parser names a rule-less violation after the validator: that says nothing here.
+  const rule = v.rule && v.rule !== validatorName ? v.rule : '';
+  if (!rule && !where && v.message) return v.message + (v.suggestion ? ` (fix: ${v.suggestion})` : '');
+  let s = rule || 'finding';
   if (where) s += ` in ${where}`;
   if (v.message) s += ` - ${v.message}`;
   else if (v.snippet) s += ` - \`${v.snippet.trim().slice(0, 120)}\``;
@@ -130,8 +133,9 @@ async function review(kind: 'code' | 'security', ctx: ReviewContext, config: Pro
     try {
       const { verdict } = await judge.evaluate({ validator, event: await event, signal: controller.signal, timeoutMs: ctx.timeoutMs });
       if (verdict.passed && verdict.violations.length === 0) return { status: 'pass', items: [], severity: 'none' };
-      const items = verdict.violations.length ? verdict.violations.map(describe) : [verdict.summary || `${label} failed without details`];
-      return { status: 'fail', items, severity: maxSeverity(verdict.violations) };
+      const items = verdict.violations.length ? verdict.violations.map((v) => describe(v, validator.name)) : [verdict.summary || `${label} failed without details`];
+      // A failed verdict without violations still failed: graded like an ungraded violation.
+      return { status: 'fail', items, severity: verdict.violations.length ? maxSeverity(verdict.violations) : 'medium' };
     } finally {
       clearTimeout(timer);
     }

@@ -80,3 +80,21 @@ describe('runReviews', () => {
     expect(r.security).toEqual({ status: 'pass', vulnerabilities: [], severity: 'none', execution_time_ms: 0 });
   });
 });
+
+describe('verdict mapping', () => {
+  test('a failed verdict without violations: the summary is the finding, severity medium', async () => {
+    const d = dir();
+    writeFileSync(join(d, 'a.js'), 'x\n');
+    const judge = join(d, 'judge.sh');
+    writeFileSync(judge, `#!/bin/sh\ncat > /dev/null\necho '{"passed": false, "violations": [], "summary": "the change is incomplete"}'\n`, { mode: 0o755 });
+    const r = await runReviews({
+      wd: d,
+      files: ['a.js'],
+      env: { PATH: process.env.PATH, HOME: d, AVP_HOME: join(d, '.avp-home'), AVP_JUDGE: 'command', AVP_JUDGE_COMMAND: judge, AVP_NO_CACHE: '1' },
+      timeoutMs: 20_000,
+      note: () => {},
+    });
+    expect(r.code).toMatchObject({ status: 'fail', findings: ['the change is incomplete'], severity: 'medium' });
+    expect(r.security).toMatchObject({ status: 'fail', vulnerabilities: ['the change is incomplete'], severity: 'medium' });
+  });
+});
