@@ -96,11 +96,14 @@ export async function answerClaudeHook(input: unknown, env: NodeJS.ProcessEnv, s
     import('./log.ts'),
     import('../hosts/complete-files.ts'),
   ]);
+  profile?.mark('load engine');
   // A broken validator can be switched off by the name its error is reported under.
   loadErrors = loadErrors.filter((e) => !isDisabled(config, loadErrorName(e), loadErrorName(e)));
   if (!matched.length && !loadErrors.length) return pass();
   event = await completeFileChanges(event);
+  profile?.mark('complete files');
   const runs = await runValidators(matched, loadErrors, event, config, { deadline: startedAt + config.budgetMs });
+  profile?.mark('run validators');
   if (problem) runs.unshift(configRun(problem));
   const report = aggregate(runs);
   const notes: string[] = [];
@@ -111,8 +114,10 @@ export async function answerClaudeHook(input: unknown, env: NodeJS.ProcessEnv, s
   }
   const logError = await writeRunLog(event, runs, report);
   if (logError) notes.push(`avp: could not write the run log: ${logError.message}`);
+  profile?.mark('guard + log');
+  const rendered = renderClaude(event, report, runs, extra);
   if (profile) notes.push(profile.done());
-  return { ...renderClaude(event, report, runs, extra), notes };
+  return { ...rendered, notes };
 }
 
 function profiler() {

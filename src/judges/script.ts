@@ -83,6 +83,8 @@ export function judgeEnv(validator: Validator, projectRoot: string, extra: Recor
 export async function evaluateScript(req: JudgeRequest): Promise<JudgeResult> {
   const { validator, event, signal } = req;
   const path = scriptPath(validator);
+  const builtin = await tryBuiltin(req);
+  if (builtin) return builtin;
   const fast = await tryWorker(req, path);
   if (fast) return fast;
   const { argv, env } = scriptArgv(path);
@@ -125,6 +127,32 @@ export async function parseScriptOutput(stdout: string, rule: string, stderrTail
     return verdictFromValue(value, { rule });
   } catch (e) {
     throw new AvpError('judge-unreadable', `the script's JSON is not an AVP response: ${JSON.stringify(text.slice(0, 200))}`, { fix, cause: e });
+  }
+}
+
+/**
+ * Catalog scripts installed unmodified run from avp's own bundle (see builtin-script.ts); undefined → not one of them.
+ * `AVP_SCRIPT_PROCESS=1` forces the process path (to compare, or to rule the built-in path out).
+ */
+async function tryBuiltin(req: JudgeRequest): Promise<JudgeResult | undefined> {
+  const { validator, event } = req;
+  if (!validator.dir || !validator.spec.script || process.env.AVP_SCRIPT_PROCESS === '1') return undefined;
+  const { builtinValidate, callWithEnv } = await import('./builtin-script.ts');
+  const validate = await builtinValidate(validator.dir, validator.spec.script);
+  if (!validate) return undefined;
+  const env = { AVP_VALIDATOR_NAME: validator.name, AVP_VALIDATOR_ID: validator.id, AVP_VALIDATOR_DIR: validator.dir, AVP_PROJECT_ROOT: event.projectRoot };
+  let value: unknown;
+  try {
+    // A JSON round trip gives the script the same plain event a process would read from stdin.
+    value = await callWithEnv(validate, JSON.parse(JSON.stringify(event)), env);
+  } catch (e) {
+    throw new AvpError('judge-crash', `script ${validator.spec.script}: validate() threw: ${(e as Error).message ?? String(e)}`, { file: validator.path, fix: disableHint(validator) });
+  }
+  const { verdictFromValue } = await import('./verdict.ts');
+  try {
+    return { verdict: verdictFromValue(value, { rule: validator.name }), judge: 'builtin-script' };
+  } catch (e) {
+    throw new AvpError('judge-unreadable', `script ${validator.spec.script}: validate() returned something that is not an AVP response`, { fix: disableHint(validator), cause: e });
   }
 }
 

@@ -1,0 +1,63 @@
+/**
+ * Catalog script judges compiled into avp. A catalog validator's script runs as its own process by default like any
+ * script (the protocol of script.ts), which costs a second runtime start (~12–15 ms) on every matching hook call.
+ * When the installed `scripts/` folder is byte-identical to the catalog's — checked on every call by a content hash,
+ * so an edited copy always runs from disk — avp calls the same code's `validate(event)` from its own bundle instead:
+ * no process, no transpiling. These scripts are avp's own, tested code (linear-time rules, fuzzed in
+ * test/catalog), which is what makes running them in the hook process acceptable; every other script stays a process.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** sha256 over the files of a validator's `scripts/` folder (relative paths and bytes, in path order). */
+export function scriptsDirHash(dir: string): string | undefined {
+  const h = new Bun.CryptoHasher('sha256');
+  const files: string[] = [];
+  const walk = (rel: string) => {
+    for (const name of readdirSync(join(dir, rel)).sort()) {
+      const r = rel ? `${rel}/${name}` : name;
+      if (statSync(join(dir, r)).isDirectory()) walk(r);
+      else files.push(r);
+    }
+  };
+  try {
+    walk('');
+    for (const f of files) h.update(`${f}\0`).update(readFileSync(join(dir, f))).update('\0');
+  } catch {
+    return undefined;
+  }
+  return h.digest('hex');
+}
+
+type Validate = (event: unknown) => unknown;
+
+/**
+ * The built-in `validate` for a script, or undefined when the installed folder differs from every catalog version.
+ * `script` is the frontmatter value (`scripts/check.ts`), `validatorDir` the installed validator's folder.
+ */
+export async function builtinValidate(validatorDir: string, script: string): Promise<Validate | undefined> {
+  const hash = scriptsDirHash(join(validatorDir, 'scripts'));
+  if (!hash) return undefined;
+  const { BUILTIN_SCRIPTS } = await import('../catalog/builtin-scripts.generated.ts');
+  const load = BUILTIN_SCRIPTS[`${script.replace(/^\.\//, '')}:${hash}`];
+  if (!load) return undefined;
+  const mod = await load();
+  return typeof mod.validate === 'function' ? (mod.validate as Validate) : undefined;
+}
+
+/**
+ * Calls a built-in `validate` with the script environment of the protocol (AVP_VALIDATOR_DIR…) set for the duration
+ * of the call. The catalog's validate functions are synchronous, so no other judge can observe the swapped values.
+ */
+export function callWithEnv(validate: Validate, event: unknown, env: Record<string, string>): unknown {
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  try {
+    return validate(event);
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Catalog script judges run from avp's own bundle when the installed scripts/ folder is the catalog's, byte for byte
+ * (src/judges/builtin-script.ts) — and from disk, as a process, as soon as anything in it differs.
+ */
+import { describe, expect, test } from 'bun:test';
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runAvp, tempDir } from '../support/run-avp.ts';
+
+function project() {
+  const root = tempDir('avp-builtin-');
+  const home = tempDir('avp-builtin-home-');
+  const env = { HOME: home, AVP_HOME: join(home, '.avp'), CLAUDE_PROJECT_DIR: root };
+  return {
+    root,
+    env,
+    add: (name: string) => runAvp(['add', name, '--project', '--offline', '--quiet'], { cwd: root, env }),
+    hook: async (input: object, extra: Record<string, string> = {}) => {
+      const r = await runAvp(['hook'], { cwd: root, stdin: JSON.stringify(input), env: { ...env, ...extra } });
+      return { ...r, json: JSON.parse(r.stdout) };
+    },
+    /** The judges of the last run-log lines, newest last. */
+    judges(): string[] {
+      const dir = join(root, '.avp/logs');
+      const file = readdirSync(dir).filter((f) => f.startsWith('hook-')).sort().at(-1)!;
+      return readFileSync(join(dir, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l).judge);
+    },
+  };
+}
+
+const writeEvent = (root: string, content: string) => ({
+  session_id: 's1',
+  cwd: root,
+  hook_event_name: 'PostToolUse',
+  tool_name: 'Write',
+  tool_input: { file_path: join(root, 'src/config.ts'), content },
+  tool_response: { type: 'create', filePath: join(root, 'src/config.ts'), content, structuredPatch: [], originalFile: null },
+});
+
+describe('built-in catalog scripts', () => {
+  test('an unmodified no-secrets runs in-process and gives the same verdict as its process', async () => {
+    const p = project();
+    expect((await p.add('no-secrets')).code).toBe(0);
+    const leak = writeEvent(p.root, 'const API_KEY = "sk-live-1234567890abcdef";\n');
+    const inProcess = await p.hook(leak);
+    expect(inProcess.json.decision).toBe('block');
+    expect(p.judges().at(-1)).toBe('builtin-script');
+    const asProcess = await p.hook(leak, { AVP_SCRIPT_PROCESS: '1' });
+    expect(p.judges().at(-1)).toBe('script');
+    expect(asProcess.json.violations).toEqual(inProcess.json.violations);
+    const clean = await p.hook(writeEvent(p.root, 'const API_KEY = process.env.API_KEY;\n'));
+    expect(clean.json.passed).toBe(true);
+    expect(p.judges().at(-1)).toBe('builtin-script');
+  });
+
+  test('an edited copy runs from disk, so a user change is never ignored', async () => {
+    const p = project();
+    expect((await p.add('no-secrets')).code).toBe(0);
+    const check = join(p.root, '.avp/validators/no-secrets/scripts/check.ts');
+    // The edit makes the script pass everything: if avp still ran its built-in copy, the leak would be blocked.
+    writeFileSync(check, readFileSync(check, 'utf8').replace(/export function validate\(event: HookEvent\): Verdict \{/, '$&\n  if (event) return { passed: true, violations: [], summary: "edited copy" };'));
+    const r = await p.hook(writeEvent(p.root, 'const API_KEY = "sk-live-1234567890abcdef";\n'));
+    expect(r.json).toMatchObject({ passed: true, summary: '1 validator passed' });
+    expect(p.judges().at(-1)).toBe('script');
+  });
+
+  test('a built-in protected-files reads its own references/ (the validator dir is passed in-process)', async () => {
+    const p = project();
+    expect((await p.add('protected-files')).code).toBe(0);
+    const pre = { session_id: 's1', cwd: p.root, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(p.root, '.env'), content: 'A=1\n' } };
+    const denied = await p.hook(pre);
+    expect(denied.json.hookSpecificOutput?.permissionDecision).toBe('deny');
+    expect(p.judges().at(-1)).toBe('builtin-script');
+    // references/ is outside scripts/: editing the list keeps the built-in path, and the new list applies.
+    const list = join(p.root, '.avp/validators/protected-files/references/protected.txt');
+    writeFileSync(list, readFileSync(list, 'utf8').split('\n').filter((l) => !l.includes('.env')).join('\n'));
+    const allowed = await p.hook(pre);
+    expect(allowed.json.hookSpecificOutput?.permissionDecision).toBeUndefined();
+    expect(p.judges().at(-1)).toBe('builtin-script');
+  });
+
+  test('an added file in scripts/ also turns the built-in path off', async () => {
+    const p = project();
+    expect((await p.add('no-secrets')).code).toBe(0);
+    appendFileSync(join(p.root, '.avp/validators/no-secrets/scripts/extra.ts'), 'export {};\n');
+    const r = await p.hook(writeEvent(p.root, 'const API_KEY = "sk-live-1234567890abcdef";\n'));
+    expect(r.json.decision).toBe('block');
+    expect(p.judges().at(-1)).toBe('script');
+  });
+});
