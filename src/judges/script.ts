@@ -6,7 +6,7 @@
  * `.ts/.js/.mjs/.cjs/.mts/.cts` scripts run on the runtime inside the avp binary (`BUN_BE_BUN=1 avp run <script>`),
  * so no Node or Bun install is needed; any other file is executed directly (shebang + executable bit).
  */
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, isAbsolute, relative, resolve } from 'node:path';
 import { runProcess, stderrNote } from '../engine/spawn.ts';
 import { AvpError } from '../errors.ts';
@@ -51,11 +51,17 @@ export function scriptPath(validator: Validator): string {
   return path;
 }
 
+/** This process's own executable, robust to the file being replaced under it (Linux), else `process.execPath`. */
+function selfExe(): string {
+  return process.platform === 'linux' && existsSync('/proc/self/exe') ? '/proc/self/exe' : process.execPath;
+}
+
 /** The command line that runs a script: JS/TS on avp's own runtime, anything else directly. */
 export function scriptArgv(path: string): { argv: string[]; env: Record<string, string> } {
   if (JS_EXTENSIONS.has(extname(path).toLowerCase())) {
-    // Compiled avp becomes the bun CLI with BUN_BE_BUN=1; from source, execPath is bun itself.
-    return { argv: [process.execPath, 'run', '--no-env-file', path], env: { BUN_BE_BUN: '1' } };
+    // Compiled avp becomes the bun CLI with BUN_BE_BUN=1; from source, execPath is bun itself. On Linux the running
+    // image is /proc/self/exe: it still starts when dist/avp was replaced (an upgrade) while this hook ran.
+    return { argv: [selfExe(), 'run', '--no-env-file', path], env: { BUN_BE_BUN: '1' } };
   }
   try {
     accessSync(path, constants.X_OK);
