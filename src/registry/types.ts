@@ -1,4 +1,4 @@
-/** The public registry's wire shapes (docs: /work/shared/notes/registry-api.md). Unknown fields are ignored. */
+/** The public registry's wire shapes (documented in docs/registry-client.md). Unknown fields are ignored. */
 
 export type PackageKind = 'skill' | 'validator' | 'tool' | 'plugin' | 'agent';
 

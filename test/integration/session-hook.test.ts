@@ -8,8 +8,8 @@ import { join, resolve } from 'node:path';
 import { runAvp, tempDir } from '../support/run-avp.ts';
 
 const FIXTURES = resolve(import.meta.dir, '../fixtures/session');
-const WRITE = JSON.parse(readFileSync('/work/shared/fixtures/claude-code/hook-input-PostToolUse-Write.json', 'utf8'));
-const STOP = JSON.parse(readFileSync('/work/shared/fixtures/claude-code/hook-input-Stop.json', 'utf8'));
+const WRITE = JSON.parse(readFileSync(join(import.meta.dir, '../fixtures/hook/claude-code/hook-input-PostToolUse-Write.json'), 'utf8'));
+const STOP = JSON.parse(readFileSync(join(import.meta.dir, '../fixtures/hook/claude-code/hook-input-Stop.json'), 'utf8'));
 
 function project(validators: string[]): string {
   const root = tempDir('avp-session-hook-');
