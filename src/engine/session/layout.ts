@@ -7,7 +7,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import { projectAvpDir, projectValidatorsDir } from '../../paths.ts';
 
-export const AVP_GITIGNORE_LINES = ['state/', 'logs/', 'cache/'];
+export const AVP_GITIGNORE_LINES = ['state/', 'logs/', 'cache/', '.staging/'];
 
 /** Creates `.avp/validators/` and `.avp/.gitignore` (adding missing lines to an existing one). Returns what it made. */
 export function ensureProjectLayout(projectRoot: string, dryRun = false): string[] {
@@ -21,7 +21,7 @@ export function ensureProjectLayout(projectRoot: string, dryRun = false): string
   if (!existsSync(ignore)) {
     if (!dryRun) {
       mkdirSync(projectAvpDir(projectRoot), { recursive: true });
-      writeFileSync(ignore, `# avp: per-machine session state, logs and caches (validators/ is meant to be committed)\n${AVP_GITIGNORE_LINES.join('\n')}\n`);
+      writeFileSync(ignore, `# avp: per-machine session state, logs and caches and install staging (validators/ and avp-lock.json are meant to be committed)\n${AVP_GITIGNORE_LINES.join('\n')}\n`);
     }
     made.push(ignore);
   } else {

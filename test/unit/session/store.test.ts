@@ -48,10 +48,10 @@ describe('state store', () => {
     expect(ensureProjectLayout(root, true)).toHaveLength(2);
     expect(existsSync(join(root, '.avp'))).toBe(false); // dry run
     ensureProjectLayout(root);
-    expect(readFileSync(join(root, '.avp', '.gitignore'), 'utf8')).toContain('state/\nlogs/\ncache/\n');
+    expect(readFileSync(join(root, '.avp', '.gitignore'), 'utf8')).toContain('state/\nlogs/\ncache/\n.staging/\n');
     expect(ensureProjectLayout(root)).toEqual([]);
     writeFileSync(join(root, '.avp', '.gitignore'), 'state/');
     ensureProjectLayout(root);
-    expect(readFileSync(join(root, '.avp', '.gitignore'), 'utf8')).toBe('state/\nlogs/\ncache/\n');
+    expect(readFileSync(join(root, '.avp', '.gitignore'), 'utf8')).toBe('state/\nlogs/\ncache/\n.staging/\n');
   });
 });
