@@ -11,7 +11,7 @@ async function main(argv: string[]): Promise<void> {
     process.exitCode = await runHookCommand(argv.slice(1));
     return;
   }
-  const [{ defineCommand, runMain }, { commands }] = await Promise.all([import('citty'), import('./commands/index.ts')]);
+  const [{ defineCommand, renderUsage, runMain }, { commands }] = await Promise.all([import('citty'), import('./commands/index.ts')]);
   const main = defineCommand({
     meta: {
       name: 'avp',
@@ -20,7 +20,15 @@ async function main(argv: string[]): Promise<void> {
     },
     subCommands: commands,
   });
-  await runMain(main, { rawArgs: argv });
+  await runMain(main, {
+    rawArgs: argv,
+    // citty colours its usage even into a pipe; colour only a terminal (and never with NO_COLOR).
+    showUsage: async (cmd, parent) => {
+      const text = await renderUsage(cmd, parent);
+      const plain = !process.stdout.isTTY || Boolean(process.env.NO_COLOR);
+      process.stdout.write(`${plain ? text.replace(/\x1b\[[0-9;]*m/g, '') : text}\n`);
+    },
+  });
 }
 
 await main(process.argv.slice(2));
