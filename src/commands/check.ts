@@ -13,6 +13,7 @@ export default defineCommand({
     staged: { type: 'boolean', description: 'Check the staged changes (HEAD → index), for pre-commit hooks' },
     event: { type: 'string', description: 'Only this event: PostToolUse (one per file) or Stop (all changes at once)' },
     json: { type: 'boolean', description: "Print seed 001's report as JSON (with events, files and token usage)" },
+    cache: { type: 'boolean', default: true, description: 'Reuse stored verdicts and parsed validators (--no-cache asks every judge again)' },
   },
   run: ({ args }) =>
     runCommand(async () => {
@@ -27,7 +28,8 @@ export default defineCommand({
         throw new AvpError('check-args', 'give files, --diff or --staged, not several', { fix: 'pick one source of changes' });
       }
       const cwd = process.cwd();
-      const result = await runCheck({ projectRoot: findProjectRoot(cwd), cwd, paths, diff: args.diff, staged: !!args.staged, event: args.event });
+      const env = args.cache === false ? { ...process.env, AVP_NO_CACHE: '1' } : process.env;
+      const result = await runCheck({ projectRoot: findProjectRoot(cwd), cwd, paths, diff: args.diff, staged: !!args.staged, event: args.event, env });
       if (args.json) {
         const { report, events, files, usage } = result;
         const out = { ...report, events, files: files.map((f) => ({ path: f.relPath, kind: f.kind })), ...(usage ? { usage } : {}) };

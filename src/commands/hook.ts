@@ -5,7 +5,7 @@
  */
 import type { CommandDef } from 'citty';
 
-const USAGE = 'usage: avp hook [--agent claude]   (reads one hook event as JSON on stdin)';
+const USAGE = 'usage: avp hook [--agent claude] [--no-cache]   (reads one hook event as JSON on stdin)';
 
 /** Writes and waits for the pipe to take it: the process may exit right after. */
 function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
@@ -35,7 +35,9 @@ export async function runHookCommand(argv: string[]): Promise<number> {
   const startedAt = Date.now();
   const agentAt = argv.indexOf('--agent');
   const agent = agentAt >= 0 ? argv[agentAt + 1] : argv.find((a) => a.startsWith('--agent='))?.slice(8);
-  const unknown = argv.filter((a, i) => !(a === '--agent' || a.startsWith('--agent=') || (agentAt >= 0 && i === agentAt + 1)));
+  // --no-cache: every judge is asked again (same as AVP_NO_CACHE=1), e.g. while writing a validator's prompt.
+  if (argv.includes('--no-cache')) process.env.AVP_NO_CACHE = '1';
+  const unknown = argv.filter((a, i) => !(a === '--agent' || a === '--no-cache' || a.startsWith('--agent=') || (agentAt >= 0 && i === agentAt + 1)));
   if ((agent !== undefined && agent !== 'claude') || unknown.length) {
     await write(process.stderr, `avp: ${agent !== undefined && agent !== 'claude' ? `unsupported agent "${agent}" (supported: claude)` : `unknown argument ${unknown[0]}`}\n${USAGE}\n`);
     return 2;
@@ -76,7 +78,7 @@ export async function runHookCommand(argv: string[]): Promise<number> {
  * The citty definition, for `avp hook --help` and the command table. A plain object (citty's `defineCommand` is the
  * identity function): importing citty here would put it on every hook call.
  */
-const hookCommand: CommandDef<{ agent: { type: 'string'; description: string; default: string } }> = {
+const hookCommand: CommandDef<{ agent: { type: 'string'; description: string; default: string }; cache: { type: 'boolean'; description: string; default: boolean } }> = {
   meta: {
     name: 'hook',
     description:
@@ -84,6 +86,7 @@ const hookCommand: CommandDef<{ agent: { type: 'string'; description: string; de
   },
   args: {
     agent: { type: 'string', description: 'The agent whose hook protocol is spoken (only "claude" today)', default: 'claude' },
+    cache: { type: 'boolean', description: 'Reuse stored verdicts (--no-cache asks every judge again; same as AVP_NO_CACHE=1)', default: true },
   },
   async run({ rawArgs }) {
     process.exitCode = await runHookCommand(rawArgs);

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startAnthropicServer, type AnthropicServer } from '../support/anthropic-server.ts';
+import { runAvp } from '../support/run-avp.ts';
 import { BIN, PASSES, project, sh, type Project } from './hook-support.ts';
 
 const CLI_DIR = resolve(import.meta.dir, '../../node_modules/.bin');
@@ -27,6 +28,7 @@ function llmProject(n: number): Project {
   return p;
 }
 
+const projectEnv = (p: Project) => ({ HOME: p.home, AVP_HOME: join(p.home, '.avp'), CLAUDE_PROJECT_DIR: p.root });
 const apiEnv = (url: string) => ({ PATH: '/usr/bin:/bin', ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'k' });
 
 describe('avp hook with LLM judges', () => {
@@ -63,9 +65,33 @@ describe('avp hook with LLM judges', () => {
     expect(lines.slice(0, 8).every((l) => l.judge === 'anthropic' && l.tokens?.inputTokens === 800 && l.tokens?.cacheReadTokens === 600)).toBe(true);
     expect(lines.slice(8).every((l) => l.cached === true && l.tokens === undefined)).toBe(true);
 
-    // AVP_NO_CACHE=1: asked again
+    // AVP_NO_CACHE=1, or `avp hook --no-cache`: asked again
     await p.hook(input, { ...apiEnv(server.url), AVP_NO_CACHE: '1' });
     expect(server.requests).toHaveLength(16);
+    const noCache = await runAvp(['hook', '--no-cache'], { bin: BIN, cwd: p.root, stdin: JSON.stringify(input), env: { ...projectEnv(p), ...apiEnv(server.url) } });
+    expect(JSON.parse(noCache.stdout).decision).toBe('block');
+    expect(server.requests).toHaveLength(24);
+  }, 60_000);
+
+  test('avp check --json reports token usage; --no-cache asks the judges again', async () => {
+    const p = project();
+    p.validator('llm-check', { match: { tools: ['Write', 'Edit'] } });
+    p.write('src/config.ts', 'const API_KEY = process.env.API_KEY;\n');
+    server = await startAnthropicServer(() => ({
+      toolUse: { name: 'report_verdict', input: { passed: true, violations: [], summary: 'ok' } },
+      usage: { input_tokens: 500, output_tokens: 10 },
+    }));
+    const check = (...args: string[]) =>
+      runAvp(['check', 'src/config.ts', '--json', ...args], { bin: BIN, cwd: p.root, env: { ...projectEnv(p), ...apiEnv(server!.url) } });
+    const first = await check();
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout).usage).toMatchObject({ inputTokens: 500, outputTokens: 10 });
+    const asked = server.requests.length;
+    expect(asked).toBeGreaterThan(0);
+    await check();
+    expect(server.requests).toHaveLength(asked); // from the cache
+    await check('--no-cache');
+    expect(server.requests).toHaveLength(asked * 2);
   }, 60_000);
 
   test('no backend configured: every LLM validator is a blocking validator error saying how to configure one', async () => {
