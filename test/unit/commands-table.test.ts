@@ -41,9 +41,9 @@ describe('command table', () => {
     });
   }
 
-  test('--version prints the package version', async () => {
+  test('--version prints the package version, with no node or bun on PATH (the binary carries its runtime)', async () => {
     const pkg = JSON.parse(readFileSync(join(import.meta.dir, '../../package.json'), 'utf8'));
-    const r = await runAvp(['--version']);
+    const r = await runAvp(['--version'], { env: { PATH: '/nonexistent' } });
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe(pkg.version);
   });
