@@ -74,7 +74,7 @@ export async function answerClaudeHook(input: unknown, env: NodeJS.ProcessEnv, s
   if (!found.validators.length && !found.errors.length) return pass();
 
   const active = found.validators.filter((v) => !isDisabled(config, v.id, v.name));
-  // With the enabled validators S's tracking skips Bash snapshots no validator could look at.
+  // Given the enabled validators, session tracking skips Bash snapshots no validator could look at.
   event = await prepareEvent(event, config, { validators: active });
   profile?.mark('prepareEvent');
   let matched: Validator[] = matchValidators(active, event);

@@ -1,5 +1,5 @@
 /**
- * The valibot schemas of the verdict forms judges return (created by J; E's script judge may reuse `AvpResponseSchema`).
+ * The valibot schemas of the verdict forms judges return (shared by the LLM verdict parser and the script judge).
  * Lenient on input (unknown keys ignored, numeric strings accepted as line numbers) because judges are models and
  * scripts written by others; `toVerdict` turns any accepted form into avp's `Verdict`.
  *
