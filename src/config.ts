@@ -139,8 +139,15 @@ export async function loadConfig(opts: {
   let config = defaultConfig();
   const files = configFilesPresent(projectRoot, env);
   if (files.length) {
-    const { loadConfigFiles } = await import('./config-files.ts');
-    config = mergeConfig(config, await loadConfigFiles(projectRoot, env));
+    const { configFingerprints, readConfigCache, writeConfigCache } = await import('./config-cache.ts');
+    let layer = readConfigCache(projectRoot, files);
+    if (!layer) {
+      const before = configFingerprints(files);
+      const { loadConfigFiles } = await import('./config-files.ts');
+      layer = await loadConfigFiles(projectRoot, env);
+      writeConfigCache(projectRoot, files, before, layer);
+    }
+    config = mergeConfig(config, layer);
   }
   return finish(mergeConfig(applyEnv(config, env), opts.overrides));
 }

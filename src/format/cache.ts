@@ -81,7 +81,7 @@ export function makeEntry(result: LoadResult, files: string[] | undefined, now: 
 }
 
 /** Writes atomically (temp file + rename) so concurrent hook processes never read half a file; failures are ignored. */
-export function writeCache(cachePath: string, data: CacheFile): void {
+export function writeCache(cachePath: string, data: object): void {
   const tmp = `${cachePath}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     // A new cache folder gets a `.gitignore` of `*`: `.avp/` is usually committed, its cache never should be.

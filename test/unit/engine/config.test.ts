@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configFilesPresent, defaultConfig, loadConfig } from '../../../src/config.ts';
 import { AvpError } from '../../../src/errors.ts';
@@ -87,4 +87,50 @@ describe('loadConfig', () => {
     expect(e.code).toBe('config-env');
     expect(e.message).toContain('AVP_CONCURRENCY');
   });
+});
+
+describe('config cache (.avp/cache/config.json)', () => {
+  // Files changed less than 2 s ago are never cached (coarse timestamps; ctime cannot be set back), so these wait.
+  const settle = () => Bun.sleep(2100);
+
+  test('a data config is cached by its stats, and any change to it is a miss', async () => {
+    const { root, env } = project({ 'avp.config.json': JSON.stringify({ concurrency: 3 }), '.avp/validators/.keep': '' });
+    const file = join(root, 'avp.config.json');
+    await settle();
+    expect((await loadConfig({ cwd: root, projectRoot: root, env })).concurrency).toBe(3);
+    const cache = join(root, '.avp/cache/config.json');
+    expect(existsSync(cache)).toBe(true);
+    // The next call answers from the cache: a planted value there is what it returns.
+    const data = JSON.parse(readFileSync(cache, 'utf8'));
+    writeFileSync(cache, JSON.stringify({ ...data, layer: { concurrency: 7 } }));
+    expect((await loadConfig({ cwd: root, projectRoot: root, env })).concurrency).toBe(7);
+    // Edited, same size: read from the file again.
+    writeFileSync(file, JSON.stringify({ concurrency: 5 }));
+    expect((await loadConfig({ cwd: root, projectRoot: root, env })).concurrency).toBe(5);
+    // A second config file appears: a miss too.
+    writeFileSync(join(root, '.avprc'), 'budgetMs=5000\n');
+    const both = await loadConfig({ cwd: root, projectRoot: root, env });
+    expect([both.concurrency, both.budgetMs]).toEqual([5, 5000]);
+  }, 10_000);
+
+  test('files changed in the last 2 s, code configs and projects without .avp/ are never cached', async () => {
+    const fresh = project({ 'avp.config.json': JSON.stringify({ concurrency: 2 }), '.avp/validators/.keep': '' });
+    await loadConfig({ cwd: fresh.root, projectRoot: fresh.root, env: fresh.env });
+    expect(existsSync(join(fresh.root, '.avp/cache/config.json'))).toBe(false);
+
+    const code = project({ 'avp.config.ts': 'export default { concurrency: 2 };\n', '.avp/validators/.keep': '' });
+    const bare = project({ 'avp.config.json': JSON.stringify({ concurrency: 2 }) });
+    await settle();
+    expect((await loadConfig({ cwd: code.root, projectRoot: code.root, env: code.env })).concurrency).toBe(2);
+    expect(existsSync(join(code.root, '.avp/cache/config.json'))).toBe(false);
+    expect((await loadConfig({ cwd: bare.root, projectRoot: bare.root, env: bare.env })).concurrency).toBe(2);
+    expect(existsSync(join(bare.root, '.avp'))).toBe(false);
+  }, 10_000);
+
+  test('an invalid config is never cached: it fails on every call', async () => {
+    const { root, env } = project({ 'avp.config.json': JSON.stringify({ concurrency: 0 }), '.avp/validators/.keep': '' });
+    await settle();
+    for (let i = 0; i < 2; i++) expect((await rejection(loadConfig({ cwd: root, projectRoot: root, env }))).code).toBe('config-invalid');
+    expect(existsSync(join(root, '.avp/cache/config.json'))).toBe(false);
+  }, 10_000);
 });
