@@ -131,7 +131,7 @@ export async function readZipEntries(bytes: Uint8Array, maxEntries: number): Pro
           if (size > budget) throw overBudget();
           return checkCrc(name, data, crc);
         }
-        const out = inflateBounded(Inflate, data, Math.min(budget, size), () =>
+        const out = expandBounded((ondata) => new Inflate(ondata), data, Math.min(budget, size), 'deflate', () =>
           budget < size
             ? overBudget()
             : new AvpError('archive-size-mismatch', `the package archive entry "${name}" inflates past its declared size of ${size} bytes (a zip bomb or a corrupt archive)`, {
@@ -174,33 +174,36 @@ function checkCrc(name: string, data: Uint8Array, crc: number): Uint8Array {
 export class BudgetExceeded extends Error {}
 const overBudget = () => new BudgetExceeded('over budget');
 
+/** The part of fflate's streaming Inflate and Gunzip that the bounded reader drives. */
+interface PushStream {
+  push(chunk: Uint8Array, final: boolean): void;
+}
+
 /**
- * Inflates in 4 KiB input chunks and stops as soon as the output passes `limit`: a bomb that lies about its size
+ * Feeds `input` in 4 KiB chunks and stops as soon as the output passes `limit`: a bomb that lies about its size
  * costs at most `limit` + one chunk's expansion (deflate peaks near 1:1032, so ~4 MiB) of memory, never the full expansion.
  */
-function inflateBounded(
-  Inflate: typeof import('fflate').Inflate,
+function expandBounded(
+  open: (ondata: (chunk: Uint8Array) => void) => PushStream,
   input: Uint8Array,
   limit: number,
-  onOver: () => Error,
+  format: string,
+  onOver: () => Error = overBudget,
 ): Uint8Array {
   const chunks: Uint8Array[] = [];
   let total = 0;
   let over = false;
-  const inflater = new Inflate((chunk) => {
+  const stream = open((chunk) => {
     total += chunk.length;
     if (total > limit) over = true;
     else chunks.push(chunk);
   });
   const step = 4 * 1024;
   try {
-    for (let i = 0; i < input.length && !over; i += step) {
-      inflater.push(input.subarray(i, i + step), i + step >= input.length);
-    }
-    if (input.length === 0) inflater.push(new Uint8Array(0), true);
+    for (let i = 0; i < input.length && !over; i += step) stream.push(input.subarray(i, i + step), i + step >= input.length);
+    if (input.length === 0) stream.push(new Uint8Array(0), true);
   } catch (e) {
-    if (over) throw onOver();
-    throw corrupt(`invalid deflate data (${e instanceof Error ? e.message : String(e)})`);
+    if (!over) throw corrupt(`invalid ${format} data (${e instanceof Error ? e.message : String(e)})`);
   }
   if (over) throw onOver();
   const out = new Uint8Array(total);
@@ -215,26 +218,5 @@ function inflateBounded(
 /** Gunzips under a byte cap (for .tar.gz sources), with the same early stop as zip entries. */
 export async function gunzipBounded(input: Uint8Array, limit: number): Promise<Uint8Array> {
   const { Gunzip } = await import('fflate');
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  let over = false;
-  const gunzip = new Gunzip((chunk) => {
-    total += chunk.length;
-    if (total > limit) over = true;
-    else chunks.push(chunk);
-  });
-  const step = 4 * 1024;
-  try {
-    for (let i = 0; i < input.length && !over; i += step) gunzip.push(input.subarray(i, i + step), i + step >= input.length);
-  } catch (e) {
-    if (!over) throw corrupt(`invalid gzip data (${e instanceof Error ? e.message : String(e)})`);
-  }
-  if (over) throw new BudgetExceeded('over budget');
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
+  return expandBounded((ondata) => new Gunzip(ondata), input, limit, 'gzip');
 }
