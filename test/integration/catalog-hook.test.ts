@@ -4,58 +4,27 @@
  * for PreToolUse/Bash) with CLAUDE_PROJECT_DIR set. Asserts what the agent would get: block, deny, warning, or pass.
  */
 import { describe, expect, test } from 'bun:test';
-import { cpSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AVP_BIN, runAvp, tempDir } from '../support/run-avp.ts';
+import { AVP_BIN, runAvp } from '../support/run-avp.ts';
+import { project as hookProject, type Project as HookProject } from './hook-support.ts';
 
 const CATALOG = join(import.meta.dir, '../../validators');
-const FIXTURES = join(import.meta.dir, '../fixtures/hook/claude-code');
 
-interface Project {
-  root: string;
-  home: string;
-  hook(input: Record<string, unknown>, env?: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string; json: any }>;
-  write(rel: string, text: string): void;
+interface Project extends HookProject {
   git(...args: string[]): void;
 }
 
+/** hook-support's throwaway project holding copies of the given catalog validators, plus `git` run in it. */
 function project(validators: string[]): Project {
-  const root = tempDir('avp-c-proj-');
-  const home = tempDir('avp-c-home-');
-  for (const v of validators) cpSync(join(CATALOG, v), join(root, '.avp/validators', v), { recursive: true });
-  const p: Project = {
-    root,
-    home,
-    async hook(input, env = {}) {
-      const run = await runAvp(['hook'], {
-        cwd: root,
-        stdin: `${JSON.stringify(input)}\n`,
-        env: { HOME: home, AVP_HOME: join(home, '.avp'), CLAUDE_PROJECT_DIR: root, ...env },
-        timeoutMs: 30_000,
-      });
-      let json: any;
-      try {
-        json = JSON.parse(run.stdout);
-      } catch {
-        json = undefined;
-      }
-      return { ...run, json };
-    },
-    write(rel, text) {
-      mkdirSync(join(root, rel, '..'), { recursive: true });
-      writeFileSync(join(root, rel), text);
-    },
-    git(...args) {
-      const r = Bun.spawnSync(['git', ...args], { cwd: root, env: { ...process.env, HOME: home, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+  const p = hookProject();
+  for (const v of validators) cpSync(join(CATALOG, v), join(p.root, '.avp/validators', v), { recursive: true });
+  return Object.assign(p, {
+    git(...args: string[]) {
+      const r = Bun.spawnSync(['git', ...args], { cwd: p.root, env: { ...process.env, HOME: p.home, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
       if (r.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr.toString()}`);
     },
-  };
-  return p;
-}
-
-/** A captured Claude Code input with its paths moved into `p`. */
-function fixture(p: Project, name: string): Record<string, any> {
-  return JSON.parse(readFileSync(join(FIXTURES, name), 'utf8').replaceAll('/home/dev/project', p.root).replaceAll('/home/dev', p.home));
+  });
 }
 
 const base = (p: Project, event: string) => ({ session_id: 'catalog-test', transcript_path: join(p.home, 't.jsonl'), cwd: p.root, hook_event_name: event, tool_use_id: 'toolu_c' });
@@ -86,7 +55,7 @@ describe('no-secrets through avp hook', () => {
   test('the captured Write of `const API_KEY = "sk-live-…"` is blocked, with file:line and the secret masked', async () => {
     const p = project(['no-secrets']);
     p.write('src/config.ts', 'const API_KEY = "sk-live-1234567890abcdef";\n');
-    const r = await p.hook(fixture(p, 'hook-input-PostToolUse-Write.json'));
+    const r = await p.hook(p.fixture('hook-input-PostToolUse-Write.json'));
     expect(r.code).toBe(0);
     expect(blocked(r.json)).toBe(true);
     expect(r.json.violations).toMatchObject([{ rule: 'hardcoded-secret', file: 'src/config.ts', line: 1, snippet: 'const API_KEY = "sk-l…";', validator: 'no-secrets' }]);
@@ -97,7 +66,7 @@ describe('no-secrets through avp hook', () => {
   test('the captured Edit that replaces the key with process.env passes', async () => {
     const p = project(['no-secrets']);
     p.write('src/config.ts', 'const API_KEY = process.env.API_KEY;\n');
-    const r = await p.hook(fixture(p, 'hook-input-PostToolUse-Edit.json'));
+    const r = await p.hook(p.fixture('hook-input-PostToolUse-Edit.json'));
     expect(clean(r)).toBe(true);
   });
 
@@ -210,7 +179,7 @@ describe('the engine\'s in-process path (AVP_SCRIPT_WORKER=1: validate() in a Wo
   test('block, deny and pass as with the script process', async () => {
     const p = project(['no-secrets', 'dangerous-commands', 'protected-files', 'no-debug-leftovers']);
     p.write('src/config.ts', 'const API_KEY = "sk-live-1234567890abcdef";\n');
-    const secret = await p.hook(fixture(p, 'hook-input-PostToolUse-Write.json'), worker);
+    const secret = await p.hook(p.fixture('hook-input-PostToolUse-Write.json'), worker);
     expect(secret.json.violations).toMatchObject([{ rule: 'hardcoded-secret', file: 'src/config.ts', line: 1, validator: 'no-secrets' }]);
     expect(denied((await p.hook(preBash(p, 'rm -rf ~'), worker)).json)).toBe(true);
     const env = await p.hook(preWrite(p, '.env'), worker);
