@@ -8,7 +8,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { AvpError } from '../errors.ts';
 import type { FileChange, HookEvent } from '../event.ts';
 import { findProjectRoot } from '../paths.ts';
-import { applyEdits, diffForCreate, diffFromHunks, isPatchHunks } from './diff.ts';
+import { applyEdits, diffForCreate, diffFromHunks, isPatchHunks, toolEdits } from './diff.ts';
 
 /** Tools whose input names a file they change. */
 const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
@@ -85,20 +85,6 @@ export function normalizeClaudeEvent(input: unknown, env: NodeJS.ProcessEnv = pr
   return hookEvent;
 }
 
-type Edit = { old_string: string; new_string: string; replace_all?: boolean };
-
-function editsOf(tool: string, input: Record<string, unknown>): Edit[] | undefined {
-  const list = tool === 'MultiEdit' ? input.edits : [input];
-  if (!Array.isArray(list)) return undefined;
-  const edits: Edit[] = [];
-  for (const e of list) {
-    const o = obj(e);
-    if (!o || typeof o.old_string !== 'string' || typeof o.new_string !== 'string') return undefined;
-    edits.push({ old_string: o.old_string, new_string: o.new_string, replace_all: o.replace_all === true });
-  }
-  return edits;
-}
-
 /** The change a file tool made (Post*) or is about to make (Pre*, PermissionRequest), from the input and response alone. */
 function fileChanges(
   event: string,
@@ -130,7 +116,7 @@ function fileChanges(
     return [change];
   }
   if (tool === 'Edit' || tool === 'MultiEdit') {
-    const edits = editsOf(tool, input);
+    const edits = toolEdits(tool, input);
     if (typeof original === 'string') {
       change.before = original;
       const after = edits ? applyEdits(original, edits) : undefined;

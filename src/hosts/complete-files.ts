@@ -6,7 +6,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { FileChange, HookEvent } from '../event.ts';
-import { applyEdits, diffTexts } from './diff.ts';
+import { applyEdits, diffTexts, toolEdits } from './diff.ts';
 
 /** Files larger than this are not read into the prompt (validators still see the path and the proposed edit). */
 const MAX_READ_BYTES = 2 * 1024 * 1024;
@@ -24,18 +24,8 @@ async function readCurrent(path: string): Promise<string | null | undefined> {
 function proposedAfter(event: HookEvent, before: string): string | undefined {
   const input = event.toolInput ?? {};
   if (event.tool === 'Write') return typeof input.content === 'string' ? input.content : undefined;
-  if (event.tool === 'Edit') {
-    if (typeof input.old_string !== 'string' || typeof input.new_string !== 'string') return undefined;
-    return applyEdits(before, [{ old_string: input.old_string, new_string: input.new_string, replace_all: input.replace_all === true }]);
-  }
-  if (event.tool === 'MultiEdit' && Array.isArray(input.edits)) {
-    const edits = input.edits.filter(
-      (e): e is { old_string: string; new_string: string; replace_all?: boolean } =>
-        typeof e?.old_string === 'string' && typeof e?.new_string === 'string',
-    );
-    return edits.length === input.edits.length ? applyEdits(before, edits) : undefined;
-  }
-  return undefined;
+  const edits = toolEdits(event.tool, input);
+  return edits && applyEdits(before, edits);
 }
 
 async function complete(event: HookEvent, change: FileChange): Promise<FileChange> {

@@ -86,15 +86,31 @@ export async function diffTexts(relPath: string, before: string | null, after: s
   );
 }
 
+/** One replacement of Claude Code's Edit tool (MultiEdit carries a list of them in `edits`). */
+export interface Edit {
+  old_string: string;
+  new_string: string;
+  replace_all?: boolean;
+}
+
+/** The replacements an Edit or MultiEdit tool input asks for; undefined for another tool or a malformed input. */
+export function toolEdits(tool: string | undefined, input: Record<string, unknown>): Edit[] | undefined {
+  const list = tool === 'MultiEdit' ? input.edits : tool === 'Edit' ? [input] : undefined;
+  if (!Array.isArray(list)) return undefined;
+  const edits: Edit[] = [];
+  for (const e of list) {
+    if (e === null || typeof e !== 'object' || typeof e.old_string !== 'string' || typeof e.new_string !== 'string') return undefined;
+    edits.push({ old_string: e.old_string, new_string: e.new_string, replace_all: e.replace_all === true });
+  }
+  return edits;
+}
+
 /**
  * Applies Edit-tool replacements to `text` the way Claude Code does: each `old_string` must occur; without
  * `replace_all` only the first occurrence is replaced. Returns undefined when an `old_string` is not found (the
  * caller then falls back to what it knows, never guesses).
  */
-export function applyEdits(
-  text: string,
-  edits: Array<{ old_string: string; new_string: string; replace_all?: boolean }>,
-): string | undefined {
+export function applyEdits(text: string, edits: Edit[]): string | undefined {
   let out = text;
   for (const e of edits) {
     if (e.old_string === '') {
