@@ -10,8 +10,9 @@
  * - `POST /v1/messages/count_tokens` → `{input_tokens}` (not passed to the script; recorded with its path).
  * Every request is recorded (body, headers, path) before the script runs.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { cut, type RecordedRequest, type ScriptedReply, type ScriptFn, startScriptedServer } from './scripted-server.ts';
 
 export interface AnthropicUsage {
   input_tokens?: number;
@@ -20,35 +21,21 @@ export interface AnthropicUsage {
   cache_creation_input_tokens?: number;
 }
 
-export interface Reply {
+export interface Reply extends ScriptedReply {
   /** A text content block (first, when both text and toolUse are given). */
   text?: string;
   /** A tool_use content block; the stop reason becomes `tool_use`. */
   toolUse?: { name: string; input: unknown; id?: string };
-  /** >= 400 → an Anthropic error JSON with this status. */
-  status?: number;
   /** The error's `type` (default by status: 429 rate_limit_error, 529 overloaded_error, 400 invalid_request_error…). */
   errorType?: string;
-  errorMessage?: string;
   /** Extra response headers (e.g. `retry-after`). */
   headers?: Record<string, string>;
-  /** Wait before answering (the client may abort meanwhile). */
-  delayMs?: number;
   /** Stream (or body) is cut off half-way: the socket is destroyed after the first part of the content. */
   disconnectMidStream?: boolean;
   usage?: AnthropicUsage;
   /** Overrides the stop reason (`end_turn` / `tool_use` by default). */
   stopReason?: string;
 }
-
-export interface RecordedRequest {
-  body: any;
-  headers: Headers;
-  path: string;
-  method: string;
-}
-
-export type Script = (req: { body: any; headers: Headers; index: number }) => Reply | Promise<Reply>;
 
 export interface AnthropicServer {
   url: string;
@@ -76,21 +63,6 @@ function newId(prefix: string): string {
   counter += 1;
   const rand = Math.random().toString(36).slice(2, 12).padEnd(10, '0');
   return `${prefix}_01${rand}${counter.toString(36).padStart(12, '0')}`;
-}
-
-function toHeaders(req: IncomingMessage): Headers {
-  const h = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (Array.isArray(v)) for (const x of v) h.append(k, x);
-    else if (v !== undefined) h.set(k, v);
-  }
-  return h;
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** A rough token estimate so usage numbers move with the prompt size, as real ones do. */
@@ -154,7 +126,7 @@ function sendJson(res: ServerResponse, reply: Reply, body: any, socket: Socket):
   res.writeHead(200, { 'content-type': 'application/json', 'request-id': newId('req'), ...reply.headers });
   if (reply.disconnectMidStream) {
     res.write(text.slice(0, Math.floor(text.length / 2)));
-    void cut(res, socket);
+    void cut(socket);
     return;
   }
   res.end(text);
@@ -190,7 +162,7 @@ async function sendStream(res: ServerResponse, reply: Reply, body: any, socket: 
       const parts = pieces(block.text);
       for (const [i, part] of parts.entries()) {
         sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: part } });
-        if (reply.disconnectMidStream && i === 0) return cut(res, socket);
+        if (reply.disconnectMidStream && i === 0) return cut(socket);
       }
     } else {
       sse(res, 'content_block_start', {
@@ -205,12 +177,12 @@ async function sendStream(res: ServerResponse, reply: Reply, body: any, socket: 
           index,
           delta: { type: 'input_json_delta', partial_json: part },
         });
-        if (reply.disconnectMidStream && i === 0) return cut(res, socket);
+        if (reply.disconnectMidStream && i === 0) return cut(socket);
       }
     }
     sse(res, 'content_block_stop', { type: 'content_block_stop', index });
   }
-  if (reply.disconnectMidStream) return cut(res, socket);
+  if (reply.disconnectMidStream) return cut(socket);
   sse(res, 'message_delta', {
     type: 'message_delta',
     delta: { stop_reason: reply.stopReason ?? (reply.toolUse ? 'tool_use' : 'end_turn'), stop_sequence: null },
@@ -220,78 +192,29 @@ async function sendStream(res: ServerResponse, reply: Reply, body: any, socket: 
   res.end();
 }
 
-/** Lets the written events reach the client, then drops the connection without ending the chunked body. */
-async function cut(_res: ServerResponse, socket: Socket): Promise<void> {
-  await new Promise((r) => setTimeout(r, 20));
-  socket.destroy();
-}
-
 /** Starts the server on 127.0.0.1 (random port). Close it in `afterAll`/`finally`. */
-export async function startAnthropicServer(script: Script): Promise<AnthropicServer> {
-  const requests: RecordedRequest[] = [];
-  const all: RecordedRequest[] = [];
-  const sockets = new Set<Socket>();
-
-  const server = createServer(async (req, res) => {
-    const socket = req.socket;
-    try {
-      const path = req.url ?? '/';
-      const raw = await readBody(req);
-      let body: any = undefined;
-      try {
-        body = raw ? JSON.parse(raw) : undefined;
-      } catch {
-        body = raw;
-      }
-      const record: RecordedRequest = { body, headers: toHeaders(req), path, method: req.method ?? 'GET' };
-      all.push(record);
-      const pathname = path.split('?')[0];
-      if (req.method === 'HEAD' || (req.method === 'GET' && pathname === '/')) {
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        res.end();
-        return;
-      }
-      if (req.method === 'POST' && pathname === '/v1/messages/count_tokens') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ input_tokens: estimateTokens(body?.messages) }));
-        return;
-      }
-      if (req.method !== 'POST' || pathname !== '/v1/messages') {
-        sendError(res, { status: 404, errorMessage: `${req.method} ${pathname} is not served by this test server` });
-        return;
-      }
-      if (typeof body !== 'object' || body === null) {
-        sendError(res, { status: 400, errorMessage: 'request body is not JSON' });
-        return;
-      }
-      const index = requests.length;
-      requests.push(record);
-      const reply = await script({ body, headers: record.headers, index });
-      if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
-      if (socket.destroyed) return; // the client gave up (abort/timeout)
-      if (reply.status && reply.status >= 400) sendError(res, reply);
-      else if (body.stream === true) await sendStream(res, reply, body, socket);
-      else sendJson(res, reply, body, socket);
-    } catch (e) {
-      if (!res.headersSent && !socket.destroyed) {
-        sendError(res, { status: 500, errorMessage: `test server script failed: ${(e as Error).message}` });
-      } else socket.destroy();
-    }
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    all,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+export async function startAnthropicServer(script: ScriptFn<Reply>): Promise<AnthropicServer> {
+  const server = await startScriptedServer<Reply>(
+    {
+      apiPath: '/v1/messages',
+      fixed(method, pathname, body, res) {
+        if (method === 'HEAD' || (method === 'GET' && pathname === '/')) {
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.end();
+          return true;
+        }
+        if (method === 'POST' && pathname === '/v1/messages/count_tokens') {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ input_tokens: estimateTokens(body?.messages) }));
+          return true;
+        }
+        return false;
+      },
+      sendError,
+      sendJson,
+      sendStream,
+    },
+    script,
+  );
+  return { url: server.origin, requests: server.requests, all: server.all, close: server.close };
 }

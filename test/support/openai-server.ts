@@ -7,38 +7,26 @@
  *   events ending in `data: [DONE]` when the body has `stream: true`; `{error:{message,type,param,code}}` when
  *   `status` >= 400. `response_format` and the whole body are recorded for assertions.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { cut, type RecordedRequest, type ScriptedReply, type ScriptFn, startScriptedServer } from './scripted-server.ts';
 
-export interface OpenAIReply {
+export interface OpenAIReply extends ScriptedReply {
   /** `choices[0].message.content`. */
   text?: string;
-  /** >= 400 → an OpenAI error JSON. */
-  status?: number;
   errorType?: string;
-  errorMessage?: string;
   headers?: Record<string, string>;
-  delayMs?: number;
   /** The socket is destroyed half-way through the body / stream. */
   disconnectMidStream?: boolean;
   usage?: { prompt_tokens?: number; completion_tokens?: number; cached_tokens?: number };
   finishReason?: string;
 }
 
-export interface OpenAIRequest {
-  body: any;
-  headers: Headers;
-  path: string;
-  method: string;
-}
-
-export type OpenAIScript = (req: { body: any; headers: Headers; index: number }) => OpenAIReply | Promise<OpenAIReply>;
-
 export interface OpenAIServer {
   /** Base URL including `/v1`, as `OPENAI_BASE_URL` takes it. */
   url: string;
-  requests: OpenAIRequest[];
-  all: OpenAIRequest[];
+  requests: RecordedRequest[];
+  all: RecordedRequest[];
   close(): Promise<void>;
 }
 
@@ -53,15 +41,6 @@ const ERROR_TYPES: Record<number, string> = {
 
 let counter = 0;
 const newId = () => `chatcmpl-${Date.now().toString(36)}${(++counter).toString(36)}`;
-
-function toHeaders(req: IncomingMessage): Headers {
-  const h = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (Array.isArray(v)) for (const x of v) h.append(k, x);
-    else if (v !== undefined) h.set(k, v);
-  }
-  return h;
-}
 
 function sendError(res: ServerResponse, reply: OpenAIReply): void {
   const status = reply.status ?? 500;
@@ -79,11 +58,6 @@ function usageOf(reply: OpenAIReply, body: any, text: string) {
     total_tokens: prompt + completion,
     prompt_tokens_details: { cached_tokens: reply.usage?.cached_tokens ?? 0 },
   };
-}
-
-async function cut(socket: Socket): Promise<void> {
-  await new Promise((r) => setTimeout(r, 20));
-  socket.destroy();
 }
 
 function sendJson(res: ServerResponse, reply: OpenAIReply, body: any, socket: Socket): void {
@@ -131,66 +105,21 @@ function sendStream(res: ServerResponse, reply: OpenAIReply, body: any, socket: 
 }
 
 /** Starts the server on 127.0.0.1 (random port). */
-export async function startOpenAIServer(script: OpenAIScript): Promise<OpenAIServer> {
-  const requests: OpenAIRequest[] = [];
-  const all: OpenAIRequest[] = [];
-  const sockets = new Set<Socket>();
-  const server = createServer(async (req, res) => {
-    const socket = req.socket;
-    try {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: any;
-      try {
-        body = raw ? JSON.parse(raw) : undefined;
-      } catch {
-        body = raw;
-      }
-      const path = req.url ?? '/';
-      const record: OpenAIRequest = { body, headers: toHeaders(req), path, method: req.method ?? 'GET' };
-      all.push(record);
-      const pathname = path.split('?')[0];
-      if (req.method === 'GET' && pathname === '/v1/models') {
+export async function startOpenAIServer(script: ScriptFn<OpenAIReply>): Promise<OpenAIServer> {
+  const server = await startScriptedServer<OpenAIReply>(
+    {
+      apiPath: '/v1/chat/completions',
+      fixed(method, pathname, _body, res) {
+        if (method !== 'GET' || pathname !== '/v1/models') return false;
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ object: 'list', data: [{ id: 'test-model', object: 'model', owned_by: 'test' }] }));
-        return;
-      }
-      if (req.method !== 'POST' || pathname !== '/v1/chat/completions') {
-        sendError(res, { status: 404, errorMessage: `${req.method} ${pathname} is not served by this test server` });
-        return;
-      }
-      if (typeof body !== 'object' || body === null) {
-        sendError(res, { status: 400, errorMessage: 'request body is not JSON' });
-        return;
-      }
-      const index = requests.length;
-      requests.push(record);
-      const reply = await script({ body, headers: record.headers, index });
-      if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
-      if (socket.destroyed) return;
-      if (reply.status && reply.status >= 400) sendError(res, reply);
-      else if (body.stream === true) sendStream(res, reply, body, socket);
-      else sendJson(res, reply, body, socket);
-    } catch (e) {
-      if (!res.headersSent && !socket.destroyed) sendError(res, { status: 500, errorMessage: (e as Error).message });
-      else socket.destroy();
-    }
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    all,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+        return true;
+      },
+      sendError,
+      sendJson,
+      sendStream,
+    },
+    script,
+  );
+  return { url: `${server.origin}/v1`, requests: server.requests, all: server.all, close: server.close };
 }
