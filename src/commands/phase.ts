@@ -28,6 +28,11 @@ export default defineCommand({
   },
   async run({ args }) {
     await runCommand(async () => {
+      const timeout = args.timeout === undefined ? undefined : Number(args.timeout);
+      if (timeout !== undefined && (!Number.isFinite(timeout) || timeout <= 0)) {
+        const { AvpError } = await import('../errors.ts');
+        throw new AvpError('phase-args', `--timeout ${JSON.stringify(args.timeout)} is not a positive number of seconds`, { fix: 'pass e.g. --timeout 300' });
+      }
       const [{ runPhaseDetailed }, { parseInputText }, { invalidInputOutput }] = await Promise.all([
         import('../phase/run.ts'),
         import('../phase/input.ts'),
@@ -41,19 +46,11 @@ export default defineCommand({
         print(invalidInputOutput(parsed.issues));
         return 1;
       }
-      const timeout = args.timeout === undefined ? undefined : Number(args.timeout);
-      if (timeout !== undefined && (!Number.isFinite(timeout) || timeout <= 0)) {
-        const { AvpError } = await import('../errors.ts');
-        throw new AvpError('phase-args', `--timeout ${JSON.stringify(args.timeout)} is not a positive number of seconds`, { fix: 'pass e.g. --timeout 300' });
-      }
       const run = await runPhaseDetailed(parsed.data, {
         env: process.env,
         ...(timeout ? { commandTimeoutMs: timeout * 1000 } : {}),
         onNote: args.quiet ? undefined : (n: string) => process.stderr.write(`avp phase: ${n}\n`),
       });
-      if (!args.quiet && run.output.status === 'fail' && run.output.checks.formatter.issues[0]?.startsWith('Validation failed')) {
-        process.stderr.write(`avp phase: ${run.output.checks.formatter.issues.join('; ')}\n`);
-      }
       print(run.output);
       return run.output.status === 'pass' ? 0 : 1;
     });

@@ -12,7 +12,7 @@ export interface PhaseRun {
   output: PhaseOutput;
   /** The bounded command log, when one could be written. */
   logPath?: string;
-  /** Lines for people: language detected, tools not installed, why tests failed. */
+  /** Lines for people: why the input is invalid, language detected, tools not installed, why tests failed. */
   notes: string[];
 }
 
@@ -34,7 +34,10 @@ export async function runPhaseDetailed(data: unknown, opts: PhaseOptions = {}): 
     opts.onNote?.(text);
   };
   const valid = await validateInput(data);
-  if (!valid.ok) return { output: invalidInputOutput(valid.issues), notes };
+  if (!valid.ok) {
+    note(valid.issues.join('; '));
+    return { output: invalidInputOutput(valid.issues), notes };
+  }
   const input = valid.input;
   const env = opts.env ?? process.env;
   const detection = input.language

@@ -20,11 +20,14 @@ describe.concurrent('avp phase: invalid input', () => {
     expect(r.stdout + r.stderr).toContain('--timeout');
   });
 
-  test('a bad --timeout is a usage error on stderr (no stack trace), exit 1', async () => {
-    const r = await runAvp(['phase', '--timeout', 'soon'], { stdin: '{}' });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('--timeout "soon" is not a positive number of seconds');
-    expect(r.stderr).not.toMatch(/^\s+at /m);
+  test('a bad --timeout is a usage error on stderr (no stack trace), exit 1, whatever the request', async () => {
+    for (const stdin of ['{}', 'not json']) {
+      const r = await runAvp(['phase', '--timeout', 'soon'], { stdin });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('--timeout "soon" is not a positive number of seconds');
+      expect(r.stderr).not.toMatch(/^\s+at /m);
+    }
   });
 
   test('Example 4: missing working_directory → exactly the seed\'s response, exit 1', async () => {
@@ -32,6 +35,7 @@ describe.concurrent('avp phase: invalid input', () => {
     expect(out).toEqual(example('example4-response'));
     expect(code).toBe(1);
     expect(stderr).toContain("missing required parameter 'working_directory'");
+    expect(stderr.split('\n').filter((l) => l.includes('Validation failed'))).toHaveLength(1);
   });
 
   const dir = tempDir('avp-phase-input-');
