@@ -137,7 +137,7 @@ function node(language: Language, wd: string, s: Record<string, string>): Omit<P
   if (s.build) build = tool(run('build'), 'project');
   else if (language === 'typescript' && existsSync(join(wd, 'tsconfig.json'))) build = tool('npx tsc --noEmit', 'default');
   else build = skipped('no build script in package.json (plain JavaScript has no build step)');
-  const tests = s.test && !NPM_PLACEHOLDER_TEST.test(s.test) ? tool(`${pm} test`, 'project') : tool(`${pm} test`, 'default');
+  const tests = tool(`${pm} test`, s.test && !NPM_PLACEHOLDER_TEST.test(s.test) ? 'project' : 'default');
   return { formatter, linter, build, tests };
 }
 
@@ -159,7 +159,7 @@ function java(wd: string): Omit<PhasePlan, 'language'> {
     const g = existsSync(join(wd, 'gradlew')) ? './gradlew' : 'gradle';
     const spotless = /spotless/.test(gradleFile);
     return {
-      formatter: spotless ? tool(`${g} spotlessCheck`, 'project', `${g} spotlessApply`) : tool(`${g} spotlessCheck`, 'default', `${g} spotlessApply`),
+      formatter: tool(`${g} spotlessCheck`, spotless ? 'project' : 'default', `${g} spotlessApply`),
       linter: tool(`${g} check -x test`, 'default'),
       build: tool(`${g} assemble`, 'default'),
       tests: tool(`${g} test`, 'default'),

@@ -109,7 +109,7 @@ function npxPackage(command: string): string | undefined {
 }
 
 /** The program a command line starts with, skipping `VAR=value` assignments. */
-export function firstProgram(command: string): string | undefined {
+function firstProgram(command: string): string | undefined {
   const words = command.trim().split(/\s+/);
   return words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
 }

@@ -63,8 +63,7 @@ function describe(err: ErrorObject, data: unknown): string {
 }
 
 function article(type: string): string {
-  const t = type === 'array' ? 'an array of strings' : type === 'integer' ? 'an integer' : type === 'object' ? 'an object' : `a ${type}`;
-  return t;
+  return type === 'array' ? 'an array of strings' : type === 'integer' ? 'an integer' : type === 'object' ? 'an object' : `a ${type}`;
 }
 
 function pick(data: unknown, pointer: string): unknown {

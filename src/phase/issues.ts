@@ -11,7 +11,7 @@ const MAX_LINE = 300;
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
 
-export function cleanLines(output: string): string[] {
+function cleanLines(output: string): string[] {
   return output.replace(ANSI, '').split(/\r?\n/).map((l) => l.replace(/\s+$/, ''));
 }
 

@@ -1,4 +1,4 @@
-import type { PhasePlan, ToolPlan } from './commands.ts';
+import type { ToolPlan } from './commands.ts';
 import { findMissingProgram, runCommand, type ExecResult } from './exec.ts';
 import { failingCount, relevantLines, unformattedFiles } from './issues.ts';
 import { treeFingerprint } from './fingerprint.ts';
@@ -130,5 +130,3 @@ export async function runTests(plan: ToolPlan, ctx: CheckContext, logPath?: stri
   }
   return { status: 'fail', failing_count: count, retry_count: 0, command: plan.command, execution_time_ms: ms(start) };
 }
-
-export type { PhasePlan };

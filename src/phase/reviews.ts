@@ -124,7 +124,7 @@ type Outcome = { status: 'pass' | 'fail'; items: string[]; severity: SecuritySev
 
 async function review(kind: 'code' | 'security', ctx: ReviewContext, config: Promise<AvpConfig>, event: Promise<HookEvent>): Promise<Outcome> {
   const validator = reviewValidator(kind, ctx.wd);
-  const label = `${kind === 'code' ? 'code' : 'security'} review`;
+  const label = `${kind} review`;
   try {
     const { judgeFor } = await import('../judges/select.ts');
     const judge = await judgeFor(validator, await config, ctx.env);
