@@ -36,8 +36,9 @@ describe('recipe: phase validation as a Stop validator', () => {
     expect(blocked.code).toBe(1);
     const report = JSON.parse(blocked.stdout);
     const text = JSON.stringify(report);
-    expect(text).toContain('phase-gate');
-    expect(report.violations ?? text).toBeDefined();
+    const gate = report.validators.find((v: { name: string }) => v.name === 'phase-gate');
+    expect(gate).toMatchObject({ passed: false });
+    expect(gate.violations.length).toBeGreaterThan(0);
     expect(text).toContain("error 'unused' is assigned a value but never used (no-unused-vars)");
     expect(text).toContain('phase validation failed: linter');
 
