@@ -18,11 +18,12 @@
  */
 import picomatch from 'picomatch';
 import type { FileChange, HookEvent } from '../event.ts';
-import type { LoadError, Validator, ValidatorSpec } from './types.ts';
+import { MATCHER_TRIGGERS, STOP_TRIGGERS, TOOL_TRIGGERS, type LoadError, type Validator, type ValidatorSpec } from './types.ts';
 
-const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest']);
-const STOP_EVENTS = new Set(['Stop', 'SubagentStop']);
-const MATCHER_EVENTS = new Set(['SessionStart', 'SessionEnd', 'Setup', 'PreCompact', 'Notification', 'SubagentStart', 'SubagentStop']);
+// The same lists lint checks against (schema.ts): what lint calls "no effect" is exactly what matching ignores.
+const TOOL_EVENTS = new Set<string>(TOOL_TRIGGERS);
+const STOP_EVENTS = new Set<string>(STOP_TRIGGERS);
+const MATCHER_EVENTS = new Set<string>(MATCHER_TRIGGERS);
 
 interface Compiled {
   tools?: RegExp[];

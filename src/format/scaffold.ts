@@ -7,8 +7,8 @@ import { dirname, join } from 'node:path';
 import { AvpError } from '../errors.ts';
 import { loadSource } from './discover.ts';
 import { lintPaths } from './lint.ts';
-import { NAME_FIX, NAME_RE, TOOL_TRIGGERS } from './schema.ts';
-import { SEVERITIES, TRIGGERS, type Form, type Severity, type Source, type Trigger } from './types.ts';
+import { NAME_FIX, NAME_RE } from './schema.ts';
+import { SEVERITIES, STOP_TRIGGERS, TOOL_TRIGGERS, TRIGGERS, type Form, type Severity, type Source, type Trigger } from './types.ts';
 
 /** `avp new` input (trigger and severity as typed: validated here). */
 export interface ScaffoldOptions {
@@ -35,7 +35,7 @@ export interface Scaffolded {
 function frontmatter(name: string, description: string, severity: Severity, trigger: Trigger): string {
   const lines = ['---', `name: ${name}`, `description: ${description}`, `severity: ${severity}`, `trigger: ${trigger}`];
   if (TOOL_TRIGGERS.includes(trigger)) lines.push('match:', '  tools: [Write, Edit, MultiEdit]', '  files: ["**/*"]');
-  if (trigger === 'Stop' || trigger === 'SubagentStop') lines.push('match:', '  files: ["**/*"]');
+  if (STOP_TRIGGERS.includes(trigger)) lines.push('match:', '  files: ["**/*"]');
   lines.push('timeout: 60', '---', '');
   return lines.join('\n');
 }

@@ -3,7 +3,7 @@
  * and `model`. Loaded only on a parse-cache miss (valibot costs ~8 ms at startup).
  */
 import * as v from 'valibot';
-import { SEVERITIES, TRIGGERS, type ValidatorSpec } from './types.ts';
+import { MATCHER_TRIGGERS, SEVERITIES, STOP_TRIGGERS, TOOL_TRIGGERS, TRIGGERS, type ValidatorSpec } from './types.ts';
 import type { Frontmatter, Problem } from './frontmatter.ts';
 
 /** The name rule of AVP 1.0 (also the registry's package-name rule). */
@@ -12,12 +12,8 @@ export const NAME_FIX = 'use 1–64 characters of a-z, 0-9 and single hyphens, n
 const TAG_RE = NAME_RE;
 export const KNOWN_KEYS = ['name', 'description', 'severity', 'trigger', 'match', 'triggerMatcher', 'tags', 'once', 'timeout', 'license', 'compatibility', 'metadata', 'script', 'model'];
 const MATCH_KEYS = ['tools', 'files'];
-/** Triggers whose events carry a tool name (`match.tools` applies). */
-export const TOOL_TRIGGERS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest'];
 /** Triggers whose events carry changed files (`match.files` applies). */
-export const FILE_TRIGGERS = [...TOOL_TRIGGERS, 'Stop', 'SubagentStop'];
-/** Triggers with a value for `triggerMatcher` (source, reason, trigger, notification type, agent type). */
-export const MATCHER_TRIGGERS = ['SessionStart', 'SessionEnd', 'Setup', 'PreCompact', 'Notification', 'SubagentStart', 'SubagentStop'];
+const FILE_TRIGGERS = [...TOOL_TRIGGERS, ...STOP_TRIGGERS];
 export const DEFAULT_TIMEOUT = 60;
 const MAX_TIMEOUT = 3600;
 

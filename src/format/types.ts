@@ -18,6 +18,13 @@ export const TRIGGERS = [
 ] as const;
 export type Trigger = (typeof TRIGGERS)[number];
 
+/** Triggers whose events carry a tool name (`match.tools` applies). */
+export const TOOL_TRIGGERS: readonly Trigger[] = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest'];
+/** Triggers whose events carry the files the turn changed (`match.files` applies, as on the tool triggers). */
+export const STOP_TRIGGERS: readonly Trigger[] = ['Stop', 'SubagentStop'];
+/** Triggers with a value for `triggerMatcher` (source, reason, trigger, notification type, agent type). */
+export const MATCHER_TRIGGERS: readonly Trigger[] = ['SessionStart', 'SessionEnd', 'Setup', 'PreCompact', 'Notification', 'SubagentStart', 'SubagentStop'];
+
 export const SEVERITIES = ['info', 'warn', 'error'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
@@ -84,7 +91,7 @@ export interface LoadError {
   fix: string;
   /** The validator's name when it could be read; lets matching decide whether the error concerns an event. */
   name?: string;
-  /** Trigger and tool matchers when they could be read, so a broken validator blocks only the events it would see. */
+  /** The trigger when it could be read, so a broken validator blocks only the events it would see. */
   trigger?: Trigger;
 }
 
