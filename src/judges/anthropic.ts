@@ -5,14 +5,12 @@
  * Non-streaming by default (`AVP_JUDGE_STREAM=1` asks for SSE); either kind of response is read.
  */
 import { AvpError } from '../errors.ts';
-import { DEFAULT_MODELS } from './detect.ts';
 import { postWithRetry, RetryableError } from './http-retry.ts';
 import type { Answer, AskOptions, Transport } from './llm-judge.ts';
 import type { Prompt } from './prompt.ts';
 import { type AnthropicMessage, anthropicFromStream, anthropicUsage } from './sse.ts';
 import { VERDICT_JSON_SCHEMA } from './verdict-schema.ts';
 
-export const ANTHROPIC_DEFAULT_MODEL = DEFAULT_MODELS.anthropic;
 export const ANTHROPIC_DEFAULT_URL = 'https://api.anthropic.com';
 const VERDICT_TOOL = 'report_verdict';
 

@@ -16,7 +16,7 @@ export function defaultModel(backend: string): string {
  * The model for a validator: `judge.model` (config, `AVP_MODEL`) is the user's explicit choice and wins; else the
  * validator's `model` hint; else the backend's default.
  */
-export async function modelFor(backend: string, validator: Validator | undefined, config: AvpConfig): Promise<string> {
+export function modelFor(backend: string, validator: Validator | undefined, config: AvpConfig): string {
   return config.judge.model || validator?.spec.model || defaultModel(backend);
 }
 
@@ -46,7 +46,7 @@ async function buildJudge(found: Detection, model: string, validator: Validator,
  */
 export async function createLlmJudge(found: Detection, validator: Validator, config: AvpConfig, env: NodeJS.ProcessEnv): Promise<Judge> {
   if (found.backend === 'command') throw new Error('createLlmJudge: the command backend is built by select.ts');
-  const model = await modelFor(found.backend, validator, config);
+  const model = modelFor(found.backend, validator, config);
   if (!config.cache.enabled) return buildJudge(found, model, validator, config, env);
   const lazy: Judge = { name: found.backend, evaluate: async (req) => (await buildJudge(found, model, validator, config, env)).evaluate(req) };
   // The endpoint is part of the key: another server may run another model under the same name.

@@ -9,14 +9,13 @@
  */
 import { runProcess, stderrNote } from '../engine/spawn.ts';
 import { AvpError } from '../errors.ts';
-import { DEFAULT_MODELS } from './detect.ts';
 import type { Validator } from '../format/types.ts';
+import { judgeEnv } from './script.ts';
+import { anthropicUsage } from './sse.ts';
 import type { Answer, AskOptions, Transport } from './llm-judge.ts';
 import { REPAIR_INSTRUCTION } from './llm-judge.ts';
 import type { Prompt } from './prompt.ts';
-import type { TokenUsage } from './types.ts';
 
-export const CLAUDE_DEFAULT_MODEL = DEFAULT_MODELS.claude;
 export const CLAUDE_READ_ONLY_TOOLS = ['Read', 'Grep', 'Glob'];
 const DENIED_TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', 'WebFetch', 'WebSearch', 'Task'];
 /** Host-session variables a hook inherits from Claude Code; the sub-agent must look like a fresh top-level session. */
@@ -44,14 +43,7 @@ export function withoutHostSession(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  * recursion guard (`AVP_SUBAGENT=1`: an `avp hook` started by the sub-agent's own tool calls passes through).
  */
 export function subagentEnv(base: NodeJS.ProcessEnv, validator: Validator, projectRoot: string): NodeJS.ProcessEnv {
-  return {
-    ...withoutHostSession(base),
-    AVP_VALIDATOR_NAME: validator.name,
-    AVP_VALIDATOR_ID: validator.id,
-    AVP_VALIDATOR_DIR: validator.dir ?? '',
-    AVP_PROJECT_ROOT: projectRoot,
-    AVP_SUBAGENT: '1',
-  };
+  return judgeEnv(validator, projectRoot, {}, withoutHostSession(base));
 }
 
 /** The argv of one sub-agent run (exported for tests and docs). */
@@ -82,14 +74,6 @@ export function claudeArgv(opts: ClaudeOptions, system: string, addDirs: string[
   return argv;
 }
 
-function usageOf(u: any): TokenUsage | undefined {
-  if (!u || typeof u !== 'object') return undefined;
-  const out: TokenUsage = { inputTokens: u.input_tokens ?? 0, outputTokens: u.output_tokens ?? 0 };
-  if (typeof u.cache_read_input_tokens === 'number') out.cacheReadTokens = u.cache_read_input_tokens;
-  if (typeof u.cache_creation_input_tokens === 'number') out.cacheWriteTokens = u.cache_creation_input_tokens;
-  return out;
-}
-
 /** Reads the CLI's `--output-format json` result (`{type:"result", subtype, is_error, result, usage, modelUsage}`). */
 export function claudeAnswer(stdout: string, model: string): Answer {
   const line = stdout.trim().split('\n').reverse().find((l) => l.trim().startsWith('{'));
@@ -108,7 +92,8 @@ export function claudeAnswer(stdout: string, model: string): Answer {
       fix: j.subtype === 'error_max_turns' ? 'the sub-agent used all its turns; simplify the validator' : 'run `claude -p hello` to check the CLI login, or `avp doctor`',
     });
   }
-  const usage = usageOf(j.usage);
+  // The CLI's result carries the Messages API's usage object.
+  const usage = j.usage && typeof j.usage === 'object' ? anthropicUsage(j.usage) : undefined;
   const models = j.modelUsage && typeof j.modelUsage === 'object' ? Object.keys(j.modelUsage) : [];
   return { text: typeof j.result === 'string' ? j.result : '', model: models[0] ?? model, ...(usage ? { usage } : {}) };
 }

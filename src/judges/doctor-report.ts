@@ -100,7 +100,7 @@ export async function doctorReport(opts: { cwd: string; env: NodeJS.ProcessEnv; 
     const d = detectBackend(config, env);
     report.judge.backend = d.backend;
     report.judge.reason = d.reason;
-    if (d.backend !== 'command') report.judge.model = await modelFor(d.backend, undefined, config);
+    if (d.backend !== 'command') report.judge.model = modelFor(d.backend, undefined, config);
     if (opts.probe && d.backend !== 'command') {
       const { probeBackend } = await import('./probe.ts');
       report.judge.probe = await probeBackend(d, report.judge.model!, env, { timeoutMs: opts.timeoutMs, cwd: projectRoot });
@@ -114,7 +114,7 @@ export async function doctorReport(opts: { cwd: string; env: NodeJS.ProcessEnv; 
   for (const v of llm) {
     const routed = backendFor(v, config);
     const backend = routed === 'auto' ? (report.judge.backend ?? 'none') : routed;
-    const model = backend === 'command' || backend === 'none' ? undefined : await modelFor(backend, v, config);
+    const model = backend === 'command' || backend === 'none' ? undefined : modelFor(backend, v, config);
     report.judge.validators.push({ id: v.id, backend, ...(model ? { model } : {}) });
   }
 

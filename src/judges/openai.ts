@@ -4,7 +4,6 @@
  * the same request without it — the instructions already ask for bare JSON — and is remembered for this process.
  */
 import { AvpError, isAvpError } from '../errors.ts';
-import { DEFAULT_MODELS } from './detect.ts';
 import { postWithRetry, RetryableError } from './http-retry.ts';
 import type { Answer, AskOptions, Transport } from './llm-judge.ts';
 import { REPAIR_INSTRUCTION } from './llm-judge.ts';
@@ -13,7 +12,6 @@ import { openaiFromStream } from './sse.ts';
 import type { TokenUsage } from './types.ts';
 import { VERDICT_JSON_SCHEMA } from './verdict-schema.ts';
 
-export const OPENAI_DEFAULT_MODEL = DEFAULT_MODELS.openai;
 export const OPENAI_DEFAULT_URL = 'https://api.openai.com/v1';
 
 export interface OpenAIOptions {

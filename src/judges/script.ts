@@ -71,15 +71,17 @@ export function scriptArgv(path: string): { argv: string[]; env: Record<string, 
   return { argv: [path], env: {} };
 }
 
-/** The environment every judge child gets: the hook's env plus the validator's identity and the recursion guard. */
-export function judgeEnv(validator: Validator, projectRoot: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+/** The validator's identity, as the script protocol gives it to a judge (AVP_VALIDATOR_DIR…). */
+function validatorEnv(validator: Validator, projectRoot: string): Record<string, string> {
+  return { AVP_VALIDATOR_NAME: validator.name, AVP_VALIDATOR_ID: validator.id, AVP_VALIDATOR_DIR: validator.dir ?? '', AVP_PROJECT_ROOT: projectRoot };
+}
+
+/** The environment every judge child gets: `base` (the hook's env) plus the validator's identity and the recursion guard. */
+export function judgeEnv(validator: Validator, projectRoot: string, extra: Record<string, string> = {}, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   return {
-    ...process.env,
+    ...base,
     ...extra,
-    AVP_VALIDATOR_NAME: validator.name,
-    AVP_VALIDATOR_ID: validator.id,
-    AVP_VALIDATOR_DIR: validator.dir ?? '',
-    AVP_PROJECT_ROOT: projectRoot,
+    ...validatorEnv(validator, projectRoot),
     // A judge that calls an agent (or avp) must not re-enter the hook: avp hook passes through when it sees this.
     AVP_SUBAGENT: '1',
   };
@@ -146,11 +148,10 @@ async function tryBuiltin(req: JudgeRequest): Promise<JudgeResult | undefined> {
   const { builtinValidate, callWithEnv } = await import('./builtin-script.ts');
   const validate = await builtinValidate(validator.dir, validator.spec.script);
   if (!validate) return undefined;
-  const env = { AVP_VALIDATOR_NAME: validator.name, AVP_VALIDATOR_ID: validator.id, AVP_VALIDATOR_DIR: validator.dir, AVP_PROJECT_ROOT: event.projectRoot };
   let value: unknown;
   try {
     // A JSON round trip gives the script the same plain event a process would read from stdin.
-    value = await callWithEnv(validate, JSON.parse(JSON.stringify(event)), env);
+    value = await callWithEnv(validate, JSON.parse(JSON.stringify(event)), validatorEnv(validator, event.projectRoot));
   } catch (e) {
     throw new AvpError('judge-crash', `script ${validator.spec.script}: validate() threw: ${(e as Error).message ?? String(e)}`, { file: validator.path, fix: disableHint(validator) });
   }

@@ -20,14 +20,9 @@ export interface GuardDecision {
   systemMessage?: string;
 }
 
-/** Consecutive blocks for `agent` since the last reset. Pure over the records. */
-export function consecutiveBlocks(records: SessionRecord[], agent: string | undefined): number {
-  return seriesState(records, agent).blocks;
-}
-
 /**
  * The current Stop series of `agent`: blocks since the last reset, and whether avp already released it (a host
- * that keeps continuing after a release must not be blocked again within the same series).
+ * that keeps continuing after a release must not be blocked again within the same series). Pure over the records.
  */
 export function seriesState(records: SessionRecord[], agent: string | undefined): { blocks: number; released: boolean } {
   let blocks = 0;

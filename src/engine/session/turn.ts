@@ -11,7 +11,7 @@
  */
 import type { FileChange, HookEvent } from '../../event.ts';
 import { diffTexts } from '../../hosts/diff.ts';
-import { fingerprintOf, readText, rememberContent } from './content.ts';
+import { readText, rememberContent } from './content.ts';
 import { appendRecords, getBlob, putBlob, readRecords, type SessionRecord } from './store.ts';
 
 /** The sub-agent an event comes from (`agent_id`), undefined for the main agent. */
@@ -103,9 +103,4 @@ export async function turnFiles(dir: string, event: HookEvent): Promise<FileChan
 /** Marks a new turn (a user prompt). */
 export function startTurn(dir: string, reason: string): void {
   appendRecords(dir, [{ t: 'turn', ts: Date.now(), reason }]);
-}
-
-/** Keeps the after-content of files avp has just read, so Bash tracking can later show a before. */
-export function rememberFiles(dir: string, files: FileChange[]): void {
-  for (const f of files) if (typeof f.after === 'string') rememberContent(dir, f.path, f.after, fingerprintOf(f.path));
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { prepareEvent, stopGuard } from '../../../src/engine/session.ts';
-import { consecutiveBlocks } from '../../../src/engine/session/stop-guard.ts';
+import { seriesState } from '../../../src/engine/session/stop-guard.ts';
 import { readRecords, sessionDir } from '../../../src/engine/session/store.ts';
 import { config, ev, tempProject } from './helpers.ts';
 
@@ -39,7 +39,7 @@ describe('Stop loop guard', () => {
     expect((await stopGuard(stop(root, 7, true), true, cfg)).block).toBe(false);
     // A fresh Stop (host says: not a continuation) starts a new series even right after a release.
     expect((await stopGuard(stop(root, 8, false), true, cfg)).block).toBe(true);
-    expect(consecutiveBlocks(readRecords(sessionDir(root, 's1')), undefined)).toBe(1);
+    expect(seriesState(readRecords(sessionDir(root, 's1')), undefined).blocks).toBe(1);
   });
 
   test('maxStopBlocks 0 never blocks a Stop; sub-agents are counted apart from the main agent', async () => {
