@@ -23,7 +23,7 @@ export default defineCommand({
   },
   run({ args }) {
     return runCommand(async () => {
-      const [{ browserLogin, verifyToken, saveLogin }, { registryUrl }, { printJson }, { findProjectRoot }, { logger }] = await Promise.all([
+      const [{ browserLogin, verifyToken }, { registryUrl, writeCredentials }, { printJson }, { findProjectRoot }, { logger }] = await Promise.all([
         import('../registry/login.ts'),
         import('../registry/credentials.ts'),
         import('../registry/cli-args.ts'),
@@ -44,7 +44,7 @@ export default defineCommand({
           },
         });
       }
-      const path = saveLogin(creds);
+      const path = writeCredentials(creds);
       if (process.env.AVP_TOKEN) log.warn('AVP_TOKEN is set and wins over the stored login while it stays set');
       if (args.json) return printJson({ registry: creds.registry, email: creds.email, name: creds.name, path });
       log.success(`logged in to ${creds.registry} as ${creds.name ?? '?'}${creds.email ? ` <${creds.email}>` : ''} (token saved in ${path})`);

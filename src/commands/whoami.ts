@@ -9,16 +9,15 @@ export default defineCommand({
   },
   run({ args }) {
     return runCommand(async () => {
-      const [{ registryUrl, tokenFor }, { verifyToken }, { printJson }, { findProjectRoot }, { AvpError }] = await Promise.all([
+      const [{ registryUrl, tokenFor, notLoggedIn }, { verifyToken }, { printJson }, { findProjectRoot }] = await Promise.all([
         import('../registry/credentials.ts'),
         import('../registry/login.ts'),
         import('../registry/cli-args.ts'),
         import('../paths.ts'),
-        import('../errors.ts'),
       ]);
       const base = await registryUrl({ registry: args.registry, projectRoot: findProjectRoot(process.cwd()) });
       const token = tokenFor(base);
-      if (!token) throw new AvpError('not-logged-in', `not logged in to ${base}`, { fix: `run \`avp login --registry ${base}\` or set AVP_TOKEN` });
+      if (!token) throw notLoggedIn(base);
       const who = await verifyToken(base, token.token);
       const tokenSource = token.source === 'env' ? 'AVP_TOKEN' : 'credentials file';
       if (args.json) return printJson({ registry: base, email: who.email, name: who.name, tokenSource });

@@ -85,8 +85,11 @@ export async function clientFor(opts: { registry?: string; cwd?: string; project
   const env = opts.env ?? process.env;
   const base = await registryUrl(opts);
   const token = tokenFor(base, env);
-  if (opts.requireToken && !token) {
-    throw new AvpError('not-logged-in', `not logged in to ${base}`, { fix: `run \`avp login --registry ${base}\` or set AVP_TOKEN` });
-  }
+  if (opts.requireToken && !token) throw notLoggedIn(base);
   return new RegistryClient(base, { token: token?.token });
+}
+
+/** The error for a command that needs a token for `base` and has none. */
+export function notLoggedIn(base: string): AvpError {
+  return new AvpError('not-logged-in', `not logged in to ${base}`, { fix: `run \`avp login --registry ${base}\` or set AVP_TOKEN` });
 }

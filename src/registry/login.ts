@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AvpError } from '../errors.ts';
 import { RegistryClient } from './api.ts';
 import { cleanText } from './http.ts';
-import { deleteCredentials, readCredentials, writeCredentials, type Credentials } from './credentials.ts';
+import { deleteCredentials, readCredentials, type Credentials } from './credentials.ts';
 
 /** 32 characters of [A-Za-z0-9_-] (24 random bytes, base64url). */
 export function newState(): string {
@@ -87,11 +87,6 @@ export async function verifyToken(base: string, token: string): Promise<{ email?
   throw new AvpError('token-invalid', `${base} does not accept this token${r.error_description ? `: ${r.error_description}` : ''}`, {
     fix: 'create a new token on the registry (or run `avp login` without --token)',
   });
-}
-
-/** Saves verified credentials (mode 0600). */
-export function saveLogin(creds: Credentials, env: NodeJS.ProcessEnv = process.env): string {
-  return writeCredentials(creds, env);
 }
 
 /**
