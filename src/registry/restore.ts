@@ -1,10 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { AvpError } from '../errors.ts';
-import { RegistryClient } from './api.ts';
 import { treeIntegrity } from './archive.ts';
 import { catalogPackage } from './catalog-source.ts';
-import { tokenFor } from './credentials.ts';
+import { clientFor } from './credentials.ts';
 import type { ProgressFn } from './http.ts';
 import { installFetched } from './install.ts';
 import { lockfilePath, readLockfile, scopeValidatorsDir, type LockEntry, type Scope } from './lockfile.ts';
@@ -30,8 +29,7 @@ export async function fetchLocked(name: string, e: LockEntry, env: NodeJS.Proces
   let f: Fetched;
   switch (e.source) {
     case 'registry': {
-      const base = e.registry ?? new URL(e.resolved).origin;
-      const client = new RegistryClient(base, { token: tokenFor(base, env)?.token });
+      const client = await clientFor({ registry: e.registry ?? new URL(e.resolved).origin, env });
       f = await fetchRegistryVersion(client, { name, version: e.version, downloadUrl: e.resolved, integrity: e.integrity }, { progress });
       break;
     }

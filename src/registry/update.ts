@@ -1,6 +1,5 @@
 import { AvpError, isAvpError } from '../errors.ts';
-import { RegistryClient } from './api.ts';
-import { clientFor, tokenFor } from './credentials.ts';
+import { clientFor } from './credentials.ts';
 import { fetchSpec } from './fetch-spec.ts';
 import type { ProgressFn } from './http.ts';
 import { installFetched } from './install.ts';
@@ -93,7 +92,7 @@ export async function outdated(opts: { scopes: Scope[]; projectRoot: string; reg
     const lf = readLockfile(lockfilePath(scope, opts.projectRoot, env));
     for (const [name, e] of Object.entries(lf.packages)) {
       if (e.source !== 'registry' && e.source !== 'catalog') continue;
-      const client = e.registry && !opts.registry ? new RegistryClient(e.registry, { token: tokenFor(e.registry, env)?.token }) : await clientFor({ registry: opts.registry, projectRoot: opts.projectRoot, env });
+      const client = await clientFor({ registry: opts.registry ?? e.registry, projectRoot: opts.projectRoot, env });
       let latest: string;
       let wanted: string;
       try {
