@@ -53,6 +53,13 @@ function checkRedirect(raw: string | null): URL {
   return url;
 }
 
+/** The CLI's state is echoed back to it unchanged; anything but a plain token is refused. */
+function checkState(raw: string | null): string {
+  const state = raw ?? '';
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(state)) throw badRequest('state is missing or malformed');
+  return state;
+}
+
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(title: string, body: string, status = 200): Response {
@@ -77,15 +84,13 @@ The command line then receives its own token for the same account.</p>
 export async function loginPage(ctx: Ctx, req: Request, url: URL): Promise<Response> {
   if (req.method === 'GET') {
     const redirect = checkRedirect(url.searchParams.get('redirect_uri'));
-    const state = url.searchParams.get('state') ?? '';
-    if (!/^[A-Za-z0-9_-]{1,128}$/.test(state)) throw badRequest('state is missing or malformed');
+    const state = checkState(url.searchParams.get('state'));
     return page('Log in to this avp registry', form(redirect.href, state));
   }
   const bytes = await readBody(req, LIMITS.jsonBodyBytes, 'the form');
   const fields = new URLSearchParams(new TextDecoder().decode(bytes));
   const redirect = checkRedirect(fields.get('redirect_uri'));
-  const state = fields.get('state') ?? '';
-  if (!/^[A-Za-z0-9_-]{1,128}$/.test(state)) throw badRequest('state is missing or malformed');
+  const state = checkState(fields.get('state'));
   const back = new URL(redirect.href);
   back.searchParams.set('state', state);
   if (fields.get('cancel')) {

@@ -166,7 +166,7 @@ export class Store {
     return { rows: (rows as any[]).map((r) => toPackage(r, tags.get(r.name) ?? [])), total: Number(count?.total ?? 0) };
   }
 
-  /** Every package with a non-yanked version (for export), by name. */
+  /** Every package by name, fully yanked ones too (`latest` null): the export writes their version files. */
   async allPackages(): Promise<PackageRow[]> {
     const rows = await this.db`SELECT * FROM packages ORDER BY name`;
     const tags = await this.tagsOf((rows as any[]).map((r) => r.name));

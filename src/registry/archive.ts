@@ -162,15 +162,18 @@ export async function packDirectory(dir: string): Promise<{ bytes: Uint8Array; f
   const top = manifest.name;
   // Fixed timestamp: packing the same tree twice gives the same bytes (on one machine; zip times are local time).
   const mtime = new Date(2000, 0, 1);
-  const zippable: Record<string, [Uint8Array, { os: number; attrs: number; mtime: Date; level?: 0 | 6 }]> = {};
-  zippable[`${top}/`] = [new Uint8Array(0), { os: 3, attrs: (0o040755 << 16) >>> 0 | 0x10, mtime, level: 0 }];
+  type ZipEntry = [Uint8Array, { os: number; attrs: number; mtime: Date; level?: 0 | 6 }];
+  const zippable: Record<string, ZipEntry> = {};
+  // A directory entry: unix mode 040755 in the high half of the external attributes, plus the DOS directory bit.
+  const dirEntry = (): ZipEntry => [new Uint8Array(0), { os: 3, attrs: ((0o040755 << 16) >>> 0) | 0x10, mtime, level: 0 }];
+  zippable[`${top}/`] = dirEntry();
   const files: string[] = [];
   for (const rel of walk(root)) {
     const abs = join(root, rel);
     const s = statSync(abs);
     const name = `${top}/${rel.split(sep).join('/')}`;
     if (s.isDirectory()) {
-      zippable[`${name}/`] = [new Uint8Array(0), { os: 3, attrs: (0o040755 << 16) >>> 0 | 0x10, mtime, level: 0 }];
+      zippable[`${name}/`] = dirEntry();
     } else {
       const mode = s.mode & 0o111 ? 0o100755 : 0o100644;
       zippable[name] = [new Uint8Array(readFileSync(abs)), { os: 3, attrs: (mode << 16) >>> 0, mtime, level: 6 }];

@@ -8,7 +8,7 @@ export function scopeOf(args: { user?: boolean; project?: boolean }): Scope {
 }
 
 /** --quiet silences the stderr logger (it reads AVP_QUIET when first created). */
-export function applyQuiet(args: { quiet?: boolean; json?: boolean }): void {
+export function applyQuiet(args: { quiet?: boolean }): void {
   if (args.quiet) process.env.AVP_QUIET = '1';
 }
 
