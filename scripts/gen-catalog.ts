@@ -12,7 +12,7 @@ import matter from 'gray-matter';
 import { scriptsDirHash } from '../src/judges/builtin-script.ts';
 
 const ROOT = resolve(import.meta.dir, '..');
-export const CATALOG_DIR = join(ROOT, 'validators');
+const CATALOG_DIR = join(ROOT, 'validators');
 export const MODULE_PATH = join(ROOT, 'src/catalog/embedded.generated.ts');
 export const BUILTIN_PATH = join(ROOT, 'src/catalog/builtin-scripts.generated.ts');
 
@@ -101,28 +101,26 @@ export function renderBuiltinScriptsModule(dir = CATALOG_DIR): string {
   ].join('\n');
 }
 
-function writeIfChanged(path: string, next: string): boolean {
-  const current = existsSync(path) ? readFileSync(path, 'utf8') : '';
-  if (current === next) return false;
-  writeFileSync(path, next);
-  return true;
-}
+/** Each generated module with its up-to-date text. */
+const generated = (): Array<[path: string, text: string]> => [
+  [MODULE_PATH, renderCatalogModule()],
+  [BUILTIN_PATH, renderBuiltinScriptsModule()],
+];
+const stale = () => generated().filter(([path, text]) => (existsSync(path) ? readFileSync(path, 'utf8') : '') !== text);
 
-/** Writes the generated modules when they changed; returns whether any did. */
-export function writeCatalogModule(): boolean {
-  const a = writeIfChanged(MODULE_PATH, renderCatalogModule());
-  const b = writeIfChanged(BUILTIN_PATH, renderBuiltinScriptsModule());
-  return a || b;
+/** Writes the generated modules that changed; returns their paths. */
+export function writeCatalogModule(): string[] {
+  const changed = stale();
+  for (const [path, text] of changed) writeFileSync(path, text);
+  return changed.map(([path]) => path);
 }
 
 if (import.meta.main) {
   if (process.argv.includes('--check')) {
-    for (const [path, render] of [[MODULE_PATH, renderCatalogModule], [BUILTIN_PATH, renderBuiltinScriptsModule]] as const) {
-      const current = existsSync(path) ? readFileSync(path, 'utf8') : '';
-      if (current !== render()) {
-        console.error(`${relative(ROOT, path)} is out of date: run bun scripts/gen-catalog.ts`);
-        process.exit(1);
-      }
+    const [path] = stale()[0] ?? [];
+    if (path) {
+      console.error(`${relative(ROOT, path)} is out of date: run bun scripts/gen-catalog.ts`);
+      process.exit(1);
     }
-  } else if (writeCatalogModule()) console.error(`wrote ${relative(ROOT, MODULE_PATH)}`);
+  } else for (const path of writeCatalogModule()) console.error(`wrote ${relative(ROOT, path)}`);
 }

@@ -4,8 +4,6 @@
  */
 import type { CatalogEntry, CatalogFile } from './types.ts';
 
-export type { CatalogEntry } from './types.ts';
-
 const load = () => import('./embedded.generated.ts');
 
 /** Every catalog validator, sorted by name. */
