@@ -5,13 +5,14 @@
  *   2. their cost on a hook call: `dist/avp hook` on the same matching event with no validator installed, with one
  *      script validator (no-secrets on a PostToolUse Write; dangerous-commands on a PreToolUse Bash), and with all
  *      four recommended ones — runs interleaved, medians and differences side by side;
- *   3. the in-process cost of each script's `validate` (what an in-process fast path would pay).
+ *   3. the in-process cost of each script's `validate` (what an in-process fast path would pay);
+ *   4. a field check: the validators on every file and script of the installed npm packages (expected: no finding).
  * Usage: node_modules/.bin/bun bench/catalog.ts [runs]   (AVP_BENCH_BIN=path to bench another binary than dist/avp)
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { CATALOG, corpus, score } from '../test/catalog/corpus.ts';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { CATALOG, corpus, loadValidate, score } from '../test/catalog/corpus.ts';
 
 const RUNS = Number(process.argv[2] ?? 25);
 const BIN = process.env.AVP_BENCH_BIN || resolve(import.meta.dir, '../dist/avp');
@@ -94,7 +95,7 @@ for (const s of setups) for (let i = 0; i < 3; i++) hookMs(s.root, s.input(s.roo
 const times = new Map<string, Array<{ wall: number; cpu: number }>>(setups.map((s) => [s.label, []]));
 for (let i = 0; i < RUNS; i++) for (const s of setups) times.get(s.label)!.push(hookMs(s.root, s.input(s.root), s.env));
 
-const load = (await import('node:os')).loadavg()[0]!.toFixed(1);
+const load = loadavg()[0]!.toFixed(1);
 console.log(`\n## Catalog: cost of script validators on one \`avp hook\` call (${RUNS} interleaved runs each, medians; load average ${load})\n`);
 console.log('CPU time (user + system of avp and its script children) is the steadier number on a busy machine.\n');
 console.log(`${pad('setup', 40)} ${pad('wall', 10)} ${pad('wall p90', 10)} ${pad('wall added', 20)} ${pad('CPU', 10)} CPU added`);
@@ -134,9 +135,6 @@ for (const [name, us] of inProcess) console.log(`  in-process ${pad(name, 20)} $
 // Every source file of the installed npm packages, judged as if an agent had just written it. Anything flagged is a
 // false positive (or a documented example that slipped through), so this estimates precision outside the corpus.
 {
-  const { readdirSync, readFileSync, statSync } = await import('node:fs');
-  const { relative } = await import('node:path');
-  const { loadValidate } = await import('../test/catalog/corpus.ts');
   const modules = resolve(import.meta.dir, '../node_modules');
   const files: string[] = [];
   const walk = (d: string) => {

@@ -41,15 +41,15 @@ function install50() {
   }
 }
 
-function spawnTimed(argv: string[], stdin: string, env: Record<string, string>): { ms: number; rssKb: number; stdout: string } {
+function spawnTimed(argv: string[], stdin: string, env: Record<string, string>): { ms: number; stdout: string } {
   const t0 = performance.now();
   const p = Bun.spawnSync(argv, { stdin: new TextEncoder().encode(stdin), env, cwd: root, stdout: 'pipe', stderr: 'pipe' });
   const ms = performance.now() - t0;
   if (p.exitCode !== 0) throw new Error(`${argv.join(' ')} exited ${p.exitCode}: ${p.stderr.toString()}`);
-  return { ms, rssKb: 0, stdout: p.stdout.toString() };
+  return { ms, stdout: p.stdout.toString() };
 }
 
-/** Peak RSS (KB) of one run, from GNU time when the machine has it (else from /proc of a sampled child). */
+/** Peak RSS (KB) of one run, from GNU time; undefined when the machine does not have it. */
 function peakRssKb(argv: string[], stdin: string, env: Record<string, string>): number | undefined {
   if (!existsSync('/usr/bin/time')) return undefined;
   const p = Bun.spawnSync(['/usr/bin/time', '-f', '%M', ...argv], { stdin: new TextEncoder().encode(stdin), env, cwd: root, stdout: 'pipe', stderr: 'pipe' });
