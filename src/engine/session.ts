@@ -110,14 +110,14 @@ export async function stopGuard(
   opts: { remaining?: string } = {},
 ): Promise<GuardDecision> {
   if (!STOPS.has(event.event)) return { block: wantsBlock };
-  const max = Number.isInteger(config.maxStopBlocks) && config.maxStopBlocks >= 0 ? config.maxStopBlocks : 3;
   if (!event.sessionId) {
     // Nothing to count with; Claude Code's own limit (8 forced continuations) still bounds the loop.
     return { block: wantsBlock };
   }
   try {
     const dir = ensureSessionDir(event.projectRoot, event.sessionId);
-    return await guardStop(dir, event, wantsBlock, max, opts.remaining);
+    // The config loader guarantees an integer ≥ 0 (file schema and AVP_MAX_STOP_BLOCKS alike).
+    return await guardStop(dir, event, wantsBlock, config.maxStopBlocks, opts.remaining);
   } catch (e) {
     if (process.env.AVP_DEBUG) process.stderr.write(`avp: stop guard state: ${(e as Error).message}\n`);
     return { block: wantsBlock };
