@@ -62,10 +62,12 @@ export function assembleOutput(checks: PhaseChecks, elapsedMs: number): PhaseOut
   const all = Object.values(out) as Array<{ status: string; retry_count?: number }>;
   const total = all.reduce((sum, c) => sum + (c.retry_count ?? 0), 0);
   const status = all.every((c) => c.status === 'pass' || c.status === 'skipped') ? 'pass' : 'fail';
-  const output: PhaseOutput = { status, execution_time_ms: int(elapsedMs), total_retries: total, checks: out };
-  if (security_review.severity === 'critical') {
+  return {
+    status,
+    execution_time_ms: int(elapsedMs),
+    total_retries: total,
     // Key order as in the seed's Example 3: after total_retries, before checks.
-    return { status, execution_time_ms: output.execution_time_ms, total_retries: total, critical_security_issue: true, checks: out };
-  }
-  return output;
+    ...(security_review.severity === 'critical' ? { critical_security_issue: true as const } : {}),
+    checks: out,
+  };
 }
