@@ -4,7 +4,7 @@
  * concurrent hook processes never read half a file), bounded in total size (least recently used evicted first), and
  * ignored (then removed) when unreadable. Only verdicts are stored, never errors: a timeout is retried next time.
  *
- * The lookup is on the hook path: node:fs and node:crypto only, no valibot, no prompt building.
+ * The lookup is on the hook path: node:fs and Bun's sha256 only, no valibot, no prompt building.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -92,8 +92,8 @@ export function validatorSection(validator: Validator, opts: PromptOptions = {})
 }
 
 /**
- * The event context as plain text without delimiters or nonce: deterministic for a given change, so it also serves as
- * the verdict cache's change fingerprint.
+ * The event context as plain text without delimiters or nonce: deterministic for a given change. The verdict cache's
+ * `changeFingerprint` (cache.ts) hashes the same fields without building this text: keep the two in step.
  */
 export function eventContext(event: HookEvent): string {
   const raw = event.raw ?? {};

@@ -5,7 +5,6 @@
  * command judges come wrapped in the verdict cache (unless `cache.enabled` is false / `AVP_NO_CACHE=1`).
  * A validator with no usable judge throws `judge-unconfigured` (or `judge-none`), which the engine reports as a
  * validator error — fail closed.
- * (Created by E with script + command; J owns it now and added the LLM backends — keep `judgeFor` stable.)
  */
 import type { AvpConfig, BackendName } from '../config-types.ts';
 import { AvpError } from '../errors.ts';
