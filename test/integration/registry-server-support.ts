@@ -1,8 +1,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { zipSync } from 'fflate';
 import { AVP_BIN, runAvp, tempDir } from '../support/run-avp.ts';
+import { makeZip } from '../unit/registry/zip-forge.ts';
 
 /**
  * Helpers for the registry server tests: the real server process (`dist/avp registry serve --port 0`), tokens made
@@ -75,25 +75,16 @@ export function validatorMd(name: string, version: string, extra: { description?
   return `---\nname: ${name}\ndescription: ${extra.description ?? `Checks ${name} things`}\nseverity: error\ntrigger: PostToolUse\n${tags}metadata:\n  version: ${versionLine}\n---\n\nReport any ${name} problem in the changed files.\n`;
 }
 
-type ZipEntry = [Uint8Array, { os?: number; attrs?: number; level?: 0 | 6 }];
-
 /** A zip of `files` under `top/` (directory entry included), as `avp publish` makes it. */
 export function zipOf(top: string, files: Record<string, string | Uint8Array>): Uint8Array {
-  const entries: Record<string, ZipEntry> = { [`${top}/`]: [new Uint8Array(0), { level: 0 }] };
-  for (const [path, data] of Object.entries(files)) {
-    entries[`${top}/${path}`] = [typeof data === 'string' ? new TextEncoder().encode(data) : data, { level: 6 }];
-  }
-  return zipSync(entries as Parameters<typeof zipSync>[0]);
+  return makeZip([[`${top}/`, '', { level: 0 }], ...Object.entries(files).map(([path, data]): [string, string | Uint8Array] => [`${top}/${path}`, data])]);
 }
 
-/** A zip whose entry names are taken verbatim (for hostile archives). */
+/** A zip whose entry names are taken verbatim (for hostile archives); `attrs` are unix external attributes. */
 export function rawZip(entries: Record<string, string | Uint8Array | { data: string; attrs: number }>): Uint8Array {
-  const out: Record<string, ZipEntry> = {};
-  for (const [name, v] of Object.entries(entries)) {
-    if (typeof v === 'string' || v instanceof Uint8Array) out[name] = [typeof v === 'string' ? new TextEncoder().encode(v) : v, { level: 6 }];
-    else out[name] = [new TextEncoder().encode(v.data), { os: 3, attrs: v.attrs, level: 0 }];
-  }
-  return zipSync(out as Parameters<typeof zipSync>[0]);
+  return makeZip(
+    Object.entries(entries).map(([name, v]) => (typeof v === 'string' || v instanceof Uint8Array ? [name, v] : [name, v.data, { os: 3, attrs: v.attrs, level: 0 }])),
+  );
 }
 
 /** The publishable archive of `name@version`. */
