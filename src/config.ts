@@ -78,7 +78,8 @@ function envInt(env: NodeJS.ProcessEnv, name: string, min: number): number | und
   return n;
 }
 
-const truthy = (v: string | undefined) => v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+/** How `AVP_*` switches read: set, and not empty, `0` or `false`. */
+export const truthy = (v: string | undefined) => v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 
 /** Applies the documented `AVP_*` environment variables (see docs/hook-mode.md) on top of `config`. */
 export function applyEnv(config: AvpConfig, env: NodeJS.ProcessEnv): AvpConfig {

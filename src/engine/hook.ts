@@ -5,7 +5,7 @@
  * the engine, judges, diff and valibot loaded.
  */
 import type { AvpConfig } from '../config-types.ts';
-import { applyEnv, defaultConfig, isDisabled, loadConfig } from '../config.ts';
+import { applyEnv, defaultConfig, isDisabled, loadConfig, truthy } from '../config.ts';
 import { AvpError, errorMessage } from '../errors.ts';
 import type { HookEvent } from '../event.ts';
 import { discover } from '../format/discover.ts';
@@ -35,8 +35,7 @@ async function configFor(event: HookEvent, env: NodeJS.ProcessEnv): Promise<{ co
     try {
       config = applyEnv(config, env);
     } catch {
-      const v = env.AVP_DISABLE;
-      config.disabled = v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+      config.disabled = truthy(env.AVP_DISABLE);
     }
     return { config, problem };
   }

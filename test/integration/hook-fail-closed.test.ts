@@ -80,6 +80,9 @@ describe('fail closed: a validator that cannot be evaluated blocks, reported as 
     expect(off.stdout).toBe('{}\n');
     const badEnv = await brokenRun(() => {}, { AVP_CONCURRENCY: 'lots' });
     expectValidatorError(badEnv.json, 'avp-config', /AVP_CONCURRENCY/);
+    // A malformed AVP_* variable must not break the kill switch either.
+    const badEnvOff = await brokenRun(() => {}, { AVP_CONCURRENCY: 'lots', AVP_DISABLE: '1' });
+    expect(badEnvOff.stdout).toBe('{}\n');
   });
 
   test('a warn validator that cannot be evaluated warns instead of blocking', async () => {
