@@ -1,5 +1,6 @@
 /** `avp deinit`: remove avp's hook entries from Claude Code settings, leaving everything else as it was. */
 import { defineCommand } from 'citty';
+import type { SettingsScope } from '../hosts/claude-settings.ts';
 import { runCommand } from './run-command.ts';
 
 export default defineCommand({
@@ -15,8 +16,7 @@ export default defineCommand({
   run: ({ args }) =>
     runCommand(async () => {
       const { runDeinit, formatDeinit } = await import('../hosts/claude-init.ts');
-      type Scope = 'project' | 'local' | 'user';
-      const picked: Scope[] = args.all
+      const picked: SettingsScope[] = args.all
         ? ['project', 'local', 'user']
         : (['project', 'local', 'user'] as const).filter((s) => args[s]);
       const result = runDeinit({ scopes: picked.length ? picked : ['project'], cwd: process.cwd(), dryRun: !!args['dry-run'] });

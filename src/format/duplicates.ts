@@ -33,14 +33,13 @@ export function declaringPath(x: { path: string; form?: string; dir?: string }):
 /** Replaces every validator sharing its name with another unit of the same source by a load error naming all paths. */
 export function findDuplicates(validators: Validator[], errors: LoadError[], source: Source): { validators: Validator[]; errors: LoadError[] } {
   // A unit is identified by the file that declares the name (a RuleSet's rules share their VALIDATOR.md).
-  const declaredBy = declaringPath;
   const paths = new Map<string, Set<string>>();
   const note = (name: string | undefined, path: string) => {
     if (!name) return;
     if (!paths.has(name)) paths.set(name, new Set());
     paths.get(name)!.add(path);
   };
-  for (const v of validators) note(v.name, declaredBy(v));
+  for (const v of validators) note(v.name, declaringPath(v));
   for (const e of errors) note(e.name, declaringPath(e));
   const dup = new Set([...paths].filter(([, p]) => p.size > 1).map(([n]) => n));
   if (dup.size === 0) return { validators, errors };
@@ -48,7 +47,7 @@ export function findDuplicates(validators: Validator[], errors: LoadError[], sou
   const reported = new Set<string>();
   for (const v of validators) {
     if (!dup.has(v.name)) continue;
-    const at = declaredBy(v);
+    const at = declaringPath(v);
     if (reported.has(at)) continue;
     reported.add(at);
     const others = [...paths.get(v.name)!].filter((p) => p !== at);
