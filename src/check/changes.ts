@@ -7,8 +7,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { FileChange } from '../event.ts';
 import { AvpError } from '../errors.ts';
-import { diffTexts } from '../hosts/diff.ts';
-import { readText } from '../engine/session/content.ts';
+import { changeBetween, readText } from '../engine/session/content.ts';
 
 export interface ChangeSource {
   paths?: string[];
@@ -51,15 +50,9 @@ function nameStatus(root: string, args: string[]): Array<[string, string]> {
   return out;
 }
 
-async function change(projectRoot: string, rel: string, before: string | null | undefined, after: string | null | undefined): Promise<FileChange | undefined> {
-  if (before === null && after === null) return undefined;
-  if (typeof before === 'string' && before === after) return undefined;
-  const kind: FileChange['kind'] = before === null ? 'create' : after === null ? 'delete' : 'update';
-  const fc: FileChange = { path: join(projectRoot, rel), relPath: rel.split(sep).join('/'), inProject: true, kind };
-  if (before !== undefined) fc.before = before;
-  if (after !== undefined) fc.after = after;
-  if (before !== undefined && after !== undefined) fc.diff = await diffTexts(fc.relPath, before, after);
-  return fc;
+/** The change of a project file, `rel` relative to the project root. */
+function change(projectRoot: string, rel: string, before: string | null | undefined, after: string | null | undefined): Promise<FileChange | undefined> {
+  return changeBetween(join(projectRoot, rel), rel.split(sep).join('/'), true, before, after);
 }
 
 function walkFiles(abs: string, out: string[]): void {
@@ -97,8 +90,7 @@ export async function collectChanges(projectRoot: string, cwd: string, src: Chan
     for (const abs of files) {
       const rel = relative(projectRoot, abs);
       const inside = !rel.startsWith('..') && !isAbsolute(rel);
-      const fc = await change(projectRoot, inside ? rel : abs, null, readText(abs));
-      if (fc) out.push({ ...fc, path: abs, inProject: inside });
+      push(await changeBetween(abs, (inside ? rel : abs).split(sep).join('/'), inside, null, readText(abs)));
     }
     return out;
   }

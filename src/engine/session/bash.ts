@@ -8,8 +8,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'nod
 import { join } from 'node:path';
 import type { AvpConfig } from '../../config-types.ts';
 import type { FileChange, HookEvent } from '../../event.ts';
-import { diffTexts } from '../../hosts/diff.ts';
-import { knowsContent, readText, recallBlob, rememberContent } from './content.ts';
+import { changeBetween, knowsContent, readText, recallBlob, rememberContent } from './content.ts';
 import { compareSnapshots, snapshot, type PathChange, type Snapshot } from './fingerprint.ts';
 import { getBlob, safeSegment, writeAtomic } from './store.ts';
 import { recordChanges } from './turn.ts';
@@ -136,14 +135,9 @@ async function toFileChanges(dir: string, root: string, changes: PathChange[]): 
       const blob = recallBlob(dir, abs, { size: c.pre[0], mtime: c.pre[1] });
       before = blob ? getBlob(dir, blob) : undefined;
     }
-    const after = c.kind === 'delete' ? null : readText(abs);
-    if (typeof before === 'string' && before === after) continue; // touched, not changed
-    if (before === null && after === null) continue; // created and removed by the same command
-    const change: FileChange = { path: abs, relPath: c.rel, inProject: true, kind: c.kind };
-    if (before !== undefined) change.before = before;
-    if (after !== undefined) change.after = after;
-    if (before !== undefined && after !== undefined) change.diff = await diffTexts(c.rel, before, after);
-    out.push(change);
+    // None when the file was only touched, or created and removed by the same command.
+    const change = await changeBetween(abs, c.rel, true, before, c.kind === 'delete' ? null : readText(abs));
+    if (change) out.push(change);
   }
   return out;
 }

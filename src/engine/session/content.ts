@@ -4,6 +4,8 @@
  */
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { FileChange } from '../../event.ts';
+import { diffTexts } from '../../hosts/diff.ts';
 import { MAX_BLOB_BYTES, getBlob, putBlob, writeAtomic } from './store.ts';
 
 /** A file's identity for change detection: size and modification time (ms with sub-ms fraction ≈ ns on Linux). */
@@ -53,6 +55,28 @@ export function readText(path: string, maxBytes = MAX_BLOB_BYTES): string | null
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The change of one file between two contents (`null` = absent, undefined = unknown: binary, too big or unread), with a
+ * unified diff when both are known. Undefined when there is none: the same text before and after, or absent both times
+ * (created and removed again).
+ */
+export async function changeBetween(
+  path: string,
+  relPath: string,
+  inProject: boolean,
+  before: string | null | undefined,
+  after: string | null | undefined,
+): Promise<FileChange | undefined> {
+  if (before === null && after === null) return undefined;
+  if (typeof before === 'string' && before === after) return undefined;
+  const kind: FileChange['kind'] = before === null ? 'create' : after === null ? 'delete' : 'update';
+  const change: FileChange = { path, relPath, inProject, kind };
+  if (before !== undefined) change.before = before;
+  if (after !== undefined) change.after = after;
+  if (before !== undefined && after !== undefined) change.diff = await diffTexts(relPath, before, after);
+  return change;
 }
 
 export function isBinary(bytes: Uint8Array): boolean {

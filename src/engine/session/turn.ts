@@ -10,8 +10,7 @@
  *   on disk now, and the diff is between the two. A file that ends as it began is left out.
  */
 import type { FileChange, HookEvent } from '../../event.ts';
-import { diffTexts } from '../../hosts/diff.ts';
-import { readText, rememberContent } from './content.ts';
+import { changeBetween, readText, rememberContent } from './content.ts';
 import { appendRecords, getBlob, putBlob, readRecords, type SessionRecord } from './store.ts';
 
 /** The sub-agent an event comes from (`agent_id`), undefined for the main agent. */
@@ -87,15 +86,9 @@ export async function turnFiles(dir: string, event: HookEvent): Promise<FileChan
   const files: FileChange[] = [];
   for (const first of firsts.values()) {
     const before = first.before === null ? null : first.before === undefined ? undefined : getBlob(dir, first.before);
-    const after = readText(first.path);
-    if (before === null && after === null) continue; // created and deleted again within the turn
-    if (typeof before === 'string' && before === after) continue; // back to where it began
-    const kind: FileChange['kind'] = after === null ? 'delete' : before === null ? 'create' : 'update';
-    const change: FileChange = { path: first.path, relPath: first.rel, inProject: first.in, kind };
-    if (before !== undefined) change.before = before;
-    if (after !== undefined) change.after = after;
-    if (before !== undefined && after !== undefined) change.diff = await diffTexts(first.rel, before, after);
-    files.push(change);
+    // None when the file ends as it began, or was created and deleted again within the turn.
+    const change = await changeBetween(first.path, first.rel, first.in, before, readText(first.path));
+    if (change) files.push(change);
   }
   return files;
 }
