@@ -34,7 +34,7 @@ export const ACCOUNT_RE = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
 const LOGIN_CODE_TTL_MS = 5 * 60_000;
 
-export function hashSecret(secret: string): string {
+function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 

@@ -26,7 +26,7 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 /** The JSON error body for a status, code and text. */
-export function errorResponse(status: number, error: string, description: string, headers: Record<string, string> = {}): Response {
+function errorResponse(status: number, error: string, description: string, headers: Record<string, string> = {}): Response {
   return json({ error, error_description: description, message: description }, status, headers);
 }
 

@@ -12,7 +12,7 @@ export interface Migration {
   statements: string[];
 }
 
-export const MIGRATIONS: Migration[] = [
+const MIGRATIONS: Migration[] = [
   {
     version: 1,
     name: 'packages, versions, owners, tokens, login codes',

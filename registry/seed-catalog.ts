@@ -14,7 +14,7 @@ export interface SeedResult {
  * The registry archive of a catalog validator: every file under one top folder named after it, directory entries
  * included, as `avp publish` packs a directory.
  */
-export function catalogZip(name: string, files: Array<{ path: string; data: Uint8Array }>): Uint8Array {
+function catalogZip(name: string, files: Array<{ path: string; data: Uint8Array }>): Uint8Array {
   const entries: Record<string, Uint8Array> = { [`${name}/`]: new Uint8Array(0) };
   for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
     const parts = f.path.split('/');

@@ -55,14 +55,14 @@ export interface NewVersion {
 export type Engine = 'sqlite' | 'postgres';
 
 /** `--db` value → Bun.SQL URL and engine; default is `<data>/registry.db`. */
-export function resolveDbUrl(dataDir: string, db?: string): { url: string; engine: Engine } {
+function resolveDbUrl(dataDir: string, db?: string): { url: string; engine: Engine } {
   if (db && /^postgres(ql)?:\/\//.test(db)) return { url: db, engine: 'postgres' };
   const file = db ? db.replace(/^sqlite:(\/\/)?/, '') : join(dataDir, 'registry.db');
   return { url: `sqlite://${resolve(file)}`, engine: 'sqlite' };
 }
 
 /** Latest = highest non-yanked release; prereleases only when nothing else is left. */
-export function pickLatest(versions: string[]): string | null {
+function pickLatest(versions: string[]): string | null {
   const sorted = [...versions].sort(rcompare);
   return sorted.find((v) => !prerelease(v)) ?? sorted[0] ?? null;
 }
@@ -76,7 +76,7 @@ function toVersion(row: any): VersionRow {
 }
 
 /** True for a unique/primary-key violation on either engine. */
-export function isUniqueViolation(e: unknown): boolean {
+function isUniqueViolation(e: unknown): boolean {
   const err = e as { errno?: unknown; code?: unknown; message?: unknown };
   return String(err?.errno) === '23505' || /UNIQUE constraint|SQLITE_CONSTRAINT/i.test(String(err?.message ?? err?.code ?? ''));
 }

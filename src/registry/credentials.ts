@@ -13,7 +13,7 @@ export interface Credentials {
 }
 
 /** `~/.avp/credentials`, or AVP_CREDENTIALS_PATH. */
-export function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {
+function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {
   return env.AVP_CREDENTIALS_PATH || join(avpHome(env), 'credentials');
 }
 
@@ -63,7 +63,7 @@ export function tokenFor(registry: string, env: NodeJS.ProcessEnv = process.env)
 }
 
 /** Same registry base, ignoring trailing slashes. */
-export function sameRegistry(a: string | undefined, b: string): boolean {
+function sameRegistry(a: string | undefined, b: string): boolean {
   return (a ?? '').replace(/\/+$/, '') === b.replace(/\/+$/, '');
 }
 

@@ -43,7 +43,7 @@ export interface AddResult {
 }
 
 /** The lock serializing changes to one scope's validators directory and lockfile. */
-export function scopeLock(scope: Scope, projectRoot: string, env: NodeJS.ProcessEnv): string {
+function scopeLock(scope: Scope, projectRoot: string, env: NodeJS.ProcessEnv): string {
   const home = scopeHome(scope, projectRoot, env);
   mkdirSync(home, { recursive: true });
   return join(home, '.install.lock');

@@ -49,7 +49,7 @@ export function lockfilePath(scope: Scope, projectRoot: string, env: NodeJS.Proc
 }
 
 /** A lockfile with no packages (what a missing file reads as). */
-export function emptyLockfile(): Lockfile {
+function emptyLockfile(): Lockfile {
   return { version: '1.0.0', lockfileVersion: 1, packages: {} };
 }
 

@@ -11,7 +11,7 @@ export interface PackageManifest {
 }
 
 /** The registry's package-name rule: 1–64 of `[a-z0-9-]`, no leading, trailing or double hyphen. */
-export const PACKAGE_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const PACKAGE_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Is this a valid package name (also used for `avp add <name>` before anything touches the network or disk)? */
 export function isPackageName(name: string): boolean {
@@ -19,7 +19,7 @@ export function isPackageName(name: string): boolean {
 }
 
 /** Throws the name-rule error; `file` says where the name came from. */
-export function assertPackageName(name: unknown, file?: string): asserts name is string {
+function assertPackageName(name: unknown, file?: string): asserts name is string {
   if (typeof name === 'string' && isPackageName(name)) return;
   throw new AvpError(
     'package-name-invalid',
@@ -32,7 +32,7 @@ export function assertPackageName(name: unknown, file?: string): asserts name is
  * Checks a version string: a semantic version (MAJOR.MINOR.PATCH[-pre][+build]). The registry orders versions and
  * resolves ranges, so anything else ("1.0", "latest") cannot be published.
  */
-export async function assertVersion(version: unknown, file?: string): Promise<string> {
+async function assertVersion(version: unknown, file?: string): Promise<string> {
   if (typeof version === 'number') {
     throw new AvpError('package-version-not-string', `version ${version} is a YAML number, not a string`, {
       fix: `quote it and use three parts: \`metadata:\n    version: "${Number.isInteger(version) ? `${version}.0.0` : `${version}.0`}"\``,

@@ -24,7 +24,7 @@ function splitRef(s: string): { base: string; ref?: string } {
 }
 
 /** Loopback hosts may be served over plain http (tests, a registry on this machine); everything else must be https. */
-export function isLoopback(url: URL): boolean {
+function isLoopback(url: URL): boolean {
   return url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]';
 }
 

@@ -10,7 +10,7 @@ import { lockfilePath, readLockfile, scopeValidatorsDir, type LockEntry, type Sc
 import { fetchDir, fetchGit, fetchRegistryVersion, fetchUrl, integrityMismatch, type Fetched } from './sources.ts';
 
 /** Integrity of an installed validator directory (every file, path order) — compared with `treeIntegrity` in the lock. */
-export function installedTreeIntegrity(dir: string): string | undefined {
+function installedTreeIntegrity(dir: string): string | undefined {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) return undefined;
   const files: Array<{ path: string; data: Uint8Array }> = [];
   const walk = (rel: string) => {
@@ -25,7 +25,7 @@ export function installedTreeIntegrity(dir: string): string | undefined {
 }
 
 /** Fetches exactly what a lock entry recorded, refusing anything that does not hash to the recorded integrity. */
-export async function fetchLocked(name: string, e: LockEntry, env: NodeJS.ProcessEnv, progress?: ProgressFn): Promise<Fetched> {
+async function fetchLocked(name: string, e: LockEntry, env: NodeJS.ProcessEnv, progress?: ProgressFn): Promise<Fetched> {
   let f: Fetched;
   switch (e.source) {
     case 'registry': {

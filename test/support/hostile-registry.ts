@@ -33,7 +33,7 @@ export interface HostileRegistry {
 }
 
 export const GOOD_TOKEN = 'tok_live_0123456789abcdef';
-export const LOGIN_CODE = 'code-from-browser';
+const LOGIN_CODE = 'code-from-browser';
 
 const sri = (b: Uint8Array) => `sha512-${createHash('sha512').update(b).digest('base64')}`;
 
