@@ -4,7 +4,7 @@
  * have it installed and logged in), `ANTHROPIC_API_KEY`, `OPENAI_BASE_URL` / `OPENAI_API_KEY`. Nothing found →
  * AvpError `judge-unconfigured` saying how to configure one (every LLM validator then fails closed).
  */
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { AvpConfig, BackendName } from '../config-types.ts';
 import { AvpError } from '../errors.ts';
@@ -41,8 +41,8 @@ export function findOnPath(name: string, env: NodeJS.ProcessEnv): string | undef
 
 function isExecutableFile(p: string): boolean {
   try {
-    if (!existsSync(p) || !statSync(p).isFile()) return false;
-    return (statSync(p).mode & 0o111) !== 0;
+    const st = statSync(p);
+    return st.isFile() && (st.mode & 0o111) !== 0;
   } catch {
     return false;
   }

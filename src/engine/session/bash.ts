@@ -4,7 +4,7 @@
  * for when no PreToolUse snapshot exists), compares after the command, and turns the differences into FileChanges
  * with before (from what avp saw earlier, or the git index), after (disk) and a diff — recorded for the turn too.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AvpConfig } from '../../config-types.ts';
 import type { FileChange, HookEvent } from '../../event.ts';
@@ -149,7 +149,7 @@ async function toFileChanges(dir: string, root: string, changes: PathChange[]): 
 export async function afterShell(dir: string, event: HookEvent, config: AvpConfig): Promise<FileChange[]> {
   const prePath = snapPath(dir, event);
   const lastPath = join(dir, 'bash', 'last.json');
-  const pre = loadSnapshot(prePath) ?? (existsSync(lastPath) ? loadSnapshot(lastPath) : undefined);
+  const pre = loadSnapshot(prePath) ?? loadSnapshot(lastPath);
   const post = await snapshot(event.projectRoot, maxFiles(config));
   saveSnapshot(lastPath, post);
   if (prePath !== lastPath) rmSync(prePath, { force: true });
