@@ -14,7 +14,8 @@
  *   Other events carry no files: `files` is ignored.
  * - `triggerMatcher`: an anchored regex (`startup|resume`) over `event.matcherValue` for SessionStart, SessionEnd,
  *   Setup, PreCompact, Notification, SubagentStart and SubagentStop; an event without a value does not match.
- * - `once`: skipped when `isOnceDone(id)` says it already ran in this session.
+ * - `once` is not decided here: matching is stateless, and the hook claims each matched once-validator per session
+ *   (src/engine/hook.ts, `onceState`), so that of several racing hook processes exactly one runs it.
  */
 import picomatch from 'picomatch';
 import type { FileChange, HookEvent } from '../event.ts';
@@ -93,7 +94,7 @@ export function toolFiles(event: HookEvent): FileChange[] {
   return [{ path: abs, relPath: inProject ? abs.slice(root.length + 1) : abs, inProject, kind: 'update' }];
 }
 
-/** True when `v` should run for `event` (without the `once` check). */
+/** True when `v` concerns `event`. */
 export function validatorMatches(v: Validator, event: HookEvent): boolean {
   const spec = v.spec;
   if (spec.trigger !== event.event) return false;
@@ -115,9 +116,9 @@ export function validatorMatches(v: Validator, event: HookEvent): boolean {
   return true;
 }
 
-/** The validators that run for `event`, in their given order. */
-export function matchValidators(validators: Validator[], event: HookEvent, opts: { isOnceDone?: (id: string) => boolean } = {}): Validator[] {
-  return validators.filter((v) => validatorMatches(v, event) && !(v.spec.once && opts.isOnceDone?.(v.id)));
+/** The validators that concern `event`, in their given order (`once` is the caller's: see the top of this file). */
+export function matchValidators(validators: Validator[], event: HookEvent): Validator[] {
+  return validators.filter((v) => validatorMatches(v, event));
 }
 
 /**

@@ -174,17 +174,9 @@ describe('triggerMatcher', () => {
 });
 
 describe('once', () => {
-  test('a once validator is skipped when it already ran in the session; others are not affected', () => {
+  test('matching is stateless: a once validator matches like any other (the hook claims it per session)', () => {
     const vs = [v('once', { once: true }), v('always')];
-    const done = new Set(['once', 'always']);
-    expect(ids(matchValidators(vs, write('a.ts'), { isOnceDone: (id) => done.has(id) }))).toEqual(['always']);
-    expect(ids(matchValidators(vs, write('a.ts'), { isOnceDone: () => false }))).toEqual(['once', 'always']);
     expect(ids(matchValidators(vs, write('a.ts')))).toEqual(['once', 'always']);
-  });
-  test('RuleSet rules are tracked by their own id', () => {
-    const rule = { ...v('style', { once: true }), id: 'style/a', rule: 'a' };
-    expect(ids(matchValidators([rule], write('a.ts'), { isOnceDone: (id) => id === 'style' }))).toEqual(['style/a']);
-    expect(ids(matchValidators([rule], write('a.ts'), { isOnceDone: (id) => id === 'style/a' }))).toEqual([]);
   });
 });
 
