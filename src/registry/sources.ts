@@ -106,7 +106,8 @@ export async function fetchRegistryVersion(
   const actual = integrityOf(bytes);
   if (actual !== v.integrity) throw integrityMismatch(v.downloadUrl, v.integrity, actual);
   const info = await inspectArchive(bytes);
-  if (info.manifest.name !== v.name.split('/').pop() && info.manifest.name !== v.name) {
+  // `owner/repo` registry names hold a package named `repo` (package names have no `/`).
+  if (info.manifest.name !== v.name.split('/').pop()) {
     throw new AvpError('package-name-mismatch', `${v.downloadUrl} holds "${info.manifest.name}", not "${v.name}"`, {
       fix: 'the registry served the wrong archive; report it to its operator',
     });
