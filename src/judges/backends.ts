@@ -3,6 +3,7 @@
  * (prompt, verdict, repair, line checks) under the backend's concurrency limit, and the verdict cache around it.
  */
 import type { AvpConfig } from '../config-types.ts';
+import { truthy } from '../config.ts';
 import type { Validator } from '../format/types.ts';
 import { DEFAULT_MODELS, type Detection } from './detect.ts';
 import type { Judge } from './types.ts';
@@ -19,8 +20,6 @@ export function defaultModel(backend: string): string {
 export function modelFor(backend: string, validator: Validator | undefined, config: AvpConfig): string {
   return config.judge.model || validator?.spec.model || defaultModel(backend);
 }
-
-const truthy = (v: string | undefined) => !!v && v !== '0' && v.toLowerCase() !== 'false';
 
 /** Builds the uncached judge: the transport, the shared LLM flow (prompt, verdict, repair) and its limit. */
 async function buildJudge(found: Detection, model: string, validator: Validator, config: AvpConfig, env: NodeJS.ProcessEnv): Promise<Judge> {
