@@ -172,6 +172,16 @@ describe('inspectArchive refuses hostile archives', () => {
     expect((await refusal(new TextEncoder().encode('<html>not found</html>'))).code).toBe('archive-corrupt');
   });
 
+  test('a broken deflate stream is a corrupt archive, not a crash', async () => {
+    const bytes = makeZip([['demo/VALIDATOR.md', VALIDATOR_MD()]]);
+    // The entry's data follows its local header (30 bytes + name); 0xff starts a block of the reserved type 3.
+    const dataStart = 30 + 'demo/VALIDATOR.md'.length + new DataView(bytes.buffer, bytes.byteOffset).getUint16(28, true);
+    bytes.fill(0xff, dataStart, dataStart + 8);
+    const r = await refusal(bytes);
+    expect(r.code).toBe('archive-corrupt');
+    expect(r.message).toContain('invalid deflate data');
+  });
+
   test('tarballs get the same rules', async () => {
     const good = gzipSync(createTar([{ name: 'demo/VALIDATOR.md', data: VALIDATOR_MD() }]));
     expect((await inspectArchive(good)).manifest.name).toBe('demo');
