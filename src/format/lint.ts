@@ -22,7 +22,7 @@ export async function lintPaths(paths: string[]): Promise<LintMessage[]> {
   const seen = new Set<string>();
   for (const p of paths) {
     const abs = resolve(p);
-    const { validators, errors, warnings } = await loadValidatorsAt(abs, 'project');
+    const { validators, errors, warnings } = loadValidatorsAt(abs, 'project');
     if (validators.length === 0 && errors.length === 0) {
       // Linting the wrong folder in CI must not look like a clean pass.
       warnings.push({ path: abs, line: 1, column: 1, level: 'warning', message: 'no validators found here', fix: 'point avp lint at a name.md, a folder holding VALIDATOR.md, or a folder of validators' });

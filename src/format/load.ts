@@ -153,12 +153,7 @@ export function loadUnit(unit: Unit, source: Source): LoadResult {
  * Loads what is at `path`: a `name.md`, a `VALIDATOR.md` or a directory holding one, a rule file of a RuleSet (its
  * RuleSet is loaded), or a folder of validators (walked at any depth; the same name twice is an error for both).
  */
-export async function loadValidatorsAt(path: string, source: Source): Promise<{ validators: Validator[]; errors: LoadError[]; warnings: LintMessage[] }> {
-  const { validators, errors, warnings } = loadAt(path, source);
-  return { validators, errors, warnings };
-}
-
-function loadAt(path: string, source: Source): LoadResult {
+export function loadValidatorsAt(path: string, source: Source): LoadResult {
   let st;
   try {
     st = statSync(path);
