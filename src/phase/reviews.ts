@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { AvpConfig } from '../config-types.ts';
+import { readText } from '../engine/session/content.ts';
 import { errorMessage, isAvpError } from '../errors.ts';
 import type { FileChange, HookEvent } from '../event.ts';
 import type { Validator } from '../format/types.ts';
@@ -10,8 +10,6 @@ import type { Violation } from '../judges/types.ts';
 import { CODE_REVIEW_PROMPT, SECURITY_REVIEW_PROMPT } from './review-prompts.ts';
 import type { CodeReviewCheck, CodeSeverity, SecurityReviewCheck, SecuritySeverity } from './types.ts';
 
-/** A file bigger than this is reviewed through its diff only (its content would crowd out the rest). */
-const MAX_FILE_BYTES = 512 * 1024;
 const RANK: SecuritySeverity[] = ['none', 'low', 'medium', 'high', 'critical'];
 
 export interface ReviewContext {
@@ -56,21 +54,10 @@ function git(args: string[], cwd: string): Promise<{ ok: boolean; out: string }>
   });
 }
 
-function readText(path: string): string | null | undefined {
-  try {
-    const st = statSync(path);
-    if (!st.isFile()) return undefined;
-    if (st.size > MAX_FILE_BYTES) return undefined;
-    const buf = readFileSync(path);
-    return buf.subarray(0, 8000).includes(0) ? undefined : buf.toString('utf8');
-  } catch {
-    return existsSync(path) ? undefined : null;
-  }
-}
-
 /**
  * The changed files as a Stop event carries them: diff against HEAD when the project is a git repository with a
- * HEAD (`git diff --relative` so paths stay relative to working_directory), the content otherwise.
+ * HEAD (`git diff --relative` so paths stay relative to working_directory), the content otherwise. The content is read
+ * as hook events read it (`readText`): a binary file, or one over 512 KiB, is reviewed through its diff only.
  */
 export async function changedFiles(wd: string, files: string[]): Promise<FileChange[]> {
   const inGit = (await git(['rev-parse', '--verify', '--quiet', 'HEAD'], wd)).ok;
