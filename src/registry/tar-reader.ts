@@ -1,5 +1,5 @@
 import { AvpError } from '../errors.ts';
-import { BudgetExceeded, gunzipBounded, type RawEntry } from './zip-reader.ts';
+import { BudgetExceeded, expandBounded, type RawEntry } from './zip-reader.ts';
 
 /** Is this a gzip stream (`.tar.gz`, `.tgz`)? */
 export function isGzip(bytes: Uint8Array): boolean {
@@ -32,6 +32,12 @@ function corrupt(detail: string): AvpError {
   return new AvpError('archive-corrupt', `the tarball is not readable: ${detail}`, {
     fix: 'check that the URL serves a .tar.gz / .tgz / .zip of the validator directory',
   });
+}
+
+/** Gunzips under a byte cap, with the same early stop as zip entries (BudgetExceeded past it). */
+async function gunzipBounded(input: Uint8Array, limit: number): Promise<Uint8Array> {
+  const { Gunzip } = await import('fflate');
+  return expandBounded((ondata) => new Gunzip(ondata), input, limit, (why) => corrupt(`invalid gzip data (${why})`));
 }
 
 /**

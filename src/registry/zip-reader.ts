@@ -131,7 +131,7 @@ export async function readZipEntries(bytes: Uint8Array, maxEntries: number): Pro
           if (size > budget) throw overBudget();
           return checkCrc(name, data, crc);
         }
-        const out = expandBounded((ondata) => new Inflate(ondata), data, Math.min(budget, size), 'deflate', () =>
+        const out = expandBounded((ondata) => new Inflate(ondata), data, Math.min(budget, size), (why) => corrupt(`invalid deflate data (${why})`), () =>
           budget < size
             ? overBudget()
             : new AvpError('archive-size-mismatch', `the package archive entry "${name}" inflates past its declared size of ${size} bytes (a zip bomb or a corrupt archive)`, {
@@ -175,19 +175,20 @@ export class BudgetExceeded extends Error {}
 const overBudget = () => new BudgetExceeded('over budget');
 
 /** The part of fflate's streaming Inflate and Gunzip that the bounded reader drives. */
-interface PushStream {
+export interface PushStream {
   push(chunk: Uint8Array, final: boolean): void;
 }
 
 /**
  * Feeds `input` in 4 KiB chunks and stops as soon as the output passes `limit`: a bomb that lies about its size
- * costs at most `limit` + one chunk's expansion (deflate peaks near 1:1032, so ~4 MiB) of memory, never the full expansion.
+ * costs at most `limit` + one chunk's expansion (deflate peaks near 1:1032, so ~4 MiB) of memory, never the full
+ * expansion. Shared by zip entries (Inflate) and .tar.gz sources (Gunzip); `onCorrupt` gets the decoder's complaint.
  */
-function expandBounded(
+export function expandBounded(
   open: (ondata: (chunk: Uint8Array) => void) => PushStream,
   input: Uint8Array,
   limit: number,
-  format: string,
+  onCorrupt: (why: string) => Error,
   onOver: () => Error = overBudget,
 ): Uint8Array {
   const chunks: Uint8Array[] = [];
@@ -203,7 +204,7 @@ function expandBounded(
     for (let i = 0; i < input.length && !over; i += step) stream.push(input.subarray(i, i + step), i + step >= input.length);
     if (input.length === 0) stream.push(new Uint8Array(0), true);
   } catch (e) {
-    if (!over) throw corrupt(`invalid ${format} data (${e instanceof Error ? e.message : String(e)})`);
+    if (!over) throw onCorrupt(e instanceof Error ? e.message : String(e));
   }
   if (over) throw onOver();
   const out = new Uint8Array(total);
@@ -213,10 +214,4 @@ function expandBounded(
     offset += chunk.length;
   }
   return out;
-}
-
-/** Gunzips under a byte cap (for .tar.gz sources), with the same early stop as zip entries. */
-export async function gunzipBounded(input: Uint8Array, limit: number): Promise<Uint8Array> {
-  const { Gunzip } = await import('fflate');
-  return expandBounded((ondata) => new Gunzip(ondata), input, limit, 'gzip');
 }

@@ -189,6 +189,9 @@ describe('inspectArchive refuses hostile archives', () => {
     expect((await refusal(slip)).code).toBe('archive-unsafe-path');
     const bomb = gzipSync(createTar([{ name: 'demo/VALIDATOR.md', data: VALIDATOR_MD() }, { name: 'demo/big', data: new Uint8Array(9 * 1024 * 1024) }]));
     expect((await refusal(bomb, { maxExpandedBytes: 4 * 1024 * 1024 })).code).toBe('archive-too-large');
+    const broken = good.slice();
+    broken.fill(0xff, 10, 18); // the deflate stream after the 10-byte gzip header: a reserved block type
+    expect(await refusal(broken)).toMatchObject({ code: 'archive-corrupt', message: expect.stringContaining('the tarball is not readable: invalid gzip data') });
   });
 });
 
