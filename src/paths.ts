@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** `~/.avp`, or `AVP_HOME` when set (tests and portable installs rely on it). */
 export function avpHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -34,4 +34,11 @@ export function findProjectRoot(cwd: string, env: NodeJS.ProcessEnv = process.en
     if (existsSync(join(dir, '.avp')) || existsSync(join(dir, '.git'))) return dir;
     if (dirname(dir) === dir) return start;
   }
+}
+
+/** Project-relative path with `/` separators, or the absolute path for a file outside the project. */
+export function relativize(path: string, projectRoot: string): { relPath: string; inProject: boolean } {
+  const rel = relative(projectRoot, path);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return { relPath: path.split(sep).join('/'), inProject: false };
+  return { relPath: rel.split(sep).join('/'), inProject: true };
 }

@@ -1,5 +1,5 @@
 /**
- * Which validators an event concerns. Pure and synchronous (picomatch only) so hook mode, `avp check` and tests
+ * Which validators an event concerns. Pure and synchronous (picomatch and node:path only) so hook mode, `avp check` and tests
  * share one definition:
  *
  * - `trigger` equals the event name.
@@ -17,8 +17,10 @@
  * - `once` is not decided here: matching is stateless, and the hook claims each matched once-validator per session
  *   (src/engine/hook.ts, `onceState`), so that of several racing hook processes exactly one runs it.
  */
+import { resolve } from 'node:path';
 import picomatch from 'picomatch';
 import type { FileChange, HookEvent } from '../event.ts';
+import { relativize } from '../paths.ts';
 import { MATCHER_TRIGGERS, STOP_TRIGGERS, TOOL_TRIGGERS, type LoadError, type Validator, type ValidatorSpec } from './types.ts';
 
 // The same lists lint checks against (schema.ts): what lint calls "no effect" is exactly what matching ignores.
@@ -88,10 +90,9 @@ export function toolFiles(event: HookEvent): FileChange[] {
   const input = event.toolInput ?? {};
   const named = [input.file_path, input.notebook_path].find((p): p is string => typeof p === 'string' && p.length > 0);
   if (!named) return [];
-  const root = event.projectRoot.replaceAll('\\', '/').replace(/\/+$/, '');
-  const abs = (named.startsWith('/') || /^[A-Za-z]:[\\/]/.test(named) ? named : `${event.cwd.replaceAll('\\', '/')}/${named}`).replaceAll('\\', '/');
-  const inProject = abs.startsWith(`${root}/`);
-  return [{ path: abs, relPath: inProject ? abs.slice(root.length + 1) : abs, inProject, kind: 'update' }];
+  // Normalized as the host adapter does for file tools: `src/../secrets/x` must not slip past `secrets/**`.
+  const path = resolve(event.cwd, named);
+  return [{ path, ...relativize(path, event.projectRoot), kind: 'update' }];
 }
 
 /** True when `v` concerns `event`. */

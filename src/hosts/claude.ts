@@ -4,10 +4,10 @@
  * (PreToolUse, where the change has not happened yet) is filled later by `completeFileChanges`, only when
  * validators will actually see the event.
  */
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { AvpError } from '../errors.ts';
 import type { FileChange, HookEvent } from '../event.ts';
-import { findProjectRoot } from '../paths.ts';
+import { findProjectRoot, relativize } from '../paths.ts';
 import { applyEdits, diffForCreate, diffFromHunks, isPatchHunks, toolEdits } from './diff.ts';
 
 /** Tools whose input names a file they change. */
@@ -35,13 +35,6 @@ function badInput(message: string): AvpError {
   return new AvpError('hook-input', message, {
     fix: 'avp hook reads one Claude Code hook event as a JSON object on stdin (see docs/hook-mode.md); run it from a hook entry written by `avp init`.',
   });
-}
-
-/** Project-relative path with `/` separators, or the absolute path for a file outside the project. */
-export function relativize(path: string, projectRoot: string): { relPath: string; inProject: boolean } {
-  const rel = relative(projectRoot, path);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return { relPath: path.split(sep).join('/'), inProject: false };
-  return { relPath: rel.split(sep).join('/'), inProject: true };
 }
 
 /**

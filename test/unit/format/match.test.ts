@@ -126,6 +126,11 @@ describe('match.files', () => {
     expect(matches({ trigger: 'PreToolUse', match: { files: ['src/**/*.ts'] } }, pre(`${ROOT}/lib/b.ts`))).toBe(false);
     expect(matches({ trigger: 'PreToolUse', match: { files: ['src/**/*.ts'] } }, pre('src/rel.ts'))).toBe(true);
     expect(matches({ trigger: 'PreToolUse', match: { files: ['*.ts'] } }, pre('/elsewhere/b.ts'))).toBe(true);
+    // The named path is normalized: `..` cannot walk a file past a folder pattern, nor into one.
+    const read = (p: string) => ev('PreToolUse', { tool: 'Read', toolInput: { file_path: p } });
+    expect(matches({ trigger: 'PreToolUse', match: { files: ['secrets/**'] } }, read(`${ROOT}/src/../secrets/key`))).toBe(true);
+    expect(matches({ trigger: 'PreToolUse', match: { files: ['secrets/**'] } }, read('src/../secrets/key'))).toBe(true);
+    expect(matches({ trigger: 'PreToolUse', match: { files: ['src/**'] } }, read(`${ROOT}/src/../lib/b.ts`))).toBe(false);
   });
   test('Stop / SubagentStop: a file changed in the turn must match; no change → no run', () => {
     const stop = { trigger: 'Stop' as const, match: { files: ['*.ts'] } };
