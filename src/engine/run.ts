@@ -15,7 +15,7 @@ import type { ValidatorRun } from './types.ts';
 export interface RunOptions {
   /** Epoch ms at which every unfinished validator is stopped (default: now + config.budgetMs). */
   deadline?: number;
-  /** Judge selection; tests and `avp check` may inject their own. */
+  /** Judge selection (default: judges/select.ts); tests inject one with their own environment. */
   judgeFor?: (v: Validator, c: AvpConfig) => Promise<import('../judges/types.ts').Judge>;
 }
 
