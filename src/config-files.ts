@@ -25,7 +25,7 @@ const FileConfig = v.strictObject({
   concurrency: v.optional(Int(1)),
   budgetMs: v.optional(Int(1)),
   maxStopBlocks: v.optional(Int(0)),
-  trackMaxFiles: v.optional(Int(0)),
+  trackMaxFiles: v.optional(Int(1)),
   judge: v.optional(
     v.strictObject({
       backend: v.optional(Backend),

@@ -91,7 +91,7 @@ export function applyEnv(config: AvpConfig, env: NodeJS.ProcessEnv): AvpConfig {
   c.concurrency = envInt(env, 'AVP_CONCURRENCY', 1) ?? c.concurrency;
   c.budgetMs = envInt(env, 'AVP_BUDGET_MS', 1) ?? c.budgetMs;
   c.maxStopBlocks = envInt(env, 'AVP_MAX_STOP_BLOCKS', 0) ?? c.maxStopBlocks;
-  c.trackMaxFiles = envInt(env, 'AVP_TRACK_MAX_FILES', 0) ?? c.trackMaxFiles;
+  c.trackMaxFiles = envInt(env, 'AVP_TRACK_MAX_FILES', 1) ?? c.trackMaxFiles;
   c.judge.concurrency = envInt(env, 'AVP_JUDGE_CONCURRENCY', 1) ?? c.judge.concurrency;
   if (env.AVP_JUDGE) {
     if (!BACKENDS.includes(env.AVP_JUDGE as BackendName)) {

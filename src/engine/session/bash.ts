@@ -24,8 +24,9 @@ function snapPath(dir: string, event: HookEvent): string {
   return id ? join(dir, 'bash', `pre-${safeSegment(id)}.json`) : join(dir, 'bash', 'last.json');
 }
 
+/** The loader guarantees an integer ≥ 1 (`trackMaxFiles`, `AVP_TRACK_MAX_FILES`). */
 function maxFiles(config: AvpConfig): number {
-  return Number.isInteger(config.trackMaxFiles) && config.trackMaxFiles > 0 ? config.trackMaxFiles : 20_000;
+  return config.trackMaxFiles;
 }
 
 function saveSnapshot(path: string, snap: Snapshot): void {

@@ -86,6 +86,10 @@ describe('loadConfig', () => {
     const e = await rejection(loadConfig({ cwd: root, projectRoot: root, env: { ...env, AVP_CONCURRENCY: 'lots' } }));
     expect(e.code).toBe('config-env');
     expect(e.message).toContain('AVP_CONCURRENCY');
+    // trackMaxFiles bounds Bash tracking: 0 would mean nothing and is refused rather than silently replaced.
+    expect((await rejection(loadConfig({ cwd: root, projectRoot: root, env: { ...env, AVP_TRACK_MAX_FILES: '0' } }))).code).toBe('config-env');
+    const zero = project({ 'avp.config.json': JSON.stringify({ trackMaxFiles: 0 }) });
+    expect((await rejection(loadConfig({ cwd: zero.root, projectRoot: zero.root, env: zero.env }))).code).toBe('config-invalid');
   });
 });
 
