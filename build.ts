@@ -31,7 +31,9 @@ const built: string[] = [];
 const failed: string[] = [];
 
 for (const target of targets.length ? targets : [undefined]) {
-  const outfile = target ? join('dist', `avp-${target.replace(/^bun-/, '')}${target.includes('windows') ? '.exe' : ''}`) : join('dist', 'avp');
+  const outfile = target
+    ? join('dist', `avp-${target.replace(/^bun-/, '')}${target.includes('windows') ? '.exe' : ''}`)
+    : join('dist', 'avp');
   const result = await Bun.build({
     entrypoints: ['src/cli.ts'],
     minify: true,

@@ -1,10 +1,12 @@
 /**
  * The cost of Bash change tracking on a repository of 10,000 files (1,000 directories × 10 files, ~2 KB each,
  * committed, plus 20 dirty and 20 untracked files), measured side by side in one run:
- * - avp's git mode: `git ls-files -m` and `-o` (in parallel) + stat of the dirty set (what PreToolUse/PostToolUse of Bash do);
+ * - avp's git mode: `git ls-files -m` and `-o` (in parallel) + stat of the dirty set (what PreToolUse/PostToolUse of
+ * Bash do);
  * - the naive alternative: list every file (`git ls-files -co`) and stat each from JS;
  * - the walk used outside git (same tree, no .git);
- * - a whole Bash round trip through prepareEvent (PreToolUse snapshot + PostToolUse compare, one file changed by `sed -i`);
+ * - a whole Bash round trip through prepareEvent (PreToolUse snapshot + PostToolUse compare, one file changed by `sed
+ * -i`);
  * - the same round trip through the compiled hook (`dist/avp hook`, two processes) vs an event that matches nothing.
  * Prints medians, ratios, snapshot size and memory.
  */
@@ -57,7 +59,10 @@ const plain = join(base, 'plain');
 try {
   mkdirSync(repo);
   makeTree(repo);
-  sh(repo, 'git init -q && git config user.email b@example.com && git config user.name b && git add . && git commit -qm init');
+  sh(
+    repo,
+    'git init -q && git config user.email b@example.com && git config user.name b && git add . && git commit -qm init',
+  );
   // Files written in the same second as the index are "racily clean" and git re-reads them all on every check; a
   // real working copy's index is newer than its files. Let a second pass and refresh it, as any `git status` would.
   await Bun.sleep(1100);
@@ -73,7 +78,10 @@ try {
   const [gitMode, naive, walk] = (await interleaved([
     () => snapshot(repo, 20_000),
     () => {
-      const out = Bun.spawnSync(['git', 'ls-files', '-z', '-c', '-o', '--exclude-standard'], { cwd: repo, stdout: 'pipe' }).stdout.toString();
+      const out = Bun.spawnSync(['git', 'ls-files', '-z', '-c', '-o', '--exclude-standard'], {
+        cwd: repo,
+        stdout: 'pipe',
+      }).stdout.toString();
       for (const rel of out.split('\0')) if (rel) statSync(join(repo, rel));
     },
     () => snapshot(plain, 20_000),
@@ -127,7 +135,12 @@ try {
     let lastCpu = 0;
     const hook = (input: object) => {
       const s = performance.now();
-      const p = Bun.spawnSync([AVP, 'hook', '--agent', 'claude'], { cwd: repo, env, stdin: Buffer.from(JSON.stringify(input)), stdout: 'ignore' });
+      const p = Bun.spawnSync([AVP, 'hook', '--agent', 'claude'], {
+        cwd: repo,
+        env,
+        stdin: Buffer.from(JSON.stringify(input)),
+        stdout: 'ignore',
+      });
       lastCpu = Number(p.resourceUsage?.cpuTime.total ?? 0) / 1000;
       return performance.now() - s;
     };
@@ -141,7 +154,9 @@ try {
       wall += hook({ ...b, hook_event_name: 'PostToolUse', tool_response: { stdout: '' } });
       pairs.push(wall);
       cpu.pair.push(c + lastCpu);
-      noMatches.push(hook({ ...common, hook_event_name: 'Notification', message: 'x', notification_type: 'idle_prompt' }));
+      noMatches.push(
+        hook({ ...common, hook_event_name: 'Notification', message: 'x', notification_type: 'idle_prompt' }),
+      );
       cpu.none.push(lastCpu);
     }
     const noMatch = median(noMatches);
@@ -156,14 +171,24 @@ try {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
 
-  console.log(`Bash change tracking — ${FILES.toLocaleString()} committed files, 20 dirty + 20 untracked, median of ${RUNS}`);
-  console.log(`  snapshot, git mode (avp):            ${gitMode.toFixed(1)} ms   (${Object.keys(snap.files).length} entries, ${(snapBytes / 1024).toFixed(1)} KiB on disk)`);
-  console.log(`  snapshot, list + stat every file:    ${naive.toFixed(1)} ms   (${(naive / gitMode).toFixed(1)}× avp's git mode)`);
-  console.log(`  snapshot, walk outside git:          ${walk.toFixed(1)} ms   (${(walkBytes / 1024).toFixed(0)} KiB on disk; ${(walk / gitMode).toFixed(1)}× git mode)`);
+  console.log(
+    `Bash change tracking — ${FILES.toLocaleString()} committed files, 20 dirty + 20 untracked, median of ${RUNS}`,
+  );
+  console.log(
+    `  snapshot, git mode (avp):            ${gitMode.toFixed(1)} ms   (${Object.keys(snap.files).length} entries, ${(snapBytes / 1024).toFixed(1)} KiB on disk)`,
+  );
+  console.log(
+    `  snapshot, list + stat every file:    ${naive.toFixed(1)} ms   (${(naive / gitMode).toFixed(1)}× avp's git mode)`,
+  );
+  console.log(
+    `  snapshot, walk outside git:          ${walk.toFixed(1)} ms   (${(walkBytes / 1024).toFixed(0)} KiB on disk; ${(walk / gitMode).toFixed(1)}× git mode)`,
+  );
   console.log(`  PreToolUse (snapshot + save):        ${median(preTimes).toFixed(1)} ms`);
   console.log(`  PostToolUse (snapshot + compare + diff, ${changed} file changed): ${median(postTimes).toFixed(1)} ms`);
   console.log(`  load average while measuring: ${loadavg()[0]!.toFixed(1)} (2 cores)`);
-  console.log(`  memory: rss ${(rssAfter / 1048576).toFixed(0)} MiB after ${RUNS} round trips (+${((rssAfter - rssBefore) / 1048576).toFixed(1)} MiB)`);
+  console.log(
+    `  memory: rss ${(rssAfter / 1048576).toFixed(0)} MiB after ${RUNS} round trips (+${((rssAfter - rssBefore) / 1048576).toFixed(1)} MiB)`,
+  );
   console.log(`  ${hookNote}`);
 } finally {
   rmSync(base, { recursive: true, force: true });

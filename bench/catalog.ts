@@ -27,7 +27,9 @@ const pad = (s: string, n: number) => s.padEnd(n);
 // ---- 1. precision / recall ---------------------------------------------------------------------------------
 console.log('## Catalog: precision and recall on the labelled corpus\n');
 const labelled = await corpus();
-console.log(`${pad('validator', 20)} ${pad('cases', 6)} ${pad('pos', 4)} ${pad('neg', 4)} ${pad('TP', 4)} ${pad('FP', 4)} ${pad('precision', 10)} ${pad('recall', 8)} validate() mean`);
+console.log(
+  `${pad('validator', 20)} ${pad('cases', 6)} ${pad('pos', 4)} ${pad('neg', 4)} ${pad('TP', 4)} ${pad('FP', 4)} ${pad('precision', 10)} ${pad('recall', 8)} validate() mean`,
+);
 let total = 0;
 const inProcess: Array<[string, number]> = [];
 for (const [name, events] of Object.entries(labelled)) {
@@ -62,31 +64,92 @@ const write = (root: string) => ({
   hook_event_name: 'PostToolUse',
   tool_name: 'Write',
   tool_input: { file_path: join(root, 'src/config.ts'), content: 'export const API_KEY = process.env.API_KEY;\n' },
-  tool_response: { type: 'create', filePath: join(root, 'src/config.ts'), content: '', structuredPatch: [], originalFile: null, userModified: false },
+  tool_response: {
+    type: 'create',
+    filePath: join(root, 'src/config.ts'),
+    content: '',
+    structuredPatch: [],
+    originalFile: null,
+    userModified: false,
+  },
   tool_use_id: 'toolu_bench',
 });
-const bash = (root: string) => ({ session_id: 'bench', transcript_path: join(home, 't.jsonl'), cwd: root, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'npm run build && rm -rf ./dist/tmp' }, tool_use_id: 'toolu_bench' });
+const bash = (root: string) => ({
+  session_id: 'bench',
+  transcript_path: join(home, 't.jsonl'),
+  cwd: root,
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Bash',
+  tool_input: { command: 'npm run build && rm -rf ./dist/tmp' },
+  tool_use_id: 'toolu_bench',
+});
 
 /** Wall time and CPU time (user + system, the hook and the script children it waited for) of one hook call, ms. */
 function hookMs(root: string, input: unknown, extra: Record<string, string> = {}): { wall: number; cpu: number } {
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, AVP_HOME: join(home, '.avp'), CLAUDE_PROJECT_DIR: root, ...extra };
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    AVP_HOME: join(home, '.avp'),
+    CLAUDE_PROJECT_DIR: root,
+    ...extra,
+  };
   const t0 = performance.now();
-  const p = Bun.spawnSync([BIN, 'hook'], { stdin: new TextEncoder().encode(`${JSON.stringify(input)}\n`), env, cwd: root, stdout: 'pipe', stderr: 'pipe' });
+  const p = Bun.spawnSync([BIN, 'hook'], {
+    stdin: new TextEncoder().encode(`${JSON.stringify(input)}\n`),
+    env,
+    cwd: root,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   const ms = performance.now() - t0;
   const out = p.stdout.toString();
-  if (p.exitCode !== 0 || out.includes('"block"') || out.includes('"deny"')) throw new Error(`unexpected hook result (${p.exitCode}): ${out}${p.stderr.toString()}`);
+  if (p.exitCode !== 0 || out.includes('"block"') || out.includes('"deny"'))
+    throw new Error(`unexpected hook result (${p.exitCode}): ${out}${p.stderr.toString()}`);
   return { wall: ms, cpu: Number(p.resourceUsage.cpuTime.total) / 1000 };
 }
 
-const setups: Array<{ label: string; root: string; input: (root: string) => unknown; baseline: string; env?: Record<string, string> }> = [];
+const setups: Array<{
+  label: string;
+  root: string;
+  input: (root: string) => unknown;
+  baseline: string;
+  env?: Record<string, string>;
+}> = [];
 const none = makeProject('none', []);
 setups.push({ label: 'no validator (PostToolUse Write)', root: none, input: write, baseline: '' });
-setups.push({ label: 'no-secrets (PostToolUse Write)', root: makeProject('secrets', ['no-secrets']), input: write, baseline: 'no validator (PostToolUse Write)' });
-setups.push({ label: 'no-secrets as a process', root: join(work, 'secrets'), input: write, baseline: 'no validator (PostToolUse Write)', env: { AVP_SCRIPT_PROCESS: '1' } });
-setups.push({ label: 'no-secrets, engine Worker path', root: join(work, 'secrets'), input: write, baseline: 'no validator (PostToolUse Write)', env: { AVP_SCRIPT_PROCESS: '1', AVP_SCRIPT_WORKER: '1' } });
-setups.push({ label: 'all four installed (two match a Write)', root: makeProject('all', ['no-secrets', 'dangerous-commands', 'protected-files', 'no-debug-leftovers']), input: write, baseline: 'no validator (PostToolUse Write)' });
+setups.push({
+  label: 'no-secrets (PostToolUse Write)',
+  root: makeProject('secrets', ['no-secrets']),
+  input: write,
+  baseline: 'no validator (PostToolUse Write)',
+});
+setups.push({
+  label: 'no-secrets as a process',
+  root: join(work, 'secrets'),
+  input: write,
+  baseline: 'no validator (PostToolUse Write)',
+  env: { AVP_SCRIPT_PROCESS: '1' },
+});
+setups.push({
+  label: 'no-secrets, engine Worker path',
+  root: join(work, 'secrets'),
+  input: write,
+  baseline: 'no validator (PostToolUse Write)',
+  env: { AVP_SCRIPT_PROCESS: '1', AVP_SCRIPT_WORKER: '1' },
+});
+setups.push({
+  label: 'all four installed (two match a Write)',
+  root: makeProject('all', ['no-secrets', 'dangerous-commands', 'protected-files', 'no-debug-leftovers']),
+  input: write,
+  baseline: 'no validator (PostToolUse Write)',
+});
 setups.push({ label: 'no validator (PreToolUse Bash)', root: none, input: bash, baseline: '' });
-setups.push({ label: 'dangerous-commands (PreToolUse Bash)', root: makeProject('dangerous', ['dangerous-commands']), input: bash, baseline: 'no validator (PreToolUse Bash)' });
+setups.push({
+  label: 'dangerous-commands (PreToolUse Bash)',
+  root: makeProject('dangerous', ['dangerous-commands']),
+  input: bash,
+  baseline: 'no validator (PreToolUse Bash)',
+});
 
 // The discovery cache skips files younger than 2 s (coarse-timestamp filesystems): let the fresh copies age, then warm
 // up each setup (parse caches, page cache) and interleave the runs so drift hits every setup alike.
@@ -96,36 +159,85 @@ const times = new Map<string, Array<{ wall: number; cpu: number }>>(setups.map((
 for (let i = 0; i < RUNS; i++) for (const s of setups) times.get(s.label)!.push(hookMs(s.root, s.input(s.root), s.env));
 
 const load = loadavg()[0]!.toFixed(1);
-console.log(`\n## Catalog: cost of script validators on one \`avp hook\` call (${RUNS} interleaved runs each, medians; load average ${load})\n`);
+console.log(
+  `\n## Catalog: cost of script validators on one \`avp hook\` call (${RUNS} interleaved runs each, medians; load average ${load})\n`,
+);
 console.log('CPU time (user + system of avp and its script children) is the steadier number on a busy machine.\n');
-console.log(`${pad('setup', 40)} ${pad('wall', 10)} ${pad('wall p90', 10)} ${pad('wall added', 20)} ${pad('CPU', 10)} CPU added`);
+console.log(
+  `${pad('setup', 40)} ${pad('wall', 10)} ${pad('wall p90', 10)} ${pad('wall added', 20)} ${pad('CPU', 10)} CPU added`,
+);
 for (const s of setups) {
   const wall = median(times.get(s.label)!.map((t) => t.wall));
   const cpu = median(times.get(s.label)!.map((t) => t.cpu));
-  const p90 = times.get(s.label)!.map((t) => t.wall).sort((a, b) => a - b)[Math.floor(RUNS * 0.9)]!;
+  const p90 = times
+    .get(s.label)!
+    .map((t) => t.wall)
+    .sort((a, b) => a - b)[Math.floor(RUNS * 0.9)]!;
   const b = s.baseline ? times.get(s.baseline)! : undefined;
   const bWall = b ? median(b.map((t) => t.wall)) : 0;
   const bCpu = b ? median(b.map((t) => t.cpu)) : 0;
   const wallAdded = b ? `${(wall - bWall).toFixed(1)} ms (×${(wall / bWall).toFixed(2)})` : '—';
   const cpuAdded = b ? `${(cpu - bCpu).toFixed(1)} ms (×${(cpu / bCpu).toFixed(2)})` : '—';
-  console.log(`${pad(s.label, 40)} ${pad(`${wall.toFixed(1)} ms`, 10)} ${pad(`${p90.toFixed(1)} ms`, 10)} ${pad(wallAdded, 20)} ${pad(`${cpu.toFixed(1)} ms`, 10)} ${cpuAdded}`);
+  console.log(
+    `${pad(s.label, 40)} ${pad(`${wall.toFixed(1)} ms`, 10)} ${pad(`${p90.toFixed(1)} ms`, 10)} ${pad(wallAdded, 20)} ${pad(`${cpu.toFixed(1)} ms`, 10)} ${cpuAdded}`,
+  );
 }
 // Where the added time goes: the script's own child process, run alone on the same event as the engine sends it.
-const writeEvent = JSON.stringify({ agent: 'claude', event: 'PostToolUse', tool: 'Write', cwd: none, projectRoot: none, files: [{ path: join(none, 'src/config.ts'), relPath: 'src/config.ts', inProject: true, kind: 'create', before: null, after: 'export const API_KEY = process.env.API_KEY;\n' }], raw: {} });
-const bashEvent = JSON.stringify({ agent: 'claude', event: 'PreToolUse', tool: 'Bash', toolInput: { command: 'npm run build && rm -rf ./dist/tmp' }, cwd: none, projectRoot: none, files: [], raw: {} });
+const writeEvent = JSON.stringify({
+  agent: 'claude',
+  event: 'PostToolUse',
+  tool: 'Write',
+  cwd: none,
+  projectRoot: none,
+  files: [
+    {
+      path: join(none, 'src/config.ts'),
+      relPath: 'src/config.ts',
+      inProject: true,
+      kind: 'create',
+      before: null,
+      after: 'export const API_KEY = process.env.API_KEY;\n',
+    },
+  ],
+  raw: {},
+});
+const bashEvent = JSON.stringify({
+  agent: 'claude',
+  event: 'PreToolUse',
+  tool: 'Bash',
+  toolInput: { command: 'npm run build && rm -rf ./dist/tmp' },
+  cwd: none,
+  projectRoot: none,
+  files: [],
+  raw: {},
+});
 const child = (script: string) => {
   const event = script.includes('dangerous-commands') ? bashEvent : writeEvent;
-  const p = Bun.spawnSync([BIN, 'run', '--no-env-file', script], { stdin: new TextEncoder().encode(event), env: { PATH: process.env.PATH ?? '', BUN_BE_BUN: '1', HOME: home }, stdout: 'pipe', stderr: 'pipe' });
+  const p = Bun.spawnSync([BIN, 'run', '--no-env-file', script], {
+    stdin: new TextEncoder().encode(event),
+    env: { PATH: process.env.PATH ?? '', BUN_BE_BUN: '1', HOME: home },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   if (p.exitCode !== 0) throw new Error(p.stderr.toString());
   return Number(p.resourceUsage.cpuTime.total) / 1000;
 };
-writeFileSync(join(work, 'noop.ts'), 'console.log(JSON.stringify({ passed: true, violations: [], summary: "noop" }));\n');
+writeFileSync(
+  join(work, 'noop.ts'),
+  'console.log(JSON.stringify({ passed: true, violations: [], summary: "noop" }));\n',
+);
 const childCpu: Array<[string, number]> = [];
-for (const [label, script] of [['no-op script', join(work, 'noop.ts')], ['no-secrets', join(CATALOG, 'no-secrets/scripts/check.ts')], ['dangerous-commands', join(CATALOG, 'dangerous-commands/scripts/check.ts')]] as const) {
+for (const [label, script] of [
+  ['no-op script', join(work, 'noop.ts')],
+  ['no-secrets', join(CATALOG, 'no-secrets/scripts/check.ts')],
+  ['dangerous-commands', join(CATALOG, 'dangerous-commands/scripts/check.ts')],
+] as const) {
   const xs = Array.from({ length: RUNS }, () => child(script));
   childCpu.push([label, median(xs)]);
 }
-console.log('\nAn unmodified catalog copy runs in-process from avp\'s bundle (the default rows); "as a process" starts a child of');
+console.log(
+  '\nAn unmodified catalog copy runs in-process from avp\'s bundle (the default rows); "as a process" starts a child of',
+);
 console.log('the avp binary (BUN_BE_BUN=1 avp run script), which is what any other script validator costs.');
 console.log('CPU of that child alone (median), and of the in-process validate() from section 1:');
 for (const [label, ms] of childCpu) console.log(`  child ${pad(label, 20)} ${ms.toFixed(1)} ms CPU`);
@@ -152,13 +264,23 @@ for (const [name, us] of inProcess) console.log(`  in-process ${pad(name, 20)} $
     lines += text.split('\n').length;
     return { rel: relative(modules, f), text };
   });
-  console.log(`\n## Catalog: field check on node_modules (${files.length} files, ${lines} lines of third-party code, judged as new files)\n`);
+  console.log(
+    `\n## Catalog: field check on node_modules (${files.length} files, ${lines} lines of third-party code, judged as new files)\n`,
+  );
   for (const name of ['no-secrets', 'no-debug-leftovers']) {
     const validate = await loadValidate(name);
     const t0 = performance.now();
     const found: string[] = [];
     for (const { rel, text } of texts) {
-      const v = await validate({ agent: 'claude', event: 'PostToolUse', tool: 'Write', cwd: modules, projectRoot: modules, files: [{ path: join(modules, rel), relPath: rel, inProject: true, kind: 'create', before: null, after: text }], raw: {} });
+      const v = await validate({
+        agent: 'claude',
+        event: 'PostToolUse',
+        tool: 'Write',
+        cwd: modules,
+        projectRoot: modules,
+        files: [{ path: join(modules, rel), relPath: rel, inProject: true, kind: 'create', before: null, after: text }],
+        raw: {},
+      });
       for (const x of v.violations) found.push(`${rel}:${x.line} ${x.rule}: ${(x.snippet ?? '').slice(0, 100)}`);
     }
     console.log(`${pad(name, 20)} ${found.length} finding(s), ${(performance.now() - t0).toFixed(0)} ms`);
@@ -168,7 +290,10 @@ for (const [name, us] of inProcess) console.log(`  in-process ${pad(name, 20)} $
   const commands: string[] = [];
   for (const f of files.filter((p) => p.endsWith('/package.json'))) {
     try {
-      for (const v of Object.values((JSON.parse(readFileSync(f, 'utf8')) as { scripts?: Record<string, unknown> }).scripts ?? {})) if (typeof v === 'string') commands.push(v);
+      for (const v of Object.values(
+        (JSON.parse(readFileSync(f, 'utf8')) as { scripts?: Record<string, unknown> }).scripts ?? {},
+      ))
+        if (typeof v === 'string') commands.push(v);
     } catch {
       // not every package.json in node_modules is valid JSON (fixtures)
     }
@@ -177,10 +302,21 @@ for (const [name, us] of inProcess) console.log(`  in-process ${pad(name, 20)} $
   const dangerous = await loadValidate('dangerous-commands');
   const denied: string[] = [];
   for (const command of commands) {
-    const v = await dangerous({ agent: 'claude', event: 'PreToolUse', tool: 'Bash', toolInput: { command }, cwd: '/', projectRoot: modules, files: [], raw: {} });
+    const v = await dangerous({
+      agent: 'claude',
+      event: 'PreToolUse',
+      tool: 'Bash',
+      toolInput: { command },
+      cwd: '/',
+      projectRoot: modules,
+      files: [],
+      raw: {},
+    });
     if (!v.passed) denied.push(`${command.slice(0, 100)} → ${v.summary}`);
   }
-  console.log(`${pad('dangerous-commands', 20)} ${denied.length} of ${commands.length} package scripts and shell scripts denied`);
+  console.log(
+    `${pad('dangerous-commands', 20)} ${denied.length} of ${commands.length} package scripts and shell scripts denied`,
+  );
   for (const d of denied.slice(0, 10)) console.log(`    ${d}`);
 }
 

@@ -46,7 +46,10 @@ function makeProject(n: number): string {
       writeFileSync(join(group, `${name}.md`), frontmatter(name, i) + PROMPT);
     } else if (i % 10 < 9) {
       mkdirSync(join(group, name, 'references'), { recursive: true });
-      writeFileSync(join(group, name, 'VALIDATOR.md'), `${frontmatter(name, i)}${PROMPT}See \`references/patterns.md\`.\n`);
+      writeFileSync(
+        join(group, name, 'VALIDATOR.md'),
+        `${frontmatter(name, i)}${PROMPT}See \`references/patterns.md\`.\n`,
+      );
       writeFileSync(join(group, name, 'references/patterns.md'), 'patterns\n'.repeat(50));
     } else {
       mkdirSync(join(group, name, 'rules'), { recursive: true });
@@ -63,7 +66,12 @@ function median(xs: number[]): number {
 }
 
 /** Median wall time (ms); `cpu` receives the median CPU time (user + system, ms), steadier on a busy machine. */
-async function time(runs: number, before: () => void, body: () => Promise<unknown> | unknown, cpu?: (ms: number) => void): Promise<number> {
+async function time(
+  runs: number,
+  before: () => void,
+  body: () => Promise<unknown> | unknown,
+  cpu?: (ms: number) => void,
+): Promise<number> {
   const out: number[] = [];
   const cpus: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -89,7 +97,12 @@ const ms = (x: number) => (x < 1 ? `${(x * 1000).toFixed(0)} µs` : `${x.toFixed
 const rows: string[][] = [];
 const proc: string[][] = [];
 const runBin = (args: string[], cwd: string) => {
-  const r = Bun.spawnSync([BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: emptyHome, AVP_HOME: join(emptyHome, '.avp') }, stdout: 'pipe', stderr: 'pipe' });
+  const r = Bun.spawnSync([BIN, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: emptyHome, AVP_HOME: join(emptyHome, '.avp') },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   if (r.exitCode !== 0) throw new Error(`dist/avp ${args.join(' ')} failed: ${r.stderr.toString()}`);
   return r;
 };
@@ -105,23 +118,56 @@ for (const [i, n] of SIZES.entries()) {
   if (first.errors.length) throw new Error(`bench validators do not load: ${first.errors[0]!.message}`);
   let coldCpu = 0;
   let warmCpu = 0;
-  const cold = await time(n >= 500 ? 5 : 9, () => rmSync(cache, { force: true }), run, (c) => (coldCpu = c));
+  const cold = await time(
+    n >= 500 ? 5 : 9,
+    () => rmSync(cache, { force: true }),
+    run,
+    (c) => (coldCpu = c),
+  );
   await run(); // re-create the cache
-  const warm = await time(21, () => {}, run, (c) => (warmCpu = c));
+  const warm = await time(
+    21,
+    () => {},
+    run,
+    (c) => (warmCpu = c),
+  );
   const event: HookEvent = {
     agent: 'claude',
     event: 'PostToolUse',
     tool: 'Write',
     cwd: projectRoot,
     projectRoot,
-    files: [{ path: join(projectRoot, 'src/utils/helper.ts'), relPath: 'src/utils/helper.ts', inProject: true, kind: 'update' }],
+    files: [
+      {
+        path: join(projectRoot, 'src/utils/helper.ts'),
+        relPath: 'src/utils/helper.ts',
+        inProject: true,
+        kind: 'update',
+      },
+    ],
     raw: {},
   };
   const validators = (await run()).validators;
   let matched = 0;
   matchValidators(validators, event); // compile once, as a hook process does on its first event
-  const match = await time(201, () => {}, () => (matched = matchValidators(validators, event).length));
-  rows.push([String(n), String(units), ms(cold), ms(warm), `${(cold / warm).toFixed(1)}×`, ms(coldCpu), ms(warmCpu), `${(coldCpu / warmCpu).toFixed(1)}×`, ms(match), String(matched), ms(warm + match)]);
+  const match = await time(
+    201,
+    () => {},
+    () => (matched = matchValidators(validators, event).length),
+  );
+  rows.push([
+    String(n),
+    String(units),
+    ms(cold),
+    ms(warm),
+    `${(cold / warm).toFixed(1)}×`,
+    ms(coldCpu),
+    ms(warmCpu),
+    `${(coldCpu / warmCpu).toFixed(1)}×`,
+    ms(match),
+    String(matched),
+    ms(warm + match),
+  ]);
   if (hasBin) {
     // Interleaved rounds (floor, cold, warm) so that machine load hits all three alike.
     const floor: number[] = [];
@@ -148,11 +194,32 @@ function table(header: string[], body: string[][]): string {
   return [header, ...body].map((r) => r.map((c, i) => c.padStart(w[i]!)).join('  ')).join('\n');
 }
 
-console.log(`Discovery + matching (in-process, median; load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)} on ${navigator.hardwareConcurrency} cores)`);
-console.log(table(['validators', 'runnable', 'cold', 'warm', 'cold/warm', 'cold cpu', 'warm cpu', 'cpu ratio', 'match', 'matched', 'warm+match'], rows));
+console.log(
+  `Discovery + matching (in-process, median; load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)} on ${navigator.hardwareConcurrency} cores)`,
+);
+console.log(
+  table(
+    [
+      'validators',
+      'runnable',
+      'cold',
+      'warm',
+      'cold/warm',
+      'cold cpu',
+      'warm cpu',
+      'cpu ratio',
+      'match',
+      'matched',
+      'warm+match',
+    ],
+    rows,
+  ),
+);
 console.log('  (runnable counts RuleSet rules separately; a hook call pays warm+match once the cache is valid)');
 if (hasBin) {
-  console.log('\nWhole process: dist/avp list --json vs the process floor dist/avp --version (median of interleaved rounds)');
+  console.log(
+    '\nWhole process: dist/avp list --json vs the process floor dist/avp --version (median of interleaved rounds)',
+  );
   console.log(table(['validators', 'floor', 'cold', 'warm', 'cold/warm', 'warm - floor'], proc));
 } else {
   console.log('\n(dist/avp not built: process rows skipped; run `node_modules/.bin/bun run build.ts`)');

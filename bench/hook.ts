@@ -20,7 +20,10 @@ const home = join(work, 'home');
 function validator(name: string, fm: string, script?: [string, string]) {
   const dir = join(root, '.avp/validators', name);
   mkdirSync(join(dir, 'scripts'), { recursive: true });
-  writeFileSync(join(dir, 'VALIDATOR.md'), `---\nname: ${name}\ndescription: Bench validator ${name}.\nseverity: error\n${fm}${script ? `script: scripts/${script[0]}\n` : ''}---\nCheck ${name}.\n`);
+  writeFileSync(
+    join(dir, 'VALIDATOR.md'),
+    `---\nname: ${name}\ndescription: Bench validator ${name}.\nseverity: error\n${fm}${script ? `script: scripts/${script[0]}\n` : ''}---\nCheck ${name}.\n`,
+  );
   if (script) {
     writeFileSync(join(dir, 'scripts', script[0]), script[1]);
     chmodSync(join(dir, 'scripts', script[0]), 0o755);
@@ -33,7 +36,11 @@ function install50() {
   for (let i = 0; i < 50; i++) {
     const lang = langs[i % langs.length];
     const kind = i % 5;
-    if (kind === 0) validator(`v${i}-post-${lang}`, `trigger: PostToolUse\nmatch:\n  tools: [Write, Edit]\n  files: ["**/*.${lang}"]\n`);
+    if (kind === 0)
+      validator(
+        `v${i}-post-${lang}`,
+        `trigger: PostToolUse\nmatch:\n  tools: [Write, Edit]\n  files: ["**/*.${lang}"]\n`,
+      );
     else if (kind === 1) validator(`v${i}-pre-bash`, `trigger: PreToolUse\nmatch:\n  tools: [Bash]\n`);
     else if (kind === 2) validator(`v${i}-stop-${lang}`, `trigger: Stop\nmatch:\n  files: ["src/**/*.${lang}"]\n`);
     else if (kind === 3) validator(`v${i}-session`, `trigger: SessionStart\ntriggerMatcher: startup\n`);
@@ -43,7 +50,13 @@ function install50() {
 
 function spawnTimed(argv: string[], stdin: string, env: Record<string, string>): { ms: number; stdout: string } {
   const t0 = performance.now();
-  const p = Bun.spawnSync(argv, { stdin: new TextEncoder().encode(stdin), env, cwd: root, stdout: 'pipe', stderr: 'pipe' });
+  const p = Bun.spawnSync(argv, {
+    stdin: new TextEncoder().encode(stdin),
+    env,
+    cwd: root,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   const ms = performance.now() - t0;
   if (p.exitCode !== 0) throw new Error(`${argv.join(' ')} exited ${p.exitCode}: ${p.stderr.toString()}`);
   return { ms, stdout: p.stdout.toString() };
@@ -52,7 +65,13 @@ function spawnTimed(argv: string[], stdin: string, env: Record<string, string>):
 /** Peak RSS (KB) of one run, from GNU time; undefined when the machine does not have it. */
 function peakRssKb(argv: string[], stdin: string, env: Record<string, string>): number | undefined {
   if (!existsSync('/usr/bin/time')) return undefined;
-  const p = Bun.spawnSync(['/usr/bin/time', '-f', '%M', ...argv], { stdin: new TextEncoder().encode(stdin), env, cwd: root, stdout: 'pipe', stderr: 'pipe' });
+  const p = Bun.spawnSync(['/usr/bin/time', '-f', '%M', ...argv], {
+    stdin: new TextEncoder().encode(stdin),
+    env,
+    cwd: root,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   const kb = Number(p.stderr.toString().trim().split('\n').pop());
   return Number.isFinite(kb) ? kb : undefined;
 }
@@ -69,17 +88,42 @@ try {
   install50();
   const hello = join(work, 'hello');
   writeFileSync(`${hello}.ts`, 'console.log("{}");\n');
-  const built = await Bun.build({ entrypoints: [`${hello}.ts`], minify: true, compile: { outfile: hello } } as Parameters<typeof Bun.build>[0]);
+  const built = await Bun.build({
+    entrypoints: [`${hello}.ts`],
+    minify: true,
+    compile: { outfile: hello },
+  } as Parameters<typeof Bun.build>[0]);
   if (!built.success) throw new Error(`could not build the hello-world floor: ${built.logs.join('\n')}`);
 
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, AVP_HOME: join(home, '.avp'), CLAUDE_PROJECT_DIR: root };
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    AVP_HOME: join(home, '.avp'),
+    CLAUDE_PROJECT_DIR: root,
+  };
   const write = JSON.stringify({
-    session_id: 'bench-session', transcript_path: '/dev/null', cwd: root, hook_event_name: 'PostToolUse', tool_name: 'Write',
+    session_id: 'bench-session',
+    transcript_path: '/dev/null',
+    cwd: root,
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Write',
     tool_input: { file_path: join(root, 'src/config.ts'), content: 'export const a = 1;\n' },
-    tool_response: { type: 'create', filePath: join(root, 'src/config.ts'), content: 'export const a = 1;\n', structuredPatch: [], originalFile: null },
+    tool_response: {
+      type: 'create',
+      filePath: join(root, 'src/config.ts'),
+      content: 'export const a = 1;\n',
+      structuredPatch: [],
+      originalFile: null,
+    },
     tool_use_id: 't1',
   });
-  const notification = JSON.stringify({ session_id: 'bench-session', cwd: root, hook_event_name: 'Notification', message: 'idle', notification_type: 'idle_prompt' });
+  const notification = JSON.stringify({
+    session_id: 'bench-session',
+    cwd: root,
+    hook_event_name: 'Notification',
+    message: 'idle',
+    notification_type: 'idle_prompt',
+  });
   // The discovery cache does not trust files changed in the last 2 s (mtime granularity): let them age first.
   await Bun.sleep(2100);
   // Warm-up: builds the discovery cache and the session directory, and pages the binaries in.
@@ -90,7 +134,12 @@ try {
     spawnTimed([BIN, 'hook'], notification, env);
   }
 
-  const series: Record<string, { ms: number[]; rss?: number }> = { floor: { ms: [] }, write: { ms: [] }, notification: { ms: [] }, subagent: { ms: [] } };
+  const series: Record<string, { ms: number[]; rss?: number }> = {
+    floor: { ms: [] },
+    write: { ms: [] },
+    notification: { ms: [] },
+    subagent: { ms: [] },
+  };
   const add = (k: string, r: { ms: number }) => series[k]!.ms.push(r.ms);
   series.floor!.rss = peakRssKb([hello], write, env);
   series.write!.rss = peakRssKb([BIN, 'hook'], write, env);
@@ -107,7 +156,9 @@ try {
   console.log(`avp hook, no validator matches, 50 installed — ${RUNS} runs each, interleaved (${BIN})`);
   console.log('                                          median ms   ratio to floor   max RSS MB');
   const row = (label: string, k: string) =>
-    console.log(`${label.padEnd(42)}${fmt(median(series[k]!.ms))}   ${(median(series[k]!.ms) / floor).toFixed(2).padStart(8)}×   ${series[k]!.rss === undefined ? '    n/a' : fmt(series[k]!.rss! / 1024)}`);
+    console.log(
+      `${label.padEnd(42)}${fmt(median(series[k]!.ms))}   ${(median(series[k]!.ms) / floor).toFixed(2).padStart(8)}×   ${series[k]!.rss === undefined ? '    n/a' : fmt(series[k]!.rss! / 1024)}`,
+    );
   row('floor: compiled Bun hello-world', 'floor');
   row('PostToolUse Write src/config.ts (no match)', 'write');
   row('Notification (no match)', 'notification');
@@ -118,32 +169,71 @@ try {
   // Where a no-match call spends its time, from inside the process (AVP_PROFILE=1 prints per-phase ms on stderr).
   const phases: Record<string, number[]> = {};
   for (let i = 0; i < 15; i++) {
-    const p = Bun.spawnSync([BIN, 'hook'], { stdin: new TextEncoder().encode(write), env: { ...env, AVP_PROFILE: '1' }, cwd: root, stderr: 'pipe', stdout: 'pipe' });
+    const p = Bun.spawnSync([BIN, 'hook'], {
+      stdin: new TextEncoder().encode(write),
+      env: { ...env, AVP_PROFILE: '1' },
+      cwd: root,
+      stderr: 'pipe',
+      stdout: 'pipe',
+    });
     const text = p.stderr.toString();
-    for (const m of text.matchAll(/([A-Za-z ]+?) (\d+\.\d+)(?=[,;\n]|$)/g)) (phases[m[1]!.trim()] ??= []).push(Number(m[2]));
+    for (const m of text.matchAll(/([A-Za-z ]+?) (\d+\.\d+)(?=[,;\n]|$)/g))
+      (phases[m[1]!.trim()] ??= []).push(Number(m[2]));
   }
-  console.log(`\nno-match call from inside (AVP_PROFILE=1, median of 15): ${Object.entries(phases).map(([k, v]) => `${k} ${median(v).toFixed(2)}`).join(', ')} ms`);
+  console.log(
+    `\nno-match call from inside (AVP_PROFILE=1, median of 15): ${Object.entries(phases)
+      .map(([k, v]) => `${k} ${median(v).toFixed(2)}`)
+      .join(', ')} ms`,
+  );
 
   // Script validator overhead: one matching validator, shell and TypeScript.
   const pass = '{"passed":true,"violations":[],"summary":"ok"}';
-  validator('bench-sh', 'trigger: Notification\ntriggerMatcher: sh\n', ['check.sh', `#!/bin/sh\ncat >/dev/null\necho '${pass}'\n`]);
-  validator('bench-ts', 'trigger: Notification\ntriggerMatcher: ts\n', ['check.ts', `await Bun.stdin.text();\nconsole.log(JSON.stringify(${pass}));\n`]);
-  validator('bench-worker', 'trigger: Notification\ntriggerMatcher: worker\n', ['check.ts', `export function validate() { return ${pass}; }\nif (import.meta.main) { await Bun.stdin.text(); console.log(JSON.stringify(validate())); }\n`]);
-  const note = (type: string) => JSON.stringify({ session_id: 'bench-session', cwd: root, hook_event_name: 'Notification', message: 'm', notification_type: type });
+  validator('bench-sh', 'trigger: Notification\ntriggerMatcher: sh\n', [
+    'check.sh',
+    `#!/bin/sh\ncat >/dev/null\necho '${pass}'\n`,
+  ]);
+  validator('bench-ts', 'trigger: Notification\ntriggerMatcher: ts\n', [
+    'check.ts',
+    `await Bun.stdin.text();\nconsole.log(JSON.stringify(${pass}));\n`,
+  ]);
+  validator('bench-worker', 'trigger: Notification\ntriggerMatcher: worker\n', [
+    'check.ts',
+    `export function validate() { return ${pass}; }\nif (import.meta.main) { await Bun.stdin.text(); console.log(JSON.stringify(validate())); }\n`,
+  ]);
+  const note = (type: string) =>
+    JSON.stringify({
+      session_id: 'bench-session',
+      cwd: root,
+      hook_event_name: 'Notification',
+      message: 'm',
+      notification_type: type,
+    });
   await Bun.sleep(2100);
   const kinds = ['none', 'sh', 'ts', 'worker', 'worker-off'] as const;
   const call = (t: (typeof kinds)[number]) =>
-    t === 'worker' ? spawnTimed([BIN, 'hook'], note('worker'), { ...env, AVP_SCRIPT_WORKER: '1' }) : spawnTimed([BIN, 'hook'], note(t === 'worker-off' ? 'worker' : t), env);
+    t === 'worker'
+      ? spawnTimed([BIN, 'hook'], note('worker'), { ...env, AVP_SCRIPT_WORKER: '1' })
+      : spawnTimed([BIN, 'hook'], note(t === 'worker-off' ? 'worker' : t), env);
   for (let i = 0; i < 2; i++) for (const t of kinds) call(t);
   const scripts: Record<string, number[]> = { none: [], sh: [], ts: [], worker: [], 'worker-off': [] };
   for (let i = 0; i < Math.max(10, RUNS / 2); i++) for (const t of kinds) scripts[t]!.push(call(t).ms);
   const base = median(scripts.none!);
-  console.log('\nscript validator overhead (one matching validator; the call includes run, aggregate, render, JSONL log)');
+  console.log(
+    '\nscript validator overhead (one matching validator; the call includes run, aggregate, render, JSONL log)',
+  );
   console.log(`no match                                  ${fmt(base)} ms`);
-  console.log(`shell script judge                        ${fmt(median(scripts.sh!))} ms   (+${(median(scripts.sh!) - base).toFixed(1)} ms)`);
-  console.log(`TypeScript script judge (avp's runtime)   ${fmt(median(scripts.ts!))} ms   (+${(median(scripts.ts!) - base).toFixed(1)} ms)`);
-  console.log(`TS exporting validate(), as a process      ${fmt(median(scripts['worker-off']!))} ms   (+${(median(scripts['worker-off']!) - base).toFixed(1)} ms)`);
-  console.log(`  same, in a Worker (AVP_SCRIPT_WORKER=1)  ${fmt(median(scripts.worker!))} ms   (+${(median(scripts.worker!) - base).toFixed(1)} ms)`);
+  console.log(
+    `shell script judge                        ${fmt(median(scripts.sh!))} ms   (+${(median(scripts.sh!) - base).toFixed(1)} ms)`,
+  );
+  console.log(
+    `TypeScript script judge (avp's runtime)   ${fmt(median(scripts.ts!))} ms   (+${(median(scripts.ts!) - base).toFixed(1)} ms)`,
+  );
+  console.log(
+    `TS exporting validate(), as a process      ${fmt(median(scripts['worker-off']!))} ms   (+${(median(scripts['worker-off']!) - base).toFixed(1)} ms)`,
+  );
+  console.log(
+    `  same, in a Worker (AVP_SCRIPT_WORKER=1)  ${fmt(median(scripts.worker!))} ms   (+${(median(scripts.worker!) - base).toFixed(1)} ms)`,
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

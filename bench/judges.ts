@@ -31,7 +31,11 @@ Fail when the change adds an API key, token, password or private key as a litera
 Allowed: reading them from the environment or a secrets manager; obvious placeholders ("xxx", "<your-key>").
 Report each literal with its line and suggest the environment variable to use instead.
 `;
-const before = Array.from({ length: 2000 }, (_, i) => `export function handler${i}(input: string): string { return input.trim() + ${i}; }`).join('\n') + '\n';
+const before =
+  Array.from(
+    { length: 2000 },
+    (_, i) => `export function handler${i}(input: string): string { return input.trim() + ${i}; }`,
+  ).join('\n') + '\n';
 const after = before.replace('return input.trim() + 1000;', 'return input.trim() + 1001;');
 const projectRoot = join(root, 'project');
 const validator: Validator = {
@@ -40,7 +44,16 @@ const validator: Validator = {
   source: 'project',
   form: 'file',
   path: join(projectRoot, '.avp/validators/no-secrets.md'),
-  spec: { name: 'no-secrets', description: 'Blocks hardcoded secrets.', severity: 'error', trigger: 'PostToolUse', match: { tools: ['Edit'] }, tags: [], once: false, timeout: 60 },
+  spec: {
+    name: 'no-secrets',
+    description: 'Blocks hardcoded secrets.',
+    severity: 'error',
+    trigger: 'PostToolUse',
+    match: { tools: ['Edit'] },
+    tags: [],
+    once: false,
+    timeout: 60,
+  },
   body: BODY,
   references: [],
   hash: 'bench',
@@ -52,7 +65,16 @@ const event: HookEvent = {
   toolInput: { file_path: join(projectRoot, 'src/handlers.ts'), old_string: '+ 1000;', new_string: '+ 1001;' },
   cwd: projectRoot,
   projectRoot,
-  files: [{ path: join(projectRoot, 'src/handlers.ts'), relPath: 'src/handlers.ts', inProject: true, kind: 'update', before, after }],
+  files: [
+    {
+      path: join(projectRoot, 'src/handlers.ts'),
+      relPath: 'src/handlers.ts',
+      inProject: true,
+      kind: 'update',
+      before,
+      after,
+    },
+  ],
   raw: {},
 };
 const p = buildPrompt(validator, event);
@@ -65,8 +87,12 @@ console.log(`system (constant)                 ${kb(bytes(p.system))}`);
 console.log(`validator section (stable)        ${kb(bytes(p.validatorText))}   (body ${kb(bytes(BODY))})`);
 console.log(`event section (varying)           ${kb(bytes(p.eventText))}`);
 console.log(`total prompt                      ${kb(total)}`);
-console.log(`overhead beyond the body          ${kb(overhead)}   target ≤ 4.00 KB: ${overhead <= 4096 ? 'met' : 'MISSED'}`);
-console.log(`whole file ×3 (retired runner)    ${kb(3 * bytes(after) + bytes(BODY))}   = ${((3 * bytes(after) + bytes(BODY)) / total).toFixed(0)}× this prompt`);
+console.log(
+  `overhead beyond the body          ${kb(overhead)}   target ≤ 4.00 KB: ${overhead <= 4096 ? 'met' : 'MISSED'}`,
+);
+console.log(
+  `whole file ×3 (retired runner)    ${kb(3 * bytes(after) + bytes(BODY))}   = ${((3 * bytes(after) + bytes(BODY)) / total).toFixed(0)}× this prompt`,
+);
 
 // ---- cache hit vs no-match through dist/avp hook -----------------------------------------------------------------
 if (!existsSync(BIN)) {
@@ -76,24 +102,66 @@ if (!existsSync(BIN)) {
 mkdirSync(join(projectRoot, '.git'), { recursive: true });
 mkdirSync(join(projectRoot, '.avp/validators'), { recursive: true });
 mkdirSync(join(projectRoot, 'src'), { recursive: true });
-writeFileSync(validator.path, `---\nname: no-secrets\ndescription: Blocks hardcoded secrets.\nseverity: error\ntrigger: PostToolUse\nmatch:\n  tools: [Edit]\n---\n${BODY}`);
+writeFileSync(
+  validator.path,
+  `---\nname: no-secrets\ndescription: Blocks hardcoded secrets.\nseverity: error\ntrigger: PostToolUse\nmatch:\n  tools: [Edit]\n---\n${BODY}`,
+);
 writeFileSync(join(projectRoot, 'src/handlers.ts'), after);
 const home = join(root, 'home');
 mkdirSync(home);
-const server = await startAnthropicServer(() => ({ toolUse: { name: 'report_verdict', input: { passed: true, violations: [], summary: 'no secrets' } } }));
-const env = { PATH: '/usr/bin:/bin', HOME: home, AVP_HOME: join(home, '.avp'), CLAUDE_PROJECT_DIR: projectRoot, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
-const base = { session_id: 'bench', transcript_path: join(home, 't.jsonl'), cwd: projectRoot, hook_event_name: 'PostToolUse', tool_use_id: 't1' };
+const server = await startAnthropicServer(() => ({
+  toolUse: { name: 'report_verdict', input: { passed: true, violations: [], summary: 'no secrets' } },
+}));
+const env = {
+  PATH: '/usr/bin:/bin',
+  HOME: home,
+  AVP_HOME: join(home, '.avp'),
+  CLAUDE_PROJECT_DIR: projectRoot,
+  ANTHROPIC_API_KEY: 'k',
+  ANTHROPIC_BASE_URL: server.url,
+};
+const base = {
+  session_id: 'bench',
+  transcript_path: join(home, 't.jsonl'),
+  cwd: projectRoot,
+  hook_event_name: 'PostToolUse',
+  tool_use_id: 't1',
+};
 const editInput = JSON.stringify({
   ...base,
   tool_name: 'Edit',
-  tool_input: { file_path: join(projectRoot, 'src/handlers.ts'), old_string: '+ 1000;', new_string: '+ 1001;', replace_all: false },
-  tool_response: { filePath: join(projectRoot, 'src/handlers.ts'), oldString: '+ 1000;', newString: '+ 1001;', originalFile: before, structuredPatch: [], userModified: false, replaceAll: false },
+  tool_input: {
+    file_path: join(projectRoot, 'src/handlers.ts'),
+    old_string: '+ 1000;',
+    new_string: '+ 1001;',
+    replace_all: false,
+  },
+  tool_response: {
+    filePath: join(projectRoot, 'src/handlers.ts'),
+    oldString: '+ 1000;',
+    newString: '+ 1001;',
+    originalFile: before,
+    structuredPatch: [],
+    userModified: false,
+    replaceAll: false,
+  },
 });
-const readInput = JSON.stringify({ ...base, tool_name: 'Read', tool_input: { file_path: join(projectRoot, 'src/handlers.ts') }, tool_response: { type: 'text' } });
+const readInput = JSON.stringify({
+  ...base,
+  tool_name: 'Read',
+  tool_input: { file_path: join(projectRoot, 'src/handlers.ts') },
+  tool_response: { type: 'text' },
+});
 
 async function hook(input: string): Promise<{ ms: number; out: string }> {
   const started = performance.now();
-  const proc = Bun.spawn([BIN, 'hook'], { cwd: projectRoot, env, stdin: new Blob([`${input}\n`]), stdout: 'pipe', stderr: 'ignore' });
+  const proc = Bun.spawn([BIN, 'hook'], {
+    cwd: projectRoot,
+    env,
+    stdin: new Blob([`${input}\n`]),
+    stdout: 'pipe',
+    stderr: 'ignore',
+  });
   const out = await new Response(proc.stdout).text();
   await proc.exited;
   return { ms: performance.now() - started, out };
@@ -110,7 +178,9 @@ for (let i = 0; i < RUNS; i++) {
 }
 console.log('\n## Verdict-cache hit vs no-match fast path (whole `dist/avp hook` processes, medians)');
 console.log(`first Edit (LLM call, loopback)   ${first.ms.toFixed(1)} ms   (${requestsAfterFirst} request)`);
-console.log(`cache hit (same Edit)             ${median(hit).toFixed(1)} ms   over ${RUNS} runs; requests during the runs: ${server.requests.length - requestsAfterFirst}`);
+console.log(
+  `cache hit (same Edit)             ${median(hit).toFixed(1)} ms   over ${RUNS} runs; requests during the runs: ${server.requests.length - requestsAfterFirst}`,
+);
 console.log(`no match (Read event)             ${median(noMatch).toFixed(1)} ms   over ${RUNS} runs`);
 console.log(`ratio hit / no-match              ${(median(hit) / median(noMatch)).toFixed(2)}×`);
 await server.close();

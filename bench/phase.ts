@@ -24,7 +24,10 @@ cpSync(join(REPO, 'test/fixtures/phase/projects/ts-app'), app, { recursive: true
 symlinkSync(join(REPO, 'node_modules'), join(app, 'node_modules'));
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const cleanPath = (process.env.PATH ?? '').split(':').filter((p) => !p.includes('node_modules')).join(':');
+const cleanPath = (process.env.PATH ?? '')
+  .split(':')
+  .filter((p) => !p.includes('node_modules'))
+  .join(':');
 
 async function phaseOnce(env: Record<string, string>): Promise<{ wall: number; out: any }> {
   const request = JSON.stringify({ working_directory: app, changed_files: ['src/api.ts', 'tests/api.test.ts'] });
@@ -47,7 +50,10 @@ console.log('## avp phase: concurrent run vs its checks one after another (same 
 console.log(`fixture: ts-app (prettier --check, tsc lint, tsc build, node --test), ${RUNS} runs each, medians\n`);
 console.log('judge latency | phase wall (process) | phase execution_time_ms | sum of check times | sum / phase');
 for (const delayMs of [0, 1500, 4000]) {
-  const server = await startOpenAIServer(() => ({ text: JSON.stringify({ passed: true, violations: [], summary: 'ok' }), delayMs }));
+  const server = await startOpenAIServer(() => ({
+    text: JSON.stringify({ passed: true, violations: [], summary: 'ok' }),
+    delayMs,
+  }));
   const env = { AVP_JUDGE: 'openai', OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'bench', AVP_MODEL: 'bench-model' };
   await phaseOnce(env); // warm the file cache and tsc
   const walls: number[] = [];
@@ -61,14 +67,21 @@ for (const delayMs of [0, 1500, 4000]) {
   }
   await server.close();
   const [w, t, s] = [median(walls), median(totals), median(sums)];
-  console.log(`${String(delayMs).padStart(10)} ms | ${w.toFixed(0).padStart(17)} ms | ${String(t).padStart(20)} ms | ${String(s).padStart(15)} ms | ${(s / t).toFixed(2)}x`);
+  console.log(
+    `${String(delayMs).padStart(10)} ms | ${w.toFixed(0).padStart(17)} ms | ${String(t).padStart(20)} ms | ${String(s).padStart(15)} ms | ${(s / t).toFixed(2)}x`,
+  );
 }
 
 // What invalid input costs: process start + schema validation only (Example 4).
 const inv: number[] = [];
 for (let i = 0; i < 5; i++) {
   const t0 = performance.now();
-  const p = Bun.spawn([AVP, 'phase', '--quiet'], { stdin: new Blob(['{"changed_files":[]}']), stdout: 'ignore', stderr: 'ignore', env: { PATH: cleanPath, HOME: home } });
+  const p = Bun.spawn([AVP, 'phase', '--quiet'], {
+    stdin: new Blob(['{"changed_files":[]}']),
+    stdout: 'ignore',
+    stderr: 'ignore',
+    env: { PATH: cleanPath, HOME: home },
+  });
   await p.exited;
   inv.push(performance.now() - t0);
 }

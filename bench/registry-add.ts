@@ -5,7 +5,8 @@
  *   add (avp server)     `dist/avp registry serve` (SQLite) as a separate process — the realistic case
  *   add (test registry)  test/support/hostile-registry.ts in this process, honest mode
  * Each add is a fresh AVP_HOME, so every run resolves, downloads, verifies, inspects, lints and commits.
- * Medians (and p90) over RUNS runs. Run: node_modules/.bin/bun run build.ts && node_modules/.bin/bun bench/registry-add.ts
+ * Medians (and p90) over RUNS runs. Run: node_modules/.bin/bun run build.ts && node_modules/.bin/bun
+ * bench/registry-add.ts
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,7 +46,11 @@ async function measure(args: string[], env?: Record<string, string>): Promise<{ 
 async function startAvpServer(): Promise<{ url: string; stop(): void } | undefined> {
   const data = join(root, 'server-data');
   mkdirSync(data, { recursive: true });
-  const proc = Bun.spawn([BIN, 'registry', 'serve', '--port', '0', '--data', data], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, NO_COLOR: '1' } });
+  const proc = Bun.spawn([BIN, 'registry', 'serve', '--port', '0', '--data', data], {
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   let text = '';
   const deadline = Date.now() + 10_000;
   for (const stream of [proc.stdout, proc.stderr]) {
@@ -59,7 +64,9 @@ async function startAvpServer(): Promise<{ url: string; stop(): void } | undefin
     proc.kill();
     return undefined;
   }
-  const token = Bun.spawnSync([BIN, 'registry', 'token', 'create', '--data', data, '--name', 'bench', '--json'], { env: { ...process.env, NO_COLOR: '1' } });
+  const token = Bun.spawnSync([BIN, 'registry', 'token', 'create', '--data', data, '--name', 'bench', '--json'], {
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   const tok = /"token"\s*:\s*"([^"]+)"/.exec(token.stdout.toString())?.[1];
   if (!tok) {
     proc.kill();
@@ -67,7 +74,10 @@ async function startAvpServer(): Promise<{ url: string; stop(): void } | undefin
   }
   const pkg = join(root, 'bench-pkg');
   mkdirSync(join(pkg, 'rules'), { recursive: true });
-  writeFileSync(join(pkg, 'VALIDATOR.md'), '---\nname: bench-pkg\ndescription: Bench package.\nseverity: error\ntrigger: PostToolUse\nmetadata:\n  version: "1.0.0"\n---\nCheck.\n');
+  writeFileSync(
+    join(pkg, 'VALIDATOR.md'),
+    '---\nname: bench-pkg\ndescription: Bench package.\nseverity: error\ntrigger: PostToolUse\nmetadata:\n  version: "1.0.0"\n---\nCheck.\n',
+  );
   writeFileSync(join(pkg, 'rules', 'one.md'), '---\nname: one\n---\nRule one.\n');
   await run(['publish', pkg, '--registry', url], { AVP_TOKEN: tok });
   return { url, stop: () => proc.kill() };
@@ -80,7 +90,10 @@ const server = await startAvpServer();
 const rows: Array<[string, { median: number; p90: number } | undefined]> = [
   ['avp --version (process floor)', await measure(['--version'])],
   ['avp add no-secrets --offline (catalog)', await measure(['add', 'no-secrets', '--offline'])],
-  ['avp add bench-pkg (avp registry serve)', server ? await measure(['add', 'bench-pkg', '--registry', server.url]) : undefined],
+  [
+    'avp add bench-pkg (avp registry serve)',
+    server ? await measure(['add', 'bench-pkg', '--registry', server.url]) : undefined,
+  ],
   ['avp add demo (test registry in-process)', await measure(['add', 'demo', '--registry', reg.url])],
 ];
 server?.stop();
@@ -96,5 +109,7 @@ for (const [name, m] of rows) {
     console.log(`| ${name} | n/a (server did not start) | | | |`);
     continue;
   }
-  console.log(`| ${name} | ${m.median.toFixed(1)} | ${m.p90.toFixed(1)} | ${(m.median / floor).toFixed(1)}× | ${(m.median / 150).toFixed(2)}× |`);
+  console.log(
+    `| ${name} | ${m.median.toFixed(1)} | ${m.p90.toFixed(1)} | ${(m.median / floor).toFixed(1)}× | ${(m.median / 150).toFixed(2)}× |`,
+  );
 }

@@ -1,8 +1,10 @@
 /**
- * Registry server: metadata read throughput of `avp registry serve` (SQLite, and PostgreSQL when installed) beside a static file server serving the
+ * Registry server: metadata read throughput of `avp registry serve` (SQLite, and PostgreSQL when installed) beside a
+ * static file server serving the
  * `avp registry export` copy of the same data, measured in the same run on the same machine.
  *
- *   node_modules/.bin/bun run build.ts && node_modules/.bin/bun bench/registry-server.ts [--seconds 3] [--concurrency 32] [--packages 60]
+ *   node_modules/.bin/bun run build.ts && node_modules/.bin/bun bench/registry-server.ts [--seconds 3] [--concurrency
+ * 32] [--packages 60]
  *
  * Both servers run as their own processes; this process only generates load (N concurrent fetch loops over the same
  * URL mix: detail, latest, one version, versions, search), bounded in time. Prints requests/s, latency percentiles
@@ -42,7 +44,10 @@ function md(name: string, version: string): string {
   return `---\nname: ${name}\ndescription: Bench validator ${name} checks generated code\nseverity: warn\ntrigger: PostToolUse\ntags: [bench, quality]\nmetadata:\n  version: "${version}"\n---\n\nReport problems of kind ${name}.\n`;
 }
 
-async function load(base: string, urls: string[]): Promise<{ rps: number; p50: number; p99: number; errors: number; count: number }> {
+async function load(
+  base: string,
+  urls: string[],
+): Promise<{ rps: number; p50: number; p99: number; errors: number; count: number }> {
   const latencies: number[] = [];
   let errors = 0;
   const end = performance.now() + SECONDS * 1000;
@@ -71,18 +76,32 @@ let pg: { url: string; stop(): Promise<void> } | undefined;
 /** Starts `avp registry serve` on `data` (and `db`), seeds it through the publish endpoint, returns its URL. */
 async function seededServer(data: string, names: string[], db?: string): Promise<string> {
   const dbArgs = db ? ['--db', db] : [];
-  const tok = Bun.spawnSync([AVP, 'registry', 'token', 'create', '--name', 'bench', '--json', '--data', data, ...dbArgs], { env });
+  const tok = Bun.spawnSync(
+    [AVP, 'registry', 'token', 'create', '--name', 'bench', '--json', '--data', data, ...dbArgs],
+    { env },
+  );
   if (tok.exitCode !== 0) throw new Error(`token create failed: ${tok.stderr}`);
   const token = JSON.parse(tok.stdout.toString()).token as string;
-  const server = Bun.spawn([AVP, 'registry', 'serve', '--port', '0', '--data', data, ...dbArgs], { env, stdout: 'pipe', stderr: 'ignore' });
+  const server = Bun.spawn([AVP, 'registry', 'serve', '--port', '0', '--data', data, ...dbArgs], {
+    env,
+    stdout: 'pipe',
+    stderr: 'ignore',
+  });
   procs.push(server);
   const url = JSON.parse(await firstLine(server)).url as string;
   for (const name of names) {
     for (const version of ['1.0.0', '1.1.0', '2.0.0']) {
-      const zip = zipSync({ [`${name}/`]: new Uint8Array(0), [`${name}/VALIDATOR.md`]: new TextEncoder().encode(md(name, version)) });
+      const zip = zipSync({
+        [`${name}/`]: new Uint8Array(0),
+        [`${name}/VALIDATOR.md`]: new TextEncoder().encode(md(name, version)),
+      });
       const form = new FormData();
       form.append('package', new File([zip], 'package.zip', { type: 'application/zip' }));
-      const res = await fetch(`${url}/api/packages`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+      const res = await fetch(`${url}/api/packages`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Bearer ${token}` },
+      });
       if (res.status !== 201) throw new Error(`publish ${name}@${version}: ${res.status} ${await res.text()}`);
     }
   }
@@ -104,7 +123,11 @@ try {
 
   const site = join(root, 'site');
   const staticProc = Bun.spawn(
-    [BUN, '-e', `const { serveStaticExport } = await import(${JSON.stringify(resolve(import.meta.dir, '../registry/static-server.ts'))}); console.log(serveStaticExport(${JSON.stringify(site)}).url);`],
+    [
+      BUN,
+      '-e',
+      `const { serveStaticExport } = await import(${JSON.stringify(resolve(import.meta.dir, '../registry/static-server.ts'))}); console.log(serveStaticExport(${JSON.stringify(site)}).url);`,
+    ],
     { env, stdout: 'pipe', stderr: 'inherit' },
   );
   procs.push(staticProc);
@@ -128,13 +151,19 @@ try {
 
   const row = (label: string, r: Awaited<ReturnType<typeof load>>) =>
     `  ${label.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   ${r.count} requests${r.errors ? `, ${r.errors} non-200` : ''}`;
-  console.log(`\n== registry server: metadata read throughput (${SECONDS}s each, ${CONCURRENCY} concurrent loops, ${PACKAGES} packages × 3 versions) ==`);
+  console.log(
+    `\n== registry server: metadata read throughput (${SECONDS}s each, ${CONCURRENCY} concurrent loops, ${PACKAGES} packages × 3 versions) ==`,
+  );
   console.log(row('avp registry serve (SQLite)', live));
   if (onPg) console.log(row('avp registry serve (PostgreSQL)', onPg));
   else console.log('  avp registry serve (PostgreSQL)    skipped: no PostgreSQL binaries (apt-get install postgresql)');
   console.log(row('static file server on the export', copy));
-  console.log(`  ratio static/server (SQLite): ${(copy.rps / live.rps).toFixed(2)}×${onPg ? `   static/server (PostgreSQL): ${(copy.rps / onPg.rps).toFixed(2)}×` : ''}`);
-  console.log('  (URL mix: detail, latest, version, versions, search; load generator, servers and PostgreSQL share the 2 cores)');
+  console.log(
+    `  ratio static/server (SQLite): ${(copy.rps / live.rps).toFixed(2)}×${onPg ? `   static/server (PostgreSQL): ${(copy.rps / onPg.rps).toFixed(2)}×` : ''}`,
+  );
+  console.log(
+    '  (URL mix: detail, latest, version, versions, search; load generator, servers and PostgreSQL share the 2 cores)',
+  );
   if (live.errors || copy.errors || onPg?.errors) process.exitCode = 1;
 } finally {
   for (const p of procs) p.kill('SIGTERM');

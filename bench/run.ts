@@ -16,7 +16,11 @@ const files = readdirSync(dir)
 let failed = 0;
 for (const file of files) {
   console.log(`\n===== bench/${file} =====`);
-  const proc = Bun.spawn([process.execPath, join(dir, file)], { stdout: 'inherit', stderr: 'inherit', cwd: join(dir, '..') });
+  const proc = Bun.spawn([process.execPath, join(dir, file)], {
+    stdout: 'inherit',
+    stderr: 'inherit',
+    cwd: join(dir, '..'),
+  });
   const code = await proc.exited;
   if (code !== 0) {
     failed++;

@@ -59,7 +59,16 @@ export async function createToken(
     VALUES (${id}, ${hashSecret(token)}, ${opts.account}, ${opts.email ?? null}, ${opts.scope}, ${opts.label ?? null}, ${now}, ${null}, ${null})`;
   return {
     token,
-    info: { id, account: opts.account, email: opts.email ?? null, scope: opts.scope, label: opts.label ?? null, createdAt: now, lastUsedAt: null, revokedAt: null },
+    info: {
+      id,
+      account: opts.account,
+      email: opts.email ?? null,
+      scope: opts.scope,
+      label: opts.label ?? null,
+      createdAt: now,
+      lastUsedAt: null,
+      revokedAt: null,
+    },
   };
 }
 
@@ -98,7 +107,8 @@ export function bearerOf(req: Request): string | undefined {
 
 /** The principal behind a secret, or undefined for an unknown or revoked one. */
 export async function principalOf(store: Store, secret: string): Promise<Principal | undefined> {
-  const [row] = (await store.db`SELECT * FROM tokens WHERE hash = ${hashSecret(secret)} AND revoked_at IS NULL`) as any[];
+  const [row] =
+    (await store.db`SELECT * FROM tokens WHERE hash = ${hashSecret(secret)} AND revoked_at IS NULL`) as any[];
   if (!row) return undefined;
   const now = new Date();
   // Recording use on every request would turn reads into writes; a minute's resolution is enough for `token list`.
@@ -114,9 +124,13 @@ export async function principalOf(store: Store, secret: string): Promise<Princip
  */
 export async function requirePrincipal(store: Store, req: Request): Promise<Principal> {
   const secret = bearerOf(req);
-  if (!secret) throw unauthorized('this endpoint needs a token: send "Authorization: Bearer <token>" (avp login, or AVP_TOKEN)');
+  if (!secret)
+    throw unauthorized('this endpoint needs a token: send "Authorization: Bearer <token>" (avp login, or AVP_TOKEN)');
   const p = await principalOf(store, secret);
-  if (!p) throw unauthorized('the token is unknown or revoked: log in again (avp login) or ask the registry admin for a new token');
+  if (!p)
+    throw unauthorized(
+      'the token is unknown or revoked: log in again (avp login) or ask the registry admin for a new token',
+    );
   return p;
 }
 
@@ -125,7 +139,9 @@ export async function requireOwner(store: Store, p: Principal, name: string): Pr
   if (p.scope === 'admin') return;
   const owners = await store.owners(name);
   if (!owners.includes(p.account)) {
-    throw forbidden(`account "${p.account}" is not an owner of ${name}; its owners are: ${owners.join(', ') || '(none)'}`);
+    throw forbidden(
+      `account "${p.account}" is not an owner of ${name}; its owners are: ${owners.join(', ') || '(none)'}`,
+    );
   }
 }
 
@@ -143,7 +159,10 @@ export async function createLoginCode(store: Store, p: Principal): Promise<strin
  * Exchanges a login code for a fresh `publish` token of the same account (the CLI gets its own token, revocable on
  * its own). The code is deleted whether or not it has expired: it works once.
  */
-export async function exchangeLoginCode(store: Store, code: string): Promise<{ token: string; account: string; email: string | null } | undefined> {
+export async function exchangeLoginCode(
+  store: Store,
+  code: string,
+): Promise<{ token: string; account: string; email: string | null } | undefined> {
   const hash = hashSecret(code);
   const row = await store.db.begin(async (tx) => {
     const [r] = (await tx`SELECT * FROM login_codes WHERE hash = ${hash}`) as any[];
@@ -151,6 +170,11 @@ export async function exchangeLoginCode(store: Store, code: string): Promise<{ t
     return r as { account: string; email: string | null; expires_at: string } | undefined;
   });
   if (!row || row.expires_at < new Date().toISOString()) return undefined;
-  const { token } = await createToken(store, { account: row.account, email: row.email ?? undefined, scope: 'publish', label: 'cli login' });
+  const { token } = await createToken(store, {
+    account: row.account,
+    email: row.email ?? undefined,
+    scope: 'publish',
+    label: 'cli login',
+  });
   return { token, account: row.account, email: row.email };
 }

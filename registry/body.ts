@@ -55,7 +55,8 @@ export async function readJson(req: Request): Promise<Record<string, unknown>> {
   } catch {
     throw badRequest('the request body is not valid JSON', 'invalid_json');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('the request body must be a JSON object', 'invalid_json');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw badRequest('the request body must be a JSON object', 'invalid_json');
   return value as Record<string, unknown>;
 }
 

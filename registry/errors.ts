@@ -26,11 +26,19 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 /** The JSON error body for a status, code and text. */
-function errorResponse(status: number, error: string, description: string, headers: Record<string, string> = {}): Response {
+function errorResponse(
+  status: number,
+  error: string,
+  description: string,
+  headers: Record<string, string> = {},
+): Response {
   return json({ error, error_description: description, message: description }, status, headers);
 }
 
-/** Turns anything thrown by a handler into a response: HttpError keeps its status; anything else is a 500 that hides internals. */
+/**
+ * Turns anything thrown by a handler into a response: HttpError keeps its status; anything else is a 500 that hides
+ * internals.
+ */
 export function toResponse(e: unknown): Response {
   if (e instanceof HttpError) return errorResponse(e.status, e.error, e.message, e.headers);
   return errorResponse(500, 'internal_error', 'the registry failed to handle this request; see the server log');

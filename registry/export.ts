@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  rmdirSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { AvpError } from '../src/errors.ts';
 import { BlobStore } from './blobs.ts';
@@ -24,7 +34,12 @@ export interface ExportResult {
  * Writes the export into `dir` (which must not exist or be empty). It is built in a temp sibling and renamed into
  * place, so a failed export leaves nothing half-written.
  */
-export async function exportRegistry(store: Store, blobs: BlobStore, dir: string, baseUrl: string): Promise<ExportResult> {
+export async function exportRegistry(
+  store: Store,
+  blobs: BlobStore,
+  dir: string,
+  baseUrl: string,
+): Promise<ExportResult> {
   const target = resolve(dir);
   if (!/^https?:\/\/[^/]+/.test(baseUrl)) {
     throw new AvpError('registry-export-base-url', `--base-url ${JSON.stringify(baseUrl)} is not an http(s) URL`, {
@@ -70,9 +85,13 @@ export async function exportRegistry(store: Store, blobs: BlobStore, dir: string
         put(`${root}/${encodeURIComponent(v.version)}`, versionOf(v, pkg.type, base));
         const blob = blobs.pathOf(BlobStore.keyOfIntegrity(v.integrity));
         if (!existsSync(blob)) {
-          throw new AvpError('registry-export-missing-blob', `the archive of ${pkg.name}@${v.version} is missing (${blob})`, {
-            fix: 'restore the blobs/ directory from a backup; the metadata and the blobs must come from the same data directory',
-          });
+          throw new AvpError(
+            'registry-export-missing-blob',
+            `the archive of ${pkg.name}@${v.version} is missing (${blob})`,
+            {
+              fix: 'restore the blobs/ directory from a backup; the metadata and the blobs must come from the same data directory',
+            },
+          );
         }
         copyFileSync(blob, join(tmp, root, encodeURIComponent(v.version), 'download'));
         files++;

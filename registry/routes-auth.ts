@@ -26,9 +26,14 @@ export async function verify(ctx: Ctx, req: Request): Promise<Response> {
 /** `POST /api/auth/cli/token` `{code}` → `{access_token, email, name}` (snake_case, as the public registry answers). */
 export async function exchange(ctx: Ctx, req: Request): Promise<Response> {
   const body = await readJson(req);
-  if (typeof body.code !== 'string' || !body.code) throw badRequest('the body must be {"code": "<code from the login page>"}');
+  if (typeof body.code !== 'string' || !body.code)
+    throw badRequest('the body must be {"code": "<code from the login page>"}');
   const got = await exchangeLoginCode(ctx.store, body.code);
-  if (!got) return json({ error: 'invalid_grant', error_description: 'the login code is unknown, used or expired; run avp login again' }, 400);
+  if (!got)
+    return json(
+      { error: 'invalid_grant', error_description: 'the login code is unknown, used or expired; run avp login again' },
+      400,
+    );
   return json({ access_token: got.token, email: got.email ?? '', name: got.account });
 }
 
@@ -49,7 +54,8 @@ function checkRedirect(raw: string | null): URL {
   } catch {
     throw badRequest('redirect_uri is missing or not a URL');
   }
-  if (url.protocol !== 'http:' || !LOOPBACK.has(url.hostname)) throw badRequest('redirect_uri must be an http://localhost or http://127.0.0.1 callback');
+  if (url.protocol !== 'http:' || !LOOPBACK.has(url.hostname))
+    throw badRequest('redirect_uri must be an http://localhost or http://127.0.0.1 callback');
   return url;
 }
 
@@ -67,7 +73,10 @@ function page(title: string, body: string, status = 200): Response {
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <style>body{font:16px system-ui,sans-serif;max-width:34rem;margin:4rem auto;padding:0 1rem}input{width:100%;padding:.5rem;font:inherit}
 button{padding:.5rem 1rem;font:inherit;margin-top:1rem}.err{color:#b00}</style></head><body><h1>${esc(title)}</h1>${body}</body></html>`;
-  return new Response(html, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
+  return new Response(html, {
+    status,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+  });
 }
 
 function form(redirect: string, state: string, error?: string): string {
@@ -99,13 +108,15 @@ export async function loginPage(ctx: Ctx, req: Request, url: URL): Promise<Respo
     return new Response(null, { status: 303, headers: { location: back.href } });
   }
   const p = await principalOf(ctx.store, (fields.get('token') ?? '').trim());
-  if (!p) return page('Log in to this avp registry', form(redirect.href, state, 'That token is unknown or revoked.'), 401);
+  if (!p)
+    return page('Log in to this avp registry', form(redirect.href, state, 'That token is unknown or revoked.'), 401);
   back.searchParams.set('code', await createLoginCode(ctx.store, p));
   return new Response(null, { status: 303, headers: { location: back.href } });
 }
 
 /** `GET /cli/success` and `GET /cli/error?message=` — where the CLI sends the browser afterwards. */
 export function loginDone(url: URL): Response {
-  if (url.pathname === '/cli/success') return page('Logged in', '<p>You can close this tab and return to your terminal.</p>');
+  if (url.pathname === '/cli/success')
+    return page('Logged in', '<p>You can close this tab and return to your terminal.</p>');
   return page('Login failed', `<p class="err">${esc(url.searchParams.get('message') ?? 'unknown error')}</p>`, 400);
 }

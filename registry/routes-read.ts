@@ -15,7 +15,8 @@ function intParam(url: URL, key: string, fallback: number, max: number): number 
   const raw = url.searchParams.get(key);
   if (raw === null || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw badRequest(`query parameter ${key} must be a non-negative integer, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(n) || n < 0)
+    throw badRequest(`query parameter ${key} must be a non-negative integer, got ${JSON.stringify(raw)}`);
   return Math.min(n, max);
 }
 

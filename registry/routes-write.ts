@@ -13,7 +13,11 @@ export async function publish(ctx: Ctx, req: Request): Promise<Response> {
   const principal = await requirePrincipal(ctx.store, req);
   const type = req.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data/i.test(type)) {
-    throw new HttpError(415, 'unsupported_media_type', 'publish with multipart/form-data holding one part `package` (the zip); `avp publish` does this');
+    throw new HttpError(
+      415,
+      'unsupported_media_type',
+      'publish with multipart/form-data holding one part `package` (the zip); `avp publish` does this',
+    );
   }
   const body = await readBody(req, LIMITS.uploadBodyBytes, 'the upload');
   let form: Awaited<ReturnType<Response['formData']>>;
@@ -23,7 +27,8 @@ export async function publish(ctx: Ctx, req: Request): Promise<Response> {
     throw badRequest('the multipart body could not be parsed', 'invalid_multipart');
   }
   const part = form.get('package');
-  if (!part || typeof part === 'string') throw badRequest('the multipart body has no file part named `package`', 'missing_package');
+  if (!part || typeof part === 'string')
+    throw badRequest('the multipart body has no file part named `package`', 'missing_package');
   const bytes = new Uint8Array(await part.arrayBuffer());
   const checked = await checkUpload(bytes);
   const m = checked.info.manifest;
@@ -32,34 +37,57 @@ export async function publish(ctx: Ctx, req: Request): Promise<Response> {
   const early = await precheck(ctx, m.name, m.version, principal.account, admin);
   // Then the bytes: a blob without a row is harmless (content-addressed), a row without its blob is not.
   if (early === 'ok') ctx.blobs.put(bytes);
-  const outcome = early !== 'ok' ? early : await ctx.store.publish(
+  const outcome =
+    early !== 'ok'
+      ? early
+      : await ctx.store.publish(
+          {
+            name: m.name,
+            version: m.version,
+            type: checked.info.type,
+            integrity: checked.integrity,
+            size: checked.size,
+            description: m.description ?? '',
+            author: m.author ?? principal.account,
+            license: m.license,
+            tags: [...new Set(m.tags ?? [])].slice(0, 50),
+            readme: checked.readme,
+            publishedBy: principal.account,
+          },
+          { admin },
+        );
+  if (outcome === 'forbidden') {
+    const owners = await ctx.store.owners(m.name);
+    throw forbidden(
+      `${m.name} is owned by ${owners.join(', ')}; account "${principal.account}" may not publish it (an owner can add you)`,
+    );
+  }
+  if (outcome === 'conflict') {
+    throw conflict(
+      `${m.name}@${m.version} is already published; versions are immutable — bump metadata.version and publish again`,
+    );
+  }
+  const url = downloadUrl(ctx.baseUrl(req), m.name, m.version);
+  return json(
     {
       name: m.name,
       version: m.version,
-      type: checked.info.type,
+      published: true,
+      downloadUrl: url,
       integrity: checked.integrity,
       size: checked.size,
-      description: m.description ?? '',
-      author: m.author ?? principal.account,
-      license: m.license,
-      tags: [...new Set(m.tags ?? [])].slice(0, 50),
-      readme: checked.readme,
-      publishedBy: principal.account,
     },
-    { admin },
+    201,
   );
-  if (outcome === 'forbidden') {
-    const owners = await ctx.store.owners(m.name);
-    throw forbidden(`${m.name} is owned by ${owners.join(', ')}; account "${principal.account}" may not publish it (an owner can add you)`);
-  }
-  if (outcome === 'conflict') {
-    throw conflict(`${m.name}@${m.version} is already published; versions are immutable — bump metadata.version and publish again`);
-  }
-  const url = downloadUrl(ctx.baseUrl(req), m.name, m.version);
-  return json({ name: m.name, version: m.version, published: true, downloadUrl: url, integrity: checked.integrity, size: checked.size }, 201);
 }
 
-async function precheck(ctx: Ctx, name: string, version: string, account: string, admin: boolean): Promise<'ok' | 'forbidden' | 'conflict'> {
+async function precheck(
+  ctx: Ctx,
+  name: string,
+  version: string,
+  account: string,
+  admin: boolean,
+): Promise<'ok' | 'forbidden' | 'conflict'> {
   if (!(await ctx.store.getPackage(name))) return 'ok';
   if (!admin && !(await ctx.store.owners(name)).includes(account)) return 'forbidden';
   return (await ctx.store.getVersion(name, version)) ? 'conflict' : 'ok';
@@ -92,7 +120,12 @@ export async function updates(ctx: Ctx, req: Request): Promise<Response> {
     const pkg = await ctx.store.getPackage(name);
     if (!pkg?.latest || !gt(pkg.latest, current)) continue;
     const kind = diff(current, pkg.latest) ?? 'patch';
-    out.push({ name, currentVersion: current, latestVersion: pkg.latest, updateType: kind.replace(/^pre(?=major|minor|patch)/, '') });
+    out.push({
+      name,
+      currentVersion: current,
+      latestVersion: pkg.latest,
+      updateType: kind.replace(/^pre(?=major|minor|patch)/, ''),
+    });
   }
   return json({ updates: out });
 }

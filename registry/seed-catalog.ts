@@ -48,21 +48,39 @@ export async function seedCatalog(opts: { registry: string; token: string; only?
     form.append('package', new File([catalogZip(v.name, v.files)], 'package.zip', { type: 'application/zip' }));
     let res: Response;
     try {
-      res = await fetch(`${base}/api/packages`, { method: 'POST', body: form, headers: { authorization: `Bearer ${opts.token}` } });
-    } catch (e) {
-      throw new AvpError('registry-unreachable', `cannot reach ${base}: ${e instanceof Error ? e.message : String(e)}`, {
-        fix: 'check --registry and that the server runs (avp registry serve)',
+      res = await fetch(`${base}/api/packages`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Bearer ${opts.token}` },
       });
+    } catch (e) {
+      throw new AvpError(
+        'registry-unreachable',
+        `cannot reach ${base}: ${e instanceof Error ? e.message : String(e)}`,
+        {
+          fix: 'check --registry and that the server runs (avp registry serve)',
+        },
+      );
     }
     const body = (await res.json().catch(() => ({}))) as { error_description?: string; message?: string };
     if (res.status === 401) {
-      throw new AvpError('registry-unauthorized', `${base} refused the token: ${body.error_description ?? res.status}`, {
-        fix: 'pass --token or set AVP_TOKEN to a token of that registry (avp registry token create)',
-      });
+      throw new AvpError(
+        'registry-unauthorized',
+        `${base} refused the token: ${body.error_description ?? res.status}`,
+        {
+          fix: 'pass --token or set AVP_TOKEN to a token of that registry (avp registry token create)',
+        },
+      );
     }
     if (res.ok) results.push({ name: v.name, version: v.version, status: 'published' });
     else if (res.status === 409) results.push({ name: v.name, version: v.version, status: 'exists' });
-    else results.push({ name: v.name, version: v.version, status: 'failed', detail: `${res.status} ${body.error_description ?? body.message ?? ''}`.trim() });
+    else
+      results.push({
+        name: v.name,
+        version: v.version,
+        status: 'failed',
+        detail: `${res.status} ${body.error_description ?? body.message ?? ''}`.trim(),
+      });
   }
   return results;
 }

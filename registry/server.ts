@@ -42,7 +42,10 @@ function methodNotAllowed(allow: string): HttpError {
 /** Splits `/api/packages/owner%2Frepo/1.0.0` into decoded segments; `%2F` stays inside its segment. */
 function segmentsOf(pathname: string): string[] {
   try {
-    return pathname.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+    return pathname
+      .split('/')
+      .filter(Boolean)
+      .map((s) => decodeURIComponent(s));
   } catch {
     throw badRequest('the path is not valid percent-encoding');
   }
@@ -61,7 +64,8 @@ export async function route(ctx: Ctx, req: Request): Promise<Response> {
     if ((seg[1] === 'success' || seg[1] === 'error') && seg.length === 2) return auth.loginDone(url);
     throw notFound(`no such page ${url.pathname}`);
   }
-  if (seg.length === 0) return json({ name: 'avp registry', version: VERSION, api: '/api/packages', health: '/api/health' });
+  if (seg.length === 0)
+    return json({ name: 'avp registry', version: VERSION, api: '/api/packages', health: '/api/health' });
   if (seg[0] !== 'api') throw notFound(`no such path ${url.pathname}; the API lives under /api/`);
   const [, area, a, b, c] = seg;
   if (area === 'health' && seg.length === 2) return json({ status: 'ok', version: VERSION, engine: ctx.store.engine });

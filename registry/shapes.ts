@@ -97,6 +97,8 @@ export function versionListOf(name: string, versions: VersionRow[]) {
   return {
     name,
     versions: versions.filter((v) => !v.yanked).map((v) => ({ version: v.version, publishedAt: v.published_at })),
-    yanked: versions.filter((v) => v.yanked).map((v) => ({ version: v.version, publishedAt: v.published_at, yankedAt: v.yanked_at })),
+    yanked: versions
+      .filter((v) => v.yanked)
+      .map((v) => ({ version: v.version, publishedAt: v.published_at, yankedAt: v.yanked_at })),
   };
 }

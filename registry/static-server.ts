@@ -6,7 +6,10 @@ import { join, resolve, sep } from 'node:path';
  * bench: `/x` is the file `x`, else `x/index.json`; nothing else (no queries, no rewriting of bodies). Paths are
  * decoded and confined to the export root.
  */
-export function serveStaticExport(dir: string, opts: { port?: number; host?: string } = {}): { url: string; stop(): Promise<void> } {
+export function serveStaticExport(
+  dir: string,
+  opts: { port?: number; host?: string } = {},
+): { url: string; stop(): Promise<void> } {
   const root = resolve(dir);
   const notFound = () =>
     new Response(JSON.stringify({ error: 'not_found', error_description: 'not in this static export' }), {
@@ -17,7 +20,8 @@ export function serveStaticExport(dir: string, opts: { port?: number; host?: str
     port: opts.port ?? 0,
     hostname: opts.host ?? '127.0.0.1',
     fetch(req) {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return new Response('read-only', { status: 405, headers: { allow: 'GET, HEAD' } });
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return new Response('read-only', { status: 405, headers: { allow: 'GET, HEAD' } });
       let path: string;
       try {
         path = resolve(root, `.${decodeURIComponent(new URL(req.url).pathname)}`);
@@ -28,7 +32,11 @@ export function serveStaticExport(dir: string, opts: { port?: number; host?: str
       for (const candidate of [path, join(path, 'index.json')]) {
         const st = statSync(candidate, { throwIfNoEntry: false });
         if (!st?.isFile()) continue;
-        const type = candidate.endsWith('.json') ? 'application/json' : candidate.endsWith('/download') ? 'application/zip' : 'application/octet-stream';
+        const type = candidate.endsWith('.json')
+          ? 'application/json'
+          : candidate.endsWith('/download')
+            ? 'application/zip'
+            : 'application/octet-stream';
         return new Response(Bun.file(candidate), { headers: { 'content-type': type } });
       }
       return notFound();

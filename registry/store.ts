@@ -78,7 +78,10 @@ function toVersion(row: any): VersionRow {
 /** True for a unique/primary-key violation on either engine. */
 function isUniqueViolation(e: unknown): boolean {
   const err = e as { errno?: unknown; code?: unknown; message?: unknown };
-  return String(err?.errno) === '23505' || /UNIQUE constraint|SQLITE_CONSTRAINT/i.test(String(err?.message ?? err?.code ?? ''));
+  return (
+    String(err?.errno) === '23505' ||
+    /UNIQUE constraint|SQLITE_CONSTRAINT/i.test(String(err?.message ?? err?.code ?? ''))
+  );
 }
 
 export class Store {
@@ -149,8 +152,16 @@ export class Store {
     return row ? toVersion(row) : undefined;
   }
 
-  /** Packages with at least one non-yanked version, filtered; `q` matches name, description or a tag (case-insensitive). */
-  async search(opts: { q: string; type: string; tag: string; limit: number; offset: number }): Promise<{ rows: PackageRow[]; total: number }> {
+  /**
+   * Packages with at least one non-yanked version, filtered; `q` matches name, description or a tag (case-insensitive).
+   */
+  async search(opts: {
+    q: string;
+    type: string;
+    tag: string;
+    limit: number;
+    offset: number;
+  }): Promise<{ rows: PackageRow[]; total: number }> {
     const q = opts.q.trim().toLowerCase();
     const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const where = this.db`p.latest IS NOT NULL
@@ -238,7 +249,8 @@ export class Store {
     await tx`UPDATE packages SET latest = ${latest}, description = ${row.description}, author = ${row.author},
       license = ${row.license}, readme = ${row.readme}, updated_at = ${now} WHERE name = ${name}`;
     await tx`DELETE FROM package_tags WHERE name = ${name}`;
-    for (const tag of new Set(JSON.parse(row.tags) as string[])) await tx`INSERT INTO package_tags (name, tag) VALUES (${name}, ${tag})`;
+    for (const tag of new Set(JSON.parse(row.tags) as string[]))
+      await tx`INSERT INTO package_tags (name, tag) VALUES (${name}, ${tag})`;
   }
 
   async countDownload(name: string): Promise<void> {
@@ -247,7 +259,8 @@ export class Store {
 
   async addOwner(name: string, account: string, by: string): Promise<void> {
     try {
-      await this.db`INSERT INTO owners (name, account, added_by, added_at) VALUES (${name}, ${account}, ${by}, ${new Date().toISOString()})`;
+      await this
+        .db`INSERT INTO owners (name, account, added_by, added_at) VALUES (${name}, ${account}, ${by}, ${new Date().toISOString()})`;
     } catch (e) {
       if (!isUniqueViolation(e)) throw e;
     }

@@ -14,7 +14,8 @@ export interface CheckedUpload {
   readme?: string;
 }
 
-const PUBLISHER_FIX = 'publish with `avp publish <dir>`: it packs regular files only, under one top folder, within the size limits';
+const PUBLISHER_FIX =
+  'publish with `avp publish <dir>`: it packs regular files only, under one top folder, within the size limits';
 
 const invalid = (error: string, description: string) => new HttpError(422, error, description);
 
@@ -27,10 +28,18 @@ const invalid = (error: string, description: string) => new HttpError(422, error
  */
 export async function checkUpload(bytes: Uint8Array): Promise<CheckedUpload> {
   if (bytes.length > LIMITS.archiveBytes) {
-    throw new HttpError(413, 'payload_too_large', `the package archive is ${formatBytes(bytes.length)}; the limit is ${formatBytes(LIMITS.archiveBytes)}`);
+    throw new HttpError(
+      413,
+      'payload_too_large',
+      `the package archive is ${formatBytes(bytes.length)}; the limit is ${formatBytes(LIMITS.archiveBytes)}`,
+    );
   }
   if (bytes.length < 4 || bytes[0] !== 0x50 || bytes[1] !== 0x4b) {
-    throw new HttpError(400, 'invalid_archive', 'the `package` part is not a ZIP archive; upload the zip made by `avp publish`');
+    throw new HttpError(
+      400,
+      'invalid_archive',
+      'the `package` part is not a ZIP archive; upload the zip made by `avp publish`',
+    );
   }
   const { inspectArchive, integrityOf, extractArchive } = await import('../src/registry/archive.ts');
   let info: ArchiveInfo;
@@ -43,10 +52,13 @@ export async function checkUpload(bytes: Uint8Array): Promise<CheckedUpload> {
     const text = `${e.message}${fix ? ` (fix: ${fix})` : ''}`;
     // Broken or unsafe archives (zip bombs included: the compressed size was checked above) are bad requests; a
     // well-formed archive whose content breaks the package rules (type, name, version, frontmatter) is unprocessable.
-    const content = /^(package-|frontmatter-)/.test(e.code) || ['archive-not-validator', 'archive-no-validator', 'archive-manifest-invalid'].includes(e.code);
+    const content =
+      /^(package-|frontmatter-)/.test(e.code) ||
+      ['archive-not-validator', 'archive-no-validator', 'archive-manifest-invalid'].includes(e.code);
     throw new HttpError(content ? 422 : 400, e.code, text);
   }
-  if (info.type !== 'validator') throw invalid('archive-not-validator', `this package is a ${info.type}; this registry accepts validators only`);
+  if (info.type !== 'validator')
+    throw invalid('archive-not-validator', `this package is a ${info.type}; this registry accepts validators only`);
   const problems = await lintArchive(info, extractArchive);
   if (problems.length) {
     throw invalid('invalid_validator', `the validator does not pass \`avp lint\`: ${problems.join('; ')}`);
@@ -55,7 +67,10 @@ export async function checkUpload(bytes: Uint8Array): Promise<CheckedUpload> {
 }
 
 /** Lint errors (not warnings) of the extracted package, as `path:line:col message` with paths inside the package. */
-async function lintArchive(info: ArchiveInfo, extract: (i: ArchiveInfo, d: string) => Promise<void>): Promise<string[]> {
+async function lintArchive(
+  info: ArchiveInfo,
+  extract: (i: ArchiveInfo, d: string) => Promise<void>,
+): Promise<string[]> {
   const root = mkdtempSync(join(tmpdir(), 'avp-upload-'));
   try {
     const dir = join(root, info.manifest.name);
@@ -65,7 +80,9 @@ async function lintArchive(info: ArchiveInfo, extract: (i: ArchiveInfo, d: strin
     return messages
       .filter((m) => m.level === 'error')
       .slice(0, 20)
-      .map((m) => `${m.path.startsWith(root) ? m.path.slice(root.length + 1) : m.path}:${m.line}:${m.column} ${m.message}`);
+      .map(
+        (m) => `${m.path.startsWith(root) ? m.path.slice(root.length + 1) : m.path}:${m.line}:${m.column} ${m.message}`,
+      );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -15,12 +15,19 @@ fi
 
 "$BUN" run build.ts || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 
+# Formatting and lint are part of the suite: each tool that finds a problem counts as one failed check.
+style_failed=0
+node_modules/.bin/prettier --check . --log-level warn || { echo "prettier: run 'npm run format' to fix the files above"; style_failed=$((style_failed + 1)); }
+node_modules/.bin/eslint . || { echo "eslint: fix the problems above (lines are at most 120 columns)"; style_failed=$((style_failed + 1)); }
+
 log=$(mktemp)
 "$BUN" test --timeout 120000 "$@" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 passed=$(grep -E '^ *[0-9]+ pass$' "$log" | tail -1 | grep -oE '[0-9]+')
 failed=$(grep -E '^ *[0-9]+ fail$' "$log" | tail -1 | grep -oE '[0-9]+')
 rm -f "$log"
-echo "${passed:-0} passed, ${failed:-0} failed"
+failed=$(( ${failed:-0} + style_failed ))
+echo "${passed:-0} passed, ${failed} failed"
 if [ -z "$passed" ] || [ "$passed" = 0 ]; then exit 1; fi
+if [ "$style_failed" != 0 ]; then exit 1; fi
 exit "$rc"

@@ -11,12 +11,15 @@ async function main(argv: string[]): Promise<void> {
     process.exitCode = await runHookCommand(argv.slice(1));
     return;
   }
-  const [{ defineCommand, renderUsage, runMain }, { commands }] = await Promise.all([import('citty'), import('./commands/index.ts')]);
+  const [{ defineCommand, renderUsage, runMain }, { commands }] = await Promise.all([
+    import('citty'),
+    import('./commands/index.ts'),
+  ]);
   const main = defineCommand({
     meta: {
       name: 'avp',
       version: VERSION,
-      description: 'Agent Validator Protocol runtime: validate coding agents\' changes with VALIDATOR.md sub-agents.',
+      description: "Agent Validator Protocol runtime: validate coding agents' changes with VALIDATOR.md sub-agents.",
     },
     subCommands: commands,
   });

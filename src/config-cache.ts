@@ -42,7 +42,12 @@ export function readConfigCache(projectRoot: string, files: string[]): Partial<A
 }
 
 /** Stores the layer loaded from `files` (fingerprints taken before loading, so a concurrent edit is a later miss). */
-export function writeConfigCache(projectRoot: string, files: string[], before: Record<string, string>, layer: Partial<AvpConfig>): void {
+export function writeConfigCache(
+  projectRoot: string,
+  files: string[],
+  before: Record<string, string>,
+  layer: Partial<AvpConfig>,
+): void {
   const path = cachePath(projectRoot);
   if (!path || files.some((f) => CODE_CONFIG.test(f))) return;
   const now = Date.now();

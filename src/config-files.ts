@@ -43,7 +43,8 @@ type FileConfig = v.InferOutput<typeof FileConfig>;
 /** rc files are flat `key=value` text, so numbers and booleans arrive as strings there; accept them. */
 function coerceRc(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(coerceRc);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, coerceRc(x)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, coerceRc(x)]));
   if (value === 'true') return true;
   if (value === 'false') return false;
   if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
@@ -71,8 +72,10 @@ function toPartial(f: FileConfig): Partial<AvpConfig> {
   if (f.budgetMs !== undefined) out.budgetMs = f.budgetMs;
   if (f.maxStopBlocks !== undefined) out.maxStopBlocks = f.maxStopBlocks;
   if (f.trackMaxFiles !== undefined) out.trackMaxFiles = f.trackMaxFiles;
-  if (f.judge) out.judge = Object.fromEntries(Object.entries(f.judge).filter(([, x]) => x !== undefined)) as AvpConfig['judge'];
-  if (f.cache) out.cache = Object.fromEntries(Object.entries(f.cache).filter(([, x]) => x !== undefined)) as AvpConfig['cache'];
+  if (f.judge)
+    out.judge = Object.fromEntries(Object.entries(f.judge).filter(([, x]) => x !== undefined)) as AvpConfig['judge'];
+  if (f.cache)
+    out.cache = Object.fromEntries(Object.entries(f.cache).filter(([, x]) => x !== undefined)) as AvpConfig['cache'];
   if (f.registry?.url) out.registry = { url: f.registry.url };
   return out;
 }
@@ -80,7 +83,8 @@ function toPartial(f: FileConfig): Partial<AvpConfig> {
 /** Shallow-merges layers, lowest precedence first; nested objects merged one level, lists concatenated for disables. */
 function layer(into: Partial<AvpConfig>, over: Partial<AvpConfig>): Partial<AvpConfig> {
   const out: any = { ...into, ...over };
-  for (const k of ['judge', 'cache', 'registry', 'severity'] as const) if (into[k] || over[k]) out[k] = { ...into[k], ...over[k] };
+  for (const k of ['judge', 'cache', 'registry', 'severity'] as const)
+    if (into[k] || over[k]) out[k] = { ...into[k], ...over[k] };
   if (into.disabledValidators || over.disabledValidators) {
     out.disabledValidators = [...(into.disabledValidators ?? []), ...(over.disabledValidators ?? [])];
   }
@@ -96,7 +100,10 @@ export async function loadConfigFiles(projectRoot: string, env: NodeJS.ProcessEn
   } catch (e) {
     if (e instanceof AvpError) throw e;
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new AvpError('config-invalid', `cannot read config: ${(e as Error).message}`, { file: homeJson, fix: 'make it valid JSON' });
+      throw new AvpError('config-invalid', `cannot read config: ${(e as Error).message}`, {
+        file: homeJson,
+        fix: 'make it valid JSON',
+      });
     }
   }
   const { loadConfig } = await import('c12');
@@ -120,7 +127,8 @@ export async function loadConfigFiles(projectRoot: string, env: NodeJS.ProcessEn
   // c12 lists layers highest precedence first: apply them in reverse.
   for (const l of [...(result.layers ?? [])].reverse()) {
     // The main layer names the unresolved 'avp.config'; c12 puts the resolved path on the result.
-    const file = l.configFile === 'avp.config' && result.configFile ? result.configFile : (l.configFile ?? 'avp config');
+    const file =
+      l.configFile === 'avp.config' && result.configFile ? result.configFile : (l.configFile ?? 'avp config');
     const raw = file.endsWith('.avprc') || file === '.avprc' ? coerceRc(l.config) : l.config;
     merged = layer(merged, toPartial(check(raw, file)));
   }

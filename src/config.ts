@@ -55,7 +55,8 @@ export function configFilesPresent(projectRoot: string, env: NodeJS.ProcessEnv =
   const names = listDir(projectRoot);
   for (const n of names) if (CONFIG_NAME.test(n) || n === '.avprc') found.push(join(projectRoot, n));
   if (names.includes('.config')) {
-    for (const n of listDir(join(projectRoot, '.config'))) if (DOT_CONFIG_NAME.test(n)) found.push(join(projectRoot, '.config', n));
+    for (const n of listDir(join(projectRoot, '.config')))
+      if (DOT_CONFIG_NAME.test(n)) found.push(join(projectRoot, '.config', n));
   }
   const userRc = join(env.XDG_CONFIG_HOME || env.HOME || homedir(), '.avprc');
   if (existsSync(userRc)) found.push(userRc);
@@ -79,14 +80,25 @@ function envInt(env: NodeJS.ProcessEnv, name: string, min: number): number | und
 }
 
 /** How `AVP_*` switches read: set, and not empty, `0` or `false`. */
-export const truthy = (v: string | undefined) => v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+export const truthy = (v: string | undefined) =>
+  v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 
 /** Applies the documented `AVP_*` environment variables (see docs/hook-mode.md) on top of `config`. */
 export function applyEnv(config: AvpConfig, env: NodeJS.ProcessEnv): AvpConfig {
-  const c: AvpConfig = { ...config, judge: { ...config.judge }, cache: { ...config.cache }, registry: { ...config.registry } };
+  const c: AvpConfig = {
+    ...config,
+    judge: { ...config.judge },
+    cache: { ...config.cache },
+    registry: { ...config.registry },
+  };
   if (truthy(env.AVP_DISABLE)) c.disabled = true;
   if (env.AVP_DISABLED_VALIDATORS) {
-    c.disabledValidators = [...c.disabledValidators, ...env.AVP_DISABLED_VALIDATORS.split(',').map((s) => s.trim()).filter(Boolean)];
+    c.disabledValidators = [
+      ...c.disabledValidators,
+      ...env.AVP_DISABLED_VALIDATORS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ];
   }
   c.concurrency = envInt(env, 'AVP_CONCURRENCY', 1) ?? c.concurrency;
   c.budgetMs = envInt(env, 'AVP_BUDGET_MS', 1) ?? c.budgetMs;

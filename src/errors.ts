@@ -26,7 +26,9 @@ export class AvpError extends Error {
 
   /** `file:line:col: message — fix`, the form every human-facing error takes. */
   describe(): string {
-    const where = this.file ? `${this.file}${this.line ? `:${this.line}${this.column ? `:${this.column}` : ''}` : ''}: ` : '';
+    const where = this.file
+      ? `${this.file}${this.line ? `:${this.line}${this.column ? `:${this.column}` : ''}` : ''}: `
+      : '';
     return `${where}${this.message}${this.fix ? `\n  fix: ${this.fix}` : ''}`;
   }
 }

@@ -29,7 +29,9 @@ export interface HookEvent {
   projectRoot: string;
   /** Files this event changed (tool events) or the session turn changed (Stop/SubagentStop). */
   files: FileChange[];
-  /** The value `triggerMatcher` is compared with: `source`, `reason`, `trigger`, `notification_type` or `agent_type`. */
+  /**
+   * The value `triggerMatcher` is compared with: `source`, `reason`, `trigger`, `notification_type` or `agent_type`.
+   */
   matcherValue?: string;
   stopHookActive?: boolean;
   /** The host's input as received. */

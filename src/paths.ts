@@ -39,6 +39,7 @@ export function findProjectRoot(cwd: string, env: NodeJS.ProcessEnv = process.en
 /** Project-relative path with `/` separators, or the absolute path for a file outside the project. */
 export function relativize(path: string, projectRoot: string): { relPath: string; inProject: boolean } {
   const rel = relative(projectRoot, path);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return { relPath: path.split(sep).join('/'), inProject: false };
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel))
+    return { relPath: path.split(sep).join('/'), inProject: false };
   return { relPath: rel.split(sep).join('/'), inProject: true };
 }

@@ -13,7 +13,9 @@ export async function listCatalog(): Promise<CatalogEntry[]> {
 }
 
 function bytesOf(file: CatalogFile): Uint8Array {
-  return file.base64 !== undefined ? Uint8Array.from(Buffer.from(file.base64, 'base64')) : new TextEncoder().encode(file.text ?? '');
+  return file.base64 !== undefined
+    ? Uint8Array.from(Buffer.from(file.base64, 'base64'))
+    : new TextEncoder().encode(file.text ?? '');
 }
 
 /**

@@ -18,9 +18,16 @@ export interface ChangeSource {
 function git(root: string, args: string[], allowFail = false): Buffer | undefined {
   let p: ReturnType<typeof Bun.spawnSync>;
   try {
-    p = Bun.spawnSync(['git', ...args], { cwd: root, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' }, stdout: 'pipe', stderr: 'pipe' });
+    p = Bun.spawnSync(['git', ...args], {
+      cwd: root,
+      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
   } catch {
-    throw new AvpError('check-git', 'git is not installed', { fix: 'install git, or pass the files to check as arguments' });
+    throw new AvpError('check-git', 'git is not installed', {
+      fix: 'install git, or pass the files to check as arguments',
+    });
   }
   if (p.exitCode !== 0) {
     if (allowFail) return undefined;
@@ -41,7 +48,17 @@ function gitContent(root: string, spec: string): string | null | undefined {
 
 /** `git diff --name-status -z` → [status, path] pairs (renames off). */
 function nameStatus(root: string, args: string[]): Array<[string, string]> {
-  const parts = git(root, ['-c', 'core.quotepath=off', 'diff', '--name-status', '--no-renames', '-z', ...args, '--', '.'])!
+  const parts = git(root, [
+    '-c',
+    'core.quotepath=off',
+    'diff',
+    '--name-status',
+    '--no-renames',
+    '-z',
+    ...args,
+    '--',
+    '.',
+  ])!
     .toString()
     .split('\0')
     .filter(Boolean);
@@ -51,7 +68,12 @@ function nameStatus(root: string, args: string[]): Array<[string, string]> {
 }
 
 /** The change of a project file, `rel` relative to the project root. */
-function change(projectRoot: string, rel: string, before: string | null | undefined, after: string | null | undefined): Promise<FileChange | undefined> {
+function change(
+  projectRoot: string,
+  rel: string,
+  before: string | null | undefined,
+  after: string | null | undefined,
+): Promise<FileChange | undefined> {
   return changeBetween(join(projectRoot, rel), rel.split(sep).join('/'), true, before, after);
 }
 
@@ -99,9 +121,21 @@ export async function collectChanges(projectRoot: string, cwd: string, src: Chan
   const toRel = (gitPath: string) => (prefix ? relative(prefix, gitPath) : gitPath);
   if (src.staged) {
     const hasHead = git(projectRoot, ['rev-parse', '--verify', '-q', 'HEAD'], true) !== undefined;
-    const list = nameStatus(projectRoot, hasHead ? ['--cached', 'HEAD'] : ['--cached', git(projectRoot, ['hash-object', '-t', 'tree', '/dev/null'])!.toString().trim()]);
+    const list = nameStatus(
+      projectRoot,
+      hasHead
+        ? ['--cached', 'HEAD']
+        : ['--cached', git(projectRoot, ['hash-object', '-t', 'tree', '/dev/null'])!.toString().trim()],
+    );
     for (const [st, p] of list) {
-      push(await change(projectRoot, toRel(p), st === 'A' ? null : gitContent(projectRoot, `HEAD:${p}`), st === 'D' ? null : gitContent(projectRoot, `:${p}`)));
+      push(
+        await change(
+          projectRoot,
+          toRel(p),
+          st === 'A' ? null : gitContent(projectRoot, `HEAD:${p}`),
+          st === 'D' ? null : gitContent(projectRoot, `:${p}`),
+        ),
+      );
     }
     return out;
   }
@@ -125,10 +159,20 @@ export async function collectChanges(projectRoot: string, cwd: string, src: Chan
   const hasHead = git(projectRoot, ['rev-parse', '--verify', '-q', 'HEAD'], true) !== undefined;
   if (hasHead) {
     for (const [st, p] of nameStatus(projectRoot, ['HEAD'])) {
-      push(await change(projectRoot, toRel(p), st === 'A' ? null : gitContent(projectRoot, `HEAD:${p}`), st === 'D' ? null : readText(join(top, p))));
+      push(
+        await change(
+          projectRoot,
+          toRel(p),
+          st === 'A' ? null : gitContent(projectRoot, `HEAD:${p}`),
+          st === 'D' ? null : readText(join(top, p)),
+        ),
+      );
     }
   }
-  const untracked = git(projectRoot, ['ls-files', '-z', '-o', '--exclude-standard', ...(hasHead ? [] : ['-c'])])!.toString().split('\0').filter(Boolean);
+  const untracked = git(projectRoot, ['ls-files', '-z', '-o', '--exclude-standard', ...(hasHead ? [] : ['-c'])])!
+    .toString()
+    .split('\0')
+    .filter(Boolean);
   for (const rel of untracked) {
     if (rel.startsWith('.avp/')) continue;
     push(await change(projectRoot, rel, null, readText(join(projectRoot, rel))));

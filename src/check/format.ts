@@ -7,8 +7,14 @@ export function formatCheck(r: CheckResult): string {
   const lines: string[] = [];
   const kinds = { create: 0, update: 0, delete: 0 };
   for (const f of r.files) kinds[f.kind]++;
-  const parts = [kinds.create && `${kinds.create} created`, kinds.update && `${kinds.update} changed`, kinds.delete && `${kinds.delete} deleted`].filter(Boolean);
-  lines.push(`avp check: ${plural(r.files.length, 'file')}${parts.length ? ` (${parts.join(', ')})` : ''}, ${plural(r.runs.length, 'validator run')}`);
+  const parts = [
+    kinds.create && `${kinds.create} created`,
+    kinds.update && `${kinds.update} changed`,
+    kinds.delete && `${kinds.delete} deleted`,
+  ].filter(Boolean);
+  lines.push(
+    `avp check: ${plural(r.files.length, 'file')}${parts.length ? ` (${parts.join(', ')})` : ''}, ${plural(r.runs.length, 'validator run')}`,
+  );
   for (const e of r.events) {
     for (const v of e.report.validators) {
       if (v.passed && !v.error) continue;

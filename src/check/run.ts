@@ -46,7 +46,14 @@ function toolEvent(fc: FileChange, base: Omit<HookEvent, 'event' | 'files'>): Ho
   const tool = fc.kind === 'create' ? 'Write' : 'Edit';
   const toolInput: Record<string, unknown> = { file_path: fc.path };
   if (tool === 'Write' && typeof fc.after === 'string') toolInput.content = fc.after;
-  return { ...base, event: 'PostToolUse', tool, toolInput, files: [fc], raw: { hook_event_name: 'PostToolUse', tool_name: tool, tool_input: toolInput, source: 'avp check' } };
+  return {
+    ...base,
+    event: 'PostToolUse',
+    tool,
+    toolInput,
+    files: [fc],
+    raw: { hook_event_name: 'PostToolUse', tool_name: tool, tool_input: toolInput, source: 'avp check' },
+  };
 }
 
 function sumUsage(runs: ValidatorRun[]): TokenUsage | undefined {
@@ -66,7 +73,9 @@ function sumUsage(runs: ValidatorRun[]): TokenUsage | undefined {
 export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
   const env = opts.env ?? process.env;
   if (opts.event && !EVENTS.includes(opts.event)) {
-    throw new AvpError('check-event', `--event ${opts.event} is not something avp check produces`, { fix: `use one of: ${EVENTS.join(', ')}` });
+    throw new AvpError('check-event', `--event ${opts.event} is not something avp check produces`, {
+      fix: `use one of: ${EVENTS.join(', ')}`,
+    });
   }
   const config: AvpConfig = await loadConfig({ cwd: opts.cwd, projectRoot: opts.projectRoot, env });
   const files = await collectChanges(opts.projectRoot, opts.cwd, opts);
@@ -74,16 +83,25 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
   const active = found.validators.filter((v) => !isDisabled(config, v.id, v.name));
   const base = { agent: 'claude' as const, cwd: opts.cwd, projectRoot: opts.projectRoot, raw: {} };
   const events: HookEvent[] = [];
-  if (!opts.event || opts.event === 'PostToolUse') for (const fc of files) if (fc.kind !== 'delete') events.push(toolEvent(fc, base));
+  if (!opts.event || opts.event === 'PostToolUse')
+    for (const fc of files) if (fc.kind !== 'delete') events.push(toolEvent(fc, base));
   if (!opts.event || opts.event === 'Stop') {
-    events.push({ ...base, event: 'Stop', files, stopHookActive: false, raw: { hook_event_name: 'Stop', stop_hook_active: false, source: 'avp check' } });
+    events.push({
+      ...base,
+      event: 'Stop',
+      files,
+      stopHookActive: false,
+      raw: { hook_event_name: 'Stop', stop_hook_active: false, source: 'avp check' },
+    });
   }
   const checked: CheckedEvent[] = [];
   const all: ValidatorRun[] = [];
   // Events one after another, validators of each event in parallel (bounded by config.concurrency).
   for (const event of events) {
     const matched = matchValidators(active, event);
-    const loadErrors = loadErrorsForEvent(found.errors, event).filter((e) => !e.name || !isDisabled(config, e.name, e.name));
+    const loadErrors = loadErrorsForEvent(found.errors, event).filter(
+      (e) => !e.name || !isDisabled(config, e.name, e.name),
+    );
     if (!matched.length && !loadErrors.length) continue;
     const runs = await runValidators(matched, loadErrors, event, config);
     all.push(...runs);

@@ -4,13 +4,22 @@ import { runCommand } from './run-command.ts';
 export default defineCommand({
   meta: {
     name: 'add',
-    description: 'Install a validator: a registry name[@version|@range], ./dir, a git URL, owner/repo[#ref] or an https .zip/.tar.gz URL',
+    description:
+      'Install a validator: a registry name[@version|@range], ./dir, a git URL, owner/repo[#ref] or an https .zip/.tar.gz URL',
   },
   args: {
-    spec: { type: 'positional', required: true, description: 'What to install (several may be given): no-secrets, no-secrets@^1.2, ./my-validator, owner/repo#v1, https://…/x.zip' },
+    spec: {
+      type: 'positional',
+      required: true,
+      description:
+        'What to install (several may be given): no-secrets, no-secrets@^1.2, ./my-validator, owner/repo#v1, https://…/x.zip',
+    },
     user: { type: 'boolean', description: 'Install for the user: ~/.avp/validators (default)' },
     project: { type: 'boolean', description: 'Install for the project: <project>/.avp/validators' },
-    registry: { type: 'string', description: 'Registry base URL (default: AVP_REGISTRY_URL, config registry.url, https://registry.mirdan.ai)' },
+    registry: {
+      type: 'string',
+      description: 'Registry base URL (default: AVP_REGISTRY_URL, config registry.url, https://registry.mirdan.ai)',
+    },
     offline: { type: 'boolean', description: 'Only the catalog embedded in avp; no network' },
     force: { type: 'boolean', description: 'Replace a same-named validator that avp did not install' },
     json: { type: 'boolean', description: 'Print the result as JSON on stdout' },
@@ -18,7 +27,13 @@ export default defineCommand({
   },
   run({ args }) {
     return runCommand(async () => {
-      const [{ addValidator }, { scopeOf, applyQuiet, printJson }, { terminalProgress }, { findProjectRoot }, { logger }] = await Promise.all([
+      const [
+        { addValidator },
+        { scopeOf, applyQuiet, printJson },
+        { terminalProgress },
+        { findProjectRoot },
+        { logger },
+      ] = await Promise.all([
         import('../registry/install.ts'),
         import('../registry/cli-args.ts'),
         import('../registry/progress.ts'),
@@ -46,7 +61,9 @@ export default defineCommand({
         const from = result.replaced && result.replaced !== result.version ? ` (was ${result.replaced})` : '';
         log.success(`added ${result.name}@${result.version}${from} from ${result.source} → ${result.dir}`);
         if (result.shadowedBy) {
-          log.warn(`the project has its own ${result.name} (${result.shadowedBy}); it wins over this user install in this project`);
+          log.warn(
+            `the project has its own ${result.name} (${result.shadowedBy}); it wins over this user install in this project`,
+          );
         }
       }
       if (args.json) printJson(results.length === 1 ? results[0] : results);

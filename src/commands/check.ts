@@ -6,14 +6,26 @@ import { defineCommand } from 'citty';
 import { runCommand } from './run-command.ts';
 
 export default defineCommand({
-  meta: { name: 'check', description: 'Validate changes outside an agent: the working tree, staged changes, a revision range, or given files' },
+  meta: {
+    name: 'check',
+    description:
+      'Validate changes outside an agent: the working tree, staged changes, a revision range, or given files',
+  },
   args: {
-    paths: { type: 'positional', required: false, description: 'Files or folders to check as whole new files (default: changes vs HEAD plus untracked files)' },
+    paths: {
+      type: 'positional',
+      required: false,
+      description: 'Files or folders to check as whole new files (default: changes vs HEAD plus untracked files)',
+    },
     diff: { type: 'string', description: 'Check changes since REV (REV → working tree), or a range A..B / A...B' },
     staged: { type: 'boolean', description: 'Check the staged changes (HEAD → index), for pre-commit hooks' },
     event: { type: 'string', description: 'Only this event: PostToolUse (one per file) or Stop (all changes at once)' },
     json: { type: 'boolean', description: "Print seed 001's report as JSON (with events, files and token usage)" },
-    cache: { type: 'boolean', default: true, description: 'Reuse stored verdicts and parsed validators (--no-cache asks every judge again)' },
+    cache: {
+      type: 'boolean',
+      default: true,
+      description: 'Reuse stored verdicts and parsed validators (--no-cache asks every judge again)',
+    },
   },
   run: ({ args }) =>
     runCommand(async () => {
@@ -25,14 +37,29 @@ export default defineCommand({
       ]);
       const paths = (args._ as string[]).filter(Boolean);
       if ([paths.length > 0, !!args.diff, !!args.staged].filter(Boolean).length > 1) {
-        throw new AvpError('check-args', 'give files, --diff or --staged, not several', { fix: 'pick one source of changes' });
+        throw new AvpError('check-args', 'give files, --diff or --staged, not several', {
+          fix: 'pick one source of changes',
+        });
       }
       const cwd = process.cwd();
       const env = args.cache === false ? { ...process.env, AVP_NO_CACHE: '1' } : process.env;
-      const result = await runCheck({ projectRoot: findProjectRoot(cwd), cwd, paths, diff: args.diff, staged: !!args.staged, event: args.event, env });
+      const result = await runCheck({
+        projectRoot: findProjectRoot(cwd),
+        cwd,
+        paths,
+        diff: args.diff,
+        staged: !!args.staged,
+        event: args.event,
+        env,
+      });
       if (args.json) {
         const { report, events, files, usage } = result;
-        const out = { ...report, events, files: files.map((f) => ({ path: f.relPath, kind: f.kind })), ...(usage ? { usage } : {}) };
+        const out = {
+          ...report,
+          events,
+          files: files.map((f) => ({ path: f.relPath, kind: f.kind })),
+          ...(usage ? { usage } : {}),
+        };
         process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
       } else process.stdout.write(formatCheck(result));
       return result.report.outcome === 'ERROR' ? 1 : 0;

@@ -4,7 +4,10 @@ import type { SettingsScope } from '../hosts/claude-settings.ts';
 import { runCommand } from './run-command.ts';
 
 export default defineCommand({
-  meta: { name: 'deinit', description: "Remove avp's hook entries from Claude Code settings (nothing else is touched)" },
+  meta: {
+    name: 'deinit',
+    description: "Remove avp's hook entries from Claude Code settings (nothing else is touched)",
+  },
   args: {
     project: { type: 'boolean', description: 'From .claude/settings.json (the default)' },
     local: { type: 'boolean', description: 'From .claude/settings.local.json' },
@@ -19,7 +22,11 @@ export default defineCommand({
       const picked: SettingsScope[] = args.all
         ? ['project', 'local', 'user']
         : (['project', 'local', 'user'] as const).filter((s) => args[s]);
-      const result = runDeinit({ scopes: picked.length ? picked : ['project'], cwd: process.cwd(), dryRun: !!args['dry-run'] });
+      const result = runDeinit({
+        scopes: picked.length ? picked : ['project'],
+        cwd: process.cwd(),
+        dryRun: !!args['dry-run'],
+      });
       if (args.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       else process.stdout.write(formatDeinit(result));
     }),

@@ -17,7 +17,14 @@ export function formatDoctor(r: DoctorReport): string {
   const out: string[] = [`avp doctor — ${r.projectRoot}`, ''];
   const row = (label: string, text: string) => out.push(`${label.padEnd(11)} ${text}`);
   const more = (text: string) => out.push(`${''.padEnd(11)} ${text}`);
-  row('config', r.config.error ? `INVALID: ${r.config.error}` : r.config.files.length ? r.config.files.map((f) => rel(r.projectRoot, f)).join(', ') : 'no config file (defaults)');
+  row(
+    'config',
+    r.config.error
+      ? `INVALID: ${r.config.error}`
+      : r.config.files.length
+        ? r.config.files.map((f) => rel(r.projectRoot, f)).join(', ')
+        : 'no config file (defaults)',
+  );
   const j = r.judge;
   if (j.backend) {
     row('judge', `${j.backend}${j.model ? ` (model ${j.model})` : ''} — ${j.reason}`);
@@ -29,11 +36,17 @@ export function formatDoctor(r: DoctorReport): string {
   }
   const routed = j.validators.filter((v) => v.backend !== j.backend || (v.model && v.model !== j.model));
   for (const v of routed) more(`${v.id} → ${v.backend}${v.model ? ` (model ${v.model})` : ''}`);
-  if (r.hooks.length) for (const [i, h] of r.hooks.entries()) (i ? more : (t: string) => row('hooks', t))(`${h.agent}: ${rel(r.projectRoot, h.file)} (${h.events.join(', ')})`);
+  if (r.hooks.length)
+    for (const [i, h] of r.hooks.entries())
+      (i ? more : (t: string) => row('hooks', t))(`${h.agent}: ${rel(r.projectRoot, h.file)} (${h.events.join(', ')})`);
   else row('hooks', 'none call avp');
   const v = r.validators;
-  row('validators', `${v.loaded} loaded (${v.llm} LLM, ${v.script} script)${v.errors.length ? `, ${v.errors.length} failing to load` : ''}${v.warnings ? `, ${v.warnings} lint warning(s)` : ''}`);
-  for (const e of v.errors) more(`${rel(r.projectRoot, e.path)}${e.line ? `:${e.line}` : ''}: ${e.message} (fix: ${e.fix})`);
+  row(
+    'validators',
+    `${v.loaded} loaded (${v.llm} LLM, ${v.script} script)${v.errors.length ? `, ${v.errors.length} failing to load` : ''}${v.warnings ? `, ${v.warnings} lint warning(s)` : ''}`,
+  );
+  for (const e of v.errors)
+    more(`${rel(r.projectRoot, e.path)}${e.line ? `:${e.line}` : ''}: ${e.message} (fix: ${e.fix})`);
   out.push('');
   for (const n of r.notes) out.push(`note: ${n}`);
   if (r.problems.length) for (const p of r.problems) out.push(`problem: ${p}`);
@@ -42,10 +55,17 @@ export function formatDoctor(r: DoctorReport): string {
 }
 
 export default defineCommand({
-  meta: { name: 'doctor', description: 'Check the judge backend (and whether it answers), config files, installed hooks and validators' },
+  meta: {
+    name: 'doctor',
+    description: 'Check the judge backend (and whether it answers), config files, installed hooks and validators',
+  },
   args: {
     json: { type: 'boolean', description: 'Print the report as JSON on stdout' },
-    probe: { type: 'boolean', description: 'Send one cheap request to the judge backend (--no-probe skips it)', default: true },
+    probe: {
+      type: 'boolean',
+      description: 'Send one cheap request to the judge backend (--no-probe skips it)',
+      default: true,
+    },
     timeout: { type: 'string', description: 'Seconds to wait for the backend to answer the probe', default: '20' },
   },
   run: ({ args }) =>
@@ -53,10 +73,17 @@ export default defineCommand({
       const seconds = Number(args.timeout);
       if (!Number.isFinite(seconds) || seconds <= 0) {
         const { AvpError } = await import('../errors.ts');
-        throw new AvpError('usage', `--timeout ${JSON.stringify(args.timeout)} is not a positive number of seconds`, { fix: 'e.g. --timeout 10' });
+        throw new AvpError('usage', `--timeout ${JSON.stringify(args.timeout)} is not a positive number of seconds`, {
+          fix: 'e.g. --timeout 10',
+        });
       }
       const { doctorReport } = await import('../judges/doctor-report.ts');
-      const report = await doctorReport({ cwd: process.cwd(), env: process.env, probe: args.probe !== false, timeoutMs: seconds * 1000 });
+      const report = await doctorReport({
+        cwd: process.cwd(),
+        env: process.env,
+        probe: args.probe !== false,
+        timeoutMs: seconds * 1000,
+      });
       process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatDoctor(report)}\n`);
       return report.problems.length ? 1 : 0;
     }),

@@ -20,8 +20,13 @@ function internalErrorAnswer(input: unknown, message: string): Record<string, un
   const reason = `avp could not evaluate this event (internal error: ${message}). To turn avp off: AVP_DISABLE=1.`;
   const event = (input as { hook_event_name?: unknown } | undefined)?.hook_event_name;
   const avp = { reason, passed: false, violations: [], summary: 'avp internal error', systemMessage: reason };
-  if (event === 'PreToolUse') return { hookSpecificOutput: { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: reason }, ...avp };
-  if (event === 'PermissionRequest') return { hookSpecificOutput: { hookEventName: event, decision: { behavior: 'deny', message: reason } }, ...avp };
+  if (event === 'PreToolUse')
+    return {
+      hookSpecificOutput: { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: reason },
+      ...avp,
+    };
+  if (event === 'PermissionRequest')
+    return { hookSpecificOutput: { hookEventName: event, decision: { behavior: 'deny', message: reason } }, ...avp };
   return { decision: 'block', ...avp };
 }
 
@@ -37,9 +42,15 @@ export async function runHookCommand(argv: string[]): Promise<number> {
   const agent = agentAt >= 0 ? argv[agentAt + 1] : argv.find((a) => a.startsWith('--agent='))?.slice(8);
   // --no-cache: every judge is asked again (same as AVP_NO_CACHE=1), e.g. while writing a validator's prompt.
   if (argv.includes('--no-cache')) process.env.AVP_NO_CACHE = '1';
-  const unknown = argv.filter((a, i) => !(a === '--agent' || a === '--no-cache' || a.startsWith('--agent=') || (agentAt >= 0 && i === agentAt + 1)));
+  const unknown = argv.filter(
+    (a, i) =>
+      !(a === '--agent' || a === '--no-cache' || a.startsWith('--agent=') || (agentAt >= 0 && i === agentAt + 1)),
+  );
   if ((agent !== undefined && agent !== 'claude') || unknown.length) {
-    await write(process.stderr, `avp: ${agent !== undefined && agent !== 'claude' ? `unsupported agent "${agent}" (supported: claude)` : `unknown argument ${unknown[0]}`}\n${USAGE}\n`);
+    await write(
+      process.stderr,
+      `avp: ${agent !== undefined && agent !== 'claude' ? `unsupported agent "${agent}" (supported: claude)` : `unknown argument ${unknown[0]}`}\n${USAGE}\n`,
+    );
     return 2;
   }
   // Whatever happens below, the process ends soon after answering (a judge's stray handle must not hold the agent).
@@ -49,7 +60,8 @@ export async function runHookCommand(argv: string[]): Promise<number> {
     const { readStdin, parseInput } = await import('../hosts/stdin.ts');
     const wait = Number(process.env.AVP_STDIN_TIMEOUT_MS);
     input = parseInput(await readStdin(Number.isInteger(wait) && wait > 0 ? { timeoutMs: wait } : {}));
-    if (process.env.AVP_PROFILE === '1') process.stderr.write(`avp profile (ms): stdin read by ${performance.now().toFixed(2)}\n`);
+    if (process.env.AVP_PROFILE === '1')
+      process.stderr.write(`avp profile (ms): stdin read by ${performance.now().toFixed(2)}\n`);
     const { answerClaudeHook } = await import('../engine/hook.ts');
     const answer = await answerClaudeHook(input, process.env, startedAt);
     await write(process.stdout, answer.stdout);
@@ -78,15 +90,26 @@ export async function runHookCommand(argv: string[]): Promise<number> {
  * The citty definition, for `avp hook --help` and the command table. A plain object (citty's `defineCommand` is the
  * identity function): importing citty here would put it on every hook call.
  */
-const hookCommand: CommandDef<{ agent: { type: 'string'; description: string; default: string }; cache: { type: 'boolean'; description: string; default: boolean } }> = {
+const hookCommand: CommandDef<{
+  agent: { type: 'string'; description: string; default: string };
+  cache: { type: 'boolean'; description: string; default: boolean };
+}> = {
   meta: {
     name: 'hook',
     description:
-      'Run the validators matching one agent hook event (JSON on stdin) and answer in the agent\'s hook protocol on stdout. Written into .claude/settings.json by `avp init`.',
+      "Run the validators matching one agent hook event (JSON on stdin) and answer in the agent's hook protocol on stdout. Written into .claude/settings.json by `avp init`.",
   },
   args: {
-    agent: { type: 'string', description: 'The agent whose hook protocol is spoken (only "claude" today)', default: 'claude' },
-    cache: { type: 'boolean', description: 'Reuse stored verdicts (--no-cache asks every judge again; same as AVP_NO_CACHE=1)', default: true },
+    agent: {
+      type: 'string',
+      description: 'The agent whose hook protocol is spoken (only "claude" today)',
+      default: 'claude',
+    },
+    cache: {
+      type: 'boolean',
+      description: 'Reuse stored verdicts (--no-cache asks every judge again; same as AVP_NO_CACHE=1)',
+      default: true,
+    },
   },
   async run({ rawArgs }) {
     process.exitCode = await runHookCommand(rawArgs);

@@ -35,7 +35,12 @@ export default defineCommand({
         `install:   avp add ${detail.name}`,
       ];
       const { cleanText } = await import('../registry/http.ts');
-      process.stdout.write(`${lines.filter((l) => l !== undefined).map((l) => cleanText(l!)).join('\n')}\n`);
+      process.stdout.write(
+        `${lines
+          .filter((l) => l !== undefined)
+          .map((l) => cleanText(l!))
+          .join('\n')}\n`,
+      );
     });
   },
 });

@@ -9,11 +9,22 @@ export default defineCommand({
   meta: { name: 'init', description: "Install avp's hook into Claude Code settings and set up .avp/ in the project" },
   args: {
     project: { type: 'boolean', description: 'Write .claude/settings.json (shared with the team; the default)' },
-    local: { type: 'boolean', description: 'Write .claude/settings.local.json (this machine only, usually git-ignored)' },
+    local: {
+      type: 'boolean',
+      description: 'Write .claude/settings.local.json (this machine only, usually git-ignored)',
+    },
     user: { type: 'boolean', description: 'Write ~/.claude/settings.json (every project of this user)' },
     agent: { type: 'string', description: 'The agent whose settings to write (supported: claude)', default: 'claude' },
-    validators: { type: 'boolean', description: 'Install the recommended offline validators (--no-validators skips them)', default: true },
-    command: { type: 'string', description: 'The hook command to write instead of this binary\'s absolute path (e.g. "avp" when every teammate has avp on PATH)' },
+    validators: {
+      type: 'boolean',
+      description: 'Install the recommended offline validators (--no-validators skips them)',
+      default: true,
+    },
+    command: {
+      type: 'string',
+      description:
+        'The hook command to write instead of this binary\'s absolute path (e.g. "avp" when every teammate has avp on PATH)',
+    },
     'dry-run': { type: 'boolean', description: 'Show what would change; write nothing' },
     json: { type: 'boolean', description: 'Print what was done as JSON on stdout' },
   },

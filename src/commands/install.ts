@@ -2,16 +2,28 @@ import { defineCommand } from 'citty';
 import { runCommand } from './run-command.ts';
 
 export default defineCommand({
-  meta: { name: 'install', description: 'Install exactly what the lockfile says (project .avp/avp-lock.json by default), verifying integrity' },
+  meta: {
+    name: 'install',
+    description: 'Install exactly what the lockfile says (project .avp/avp-lock.json by default), verifying integrity',
+  },
   args: {
-    frozen: { type: 'boolean', description: 'Never write the lockfile; fail if an installed validator differs from it (CI)' },
+    frozen: {
+      type: 'boolean',
+      description: 'Never write the lockfile; fail if an installed validator differs from it (CI)',
+    },
     user: { type: 'boolean', description: 'Restore the user scope (~/.avp/avp-lock.json) instead of the project' },
     json: { type: 'boolean', description: 'Print the results as JSON on stdout' },
     quiet: { type: 'boolean', description: 'Print nothing but errors' },
   },
   run({ args }) {
     return runCommand(async () => {
-      const [{ restoreFromLockfile }, { applyQuiet, printJson }, { terminalProgress }, { findProjectRoot }, { logger }] = await Promise.all([
+      const [
+        { restoreFromLockfile },
+        { applyQuiet, printJson },
+        { terminalProgress },
+        { findProjectRoot },
+        { logger },
+      ] = await Promise.all([
         import('../registry/restore.ts'),
         import('../registry/cli-args.ts'),
         import('../registry/progress.ts'),

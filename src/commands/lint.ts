@@ -7,20 +7,31 @@ export default defineCommand({
     description: 'Check validator files or folders against AVP 1.0; prints file:line:col lines, exits 1 on any error',
   },
   args: {
-    paths: { type: 'positional', required: false, description: 'Validator files or folders (default: the project and user validators)' },
+    paths: {
+      type: 'positional',
+      required: false,
+      description: 'Validator files or folders (default: the project and user validators)',
+    },
     json: { type: 'boolean', description: 'Print JSON: { errors, warnings, messages } (absolute paths)' },
   },
   run: ({ args }) =>
     runCommand(async () => {
-      const [{ lintPaths, defaultLintPaths, formatLint }, { findProjectRoot }] = await Promise.all([import('../format/lint.ts'), import('../paths.ts')]);
+      const [{ lintPaths, defaultLintPaths, formatLint }, { findProjectRoot }] = await Promise.all([
+        import('../format/lint.ts'),
+        import('../paths.ts'),
+      ]);
       let paths = (args._ as string[]).filter(Boolean);
       if (paths.length === 0) {
         paths = defaultLintPaths(findProjectRoot(process.cwd()));
         if (paths.length === 0) {
           const { AvpError } = await import('../errors.ts');
-          throw new AvpError('lint-nothing', 'no validators to lint: neither .avp/validators/ nor ~/.avp/validators/ exists', {
-            fix: 'pass files or folders (`avp lint path/to/validator.md`), or create a validator with `avp new <name>`',
-          });
+          throw new AvpError(
+            'lint-nothing',
+            'no validators to lint: neither .avp/validators/ nor ~/.avp/validators/ exists',
+            {
+              fix: 'pass files or folders (`avp lint path/to/validator.md`), or create a validator with `avp new <name>`',
+            },
+          );
         }
       }
       const messages = await lintPaths(paths);

@@ -15,7 +15,10 @@ async function openBrowser(url: string): Promise<boolean> {
 }
 
 export default defineCommand({
-  meta: { name: 'login', description: 'Log in to the registry in the browser (or with a pasted --token); stores ~/.avp/credentials (0600)' },
+  meta: {
+    name: 'login',
+    description: 'Log in to the registry in the browser (or with a pasted --token); stores ~/.avp/credentials (0600)',
+  },
   args: {
     registry: { type: 'string', description: 'Registry base URL' },
     token: { type: 'string', description: 'Use this token instead of the browser (checked with the registry first)' },
@@ -23,7 +26,13 @@ export default defineCommand({
   },
   run({ args }) {
     return runCommand(async () => {
-      const [{ browserLogin, verifyToken }, { registryUrl, writeCredentials }, { printJson }, { findProjectRoot }, { logger }] = await Promise.all([
+      const [
+        { browserLogin, verifyToken },
+        { registryUrl, writeCredentials },
+        { printJson },
+        { findProjectRoot },
+        { logger },
+      ] = await Promise.all([
         import('../registry/login.ts'),
         import('../registry/credentials.ts'),
         import('../registry/cli-args.ts'),
@@ -40,14 +49,18 @@ export default defineCommand({
         creds = await browserLogin(base, {
           async show(url) {
             const opened = await openBrowser(url);
-            process.stderr.write(`${opened ? 'Opened your browser to log in. If it did not open, visit' : 'To log in, open'}:\n  ${url}\n`);
+            process.stderr.write(
+              `${opened ? 'Opened your browser to log in. If it did not open, visit' : 'To log in, open'}:\n  ${url}\n`,
+            );
           },
         });
       }
       const path = writeCredentials(creds);
       if (process.env.AVP_TOKEN) log.warn('AVP_TOKEN is set and wins over the stored login while it stays set');
       if (args.json) return printJson({ registry: creds.registry, email: creds.email, name: creds.name, path });
-      log.success(`logged in to ${creds.registry} as ${creds.name ?? '?'}${creds.email ? ` <${creds.email}>` : ''} (token saved in ${path})`);
+      log.success(
+        `logged in to ${creds.registry} as ${creds.name ?? '?'}${creds.email ? ` <${creds.email}>` : ''} (token saved in ${path})`,
+      );
     });
   },
 });

@@ -8,12 +8,19 @@ export default defineCommand({
   },
   run({ args }) {
     return runCommand(async () => {
-      const [{ logout }, { printJson }, { logger }] = await Promise.all([import('../registry/login.ts'), import('../registry/cli-args.ts'), import('../logger.ts')]);
+      const [{ logout }, { printJson }, { logger }] = await Promise.all([
+        import('../registry/login.ts'),
+        import('../registry/cli-args.ts'),
+        import('../logger.ts'),
+      ]);
       const r = await logout();
       if (args.json) return printJson(r);
       const log = await logger();
       if (!r.removed) return log.info('not logged in');
-      if (!r.revoked) log.warn(`could not revoke the token on ${r.registry}; it was deleted locally — revoke it on the registry if it may have leaked`);
+      if (!r.revoked)
+        log.warn(
+          `could not revoke the token on ${r.registry}; it was deleted locally — revoke it on the registry if it may have leaked`,
+        );
       log.success(`logged out of ${r.registry}`);
     });
   },

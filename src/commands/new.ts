@@ -4,7 +4,11 @@ import { runCommand } from './run-command.ts';
 export default defineCommand({
   meta: { name: 'new', description: 'Create a validator skeleton that passes `avp lint` (never overwrites)' },
   args: {
-    name: { type: 'positional', required: true, description: 'Validator name: a-z, 0-9 and single hyphens, e.g. no-console' },
+    name: {
+      type: 'positional',
+      required: true,
+      description: 'Validator name: a-z, 0-9 and single hyphens, e.g. no-console',
+    },
     project: { type: 'boolean', description: 'Create it in the project: .avp/validators/ (default)' },
     user: { type: 'boolean', description: 'Create it for the user: ~/.avp/validators/ (AVP_HOME)' },
     dir: { type: 'boolean', description: 'Directory form: <name>/VALIDATOR.md with references/' },
@@ -16,11 +20,21 @@ export default defineCommand({
   run: ({ args }) =>
     runCommand(async () => {
       const { AvpError } = await import('../errors.ts');
-      if (args.project && args.user) throw new AvpError('new-scope', '--project and --user are exclusive', { fix: 'pass one of them' });
-      if (args.dir && args.rules) throw new AvpError('new-form', '--dir and --rules are exclusive', { fix: '--rules already creates a directory' });
-      const [{ scaffoldValidator }, paths] = await Promise.all([import('../format/scaffold.ts'), import('../paths.ts')]);
+      if (args.project && args.user)
+        throw new AvpError('new-scope', '--project and --user are exclusive', { fix: 'pass one of them' });
+      if (args.dir && args.rules)
+        throw new AvpError('new-form', '--dir and --rules are exclusive', {
+          fix: '--rules already creates a directory',
+        });
+      const [{ scaffoldValidator }, paths] = await Promise.all([
+        import('../format/scaffold.ts'),
+        import('../paths.ts'),
+      ]);
       const source = args.user ? 'user' : 'project';
-      const root = source === 'user' ? paths.userValidatorsDir() : paths.projectValidatorsDir(paths.findProjectRoot(process.cwd()));
+      const root =
+        source === 'user'
+          ? paths.userValidatorsDir()
+          : paths.projectValidatorsDir(paths.findProjectRoot(process.cwd()));
       const made = await scaffoldValidator({
         name: String(args.name),
         root,
@@ -35,6 +49,8 @@ export default defineCommand({
       }
       process.stdout.write(`${made.path}\n`);
       const { logger } = await import('../logger.ts');
-      (await logger()).success(`Created ${made.form} validator \`${made.name}\` (${made.source}). Edit its prompt, then run \`avp lint ${made.path}\`.`);
+      (await logger()).success(
+        `Created ${made.form} validator \`${made.name}\` (${made.source}). Edit its prompt, then run \`avp lint ${made.path}\`.`,
+      );
     }),
 });

@@ -2,7 +2,10 @@ import { defineCommand } from 'citty';
 import { runCommand } from './run-command.ts';
 
 export default defineCommand({
-  meta: { name: 'outdated', description: 'List installed registry validators with newer versions (wanted = newest within the recorded range)' },
+  meta: {
+    name: 'outdated',
+    description: 'List installed registry validators with newer versions (wanted = newest within the recorded range)',
+  },
   args: {
     user: { type: 'boolean', description: 'Only the user scope' },
     project: { type: 'boolean', description: 'Only the project scope' },
@@ -18,11 +21,17 @@ export default defineCommand({
         import('../paths.ts'),
         import('../logger.ts'),
       ]);
-      const scopes: Array<'user' | 'project'> = args.user && !args.project ? ['user'] : args.project && !args.user ? ['project'] : ['project', 'user'];
+      const scopes: Array<'user' | 'project'> =
+        args.user && !args.project ? ['user'] : args.project && !args.user ? ['project'] : ['project', 'user'];
       const rows = await outdated({ scopes, projectRoot: findProjectRoot(process.cwd()), registry: args.registry });
       if (args.json) return printJson(rows);
       if (!rows.length) return (await logger()).success('every installed registry validator is up to date');
-      process.stdout.write(formatTable(['NAME', 'SCOPE', 'CURRENT', 'WANTED', 'LATEST'], rows.map((r) => [r.name, r.scope, r.current, r.wanted, r.latest])));
+      process.stdout.write(
+        formatTable(
+          ['NAME', 'SCOPE', 'CURRENT', 'WANTED', 'LATEST'],
+          rows.map((r) => [r.name, r.scope, r.current, r.wanted, r.latest]),
+        ),
+      );
     });
   },
 });

@@ -4,7 +4,11 @@ import { runCommand } from './run-command.ts';
 export default defineCommand({
   meta: { name: 'publish', description: 'Lint, pack and upload a validator directory to the registry' },
   args: {
-    dir: { type: 'positional', required: false, description: 'The validator directory holding VALIDATOR.md (default: .)' },
+    dir: {
+      type: 'positional',
+      required: false,
+      description: 'The validator directory holding VALIDATOR.md (default: .)',
+    },
     'dry-run': { type: 'boolean', description: 'Show what would be uploaded; upload nothing' },
     registry: { type: 'string', description: 'Registry base URL' },
     json: { type: 'boolean', description: 'Print the result as JSON on stdout' },
@@ -12,17 +16,24 @@ export default defineCommand({
   },
   run({ args }) {
     return runCommand(async () => {
-      const [{ preparePublish, uploadPackage }, { applyQuiet, printJson }, { findProjectRoot }, { logger }] = await Promise.all([
-        import('../registry/publish.ts'),
-        import('../registry/cli-args.ts'),
-        import('../paths.ts'),
-        import('../logger.ts'),
-      ]);
+      const [{ preparePublish, uploadPackage }, { applyQuiet, printJson }, { findProjectRoot }, { logger }] =
+        await Promise.all([
+          import('../registry/publish.ts'),
+          import('../registry/cli-args.ts'),
+          import('../paths.ts'),
+          import('../logger.ts'),
+        ]);
       applyQuiet(args);
       const log = await logger();
       const pack = await preparePublish(args.dir ?? '.');
       for (const w of pack.warnings) log.warn(w);
-      const summary = { name: pack.manifest.name, version: pack.manifest.version, files: pack.files, size: pack.size, integrity: pack.integrity };
+      const summary = {
+        name: pack.manifest.name,
+        version: pack.manifest.version,
+        files: pack.files,
+        size: pack.size,
+        integrity: pack.integrity,
+      };
       if (!args.json) {
         log.info(`${pack.manifest.name}@${pack.manifest.version} from ${pack.dir}`);
         for (const f of pack.files) process.stderr.write(`  ${f}\n`);
@@ -36,7 +47,10 @@ export default defineCommand({
       // fetch reports no upload progress for a FormData body: one line while it runs, cleared after.
       const showUpload = !args.json && !args.quiet && process.stderr.isTTY;
       if (showUpload) process.stderr.write(`uploading ${Math.ceil(pack.size / 1024)} KiB…`);
-      const r = await uploadPackage(pack, { registry: args.registry, projectRoot: findProjectRoot(process.cwd()) }).finally(() => {
+      const r = await uploadPackage(pack, {
+        registry: args.registry,
+        projectRoot: findProjectRoot(process.cwd()),
+      }).finally(() => {
         if (showUpload) process.stderr.write('\r\u001b[K');
       });
       if (args.json) return printJson({ ...summary, ...r });

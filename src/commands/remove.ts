@@ -12,12 +12,13 @@ export default defineCommand({
   },
   run({ args }) {
     return runCommand(async () => {
-      const [{ removeValidator }, { scopeOf, applyQuiet, printJson }, { findProjectRoot }, { logger }] = await Promise.all([
-        import('../registry/install.ts'),
-        import('../registry/cli-args.ts'),
-        import('../paths.ts'),
-        import('../logger.ts'),
-      ]);
+      const [{ removeValidator }, { scopeOf, applyQuiet, printJson }, { findProjectRoot }, { logger }] =
+        await Promise.all([
+          import('../registry/install.ts'),
+          import('../registry/cli-args.ts'),
+          import('../paths.ts'),
+          import('../logger.ts'),
+        ]);
       applyQuiet(args);
       const scope = scopeOf(args);
       const r = await removeValidator(args.name, { scope, projectRoot: findProjectRoot(process.cwd()) });

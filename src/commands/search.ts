@@ -8,7 +8,7 @@ export default defineCommand({
     tag: { type: 'string', description: 'Only packages with this tag' },
     limit: { type: 'string', description: 'At most this many results (default 20)' },
     registry: { type: 'string', description: 'Registry base URL' },
-    json: { type: 'boolean', description: 'Print the registry\'s answer as JSON on stdout' },
+    json: { type: 'boolean', description: "Print the registry's answer as JSON on stdout" },
   },
   run({ args }) {
     return runCommand(async () => {
@@ -27,8 +27,14 @@ export default defineCommand({
       const client = await clientFor({ registry: args.registry, projectRoot: findProjectRoot(process.cwd()) });
       const r = await client.search(args.query ?? '', { tag: args.tag, limit });
       if (args.json) return printJson(r);
-      if (!r.packages.length) return (await logger()).info(`no validators match "${args.query ?? ''}" on ${client.base}`);
-      process.stdout.write(formatTable(['NAME', 'VERSION', 'DOWNLOADS', 'DESCRIPTION'], r.packages.map((p) => [p.name, p.latest, String(p.downloads), p.description ?? ''])));
+      if (!r.packages.length)
+        return (await logger()).info(`no validators match "${args.query ?? ''}" on ${client.base}`);
+      process.stdout.write(
+        formatTable(
+          ['NAME', 'VERSION', 'DOWNLOADS', 'DESCRIPTION'],
+          r.packages.map((p) => [p.name, p.latest, String(p.downloads), p.description ?? '']),
+        ),
+      );
       if (r.total > r.packages.length) (await logger()).info(`${r.packages.length} of ${r.total} shown (--limit)`);
     });
   },

@@ -2,19 +2,35 @@ import { defineCommand } from 'citty';
 import { runCommand } from './run-command.ts';
 
 export default defineCommand({
-  meta: { name: 'update', description: 'Update installed validators within the range recorded at `avp add` (or to the latest with --latest)' },
+  meta: {
+    name: 'update',
+    description: 'Update installed validators within the range recorded at `avp add` (or to the latest with --latest)',
+  },
   args: {
-    name: { type: 'positional', required: false, description: 'Validator name (default: every validator of the scope)' },
+    name: {
+      type: 'positional',
+      required: false,
+      description: 'Validator name (default: every validator of the scope)',
+    },
     user: { type: 'boolean', description: 'User scope (default)' },
     project: { type: 'boolean', description: 'Project scope' },
-    latest: { type: 'boolean', description: 'Ignore the recorded range: go to the registry\'s latest and record `latest`' },
+    latest: {
+      type: 'boolean',
+      description: "Ignore the recorded range: go to the registry's latest and record `latest`",
+    },
     registry: { type: 'string', description: 'Registry base URL (default: the one each package came from)' },
     json: { type: 'boolean', description: 'Print the results as JSON on stdout' },
     quiet: { type: 'boolean', description: 'Print nothing but errors' },
   },
   run({ args }) {
     return runCommand(async () => {
-      const [{ updateValidators }, { scopeOf, applyQuiet, printJson }, { terminalProgress }, { findProjectRoot }, { logger }] = await Promise.all([
+      const [
+        { updateValidators },
+        { scopeOf, applyQuiet, printJson },
+        { terminalProgress },
+        { findProjectRoot },
+        { logger },
+      ] = await Promise.all([
         import('../registry/update.ts'),
         import('../registry/cli-args.ts'),
         import('../registry/progress.ts'),

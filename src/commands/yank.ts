@@ -2,7 +2,11 @@ import { defineCommand } from 'citty';
 import { runCommand } from './run-command.ts';
 
 export default defineCommand({
-  meta: { name: 'yank', description: 'Yank a published version: hidden from resolution and latest, still downloadable by an exact lockfile pin' },
+  meta: {
+    name: 'yank',
+    description:
+      'Yank a published version: hidden from resolution and latest, still downloadable by an exact lockfile pin',
+  },
   args: {
     spec: { type: 'positional', required: true, description: 'name@version' },
     registry: { type: 'string', description: 'Registry base URL' },

@@ -28,7 +28,8 @@ export function aggregate(runs: ValidatorRun[]): Report {
     const level = runLevel(run);
     if (level === 'error') outcome = 'ERROR';
     else if (level === 'warn' && outcome === 'PASSED') outcome = 'WARNED';
-    const shown: Violation[] = run.status === 'failed' && run.severity !== 'info' ? (run.verdict?.violations ?? []) : [];
+    const shown: Violation[] =
+      run.status === 'failed' && run.severity !== 'info' ? (run.verdict?.violations ?? []) : [];
     if (run.status === 'failed' && run.severity !== 'info') {
       failed++;
       // A judge that says "failed" without listing anything still counts as one finding.
@@ -42,7 +43,8 @@ export function aggregate(runs: ValidatorRun[]): Report {
       // info findings never fail the report (seed 002: info → passed: true).
       passed: run.status === 'passed' || (run.status === 'failed' && run.severity === 'info'),
       violations: shown,
-      summary: run.status === 'error' ? `validator error: ${run.error?.cause ?? 'unknown'}` : (run.verdict?.summary ?? ''),
+      summary:
+        run.status === 'error' ? `validator error: ${run.error?.cause ?? 'unknown'}` : (run.verdict?.summary ?? ''),
       ...(run.error ? { error: run.error } : {}),
     };
   });

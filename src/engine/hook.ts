@@ -57,7 +57,11 @@ function configRun(problem: AvpError): ValidatorRun {
 }
 
 /** Answers one Claude Code hook input. Throws AvpError('hook-input') only for input that is not an event. */
-export async function answerClaudeHook(input: unknown, env: NodeJS.ProcessEnv, startedAt = Date.now()): Promise<HookAnswer> {
+export async function answerClaudeHook(
+  input: unknown,
+  env: NodeJS.ProcessEnv,
+  startedAt = Date.now(),
+): Promise<HookAnswer> {
   // AVP_PROFILE=1: per-phase milliseconds on stderr (where the no-match path spends its time).
   const profile = env.AVP_PROFILE === '1' ? profiler() : undefined;
   const pass = () => (profile ? { ...PASS, notes: [profile.done()] } : PASS);
@@ -88,13 +92,14 @@ export async function answerClaudeHook(input: unknown, env: NodeJS.ProcessEnv, s
   profile?.mark('match');
   if (!matched.length && !loadErrors.length) return pass();
 
-  const [{ runValidators, loadErrorName }, { aggregate }, { renderClaude }, { writeRunLog }, { completeFileChanges }] = await Promise.all([
-    import('./run.ts'),
-    import('./aggregate.ts'),
-    import('../hosts/claude-render.ts'),
-    import('./log.ts'),
-    import('../hosts/complete-files.ts'),
-  ]);
+  const [{ runValidators, loadErrorName }, { aggregate }, { renderClaude }, { writeRunLog }, { completeFileChanges }] =
+    await Promise.all([
+      import('./run.ts'),
+      import('./aggregate.ts'),
+      import('../hosts/claude-render.ts'),
+      import('./log.ts'),
+      import('../hosts/complete-files.ts'),
+    ]);
   profile?.mark('load engine');
   // A broken validator can be switched off by the name its error is reported under.
   loadErrors = loadErrors.filter((e) => !isDisabled(config, loadErrorName(e), loadErrorName(e)));

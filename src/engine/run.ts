@@ -21,7 +21,12 @@ export interface RunOptions {
 
 /** The name a load error is reported (and can be disabled) under: its validator's name, else the file's. */
 export function loadErrorName(error: LoadError): string {
-  return error.name ?? (basename(error.path) === 'VALIDATOR.md' ? basename(dirname(error.path)) : basename(error.path).replace(/\.md$/, ''));
+  return (
+    error.name ??
+    (basename(error.path) === 'VALIDATOR.md'
+      ? basename(dirname(error.path))
+      : basename(error.path).replace(/\.md$/, ''))
+  );
 }
 
 /** A load error as a run: the validator could not even be read, so it blocks the events it would have seen. */
@@ -63,11 +68,24 @@ function whenAborted(signal: AbortSignal): Promise<never> {
   });
 }
 
-async function runOne(v: Validator, event: HookEvent, config: AvpConfig, budget: AbortSignal, deadline: number, opts: RunOptions): Promise<ValidatorRun> {
+async function runOne(
+  v: Validator,
+  event: HookEvent,
+  config: AvpConfig,
+  budget: AbortSignal,
+  deadline: number,
+  opts: RunOptions,
+): Promise<ValidatorRun> {
   const started = performance.now();
   const left = deadline - Date.now();
   if (left <= 0 || budget.aborted) {
-    return errorRun(v, config, started, `not started: avp's budget of ${config.budgetMs / 1000} s for this hook call ran out`, `raise budgetMs / AVP_BUDGET_MS or lower concurrency demands; ${disableHint(v)}`);
+    return errorRun(
+      v,
+      config,
+      started,
+      `not started: avp's budget of ${config.budgetMs / 1000} s for this hook call ran out`,
+      `raise budgetMs / AVP_BUDGET_MS or lower concurrency demands; ${disableHint(v)}`,
+    );
   }
   const timeoutMs = Math.min(v.spec.timeout * 1000, left);
   const ownTimeout = v.spec.timeout * 1000 <= left;

@@ -33,12 +33,22 @@ export function isShellTool(tool: string | undefined): boolean {
  * Without a session id there is no session state: the event is returned as it is. With `opts.validators` (the
  * installed, enabled validators), Bash snapshots are skipped when none of them could see Bash changes.
  */
-export async function prepareEvent(event: HookEvent, config: AvpConfig, opts: { validators?: Validator[] } = {}): Promise<HookEvent> {
+export async function prepareEvent(
+  event: HookEvent,
+  config: AvpConfig,
+  opts: { validators?: Validator[] } = {},
+): Promise<HookEvent> {
   if (!event.sessionId) return event;
   const name = event.event;
   const tool = event.tool;
   // Snapshots cost a `git ls-files` each: skip them when the caller says no installed validator could see the result.
-  if (isShellTool(tool) && name !== 'SessionStart' && opts.validators && !(await wantsShellChanges(opts.validators, event))) return event;
+  if (
+    isShellTool(tool) &&
+    name !== 'SessionStart' &&
+    opts.validators &&
+    !(await wantsShellChanges(opts.validators, event))
+  )
+    return event;
   const relevant =
     name === 'UserPromptSubmit' ||
     name === 'SessionStart' ||

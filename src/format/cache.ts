@@ -43,7 +43,9 @@ export function fingerprint(path: string): { fp: string; changedAt: number } {
   } catch {
     return { fp: '!', changedAt: 0 }; // unreadable (EACCES…): never equal to a cached fingerprint of a readable file
   }
-  return s ? { fp: `${s.size}:${s.mtimeMs}:${s.ctimeMs}`, changedAt: Math.max(s.mtimeMs, s.ctimeMs) } : { fp: '-', changedAt: 0 };
+  return s
+    ? { fp: `${s.size}:${s.mtimeMs}:${s.ctimeMs}`, changedAt: Math.max(s.mtimeMs, s.ctimeMs) }
+    : { fp: '-', changedAt: 0 };
 }
 
 /** The cache for `root`, or an empty one when missing, corrupt, from another avp version or another root. */
@@ -51,7 +53,14 @@ export function readCache(cachePath: string, root: string): CacheFile {
   const empty: CacheFile = { format: FORMAT, version: VERSION, root, entries: {} };
   try {
     const data = JSON.parse(readFileSync(cachePath, 'utf8')) as CacheFile;
-    if (data?.format !== FORMAT || data.version !== VERSION || data.root !== root || typeof data.entries !== 'object' || !data.entries) return empty;
+    if (
+      data?.format !== FORMAT ||
+      data.version !== VERSION ||
+      data.root !== root ||
+      typeof data.entries !== 'object' ||
+      !data.entries
+    )
+      return empty;
     return data;
   } catch {
     return empty;
@@ -85,7 +94,8 @@ export function writeCache(cachePath: string, data: object): void {
   const tmp = `${cachePath}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     // A new cache folder gets a `.gitignore` of `*`: `.avp/` is usually committed, its cache never should be.
-    if (mkdirSync(dirname(cachePath), { recursive: true })) writeFileSync(join(dirname(cachePath), '.gitignore'), '*\n');
+    if (mkdirSync(dirname(cachePath), { recursive: true }))
+      writeFileSync(join(dirname(cachePath), '.gitignore'), '*\n');
     writeFileSync(tmp, JSON.stringify(data));
     renameSync(tmp, cachePath);
   } catch {

@@ -33,14 +33,27 @@ export async function discover(opts: DiscoverOptions): Promise<Discovery> {
   const env = opts.env ?? process.env;
   const projectDir = resolve(projectValidatorsDir(opts.projectRoot));
   const userDir = resolve(userValidatorsDir(env));
-  const project = await loadSource(projectDir, 'project', join(projectAvpDir(opts.projectRoot), 'cache', 'discovery.json'), opts.noCache);
+  const project = await loadSource(
+    projectDir,
+    'project',
+    join(projectAvpDir(opts.projectRoot), 'cache', 'discovery.json'),
+    opts.noCache,
+  );
   // When the project root is the home directory both sources are the same folder: count it once, as the project.
-  const user = userDir === projectDir ? { validators: [], errors: [], warnings: [] } : await loadSource(userDir, 'user', join(avpHome(env), 'cache', 'discovery.json'), opts.noCache);
+  const user =
+    userDir === projectDir
+      ? { validators: [], errors: [], warnings: [] }
+      : await loadSource(userDir, 'user', join(avpHome(env), 'cache', 'discovery.json'), opts.noCache);
   return applyPrecedence(project, user);
 }
 
 /** Loads one source folder through its parse cache; a missing folder is an empty source. */
-export async function loadSource(root: string, source: Source, cachePath: string, noCache = false): Promise<SourceResult> {
+export async function loadSource(
+  root: string,
+  source: Source,
+  cachePath: string,
+  noCache = false,
+): Promise<SourceResult> {
   const out: SourceResult = { validators: [], errors: [], warnings: [] };
   if (!existsSync(root)) return out;
   const units = walkValidators(root);

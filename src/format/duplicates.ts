@@ -31,7 +31,11 @@ export function declaringPath(x: { path: string; form?: string; dir?: string }):
 }
 
 /** Replaces every validator sharing its name with another unit of the same source by a load error naming all paths. */
-export function findDuplicates(validators: Validator[], errors: LoadError[], source: Source): { validators: Validator[]; errors: LoadError[] } {
+export function findDuplicates(
+  validators: Validator[],
+  errors: LoadError[],
+  source: Source,
+): { validators: Validator[]; errors: LoadError[] } {
   // A unit is identified by the file that declares the name (a RuleSet's rules share their VALIDATOR.md).
   const paths = new Map<string, Set<string>>();
   const note = (name: string | undefined, path: string) => {

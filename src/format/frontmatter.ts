@@ -37,7 +37,12 @@ export function parseFrontmatter(text: string): Frontmatter | Problem {
   const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const lines = src.split(/\r?\n/);
   if (!FENCE.test(lines[0] ?? '')) {
-    return problem(1, 1, 'no YAML frontmatter: a validator starts with a `---` line', 'start the file with `---`, the frontmatter (name, description, severity, trigger), then `---` and the prompt');
+    return problem(
+      1,
+      1,
+      'no YAML frontmatter: a validator starts with a `---` line',
+      'start the file with `---`, the frontmatter (name, description, severity, trigger), then `---` and the prompt',
+    );
   }
   let close = -1;
   for (let i = 1; i < lines.length; i++) {
@@ -51,7 +56,9 @@ export function parseFrontmatter(text: string): Frontmatter | Problem {
   let parsed: unknown;
   try {
     // gray-matter's yaml engine is js-yaml's safeLoad: no custom tags, no code execution.
-    parsed = (matter as unknown as { engines: { yaml: { parse: (s: string) => unknown } } }).engines.yaml.parse(yamlLines.join('\n'));
+    parsed = (matter as unknown as { engines: { yaml: { parse: (s: string) => unknown } } }).engines.yaml.parse(
+      yamlLines.join('\n'),
+    );
   } catch (e) {
     const err = e as { reason?: string; mark?: { line: number; column: number }; message?: string };
     // YAML line 0 is file line 2 (after the opening fence).
@@ -59,11 +66,21 @@ export function parseFrontmatter(text: string): Frontmatter | Problem {
     // An unclosed quote is only noticed at the end of the stream: point at the quote that opened it.
     if (/quoted scalar/.test(err.reason ?? '')) at = openQuote(yamlLines) ?? at;
     if (at.line > close + 1) at = { line: close + 1, column: 1 };
-    return problem(at.line, at.column, `invalid YAML: ${err.reason ?? err.message ?? String(e)}`, 'fix the YAML syntax at this line (quote values containing `: `, `#`, `[` or `{`)');
+    return problem(
+      at.line,
+      at.column,
+      `invalid YAML: ${err.reason ?? err.message ?? String(e)}`,
+      'fix the YAML syntax at this line (quote values containing `: `, `#`, `[` or `{`)',
+    );
   }
   if (parsed === undefined || parsed === null) parsed = {};
   if (typeof parsed !== 'object' || Array.isArray(parsed)) {
-    return problem(2, 1, 'frontmatter must be a YAML mapping of keys to values', 'write `key: value` lines such as `name: my-validator`');
+    return problem(
+      2,
+      1,
+      'frontmatter must be a YAML mapping of keys to values',
+      'write `key: value` lines such as `name: my-validator`',
+    );
   }
   // JSON round trip: the same values whether they come from YAML now or from the JSON parse cache later.
   const data = JSON.parse(JSON.stringify(parsed)) as Record<string, unknown>;

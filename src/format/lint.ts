@@ -25,7 +25,14 @@ export async function lintPaths(paths: string[]): Promise<LintMessage[]> {
     const { validators, errors, warnings } = loadValidatorsAt(abs, 'project');
     if (validators.length === 0 && errors.length === 0) {
       // Linting the wrong folder in CI must not look like a clean pass.
-      warnings.push({ path: abs, line: 1, column: 1, level: 'warning', message: 'no validators found here', fix: 'point avp lint at a name.md, a folder holding VALIDATOR.md, or a folder of validators' });
+      warnings.push({
+        path: abs,
+        line: 1,
+        column: 1,
+        level: 'warning',
+        message: 'no validators found here',
+        fix: 'point avp lint at a name.md, a folder holding VALIDATOR.md, or a folder of validators',
+      });
     }
     for (const m of [...errors.map(errorToLint), ...warnings]) {
       const key = `${m.path}:${m.line}:${m.column}:${m.level}:${m.message}`;
@@ -34,12 +41,20 @@ export async function lintPaths(paths: string[]): Promise<LintMessage[]> {
       out.push(m);
     }
   }
-  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.column - b.column || (a.level === b.level ? 0 : a.level === 'error' ? -1 : 1)));
+  return out.sort((a, b) =>
+    a.path < b.path
+      ? -1
+      : a.path > b.path
+        ? 1
+        : a.line - b.line || a.column - b.column || (a.level === b.level ? 0 : a.level === 'error' ? -1 : 1),
+  );
 }
 
 /** The folders `avp lint` checks when given no path: the project's and the user's validators that exist. */
 export function defaultLintPaths(projectRoot: string, env: NodeJS.ProcessEnv = process.env): string[] {
-  return [projectValidatorsDir(projectRoot), userValidatorsDir(env)].filter((p, i, all) => existsSync(p) && all.indexOf(p) === i);
+  return [projectValidatorsDir(projectRoot), userValidatorsDir(env)].filter(
+    (p, i, all) => existsSync(p) && all.indexOf(p) === i,
+  );
 }
 
 /**

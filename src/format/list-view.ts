@@ -47,7 +47,11 @@ export function listJson(d: Discovery) {
 /** A left-aligned text table (no colours: stdout may be a file or a pipe). */
 export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)].join('\n');
 }
 
@@ -66,7 +70,12 @@ export function listText(d: Discovery): string {
   const j = listJson(d);
   const out: string[] = [];
   if (j.validators.length) {
-    out.push(table(['NAME', 'SOURCE', 'TRIGGER', 'SEVERITY', 'JUDGE', 'MATCH'], j.validators.map((v) => [v.id, v.source, v.trigger, v.severity, v.judge, matchers(v)])));
+    out.push(
+      table(
+        ['NAME', 'SOURCE', 'TRIGGER', 'SEVERITY', 'JUDGE', 'MATCH'],
+        j.validators.map((v) => [v.id, v.source, v.trigger, v.severity, v.judge, matchers(v)]),
+      ),
+    );
   }
   if (j.shadowed.length) {
     out.push('', 'Shadowed (the project validator wins):');
@@ -74,7 +83,8 @@ export function listText(d: Discovery): string {
   }
   if (j.errors.length) {
     out.push('', `Load errors (${j.errors.length}; these validators block the events they concern until fixed):`);
-    for (const e of j.errors) out.push(`  ${e.path}:${e.line ?? 1}:${e.column ?? 1}: ${e.message}${e.fix ? ` (fix: ${e.fix})` : ''}`);
+    for (const e of j.errors)
+      out.push(`  ${e.path}:${e.line ?? 1}:${e.column ?? 1}: ${e.message}${e.fix ? ` (fix: ${e.fix})` : ''}`);
   }
   return out.join('\n');
 }

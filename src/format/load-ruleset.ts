@@ -32,7 +32,13 @@ export function loadRules({ dir, path, fm, spec, references, files, c }: RuleSet
     .map((e) => join(rulesDir, e.name))
     .sort();
   if (ruleFiles.length === 0) {
-    c.add(path, { line: 1, column: 1, level: 'error', message: 'RuleSet has a rules/ folder without any rule', fix: `add at least one rule file such as ${join(rulesDir, 'first-rule.md')}, or remove the empty rules/ folder` });
+    c.add(path, {
+      line: 1,
+      column: 1,
+      level: 'error',
+      message: 'RuleSet has a rules/ folder without any rule',
+      fix: `add at least one rule file such as ${join(rulesDir, 'first-rule.md')}, or remove the empty rules/ folder`,
+    });
     return;
   }
   const baseFailed = c.failed;
@@ -40,13 +46,25 @@ export function loadRules({ dir, path, fm, spec, references, files, c }: RuleSet
     const rule = basename(rulePath, '.md');
     const errorsBefore = c.result.errors.length;
     if (!NAME_RE.test(rule) || rule.length > 64) {
-      c.add(rulePath, { line: 1, column: 1, level: 'error', message: `rule file name ${basename(rulePath)} is not a valid rule name`, fix: `rename it: ${NAME_FIX}` });
+      c.add(rulePath, {
+        line: 1,
+        column: 1,
+        level: 'error',
+        message: `rule file name ${basename(rulePath)} is not a valid rule name`,
+        fix: `rename it: ${NAME_FIX}`,
+      });
     }
     let text: string;
     try {
       text = readFileSync(rulePath, 'utf8');
     } catch (e) {
-      c.add(rulePath, { line: 1, column: 1, level: 'error', message: `cannot read the rule: ${(e as Error).message}`, fix: 'check the file is readable' });
+      c.add(rulePath, {
+        line: 1,
+        column: 1,
+        level: 'error',
+        message: `cannot read the rule: ${(e as Error).message}`,
+        fix: 'check the file is readable',
+      });
       continue;
     }
     // A rule's frontmatter is optional: a plain markdown rule inherits everything from the RuleSet.
@@ -64,11 +82,22 @@ export function loadRules({ dir, path, fm, spec, references, files, c }: RuleSet
       overrides = validateRuleOverrides(rfm);
       for (const p of overrides.problems) c.add(rulePath, p);
       if (typeof rfm.data.name === 'string' && rfm.data.name !== rule) {
-        c.add(rulePath, { ...rfm.locate(['name']), level: 'warning', message: `rule name \`${rfm.data.name}\` differs from its file name; the rule id is ${basename(dir)}/${rule}`, fix: `rename the file to ${rfm.data.name}.md or remove \`name\`` });
+        c.add(rulePath, {
+          ...rfm.locate(['name']),
+          level: 'warning',
+          message: `rule name \`${rfm.data.name}\` differs from its file name; the rule id is ${basename(dir)}/${rule}`,
+          fix: `rename the file to ${rfm.data.name}.md or remove \`name\``,
+        });
       }
     }
     if (!body.trim()) {
-      c.add(rulePath, { line: bodyLine, column: 1, level: 'error', message: 'the rule has no prompt text', fix: 'write what this rule checks below the frontmatter' });
+      c.add(rulePath, {
+        line: bodyLine,
+        column: 1,
+        level: 'error',
+        message: 'the rule has no prompt text',
+        fix: 'write what this rule checks below the frontmatter',
+      });
     }
     const linked = checkMentions(rulePath, body, bodyLine, dir, c);
     if (!spec || baseFailed || c.result.errors.length > errorsBefore) continue;

@@ -20,7 +20,8 @@ function isFile(p: string): boolean | undefined {
 export function checkMentions(path: string, body: string, bodyLine: number, root: string, c: Collector): string[] {
   const found: string[] = [];
   for (const m of findMentions(body, bodyLine)) {
-    const candidates = m.kind === 'references' ? [resolve(root, m.target)] : [resolve(dirname(path), m.target), resolve(root, m.target)];
+    const candidates =
+      m.kind === 'references' ? [resolve(root, m.target)] : [resolve(dirname(path), m.target), resolve(root, m.target)];
     const hit = candidates.find((p) => isFile(p) !== undefined);
     c.result.deps.push(...candidates);
     if (hit === undefined) {
@@ -39,16 +40,32 @@ export function checkMentions(path: string, body: string, bodyLine: number, root
 }
 
 /** `script` must be a relative path inside the validator's `scripts/` folder, naming an existing file. */
-export function checkScript(dir: string, script: string, at: { line: number; column: number }, path: string, c: Collector): void {
+export function checkScript(
+  dir: string,
+  script: string,
+  at: { line: number; column: number },
+  path: string,
+  c: Collector,
+): void {
   const rel = normalize(script).split(sep).join('/');
   if (isAbsolute(script) || rel.startsWith('../') || !rel.startsWith('scripts/')) {
-    c.add(path, { ...at, level: 'error', message: `\`script\` ${script} is not inside the validator's scripts/ folder`, fix: 'put the script under scripts/ and write `script: scripts/<file>`' });
+    c.add(path, {
+      ...at,
+      level: 'error',
+      message: `\`script\` ${script} is not inside the validator's scripts/ folder`,
+      fix: 'put the script under scripts/ and write `script: scripts/<file>`',
+    });
     return;
   }
   const abs = join(dir, rel);
   c.result.deps.push(abs);
   if (!isFile(abs)) {
-    c.add(path, { ...at, level: 'error', message: `\`script\` ${script} does not exist`, fix: `create ${abs} or fix the path` });
+    c.add(path, {
+      ...at,
+      level: 'error',
+      message: `\`script\` ${script} does not exist`,
+      fix: `create ${abs} or fix the path`,
+    });
   }
 }
 

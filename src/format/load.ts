@@ -3,7 +3,8 @@
  * `scripts/`, `references/`, `assets/`) and RuleSet `name/VALIDATOR.md` + `rules/*.md`. A validator that cannot be
  * loaded becomes LoadError records (never dropped); style problems become warnings.
  *
- * Imports gray-matter and valibot (through frontmatter.ts / schema.ts): discovery loads this module only on a cache miss.
+ * Imports gray-matter and valibot (through frontmatter.ts / schema.ts): discovery loads this module only on a cache
+ * miss.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -31,9 +32,24 @@ export class Collector {
 
   add(path: string, p: Problem): void {
     if (p.level === 'warning') {
-      this.result.warnings.push({ path, line: p.line, column: p.column, level: 'warning', message: p.message, ...(p.fix ? { fix: p.fix } : {}) });
+      this.result.warnings.push({
+        path,
+        line: p.line,
+        column: p.column,
+        level: 'warning',
+        message: p.message,
+        ...(p.fix ? { fix: p.fix } : {}),
+      });
     } else {
-      this.result.errors.push({ source: this.source, path, line: p.line, column: p.column, message: p.message, fix: p.fix ?? 'see `avp lint`', ...this.identity });
+      this.result.errors.push({
+        source: this.source,
+        path,
+        line: p.line,
+        column: p.column,
+        message: p.message,
+        fix: p.fix ?? 'see `avp lint`',
+        ...this.identity,
+      });
     }
   }
   get failed(): boolean {
@@ -47,7 +63,13 @@ export function readFrontmatter(path: string, c: Collector): (Frontmatter & { te
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    c.add(path, { line: 1, column: 1, level: 'error', message: `cannot read the file: ${(e as Error).message}`, fix: 'check the file exists and is readable' });
+    c.add(path, {
+      line: 1,
+      column: 1,
+      level: 'error',
+      message: `cannot read the file: ${(e as Error).message}`,
+      fix: 'check the file exists and is readable',
+    });
     return undefined;
   }
   const fm = parseFrontmatter(text);
@@ -69,10 +91,20 @@ export function loadFile(path: string, source: Source): LoadResult {
   for (const p of problems) c.add(path, p);
   const stem = basename(path, '.md');
   if (spec && spec.name !== stem) {
-    c.add(path, { ...fm.locate(['name']), level: 'warning', message: `name \`${spec.name}\` differs from the file name ${basename(path)}`, fix: `rename the file to ${spec.name}.md so the validator is found where its name says` });
+    c.add(path, {
+      ...fm.locate(['name']),
+      level: 'warning',
+      message: `name \`${spec.name}\` differs from the file name ${basename(path)}`,
+      fix: `rename the file to ${spec.name}.md so the validator is found where its name says`,
+    });
   }
   if (spec?.script !== undefined) {
-    c.add(path, { ...fm.locate(['script']), level: 'error', message: '`script` needs a directory validator (the script lives in its scripts/ folder)', fix: `move the file to ${join(dirname(path), stem, 'VALIDATOR.md')} and the script to ${join(dirname(path), stem, 'scripts/')}` });
+    c.add(path, {
+      ...fm.locate(['script']),
+      level: 'error',
+      message: '`script` needs a directory validator (the script lives in its scripts/ folder)',
+      fix: `move the file to ${join(dirname(path), stem, 'VALIDATOR.md')} and the script to ${join(dirname(path), stem, 'scripts/')}`,
+    });
   }
   const linked = checkMentions(path, fm.body, fm.bodyLine, dirname(path), c);
   if (!spec || c.failed) return c.result;
@@ -103,7 +135,12 @@ export function loadDir(dir: string, source: Source): LoadResult {
   const { spec, problems } = validateSpec(fm);
   for (const p of problems) c.add(path, p);
   if (spec && spec.name !== basename(dir)) {
-    c.add(path, { ...fm.locate(['name']), level: 'error', message: `name \`${spec.name}\` does not match its directory ${basename(dir)}/`, fix: `rename the directory to ${spec.name}/ or set \`name: ${basename(dir)}\`` });
+    c.add(path, {
+      ...fm.locate(['name']),
+      level: 'error',
+      message: `name \`${spec.name}\` does not match its directory ${basename(dir)}/`,
+      fix: `rename the directory to ${spec.name}/ or set \`name: ${basename(dir)}\``,
+    });
   }
   if (spec?.script !== undefined) checkScript(dir, spec.script, fm.locate(['script']), path, c);
   const linked = checkMentions(path, fm.body, fm.bodyLine, dir, c);
@@ -144,9 +181,28 @@ export function loadUnit(unit: Unit, source: Source): LoadResult {
   } catch (e) {
     // An unreadable folder or a file vanishing mid-read: still a record, never an exception out of discovery.
     const path = unit.kind === 'file' ? unit.path : unit.kind === 'dir' ? join(unit.dir, 'VALIDATOR.md') : unit.path;
-    return { validators: [], errors: [{ source, path, line: 1, column: 1, message: `cannot load: ${(e as Error).message}`, fix: 'check the files are readable, then run `avp lint`' }], warnings: [], deps: [] };
+    return {
+      validators: [],
+      errors: [
+        {
+          source,
+          path,
+          line: 1,
+          column: 1,
+          message: `cannot load: ${(e as Error).message}`,
+          fix: 'check the files are readable, then run `avp lint`',
+        },
+      ],
+      warnings: [],
+      deps: [],
+    };
   }
-  return { validators: [], errors: [{ source, path: unit.path, line: 1, column: 1, message: unit.message, fix: unit.fix }], warnings: [], deps: [] };
+  return {
+    validators: [],
+    errors: [{ source, path: unit.path, line: 1, column: 1, message: unit.message, fix: unit.fix }],
+    warnings: [],
+    deps: [],
+  };
 }
 
 /**
@@ -158,11 +214,17 @@ export function loadValidatorsAt(path: string, source: Source): LoadResult {
   try {
     st = statSync(path);
   } catch {
-    return { validators: [], errors: [{ source, path, line: 1, column: 1, message: 'no such file or directory', fix: 'check the path' }], warnings: [], deps: [] };
+    return {
+      validators: [],
+      errors: [{ source, path, line: 1, column: 1, message: 'no such file or directory', fix: 'check the path' }],
+      warnings: [],
+      deps: [],
+    };
   }
   if (st.isFile()) {
     if (basename(path) === 'VALIDATOR.md') return loadDir(dirname(path), source);
-    if (basename(dirname(path)) === 'rules' && existsSync(join(dirname(dirname(path)), 'VALIDATOR.md'))) return loadDir(dirname(dirname(path)), source);
+    if (basename(dirname(path)) === 'rules' && existsSync(join(dirname(dirname(path)), 'VALIDATOR.md')))
+      return loadDir(dirname(dirname(path)), source);
     return loadFile(path, source);
   }
   if (existsSync(join(path, 'VALIDATOR.md'))) return loadDir(path, source);

@@ -1,5 +1,6 @@
 /**
- * Which validators an event concerns. Pure and synchronous (picomatch and node:path only) so hook mode, `avp check` and tests
+ * Which validators an event concerns. Pure and synchronous (picomatch and node:path only) so hook mode, `avp check` and
+ * tests
  * share one definition:
  *
  * - `trigger` equals the event name.
@@ -10,7 +11,8 @@
  *   pattern without `/` also matches the basename anywhere (`*.ts` matches `src/utils/helper.ts`). `!pattern`
  *   excludes. Files outside the project match basename patterns and absolute patterns only.
  *   Tool events: at least one changed file must match; a tool that touched no file ignores `files` (Bash with no
- *   detected change, WebFetch). Stop/SubagentStop: at least one file changed in the turn must match (no change → no run).
+ *   detected change, WebFetch). Stop/SubagentStop: at least one file changed in the turn must match (no change → no
+ * run).
  *   Other events carry no files: `files` is ignored.
  * - `triggerMatcher`: an anchored regex (`startup|resume`) over `event.matcherValue` for SessionStart, SessionEnd,
  *   Setup, PreCompact, Notification, SubagentStart and SubagentStop; an event without a value does not match.
@@ -21,7 +23,14 @@ import { resolve } from 'node:path';
 import picomatch from 'picomatch';
 import type { FileChange, HookEvent } from '../event.ts';
 import { relativize } from '../paths.ts';
-import { MATCHER_TRIGGERS, STOP_TRIGGERS, TOOL_TRIGGERS, type LoadError, type Validator, type ValidatorSpec } from './types.ts';
+import {
+  MATCHER_TRIGGERS,
+  STOP_TRIGGERS,
+  TOOL_TRIGGERS,
+  type LoadError,
+  type Validator,
+  type ValidatorSpec,
+} from './types.ts';
 
 // The same lists lint checks against (schema.ts): what lint calls "no effect" is exactly what matching ignores.
 const TOOL_EVENTS = new Set<string>(TOOL_TRIGGERS);
@@ -130,7 +139,10 @@ export function loadErrorsForEvent(errors: LoadError[], event: HookEvent): LoadE
   return errors.filter((e) => e.trigger === undefined || e.trigger === event.event);
 }
 
-/** The files of `event` a validator's `match.files` selects (all of them when it has none): what its judge should look at. */
+/**
+ * The files of `event` a validator's `match.files` selects (all of them when it has none): what its judge should look
+ * at.
+ */
 export function matchedFiles(v: Validator, event: HookEvent): FileChange[] {
   const c = compile(v.spec);
   const files = TOOL_EVENTS.has(event.event) ? toolFiles(event) : event.files;

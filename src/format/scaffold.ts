@@ -8,7 +8,16 @@ import { AvpError } from '../errors.ts';
 import { loadSource } from './discover.ts';
 import { lintPaths } from './lint.ts';
 import { NAME_FIX, NAME_RE } from './schema.ts';
-import { SEVERITIES, STOP_TRIGGERS, TOOL_TRIGGERS, TRIGGERS, type Form, type Severity, type Source, type Trigger } from './types.ts';
+import {
+  SEVERITIES,
+  STOP_TRIGGERS,
+  TOOL_TRIGGERS,
+  TRIGGERS,
+  type Form,
+  type Severity,
+  type Source,
+  type Trigger,
+} from './types.ts';
 
 /** `avp new` input (trigger and severity as typed: validated here). */
 export interface ScaffoldOptions {
@@ -46,30 +55,51 @@ function prompt(name: string, extra: string): string {
 
 /** Validates the inputs, writes the skeleton and lints it. Throws AvpError (nothing written) on any problem. */
 export async function scaffoldValidator(o: ScaffoldOptions): Promise<Scaffolded> {
-  if (!NAME_RE.test(o.name) || o.name.length > 64) throw new AvpError('new-bad-name', `\`${o.name}\` is not a valid validator name`, { fix: NAME_FIX });
+  if (!NAME_RE.test(o.name) || o.name.length > 64)
+    throw new AvpError('new-bad-name', `\`${o.name}\` is not a valid validator name`, { fix: NAME_FIX });
   const trigger = (o.trigger ?? 'PostToolUse') as Trigger;
-  if (!TRIGGERS.includes(trigger)) throw new AvpError('new-bad-trigger', `\`${o.trigger}\` is not an AVP trigger`, { fix: `use one of ${TRIGGERS.join(', ')}` });
+  if (!TRIGGERS.includes(trigger))
+    throw new AvpError('new-bad-trigger', `\`${o.trigger}\` is not an AVP trigger`, {
+      fix: `use one of ${TRIGGERS.join(', ')}`,
+    });
   const severity = (o.severity ?? 'warn') as Severity;
-  if (!SEVERITIES.includes(severity)) throw new AvpError('new-bad-severity', `severity \`${o.severity}\` is not one of info, warn, error`, { fix: 'use --severity info, warn or error' });
+  if (!SEVERITIES.includes(severity))
+    throw new AvpError('new-bad-severity', `severity \`${o.severity}\` is not one of info, warn, error`, {
+      fix: 'use --severity info, warn or error',
+    });
 
   const target = o.form === 'file' ? join(o.root, `${o.name}.md`) : join(o.root, o.name);
   for (const p of [join(o.root, `${o.name}.md`), join(o.root, o.name)]) {
-    if (existsSync(p)) throw new AvpError('new-exists', `${p} already exists`, { fix: 'pick another name, or edit the existing validator' });
+    if (existsSync(p))
+      throw new AvpError('new-exists', `${p} already exists`, {
+        fix: 'pick another name, or edit the existing validator',
+      });
   }
   const existing = await loadSource(o.root, o.source, '', true);
-  const clash = [...existing.validators.map((v) => ({ name: v.name, path: v.path })), ...existing.errors].find((x) => x.name === o.name);
-  if (clash) throw new AvpError('new-exists', `a validator named \`${o.name}\` already exists at ${clash.path}`, { fix: 'pick another name (names are unique within a source)' });
+  const clash = [...existing.validators.map((v) => ({ name: v.name, path: v.path })), ...existing.errors].find(
+    (x) => x.name === o.name,
+  );
+  if (clash)
+    throw new AvpError('new-exists', `a validator named \`${o.name}\` already exists at ${clash.path}`, {
+      fix: 'pick another name (names are unique within a source)',
+    });
 
   const description = `Checks that … (describe in one sentence what ${o.name} checks)`;
   const files: Record<string, string> = {};
   if (o.form === 'file') {
     files[`${o.name}.md`] = frontmatter(o.name, description, severity, trigger) + prompt(o.name, '');
   } else if (o.form === 'directory') {
-    files['VALIDATOR.md'] = frontmatter(o.name, description, severity, trigger) + prompt(o.name, '\nDetails and examples are in `references/checklist.md`.\n');
-    files['references/checklist.md'] = `# ${o.name} checklist\n\nExamples of violations and of acceptable code, read by the judge together with the prompt.\n`;
+    files['VALIDATOR.md'] =
+      frontmatter(o.name, description, severity, trigger) +
+      prompt(o.name, '\nDetails and examples are in `references/checklist.md`.\n');
+    files['references/checklist.md'] =
+      `# ${o.name} checklist\n\nExamples of violations and of acceptable code, read by the judge together with the prompt.\n`;
   } else {
-    files['VALIDATOR.md'] = frontmatter(o.name, description, severity, trigger) + `# ${o.name}\n\nShared context for every rule below. Each file in rules/ is judged on its own.\n`;
-    files['rules/first-rule.md'] = `---\nseverity: ${severity}\n---\n\n# First rule\n\nReplace this with one thing to check. If the change does not break it, pass.\n`;
+    files['VALIDATOR.md'] =
+      frontmatter(o.name, description, severity, trigger) +
+      `# ${o.name}\n\nShared context for every rule below. Each file in rules/ is judged on its own.\n`;
+    files['rules/first-rule.md'] =
+      `---\nseverity: ${severity}\n---\n\n# First rule\n\nReplace this with one thing to check. If the change does not break it, pass.\n`;
   }
 
   // Build in a hidden staging folder inside the source (discovery skips dot-names; same file system, so the final
@@ -85,7 +115,11 @@ export async function scaffoldValidator(o: ScaffoldOptions): Promise<Scaffolded>
     }
     const errors = (await lintPaths([staged])).filter((m) => m.level === 'error');
     if (errors.length) {
-      throw new AvpError('new-lint', `the generated validator does not pass lint: ${errors.map((e) => e.message).join('; ')}`, { fix: 'report this as a bug in avp' });
+      throw new AvpError(
+        'new-lint',
+        `the generated validator does not pass lint: ${errors.map((e) => e.message).join('; ')}`,
+        { fix: 'report this as a bug in avp' },
+      );
     }
     if (existsSync(target)) throw new AvpError('new-exists', `${target} already exists`, { fix: 'pick another name' });
     renameSync(staged, target);

@@ -8,9 +8,25 @@ import type { Frontmatter, Problem } from './frontmatter.ts';
 
 /** The name rule of AVP 1.0 (also the registry's package-name rule). */
 export const NAME_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-export const NAME_FIX = 'use 1–64 characters of a-z, 0-9 and single hyphens, not starting or ending with a hyphen (e.g. `no-secrets`)';
+export const NAME_FIX =
+  'use 1–64 characters of a-z, 0-9 and single hyphens, not starting or ending with a hyphen (e.g. `no-secrets`)';
 const TAG_RE = NAME_RE;
-export const KNOWN_KEYS = ['name', 'description', 'severity', 'trigger', 'match', 'triggerMatcher', 'tags', 'once', 'timeout', 'license', 'compatibility', 'metadata', 'script', 'model'];
+export const KNOWN_KEYS = [
+  'name',
+  'description',
+  'severity',
+  'trigger',
+  'match',
+  'triggerMatcher',
+  'tags',
+  'once',
+  'timeout',
+  'license',
+  'compatibility',
+  'metadata',
+  'script',
+  'model',
+];
 const MATCH_KEYS = ['tools', 'files'];
 /** Triggers whose events carry changed files (`match.files` applies). */
 const FILE_TRIGGERS = [...TOOL_TRIGGERS, ...STOP_TRIGGERS];
@@ -23,7 +39,9 @@ const say = (message: string, fix: string) => `${message}${SEP}${fix}`;
 const got = (issue: { received: string }) => (issue.received === 'undefined' ? 'nothing' : issue.received);
 
 const required = (key: string, what: string, fix: string) => (issue: { received: string }) =>
-  issue.received === 'undefined' ? say(`missing required key \`${key}\``, fix) : say(`\`${key}\` must be ${what}, got ${got(issue)}`, fix);
+  issue.received === 'undefined'
+    ? say(`missing required key \`${key}\``, fix)
+    : say(`\`${key}\` must be ${what}, got ${got(issue)}`, fix);
 
 function validRegex(s: string): boolean {
   try {
@@ -35,20 +53,40 @@ function validRegex(s: string): boolean {
 }
 
 const stringOrList = (key: string, item: v.GenericSchema<string, string>) =>
-  v.union([item, v.array(item)], say(`\`${key}\` must be a string or a list of strings`, `write \`${key}: [a, b]\` or a \`- a\` list`));
+  v.union(
+    [item, v.array(item)],
+    say(`\`${key}\` must be a string or a list of strings`, `write \`${key}: [a, b]\` or a \`- a\` list`),
+  );
 
 const toolPattern = v.pipe(
-  v.string(say('a `match.tools` entry must be a string', 'write tool names or regexes such as `Write|Edit` or `mcp__memory__.*`')),
+  v.string(
+    say(
+      'a `match.tools` entry must be a string',
+      'write tool names or regexes such as `Write|Edit` or `mcp__memory__.*`',
+    ),
+  ),
   v.minLength(1, say('a `match.tools` entry is empty', 'remove it or write a tool name such as `Write`')),
-  v.check(validRegex, (i) => say(`\`match.tools\` entry ${i.received} is not a valid regular expression`, 'fix the regex (entries are anchored: `Write|Edit` means exactly Write or Edit)')),
+  v.check(validRegex, (i) =>
+    say(
+      `\`match.tools\` entry ${i.received} is not a valid regular expression`,
+      'fix the regex (entries are anchored: `Write|Edit` means exactly Write or Edit)',
+    ),
+  ),
 );
 const filePattern = v.pipe(
-  v.string(say('a `match.files` entry must be a string', 'write globs such as `*.ts` or `src/**/*.js` (quote patterns starting with `*`)')),
+  v.string(
+    say(
+      'a `match.files` entry must be a string',
+      'write globs such as `*.ts` or `src/**/*.js` (quote patterns starting with `*`)',
+    ),
+  ),
   v.minLength(1, say('a `match.files` entry is empty', 'remove it or write a glob such as `*.ts`')),
 );
 const tag = v.pipe(
   v.string(say('a tag must be a string', 'write lowercase-hyphenated tags such as `security`')),
-  v.regex(TAG_RE, (i) => say(`tag ${i.received} is not lowercase-hyphenated`, 'use a-z, 0-9 and single hyphens, e.g. `code-quality`')),
+  v.regex(TAG_RE, (i) =>
+    say(`tag ${i.received} is not lowercase-hyphenated`, 'use a-z, 0-9 and single hyphens, e.g. `code-quality`'),
+  ),
 );
 
 const SCHEMA = v.looseObject({
@@ -61,39 +99,93 @@ const SCHEMA = v.looseObject({
   description: v.pipe(
     v.string(required('description', 'a string', 'say in one sentence (1–1024 characters) what the validator checks')),
     v.check((s) => s.trim().length > 0, say('`description` is empty', 'say in one sentence what the validator checks')),
-    v.maxLength(1024, (i) => say(`\`description\` is ${i.received} characters long, at most 1024 allowed`, 'shorten it; put details in the prompt body')),
+    v.maxLength(1024, (i) =>
+      say(
+        `\`description\` is ${i.received} characters long, at most 1024 allowed`,
+        'shorten it; put details in the prompt body',
+      ),
+    ),
   ),
   severity: v.picklist(SEVERITIES, (i) =>
-    i.received === 'undefined' ? say('missing required key `severity`', 'add `severity: error` (blocks), `warn` or `info`') : say(`\`severity\` expected info, warn or error, got ${i.received}`, 'use `severity: info`, `warn` or `error`')),
+    i.received === 'undefined'
+      ? say('missing required key `severity`', 'add `severity: error` (blocks), `warn` or `info`')
+      : say(`\`severity\` expected info, warn or error, got ${i.received}`, 'use `severity: info`, `warn` or `error`'),
+  ),
   trigger: v.picklist(TRIGGERS, (i) =>
-    i.received === 'undefined' ? say('missing required key `trigger`', 'add `trigger: PostToolUse` (or another of the 13 AVP triggers)') : say(`\`trigger\` ${i.received} is not an AVP trigger${suggestTrigger(i.input)}`, `use one of ${TRIGGERS.join(', ')}`)),
+    i.received === 'undefined'
+      ? say('missing required key `trigger`', 'add `trigger: PostToolUse` (or another of the 13 AVP triggers)')
+      : say(
+          `\`trigger\` ${i.received} is not an AVP trigger${suggestTrigger(i.input)}`,
+          `use one of ${TRIGGERS.join(', ')}`,
+        ),
+  ),
   match: v.optional(
     v.looseObject(
-      { tools: v.optional(stringOrList('match.tools', toolPattern)), files: v.optional(stringOrList('match.files', filePattern)) },
-      say('`match` must be a mapping with `tools` and/or `files`', 'write `match:` then indented `tools: [Write, Edit]` / `files: ["*.ts"]`'),
+      {
+        tools: v.optional(stringOrList('match.tools', toolPattern)),
+        files: v.optional(stringOrList('match.files', filePattern)),
+      },
+      say(
+        '`match` must be a mapping with `tools` and/or `files`',
+        'write `match:` then indented `tools: [Write, Edit]` / `files: ["*.ts"]`',
+      ),
     ),
   ),
   triggerMatcher: v.optional(
     v.pipe(
       v.string(say('`triggerMatcher` must be a string', 'write values separated by `|`, e.g. `startup|resume`')),
-      v.check(validRegex, say('`triggerMatcher` is not a valid regular expression', 'write values separated by `|`, e.g. `startup|resume`')),
+      v.check(
+        validRegex,
+        say(
+          '`triggerMatcher` is not a valid regular expression',
+          'write values separated by `|`, e.g. `startup|resume`',
+        ),
+      ),
     ),
   ),
-  tags: v.optional(v.union([tag, v.array(tag)], say('`tags` must be a list of strings', 'write `tags: [security, style]`'))),
+  tags: v.optional(
+    v.union([tag, v.array(tag)], say('`tags` must be a list of strings', 'write `tags: [security, style]`')),
+  ),
   once: v.optional(v.boolean(say('`once` must be true or false', 'write `once: true` to run once per session'))),
   timeout: v.optional(
     v.pipe(
       v.number(say('`timeout` must be a number of seconds', 'write e.g. `timeout: 60`')),
-      v.check((n) => Number.isFinite(n) && n > 0 && n <= MAX_TIMEOUT, (i) => say(`\`timeout\` must be between 0 and ${MAX_TIMEOUT} seconds, got ${i.received}`, 'write e.g. `timeout: 60` (seconds)')),
+      v.check(
+        (n) => Number.isFinite(n) && n > 0 && n <= MAX_TIMEOUT,
+        (i) =>
+          say(
+            `\`timeout\` must be between 0 and ${MAX_TIMEOUT} seconds, got ${i.received}`,
+            'write e.g. `timeout: 60` (seconds)',
+          ),
+      ),
     ),
   ),
   license: v.optional(v.string(say('`license` must be a string', 'write an SPDX identifier such as `MIT`'))),
   compatibility: v.optional(
-    v.pipe(v.string(say('`compatibility` must be a string', 'describe the environment it needs in one line')), v.maxLength(500, say('`compatibility` is over 500 characters', 'shorten it'))),
+    v.pipe(
+      v.string(say('`compatibility` must be a string', 'describe the environment it needs in one line')),
+      v.maxLength(500, say('`compatibility` is over 500 characters', 'shorten it')),
+    ),
   ),
-  metadata: v.optional(v.record(v.string(), v.unknown(), say('`metadata` must be a mapping', 'write `metadata:` then indented `author: …`, `version: "1.0.0"`'))),
-  script: v.optional(v.pipe(v.string(say('`script` must be a path', 'write `script: scripts/check.ts`')), v.minLength(1, say('`script` is empty', 'write `script: scripts/check.ts`')))),
-  model: v.optional(v.pipe(v.string(say('`model` must be a string', 'write a model name, e.g. `model: claude-haiku-4-5`')), v.minLength(1, say('`model` is empty', 'remove it or name a model')))),
+  metadata: v.optional(
+    v.record(
+      v.string(),
+      v.unknown(),
+      say('`metadata` must be a mapping', 'write `metadata:` then indented `author: …`, `version: "1.0.0"`'),
+    ),
+  ),
+  script: v.optional(
+    v.pipe(
+      v.string(say('`script` must be a path', 'write `script: scripts/check.ts`')),
+      v.minLength(1, say('`script` is empty', 'write `script: scripts/check.ts`')),
+    ),
+  ),
+  model: v.optional(
+    v.pipe(
+      v.string(say('`model` must be a string', 'write a model name, e.g. `model: claude-haiku-4-5`')),
+      v.minLength(1, say('`model` is empty', 'remove it or name a model')),
+    ),
+  ),
 });
 
 const REQUIRED_FIX: Record<string, string> = {
@@ -124,7 +216,12 @@ export function validateSpec(fm: Pick<Frontmatter, 'data' | 'locate'>): { spec?:
       const path = (issue.path ?? []).map((p) => p.key as string | number);
       let [message, fix] = issue.message.split(SEP);
       let at = fm.locate(path.length ? path : ['']);
-      if (fix === undefined && path.length === 1 && REQUIRED_FIX[path[0] as string] && data[path[0] as string] === undefined) {
+      if (
+        fix === undefined &&
+        path.length === 1 &&
+        REQUIRED_FIX[path[0] as string] &&
+        data[path[0] as string] === undefined
+      ) {
         // valibot reports a missing key with the object's generic message: say which key and how to add it.
         message = `missing required key \`${path[0]}\``;
         fix = REQUIRED_FIX[path[0] as string];
@@ -137,13 +234,25 @@ export function validateSpec(fm: Pick<Frontmatter, 'data' | 'locate'>): { spec?:
   }
   for (const key of Object.keys(fm.data)) {
     if (!KNOWN_KEYS.includes(key)) {
-      problems.push({ ...fm.locate([key]), column: 1, message: `unknown key \`${key}\` (ignored)`, fix: `remove it, or move it under \`metadata:\`; known keys: ${KNOWN_KEYS.join(', ')}`, level: 'warning' });
+      problems.push({
+        ...fm.locate([key]),
+        column: 1,
+        message: `unknown key \`${key}\` (ignored)`,
+        fix: `remove it, or move it under \`metadata:\`; known keys: ${KNOWN_KEYS.join(', ')}`,
+        level: 'warning',
+      });
     }
   }
   const match = fm.data.match;
   if (match && typeof match === 'object' && !Array.isArray(match)) {
     for (const key of Object.keys(match)) {
-      if (!MATCH_KEYS.includes(key)) problems.push({ ...fm.locate(['match', key]), message: `unknown key \`match.${key}\` (ignored)`, fix: 'use `match.tools` and/or `match.files`', level: 'warning' });
+      if (!MATCH_KEYS.includes(key))
+        problems.push({
+          ...fm.locate(['match', key]),
+          message: `unknown key \`match.${key}\` (ignored)`,
+          fix: 'use `match.tools` and/or `match.files`',
+          level: 'warning',
+        });
     }
   }
   if (!result.success) return { problems };
@@ -152,13 +261,28 @@ export function validateSpec(fm: Pick<Frontmatter, 'data' | 'locate'>): { spec?:
   const tools = list(d.match?.tools);
   const files = list(d.match?.files);
   if (tools && !TOOL_TRIGGERS.includes(trigger)) {
-    problems.push({ ...fm.locate(['match', 'tools']), message: `\`match.tools\` has no effect on ${trigger} (its events carry no tool)`, fix: `remove it, or use a tool trigger (${TOOL_TRIGGERS.join(', ')})`, level: 'warning' });
+    problems.push({
+      ...fm.locate(['match', 'tools']),
+      message: `\`match.tools\` has no effect on ${trigger} (its events carry no tool)`,
+      fix: `remove it, or use a tool trigger (${TOOL_TRIGGERS.join(', ')})`,
+      level: 'warning',
+    });
   }
   if (files && !FILE_TRIGGERS.includes(trigger)) {
-    problems.push({ ...fm.locate(['match', 'files']), message: `\`match.files\` has no effect on ${trigger} (its events carry no files)`, fix: `remove it, or use ${FILE_TRIGGERS.join(', ')}`, level: 'warning' });
+    problems.push({
+      ...fm.locate(['match', 'files']),
+      message: `\`match.files\` has no effect on ${trigger} (its events carry no files)`,
+      fix: `remove it, or use ${FILE_TRIGGERS.join(', ')}`,
+      level: 'warning',
+    });
   }
   if (d.triggerMatcher !== undefined && !MATCHER_TRIGGERS.includes(trigger)) {
-    problems.push({ ...fm.locate(['triggerMatcher']), message: `\`triggerMatcher\` has no effect on ${trigger}`, fix: `remove it; it applies to ${MATCHER_TRIGGERS.join(', ')}`, level: 'warning' });
+    problems.push({
+      ...fm.locate(['triggerMatcher']),
+      message: `\`triggerMatcher\` has no effect on ${trigger}`,
+      fix: `remove it; it applies to ${MATCHER_TRIGGERS.join(', ')}`,
+      level: 'warning',
+    });
   }
   const spec: ValidatorSpec = {
     name: d.name,
@@ -187,7 +311,13 @@ const OPTIONAL = new Set(KNOWN_KEYS.filter((k) => !(k in REQUIRED_FIX)));
  */
 function withoutEmpty(fm: Pick<Frontmatter, 'data' | 'locate'>, problems: Problem[]): Record<string, unknown> {
   const data: Record<string, unknown> = { ...fm.data };
-  const empty = (path: string[]) => problems.push({ ...fm.locate(path), message: `\`${path.join('.')}\` is empty (ignored)`, fix: `give it a value or remove the line`, level: 'warning' });
+  const empty = (path: string[]) =>
+    problems.push({
+      ...fm.locate(path),
+      message: `\`${path.join('.')}\` is empty (ignored)`,
+      fix: `give it a value or remove the line`,
+      level: 'warning',
+    });
   for (const key of Object.keys(data)) {
     if (data[key] === null && OPTIONAL.has(key)) {
       delete data[key];
@@ -213,20 +343,31 @@ function withoutEmpty(fm: Pick<Frontmatter, 'data' | 'locate'>, problems: Proble
 export function readableIdentity(data: Record<string, unknown>): { name?: string; trigger?: ValidatorSpec['trigger'] } {
   const out: { name?: string; trigger?: ValidatorSpec['trigger'] } = {};
   if (typeof data.name === 'string' && data.name) out.name = data.name;
-  if (typeof data.trigger === 'string' && (TRIGGERS as readonly string[]).includes(data.trigger)) out.trigger = data.trigger as ValidatorSpec['trigger'];
+  if (typeof data.trigger === 'string' && (TRIGGERS as readonly string[]).includes(data.trigger))
+    out.trigger = data.trigger as ValidatorSpec['trigger'];
   return out;
 }
 
 /** Rule frontmatter (RuleSets): may set severity and timeout; name/description are allowed; scoping keys are errors. */
 export const RULE_OVERRIDES = ['severity', 'timeout'];
 export const RULE_ALLOWED = ['name', 'description', ...RULE_OVERRIDES];
-/** Keys that would change what a rule matches: silently ignoring them would run the rule where its author did not expect. */
+/**
+ * Keys that would change what a rule matches: silently ignoring them would run the rule where its author did not
+ * expect.
+ */
 export const RULE_FORBIDDEN = ['trigger', 'match', 'triggerMatcher', 'once', 'script'];
 
 /** Validates a rule's own frontmatter (only the keys a rule may set). */
-export function validateRuleOverrides(fm: Pick<Frontmatter, 'data' | 'locate'>): { severity?: ValidatorSpec['severity']; timeout?: number; description?: string; problems: Problem[] } {
+export function validateRuleOverrides(fm: Pick<Frontmatter, 'data' | 'locate'>): {
+  severity?: ValidatorSpec['severity'];
+  timeout?: number;
+  description?: string;
+  problems: Problem[];
+} {
   const problems: Problem[] = [];
-  const out: { severity?: ValidatorSpec['severity']; timeout?: number; description?: string; problems: Problem[] } = { problems };
+  const out: { severity?: ValidatorSpec['severity']; timeout?: number; description?: string; problems: Problem[] } = {
+    problems,
+  };
   const partial = v.pick(SCHEMA, ['severity', 'timeout', 'description']);
   const data = fm.data;
   const sub = v.safeParse(v.partial(partial), data, { abortPipeEarly: true });
@@ -243,9 +384,21 @@ export function validateRuleOverrides(fm: Pick<Frontmatter, 'data' | 'locate'>):
   }
   for (const key of Object.keys(data)) {
     if (RULE_FORBIDDEN.includes(key)) {
-      problems.push({ ...fm.locate([key]), column: 1, message: `a rule cannot set \`${key}\`: rules inherit it from the RuleSet's VALIDATOR.md`, fix: `remove \`${key}\` from the rule, or make this rule its own validator`, level: 'error' });
+      problems.push({
+        ...fm.locate([key]),
+        column: 1,
+        message: `a rule cannot set \`${key}\`: rules inherit it from the RuleSet's VALIDATOR.md`,
+        fix: `remove \`${key}\` from the rule, or make this rule its own validator`,
+        level: 'error',
+      });
     } else if (!RULE_ALLOWED.includes(key)) {
-      problems.push({ ...fm.locate([key]), column: 1, message: `unknown key \`${key}\` in a rule (ignored)`, fix: `a rule may set only ${RULE_ALLOWED.join(', ')}`, level: 'warning' });
+      problems.push({
+        ...fm.locate([key]),
+        column: 1,
+        message: `unknown key \`${key}\` in a rule (ignored)`,
+        fix: `a rule may set only ${RULE_ALLOWED.join(', ')}`,
+        level: 'warning',
+      });
     }
   }
   return out;

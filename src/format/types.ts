@@ -19,11 +19,24 @@ export const TRIGGERS = [
 export type Trigger = (typeof TRIGGERS)[number];
 
 /** Triggers whose events carry a tool name (`match.tools` applies). */
-export const TOOL_TRIGGERS: readonly Trigger[] = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest'];
+export const TOOL_TRIGGERS: readonly Trigger[] = [
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PermissionRequest',
+];
 /** Triggers whose events carry the files the turn changed (`match.files` applies, as on the tool triggers). */
 export const STOP_TRIGGERS: readonly Trigger[] = ['Stop', 'SubagentStop'];
 /** Triggers with a value for `triggerMatcher` (source, reason, trigger, notification type, agent type). */
-export const MATCHER_TRIGGERS: readonly Trigger[] = ['SessionStart', 'SessionEnd', 'Setup', 'PreCompact', 'Notification', 'SubagentStart', 'SubagentStop'];
+export const MATCHER_TRIGGERS: readonly Trigger[] = [
+  'SessionStart',
+  'SessionEnd',
+  'Setup',
+  'PreCompact',
+  'Notification',
+  'SubagentStart',
+  'SubagentStop',
+];
 
 export const SEVERITIES = ['info', 'warn', 'error'] as const;
 export type Severity = (typeof SEVERITIES)[number];

@@ -96,7 +96,8 @@ export function walkValidators(root: string): Unit[] {
       if (skipped(e.name) || e.name === 'VALIDATOR.md') continue;
       const kind = kindOf(dir, e);
       if (kind === 'dir') visit(join(dir, e.name), depth + 1);
-      else if (kind === 'file' && e.name.endsWith('.md') && !isReadme(e.name)) units.push({ kind: 'file', path: join(dir, e.name) });
+      else if (kind === 'file' && e.name.endsWith('.md') && !isReadme(e.name))
+        units.push({ kind: 'file', path: join(dir, e.name) });
     }
   };
   visit(root, 0);

@@ -11,7 +11,16 @@ import { ensureProjectLayout } from '../engine/session/layout.ts';
 import { AvpError, errorMessage } from '../errors.ts';
 import { TRIGGERS } from '../format/types.ts';
 import { findProjectRoot, projectValidatorsDir, userValidatorsDir } from '../paths.ts';
-import { avpHookCommand, hookTimeoutFor, installHooks, readSettings, removeHooks, settingsPath, type HookChange, type SettingsScope } from './claude-settings.ts';
+import {
+  avpHookCommand,
+  hookTimeoutFor,
+  installHooks,
+  readSettings,
+  removeHooks,
+  settingsPath,
+  type HookChange,
+  type SettingsScope,
+} from './claude-settings.ts';
 
 export interface InitOptions {
   scope: SettingsScope;
@@ -38,13 +47,26 @@ export interface InitResult {
 
 function checkAgent(agent: string | undefined, scopes = 1): void {
   if (agent && agent !== 'claude') {
-    throw new AvpError('init-agent', `unsupported agent "${agent}"`, { fix: 'use --agent claude (other agents are not supported yet)' });
+    throw new AvpError('init-agent', `unsupported agent "${agent}"`, {
+      fix: 'use --agent claude (other agents are not supported yet)',
+    });
   }
-  if (scopes > 1) throw new AvpError('init-scope', 'give only one of --project, --local, --user', { fix: 'run the command once per settings file' });
+  if (scopes > 1)
+    throw new AvpError('init-scope', 'give only one of --project, --local, --user', {
+      fix: 'run the command once per settings file',
+    });
 }
 
-async function installRecommended(scope: 'user' | 'project', projectRoot: string, env: NodeJS.ProcessEnv, dryRun: boolean) {
-  const [{ listCatalog }, { addValidator }] = await Promise.all([import('../catalog/index.ts'), import('../registry/install.ts')]);
+async function installRecommended(
+  scope: 'user' | 'project',
+  projectRoot: string,
+  env: NodeJS.ProcessEnv,
+  dryRun: boolean,
+) {
+  const [{ listCatalog }, { addValidator }] = await Promise.all([
+    import('../catalog/index.ts'),
+    import('../registry/install.ts'),
+  ]);
   const catalog = await listCatalog();
   const dir = scope === 'user' ? userValidatorsDir(env) : projectValidatorsDir(projectRoot);
   const installed: InitResult['installed'] = [];
@@ -63,9 +85,13 @@ async function installRecommended(scope: 'user' | 'project', projectRoot: string
       const r = await addValidator(entry.name, { scope, projectRoot, offline: true, env });
       installed.push({ name: r.name, version: r.version, dir: r.dir });
     } catch (e) {
-      throw new AvpError('init-validator', `installing the catalog validator "${entry.name}" failed: ${errorMessage(e)}`, {
-        fix: 'run `avp init --no-validators` to set up the hook without it, then `avp add` validators one by one',
-      });
+      throw new AvpError(
+        'init-validator',
+        `installing the catalog validator "${entry.name}" failed: ${errorMessage(e)}`,
+        {
+          fix: 'run `avp init --no-validators` to set up the hook without it, then `avp add` validators one by one',
+        },
+      );
     }
   }
   const llm = catalog.filter((c) => c.judge === 'llm').map((c) => ({ name: c.name, description: c.description }));
@@ -102,7 +128,9 @@ export function formatInit(r: InitResult): string {
   const s = r.settings;
   if (!s.changed) lines.push(`${s.path}: avp's hook is already installed (nothing to change)`);
   else {
-    lines.push(`${s.path}: ${would}${s.created ? 'create the file and ' : ''}add avp's hook for ${s.added.length} event${s.added.length === 1 ? '' : 's'}${s.updated.length ? `, update it for ${s.updated.length}` : ''}`);
+    lines.push(
+      `${s.path}: ${would}${s.created ? 'create the file and ' : ''}add avp's hook for ${s.added.length} event${s.added.length === 1 ? '' : 's'}${s.updated.length ? `, update it for ${s.updated.length}` : ''}`,
+    );
     lines.push(`  command: ${s.command}   timeout: ${s.timeout}s`);
   }
   for (const m of r.layout) lines.push(`${would}create ${m}`);
@@ -114,7 +142,9 @@ export function formatInit(r: InitResult): string {
       const first = v.description.split(/(?<=\.)\s| - /)[0]!.replace(/\.$/, '');
       lines.push(`  ${v.name} — ${first.length > 100 ? `${first.slice(0, 99)}…` : first}`);
     }
-    lines.push('  add one with `avp add <name>`; avp judges with `claude` on PATH, ANTHROPIC_API_KEY, or OPENAI_BASE_URL/OPENAI_API_KEY.');
+    lines.push(
+      '  add one with `avp add <name>`; avp judges with `claude` on PATH, ANTHROPIC_API_KEY, or OPENAI_BASE_URL/OPENAI_API_KEY.',
+    );
   }
   if (r.dryRun) lines.push('', 'dry run: nothing was written.');
   return `${lines.join('\n')}\n`;
@@ -126,7 +156,12 @@ export interface DeinitResult {
 }
 
 /** Removes avp's hook entries from the given scopes' settings files (only avp's; everything else stays). */
-export function runDeinit(opts: { scopes: SettingsScope[]; cwd: string; dryRun: boolean; env?: NodeJS.ProcessEnv }): DeinitResult {
+export function runDeinit(opts: {
+  scopes: SettingsScope[];
+  cwd: string;
+  dryRun: boolean;
+  env?: NodeJS.ProcessEnv;
+}): DeinitResult {
   const env = opts.env ?? process.env;
   const projectRoot = findProjectRoot(opts.cwd, env);
   const paths = opts.scopes.map((s) => settingsPath(s, projectRoot, env));

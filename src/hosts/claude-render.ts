@@ -6,7 +6,8 @@
  * Where each outcome goes, per event:
  * - ERROR: PreToolUse → `permissionDecision: "deny"`; PermissionRequest → `decision.behavior: "deny"`; PostToolUse,
  *   PostToolUseFailure, Stop, SubagentStop, UserPromptSubmit → `decision: "block"`; events Claude cannot block
- *   (SessionStart, Notification …) → `systemMessage` for the user and, where accepted, `additionalContext` for the model.
+ *   (SessionStart, Notification …) → `systemMessage` for the user and, where accepted, `additionalContext` for the
+ * model.
  * - WARNED: `systemMessage` (user) + `additionalContext` (model) where the event accepts it; never blocks.
  * - PASSED: the AVP fields only.
  */
@@ -19,7 +20,15 @@ import type { Violation } from '../judges/types.ts';
  * it on these). Not on Stop/SubagentStop (accepted, but observed with the real CLI to start a new model turn — a
  * released or warned Stop would loop) nor on Notification (fired while the agent waits; same risk).
  */
-const CONTEXT_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'SessionStart', 'Setup', 'SubagentStart']);
+const CONTEXT_EVENTS = new Set([
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'UserPromptSubmit',
+  'SessionStart',
+  'Setup',
+  'SubagentStart',
+]);
 /** Events on which `decision: "block"` makes Claude Code act on `reason`. */
 const BLOCK_EVENTS = new Set(['PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop', 'UserPromptSubmit']);
 
@@ -42,15 +51,18 @@ export interface ShownViolation extends Violation {
 export function shownViolations(runs: ValidatorRun[]): ShownViolation[] {
   return runs.flatMap((r) =>
     r.status === 'failed' && r.severity !== 'info'
-      ? (r.verdict?.violations.length ? r.verdict.violations : [{ rule: r.name, message: r.verdict?.summary || 'the validator failed' }]).map(
-          (v) => ({ ...v, validator: r.id, validatorSeverity: r.severity }),
-        )
+      ? (r.verdict?.violations.length
+          ? r.verdict.violations
+          : [{ rule: r.name, message: r.verdict?.summary || 'the validator failed' }]
+        ).map((v) => ({ ...v, validator: r.id, validatorSeverity: r.severity }))
       : [],
   );
 }
 
 function describeViolation(v: ShownViolation): string {
-  const where = v.file ? `${v.file}${v.line ? `:${v.line}` : ''}${v.lineUnverified ? ' (line not in the change)' : ''}` : '';
+  const where = v.file
+    ? `${v.file}${v.line ? `:${v.line}` : ''}${v.lineUnverified ? ' (line not in the change)' : ''}`
+    : '';
   const what = v.message || (v.rule && v.rule !== v.validator ? v.rule : '');
   let text = `- [${v.validator}${v.validatorSeverity === 'warn' ? ', warning' : ''}] ${[where, what].filter(Boolean).join(': ') || 'violation'}`;
   if (v.rule && v.rule !== v.validator && v.message) text += ` (rule ${v.rule})`;
@@ -69,14 +81,24 @@ export function reasonText(event: HookEvent, report: Report, runs: ValidatorRun[
   const violations = shownViolations(runs);
   if (violations.length) {
     lines.push('', 'Violations:', ...violations.slice(0, MAX_VIOLATIONS).map(describeViolation));
-    if (violations.length > MAX_VIOLATIONS) lines.push(`… and ${violations.length - MAX_VIOLATIONS} more (see .avp/logs/)`);
+    if (violations.length > MAX_VIOLATIONS)
+      lines.push(`… and ${violations.length - MAX_VIOLATIONS} more (see .avp/logs/)`);
   }
   const errors = runs.filter((r) => r.status === 'error');
   if (errors.length) {
     lines.push('', 'Validator errors (avp could not evaluate these validators — not findings in your code):');
-    for (const r of errors) lines.push(`- [${r.id}${r.severity === 'error' ? '' : `, ${r.severity}`}] ${r.error?.cause ?? 'unknown error'}\n    fix: ${r.error?.fix ?? ''}`);
+    for (const r of errors)
+      lines.push(
+        `- [${r.id}${r.severity === 'error' ? '' : `, ${r.severity}`}] ${r.error?.cause ?? 'unknown error'}\n    fix: ${r.error?.fix ?? ''}`,
+      );
   }
-  if (blocking) lines.push('', event.event === 'PreToolUse' ? 'Change the tool call so that it satisfies these validators.' : 'Fix every violation listed above, then continue.');
+  if (blocking)
+    lines.push(
+      '',
+      event.event === 'PreToolUse'
+        ? 'Change the tool call so that it satisfies these validators.'
+        : 'Fix every violation listed above, then continue.',
+    );
   lines.push(KILL_SWITCH);
   return clip(lines.join('\n'), MAX_REASON);
 }
@@ -98,14 +120,24 @@ export function renderClaude(
       .map((v) => (v.snippet && v.snippet.length > MAX_SNIPPET ? { ...v, snippet: clip(v.snippet, MAX_SNIPPET) } : v)),
     summary: report.summary,
     ...(runs.some((r) => r.status === 'error')
-      ? { errors: runs.filter((r) => r.status === 'error').map((r) => ({ validator: r.id, severity: r.severity, ...r.error })) }
+      ? {
+          errors: runs
+            .filter((r) => r.status === 'error')
+            .map((r) => ({ validator: r.id, severity: r.severity, ...r.error })),
+        }
       : {}),
   };
-  if (report.outcome === 'PASSED') return done({ ...avp, ...(extra.systemMessage ? { systemMessage: extra.systemMessage } : {}) });
+  if (report.outcome === 'PASSED')
+    return done({ ...avp, ...(extra.systemMessage ? { systemMessage: extra.systemMessage } : {}) });
 
   const reason = reasonText(event, report, runs, blocking);
   const out: Record<string, unknown> = {};
-  const user = [extra.systemMessage, blocking ? `avp blocked ${name}${event.tool ? ` ${event.tool}` : ''}: ${report.summary}. AVP_DISABLE=1 turns avp off.` : reason]
+  const user = [
+    extra.systemMessage,
+    blocking
+      ? `avp blocked ${name}${event.tool ? ` ${event.tool}` : ''}: ${report.summary}. AVP_DISABLE=1 turns avp off.`
+      : reason,
+  ]
     .filter(Boolean)
     .join('\n');
   if (blocking && name === 'PreToolUse') {

@@ -7,7 +7,16 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { applyEdits, findNodeAtLocation, getNodeValue, modify, parse, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import {
+  applyEdits,
+  findNodeAtLocation,
+  getNodeValue,
+  modify,
+  parse,
+  parseTree,
+  printParseErrorCode,
+  type ParseError,
+} from 'jsonc-parser';
 import { writeAtomic } from '../engine/session/store.ts';
 import { AvpError } from '../errors.ts';
 
@@ -59,7 +68,11 @@ function lineCol(text: string, offset: number): { line: number; column: number }
 /** Reads and parses a settings file (JSONC: comments and trailing commas allowed). Throws AvpError naming file:line. */
 export function readSettings(path: string): SettingsFile {
   if (!existsSync(path)) return { path, text: '{}\n', exists: false, value: {} };
-  if (!statSync(path).isFile()) throw new AvpError('settings-unreadable', `${path} is not a file`, { file: path, fix: 'move it away and run the command again' });
+  if (!statSync(path).isFile())
+    throw new AvpError('settings-unreadable', `${path} is not a file`, {
+      file: path,
+      fix: 'move it away and run the command again',
+    });
   const text = readFileSync(path, 'utf8');
   if (text.trim() === '') return { path, text: '{}\n', exists: true, value: {} };
   const errors: ParseError[] = [];
@@ -67,19 +80,31 @@ export function readSettings(path: string): SettingsFile {
   if (errors.length) {
     const e = errors[0]!;
     const { line, column } = lineCol(text, e.offset);
-    throw new AvpError('settings-invalid', `${basename(path)} is not valid JSON (${printParseErrorCode(e.error)}); avp did not change it`, {
-      file: path,
-      line,
-      column,
-      fix: 'fix the file (or move it away) and run the command again',
-    });
+    throw new AvpError(
+      'settings-invalid',
+      `${basename(path)} is not valid JSON (${printParseErrorCode(e.error)}); avp did not change it`,
+      {
+        file: path,
+        line,
+        column,
+        fix: 'fix the file (or move it away) and run the command again',
+      },
+    );
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new AvpError('settings-invalid', `${basename(path)} must hold a JSON object; avp did not change it`, { file: path, line: 1, column: 1, fix: 'fix the file and run the command again' });
+    throw new AvpError('settings-invalid', `${basename(path)} must hold a JSON object; avp did not change it`, {
+      file: path,
+      line: 1,
+      column: 1,
+      fix: 'fix the file and run the command again',
+    });
   }
   const hooks = (value as Record<string, unknown>).hooks;
   if (hooks !== undefined && (hooks === null || typeof hooks !== 'object' || Array.isArray(hooks))) {
-    throw new AvpError('settings-invalid', `"hooks" in ${basename(path)} must be an object; avp did not change it`, { file: path, fix: 'fix the "hooks" key and run the command again' });
+    throw new AvpError('settings-invalid', `"hooks" in ${basename(path)} must be an object; avp did not change it`, {
+      file: path,
+      fix: 'fix the "hooks" key and run the command again',
+    });
   }
   return { path, text, exists: true, value: value as Record<string, unknown> };
 }
@@ -145,7 +170,8 @@ function removeAt(text: string, path: Array<string | number>): string {
   const siblings = parent.children ?? [];
   const index = parent.type === 'array' ? (key as number) : siblings.findIndex((p) => p.children?.[0]?.value === key);
   const el = siblings[index]!;
-  if (siblings.length === 1) return `${text.slice(0, parent.offset + 1)}${text.slice(parent.offset + parent.length - 1)}`;
+  if (siblings.length === 1)
+    return `${text.slice(0, parent.offset + 1)}${text.slice(parent.offset + parent.length - 1)}`;
   if (index < siblings.length - 1) return `${text.slice(0, el.offset)}${text.slice(siblings[index + 1]!.offset)}`;
   const prev = siblings[index - 1]!;
   return `${text.slice(0, prev.offset + prev.length)}${text.slice(el.offset + el.length)}`;
@@ -162,7 +188,12 @@ export interface InstallPlan {
  * Adds one matcher-less group `{hooks: [{type: "command", command, timeout}]}` per event, or updates avp's existing
  * entry in place (a moved binary, a new timeout). Entries that are already right are left alone.
  */
-export function planInstall(file: SettingsFile, command: string, timeout: number, events: readonly string[]): InstallPlan {
+export function planInstall(
+  file: SettingsFile,
+  command: string,
+  timeout: number,
+  events: readonly string[],
+): InstallPlan {
   let text = file.text;
   const opts = { formattingOptions: formatting(text) };
   const added: string[] = [];
@@ -176,7 +207,10 @@ export function planInstall(file: SettingsFile, command: string, timeout: number
         if (found || !isAvpHookCommand(h?.command)) return;
         found = true;
         if (h.command === command && h.timeout === timeout && h.type === 'command') return;
-        text = applyEdits(text, modify(text, ['hooks', event, gi, 'hooks', hi], { ...h, type: 'command', command, timeout }, opts));
+        text = applyEdits(
+          text,
+          modify(text, ['hooks', event, gi, 'hooks', hi], { ...h, type: 'command', command, timeout }, opts),
+        );
         updated.push(event);
       });
     });
@@ -252,7 +286,13 @@ export interface HookChange {
 }
 
 /** `avp init`'s settings part: plans the edit, writes it unless `dryRun`. */
-export function installHooks(path: string, command: string, timeout: number, events: readonly string[], dryRun = false): HookChange {
+export function installHooks(
+  path: string,
+  command: string,
+  timeout: number,
+  events: readonly string[],
+  dryRun = false,
+): HookChange {
   const file = readSettings(path);
   const plan = planInstall(file, command, timeout, events);
   if (plan.changed && !dryRun) writeSettings(path, plan.text);

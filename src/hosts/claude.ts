@@ -14,7 +14,13 @@ import { applyEdits, diffForCreate, diffFromHunks, isPatchHunks, toolEdits } fro
 const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
 /** Events that carry `tool_name` / `tool_input`. */
-const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'PermissionDenied']);
+const TOOL_EVENTS = new Set([
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PermissionRequest',
+  'PermissionDenied',
+]);
 
 /** The input field that Claude Code's `matcher` (and AVP's `triggerMatcher`) is compared with, per lifecycle event. */
 const MATCHER_FIELD: Record<string, string> = {
@@ -44,10 +50,17 @@ function badInput(message: string): AvpError {
  */
 export function normalizeClaudeEvent(input: unknown, env: NodeJS.ProcessEnv = process.env): HookEvent {
   const raw = obj(input);
-  if (!raw) throw badInput(`the hook input is ${Array.isArray(input) ? 'an array' : input === null ? 'null' : `a ${typeof input}`}, not a JSON object`);
+  if (!raw)
+    throw badInput(
+      `the hook input is ${Array.isArray(input) ? 'an array' : input === null ? 'null' : `a ${typeof input}`}, not a JSON object`,
+    );
   const event = raw.hook_event_name;
   if (typeof event !== 'string' || !/^[A-Za-z][A-Za-z0-9_]*$/.test(event)) {
-    throw badInput(event === undefined ? 'the hook input has no "hook_event_name"' : '"hook_event_name" must be an event name such as "PostToolUse"');
+    throw badInput(
+      event === undefined
+        ? 'the hook input has no "hook_event_name"'
+        : '"hook_event_name" must be an event name such as "PostToolUse"',
+    );
   }
   for (const key of ['session_id', 'cwd', 'tool_name'] as const) {
     if (raw[key] !== undefined && typeof raw[key] !== 'string') throw badInput(`"${key}" must be a string`);
@@ -66,7 +79,10 @@ export function normalizeClaudeEvent(input: unknown, env: NodeJS.ProcessEnv = pr
     event,
     cwd,
     projectRoot,
-    files: tool && toolInput && FILE_TOOLS.has(tool) ? fileChanges(event, tool, toolInput, raw.tool_response, cwd, projectRoot) : [],
+    files:
+      tool && toolInput && FILE_TOOLS.has(tool)
+        ? fileChanges(event, tool, toolInput, raw.tool_response, cwd, projectRoot)
+        : [],
     raw,
   };
   if (tool !== undefined) hookEvent.tool = tool;
@@ -78,7 +94,9 @@ export function normalizeClaudeEvent(input: unknown, env: NodeJS.ProcessEnv = pr
   return hookEvent;
 }
 
-/** The change a file tool made (Post*) or is about to make (Pre*, PermissionRequest), from the input and response alone. */
+/**
+ * The change a file tool made (Post*) or is about to make (Pre*, PermissionRequest), from the input and response alone.
+ */
 function fileChanges(
   event: string,
   tool: string,
@@ -94,8 +112,12 @@ function fileChanges(
   const res = obj(response);
   // Only a successful PostToolUse has a response describing the result; elsewhere the change is the proposal.
   const done = event === 'PostToolUse' && res !== undefined;
-  const original = done && (typeof res.originalFile === 'string' || res.originalFile === null) ? (res.originalFile as string | null) : undefined;
-  const hunks = done && isPatchHunks(res.structuredPatch) && res.structuredPatch.length ? res.structuredPatch : undefined;
+  const original =
+    done && (typeof res.originalFile === 'string' || res.originalFile === null)
+      ? (res.originalFile as string | null)
+      : undefined;
+  const hunks =
+    done && isPatchHunks(res.structuredPatch) && res.structuredPatch.length ? res.structuredPatch : undefined;
   const change: FileChange = { path, relPath, inProject, kind: 'update' };
 
   if (tool === 'Write') {
@@ -125,7 +147,10 @@ function fileChanges(
     change.diff =
       input.edit_mode === 'delete'
         ? `--- a/${relPath}${cell}\n+++ b/${relPath}${cell}\n@@ cell deleted @@\n`
-        : diffForCreate(relPath, source).replace(/^--- \/dev\/null\n\+\+\+ b\/(.*)\n/, `--- a/$1${cell}\n+++ b/$1${cell}\n`);
+        : diffForCreate(relPath, source).replace(
+            /^--- \/dev\/null\n\+\+\+ b\/(.*)\n/,
+            `--- a/$1${cell}\n+++ b/$1${cell}\n`,
+          );
   }
   return [change];
 }

@@ -41,7 +41,8 @@ async function complete(event: HookEvent, change: FileChange): Promise<FileChang
       if (after !== undefined) next.after = after;
     }
   }
-  if (next.before !== undefined && next.after !== undefined) next.diff = await diffTexts(next.relPath, next.before, next.after);
+  if (next.before !== undefined && next.after !== undefined)
+    next.diff = await diffTexts(next.relPath, next.before, next.after);
   return next;
 }
 

@@ -99,7 +99,8 @@ export function toolEdits(tool: string | undefined, input: Record<string, unknow
   if (!Array.isArray(list)) return undefined;
   const edits: Edit[] = [];
   for (const e of list) {
-    if (e === null || typeof e !== 'object' || typeof e.old_string !== 'string' || typeof e.new_string !== 'string') return undefined;
+    if (e === null || typeof e !== 'object' || typeof e.old_string !== 'string' || typeof e.new_string !== 'string')
+      return undefined;
     edits.push({ old_string: e.old_string, new_string: e.new_string, replace_all: e.replace_all === true });
   }
   return edits;

@@ -8,7 +8,8 @@ import { AvpError } from '../errors.ts';
 export const MAX_INPUT_BYTES = 8 * 1024 * 1024;
 export const INPUT_TIMEOUT_MS = 10_000;
 
-const FIX = 'avp hook is run by the agent with the event JSON on stdin, e.g. `echo \'{"hook_event_name":"Stop","cwd":"."}\' | avp hook`';
+const FIX =
+  'avp hook is run by the agent with the event JSON on stdin, e.g. `echo \'{"hook_event_name":"Stop","cwd":"."}\' | avp hook`';
 
 /** The whole of stdin as text. */
 export async function readStdin(opts: { maxBytes?: number; timeoutMs?: number } = {}): Promise<string> {
@@ -20,7 +21,13 @@ export async function readStdin(opts: { maxBytes?: number; timeoutMs?: number } 
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      reject(new AvpError('hook-input', `no complete hook input on stdin after ${(opts.timeoutMs ?? INPUT_TIMEOUT_MS) / 1000} s`, { fix: FIX }));
+      reject(
+        new AvpError(
+          'hook-input',
+          `no complete hook input on stdin after ${(opts.timeoutMs ?? INPUT_TIMEOUT_MS) / 1000} s`,
+          { fix: FIX },
+        ),
+      );
     }, opts.timeoutMs ?? INPUT_TIMEOUT_MS);
   });
   try {
@@ -52,6 +59,10 @@ export function parseInput(text: string): unknown {
     return JSON.parse(trimmed);
   } catch (e) {
     const detail = e instanceof Error ? e.message : String(e);
-    throw new AvpError('hook-input', `the hook input is not JSON (${detail}): ${JSON.stringify(trimmed.slice(0, 80))}`, { fix: FIX });
+    throw new AvpError(
+      'hook-input',
+      `the hook input is not JSON (${detail}): ${JSON.stringify(trimmed.slice(0, 80))}`,
+      { fix: FIX },
+    );
   }
 }

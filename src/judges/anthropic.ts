@@ -23,7 +23,11 @@ export interface AnthropicOptions {
 }
 
 /** The Messages API request body for a prompt (exported for tests and the bench). */
-export function anthropicRequest(prompt: Prompt, opts: AnthropicOptions, repair?: AskOptions['repair']): Record<string, unknown> {
+export function anthropicRequest(
+  prompt: Prompt,
+  opts: AnthropicOptions,
+  repair?: AskOptions['repair'],
+): Record<string, unknown> {
   const ephemeral = { type: 'ephemeral' };
   const messages: unknown[] = [
     {
@@ -39,7 +43,12 @@ export function anthropicRequest(prompt: Prompt, opts: AnthropicOptions, repair?
     messages.push({ role: 'assistant', content: [{ type: 'text', text: repair.previous.trim() || '(empty reply)' }] });
     messages.push({
       role: 'user',
-      content: [{ type: 'text', text: `${repair.problem}\nCall the ${VERDICT_TOOL} tool with passed, violations and summary — nothing else.` }],
+      content: [
+        {
+          type: 'text',
+          text: `${repair.problem}\nCall the ${VERDICT_TOOL} tool with passed, violations and summary — nothing else.`,
+        },
+      ],
     });
   }
   return {
@@ -82,7 +91,14 @@ export function anthropicTransport(opts: AnthropicOptions): Transport {
       const headers: Record<string, string> = { 'anthropic-version': '2023-06-01', accept: 'application/json' };
       if (opts.apiKey) headers['x-api-key'] = opts.apiKey;
       return postWithRetry(
-        { url: `${base}/v1/messages`, headers, body: anthropicRequest(prompt, opts, ask.repair), signal: ask.signal, deadline: ask.deadline, backend: 'anthropic' },
+        {
+          url: `${base}/v1/messages`,
+          headers,
+          body: anthropicRequest(prompt, opts, ask.repair),
+          signal: ask.signal,
+          deadline: ask.deadline,
+          backend: 'anthropic',
+        },
         (reply) => {
           const type = reply.headers.get('content-type') ?? '';
           if (type.includes('text/event-stream')) return answerOf(anthropicFromStream(reply.text));
@@ -93,9 +109,13 @@ export function anthropicTransport(opts: AnthropicOptions): Transport {
             throw new RetryableError('the response body is not complete JSON (connection cut?)');
           }
           if (!Array.isArray(msg?.content)) {
-            throw new AvpError('judge-unreadable', `the anthropic API answered without content: ${reply.text.slice(0, 160)}`, {
-              fix: 'check ANTHROPIC_BASE_URL points at a Messages API',
-            });
+            throw new AvpError(
+              'judge-unreadable',
+              `the anthropic API answered without content: ${reply.text.slice(0, 160)}`,
+              {
+                fix: 'check ANTHROPIC_BASE_URL points at a Messages API',
+              },
+            );
           }
           return answerOf(msg);
         },

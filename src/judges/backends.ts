@@ -22,7 +22,13 @@ export function modelFor(backend: string, validator: Validator | undefined, conf
 }
 
 /** Builds the uncached judge: the transport, the shared LLM flow (prompt, verdict, repair) and its limit. */
-async function buildJudge(found: Detection, model: string, validator: Validator, config: AvpConfig, env: NodeJS.ProcessEnv): Promise<Judge> {
+async function buildJudge(
+  found: Detection,
+  model: string,
+  validator: Validator,
+  config: AvpConfig,
+  env: NodeJS.ProcessEnv,
+): Promise<Judge> {
   const { llmJudge } = await import('./llm-judge.ts');
   const stream = truthy(env.AVP_JUDGE_STREAM);
   if (found.backend === 'claude') {
@@ -31,11 +37,21 @@ async function buildJudge(found: Detection, model: string, validator: Validator,
   }
   if (found.backend === 'anthropic') {
     const { anthropicTransport } = await import('./anthropic.ts');
-    const opts = { model, stream, ...(env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : {}), ...(env.ANTHROPIC_BASE_URL ? { baseUrl: env.ANTHROPIC_BASE_URL } : {}) };
+    const opts = {
+      model,
+      stream,
+      ...(env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : {}),
+      ...(env.ANTHROPIC_BASE_URL ? { baseUrl: env.ANTHROPIC_BASE_URL } : {}),
+    };
     return llmJudge(anthropicTransport(opts), config.judge.concurrency);
   }
   const { openaiTransport } = await import('./openai.ts');
-  const opts = { model, stream, ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}), ...(env.OPENAI_BASE_URL ? { baseUrl: env.OPENAI_BASE_URL } : {}) };
+  const opts = {
+    model,
+    stream,
+    ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
+    ...(env.OPENAI_BASE_URL ? { baseUrl: env.OPENAI_BASE_URL } : {}),
+  };
   return llmJudge(openaiTransport(opts), config.judge.concurrency);
 }
 
@@ -43,13 +59,26 @@ async function buildJudge(found: Detection, model: string, validator: Validator,
  * The judge for `validator` on the detected LLM backend (`claude`, `anthropic` or `openai`), cache included. The
  * backend modules (prompt building, diff, valibot, ofetch) load only on a cache miss: a hit costs a file read.
  */
-export async function createLlmJudge(found: Detection, validator: Validator, config: AvpConfig, env: NodeJS.ProcessEnv): Promise<Judge> {
+export async function createLlmJudge(
+  found: Detection,
+  validator: Validator,
+  config: AvpConfig,
+  env: NodeJS.ProcessEnv,
+): Promise<Judge> {
   if (found.backend === 'command') throw new Error('createLlmJudge: the command backend is built by select.ts');
   const model = modelFor(found.backend, validator, config);
   if (!config.cache.enabled) return buildJudge(found, model, validator, config, env);
-  const lazy: Judge = { name: found.backend, evaluate: async (req) => (await buildJudge(found, model, validator, config, env)).evaluate(req) };
+  const lazy: Judge = {
+    name: found.backend,
+    evaluate: async (req) => (await buildJudge(found, model, validator, config, env)).evaluate(req),
+  };
   // The endpoint is part of the key: another server may run another model under the same name.
-  const identity = found.backend === 'anthropic' ? env.ANTHROPIC_BASE_URL : found.backend === 'openai' ? env.OPENAI_BASE_URL : undefined;
+  const identity =
+    found.backend === 'anthropic'
+      ? env.ANTHROPIC_BASE_URL
+      : found.backend === 'openai'
+        ? env.OPENAI_BASE_URL
+        : undefined;
   const { cachingJudge } = await import('./cache.ts');
   return cachingJudge(lazy, { model, maxBytes: config.cache.maxBytes, ...(identity ? { identity } : {}) });
 }

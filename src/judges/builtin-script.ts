@@ -22,7 +22,10 @@ export function scriptsDirHash(dir: string): string | undefined {
   };
   try {
     walk('');
-    for (const f of files) h.update(`${f}\0`).update(readFileSync(join(dir, f))).update('\0');
+    for (const f of files)
+      h.update(`${f}\0`)
+        .update(readFileSync(join(dir, f)))
+        .update('\0');
   } catch {
     return undefined;
   }

@@ -6,7 +6,16 @@
  *
  * The lookup is on the hook path: node:fs and Bun's sha256 only, no valibot, no prompt building.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { HookEvent } from '../event.ts';
 import { projectAvpDir } from '../paths.ts';
@@ -160,12 +169,23 @@ export function cachingJudge(inner: Judge, opts: { model: string; identity?: str
     name: inner.name,
     async evaluate(req: JudgeRequest): Promise<JudgeResult> {
       const dir = verdictCacheDir(req.event.projectRoot);
-      const key = verdictCacheKey(req.validator.hash, `${inner.name}${opts.identity ? `:${opts.identity}` : ''}`, opts.model, req.event);
+      const key = verdictCacheKey(
+        req.validator.hash,
+        `${inner.name}${opts.identity ? `:${opts.identity}` : ''}`,
+        opts.model,
+        req.event,
+      );
       const hit = readVerdict(dir, key);
-      if (hit) return { verdict: hit.verdict, judge: hit.judge, ...(hit.model ? { model: hit.model } : {}), cached: true };
+      if (hit)
+        return { verdict: hit.verdict, judge: hit.judge, ...(hit.model ? { model: hit.model } : {}), cached: true };
       const result = await inner.evaluate(req);
       try {
-        writeVerdict(dir, key, { judge: result.judge, ...(result.model ? { model: result.model } : {}), verdict: result.verdict }, opts.maxBytes);
+        writeVerdict(
+          dir,
+          key,
+          { judge: result.judge, ...(result.model ? { model: result.model } : {}), verdict: result.verdict },
+          opts.maxBytes,
+        );
       } catch {
         // A read-only or full disk must not turn a verdict into an error: the cache is an optimisation.
       }

@@ -19,7 +19,14 @@ import type { Prompt } from './prompt.ts';
 export const CLAUDE_READ_ONLY_TOOLS = ['Read', 'Grep', 'Glob'];
 const DENIED_TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', 'WebFetch', 'WebSearch', 'Task'];
 /** Host-session variables a hook inherits from Claude Code; the sub-agent must look like a fresh top-level session. */
-const HOST_VARS = ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_SESSION_ID', 'CLAUDE_CODE_CHILD_SESSION', 'CLAUDE_PROJECT_DIR', 'CLAUDE_EFFORT'];
+const HOST_VARS = [
+  'CLAUDECODE',
+  'CLAUDE_CODE_ENTRYPOINT',
+  'CLAUDE_CODE_SESSION_ID',
+  'CLAUDE_CODE_CHILD_SESSION',
+  'CLAUDE_PROJECT_DIR',
+  'CLAUDE_EFFORT',
+];
 
 export interface ClaudeOptions {
   /** The `claude` executable (found on PATH by auto-detection, or `AVP_CLAUDE_BIN`). */
@@ -31,7 +38,9 @@ export interface ClaudeOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** A copy of `env` without the markers of the Claude Code session avp runs in (the sub-agent is a session of its own). */
+/**
+ * A copy of `env` without the markers of the Claude Code session avp runs in (the sub-agent is a session of its own).
+ */
 export function withoutHostSession(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { ...env };
   for (const k of HOST_VARS) delete out[k];
@@ -76,20 +85,31 @@ export function claudeArgv(opts: ClaudeOptions, system: string, addDirs: string[
 
 /** Reads the CLI's `--output-format json` result (`{type:"result", subtype, is_error, result, usage, modelUsage}`). */
 export function claudeAnswer(stdout: string, model: string): Answer {
-  const line = stdout.trim().split('\n').reverse().find((l) => l.trim().startsWith('{'));
+  const line = stdout
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((l) => l.trim().startsWith('{'));
   let j: any;
   try {
     j = JSON.parse(line ?? '');
   } catch {
-    throw new AvpError('judge-unreadable', `the claude CLI did not print its JSON result: ${JSON.stringify(stdout.trim().slice(0, 200))}`, {
-      fix: 'check that `claude -p --output-format json` works in this project (`avp doctor`)',
-    });
+    throw new AvpError(
+      'judge-unreadable',
+      `the claude CLI did not print its JSON result: ${JSON.stringify(stdout.trim().slice(0, 200))}`,
+      {
+        fix: 'check that `claude -p --output-format json` works in this project (`avp doctor`)',
+      },
+    );
   }
   if (j.is_error || (j.subtype && j.subtype !== 'success')) {
     const status = j.api_error_status ? ` (API status ${j.api_error_status})` : '';
     const kind = j.subtype && j.subtype !== 'success' ? `${j.subtype}${status}: ` : status ? `${status.trim()}: ` : '';
     throw new AvpError('judge-crash', `the claude sub-agent failed: ${kind}${String(j.result ?? '').slice(0, 300)}`, {
-      fix: j.subtype === 'error_max_turns' ? 'the sub-agent used all its turns; simplify the validator' : 'run `claude -p hello` to check the CLI login, or `avp doctor`',
+      fix:
+        j.subtype === 'error_max_turns'
+          ? 'the sub-agent used all its turns; simplify the validator'
+          : 'run `claude -p hello` to check the CLI login, or `avp doctor`',
     });
   }
   // The CLI's result carries the Messages API's usage object.
@@ -117,20 +137,29 @@ export function claudeTransport(opts: ClaudeOptions, validator: Validator): Tran
         signal: ask.signal,
       });
       if (result.spawnError) {
-        throw new AvpError('judge-unconfigured', `cannot start the claude CLI (${opts.bin}): ${result.spawnError.message}`, {
-          fix: 'install Claude Code (npm i -g @anthropic-ai/claude-code) or choose another backend: judge.backend = "anthropic" | "openai"',
-        });
+        throw new AvpError(
+          'judge-unconfigured',
+          `cannot start the claude CLI (${opts.bin}): ${result.spawnError.message}`,
+          {
+            fix: 'install Claude Code (npm i -g @anthropic-ai/claude-code) or choose another backend: judge.backend = "anthropic" | "openai"',
+          },
+        );
       }
       if (result.aborted) {
-        const why = ask.signal.reason instanceof Error ? ask.signal.reason.message : String(ask.signal.reason ?? 'timeout');
+        const why =
+          ask.signal.reason instanceof Error ? ask.signal.reason.message : String(ask.signal.reason ?? 'timeout');
         throw new AvpError('judge-timeout', `the claude sub-agent did not answer in time and was killed (${why})`, {
           fix: "raise the validator's `timeout`, or use a faster model (`judge.model`)",
         });
       }
       if (result.code !== 0 && !result.stdout.trim()) {
-        throw new AvpError('judge-crash', `the claude CLI exited with code ${result.code ?? result.signal}${stderrNote(result.stderrTail)}`, {
-          fix: 'run `claude -p hello` in the project to see why; `avp doctor` checks the backend',
-        });
+        throw new AvpError(
+          'judge-crash',
+          `the claude CLI exited with code ${result.code ?? result.signal}${stderrNote(result.stderrTail)}`,
+          {
+            fix: 'run `claude -p hello` in the project to see why; `avp doctor` checks the backend',
+          },
+        );
       }
       return claudeAnswer(result.stdout, opts.model);
     },

@@ -30,9 +30,20 @@ export function commandJudge(command: string): Judge {
         signal,
       });
       const shown = command.length > 80 ? `${command.slice(0, 77)}...` : command;
-      if (result.spawnError) throw new AvpError('judge-crash', `judge command could not start: ${result.spawnError.message}`, { fix: disableHint(validator) });
-      if (result.aborted) throw new AvpError('judge-timeout', `judge command \`${shown}\` was stopped: ${String(signal.reason ?? 'timeout')}`, { fix: disableHint(validator) });
-      if (result.overflow) throw new AvpError('judge-unreadable', `judge command \`${shown}\` printed more than 4 MiB`, { fix: disableHint(validator) });
+      if (result.spawnError)
+        throw new AvpError('judge-crash', `judge command could not start: ${result.spawnError.message}`, {
+          fix: disableHint(validator),
+        });
+      if (result.aborted)
+        throw new AvpError(
+          'judge-timeout',
+          `judge command \`${shown}\` was stopped: ${String(signal.reason ?? 'timeout')}`,
+          { fix: disableHint(validator) },
+        );
+      if (result.overflow)
+        throw new AvpError('judge-unreadable', `judge command \`${shown}\` printed more than 4 MiB`, {
+          fix: disableHint(validator),
+        });
       if (result.code !== 0) {
         const how = result.code === null ? `was killed by ${result.signal}` : `exited with code ${result.code}`;
         throw new AvpError('judge-crash', `judge command \`${shown}\` ${how}${stderrNote(result.stderrTail)}`, {
@@ -45,7 +56,10 @@ export function commandJudge(command: string): Judge {
         verdict = parseVerdict(result.stdout, { rule: validator.name });
       } catch (e) {
         const msg = e instanceof Error ? e.message : String(e);
-        throw new AvpError('judge-unreadable', `judge command \`${shown}\`: ${msg}${stderrNote(result.stderrTail)}`, { fix: disableHint(validator), cause: e });
+        throw new AvpError('judge-unreadable', `judge command \`${shown}\`: ${msg}${stderrNote(result.stderrTail)}`, {
+          fix: disableHint(validator),
+          cause: e,
+        });
       }
       return { verdict: verifyLines(verdict, event), judge: 'command' };
     },

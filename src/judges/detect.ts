@@ -12,7 +12,11 @@ import { AvpError } from '../errors.ts';
 export type LlmBackend = 'claude' | 'anthropic' | 'openai' | 'command';
 
 /** Each backend's model when neither config nor the validator names one: small and fast, a judge answers often. */
-export const DEFAULT_MODELS = { claude: 'claude-haiku-4-5', anthropic: 'claude-haiku-4-5', openai: 'gpt-4o-mini' } as const;
+export const DEFAULT_MODELS = {
+  claude: 'claude-haiku-4-5',
+  anthropic: 'claude-haiku-4-5',
+  openai: 'gpt-4o-mini',
+} as const;
 
 export interface Detection {
   backend: LlmBackend;
@@ -54,31 +58,54 @@ export function claudeBin(env: NodeJS.ProcessEnv): string | undefined {
   return findOnPath('claude', env);
 }
 
-function explicit(backend: Exclude<BackendName, 'auto'>, why: string, env: NodeJS.ProcessEnv, config: AvpConfig): Detection {
+function explicit(
+  backend: Exclude<BackendName, 'auto'>,
+  why: string,
+  env: NodeJS.ProcessEnv,
+  config: AvpConfig,
+): Detection {
   switch (backend) {
     case 'claude': {
       const bin = claudeBin(env);
       if (!bin) {
-        throw new AvpError('judge-unconfigured', `judge backend "claude" is selected (${why}) but the claude CLI is not on PATH`, {
-          fix: 'install Claude Code (`npm i -g @anthropic-ai/claude-code`), set AVP_CLAUDE_BIN to its path, or choose another judge.backend',
-        });
+        throw new AvpError(
+          'judge-unconfigured',
+          `judge backend "claude" is selected (${why}) but the claude CLI is not on PATH`,
+          {
+            fix: 'install Claude Code (`npm i -g @anthropic-ai/claude-code`), set AVP_CLAUDE_BIN to its path, or choose another judge.backend',
+          },
+        );
       }
       return { backend, reason: `${why}; claude CLI at ${bin}`, bin };
     }
     case 'anthropic':
       if (!env.ANTHROPIC_API_KEY && !env.ANTHROPIC_BASE_URL) {
-        throw new AvpError('judge-unconfigured', `judge backend "anthropic" is selected (${why}) but ANTHROPIC_API_KEY is not set`, {
-          fix: 'export ANTHROPIC_API_KEY=sk-ant-… (and ANTHROPIC_BASE_URL for a proxy), or choose another judge.backend',
-        });
+        throw new AvpError(
+          'judge-unconfigured',
+          `judge backend "anthropic" is selected (${why}) but ANTHROPIC_API_KEY is not set`,
+          {
+            fix: 'export ANTHROPIC_API_KEY=sk-ant-… (and ANTHROPIC_BASE_URL for a proxy), or choose another judge.backend',
+          },
+        );
       }
-      return { backend, reason: `${why}; ${env.ANTHROPIC_BASE_URL ? `ANTHROPIC_BASE_URL=${env.ANTHROPIC_BASE_URL}` : 'api.anthropic.com'}` };
+      return {
+        backend,
+        reason: `${why}; ${env.ANTHROPIC_BASE_URL ? `ANTHROPIC_BASE_URL=${env.ANTHROPIC_BASE_URL}` : 'api.anthropic.com'}`,
+      };
     case 'openai':
-      return { backend, reason: `${why}; ${env.OPENAI_BASE_URL ? `OPENAI_BASE_URL=${env.OPENAI_BASE_URL}` : 'api.openai.com'}` };
+      return {
+        backend,
+        reason: `${why}; ${env.OPENAI_BASE_URL ? `OPENAI_BASE_URL=${env.OPENAI_BASE_URL}` : 'api.openai.com'}`,
+      };
     case 'command':
       if (!config.judge.command) {
-        throw new AvpError('judge-unconfigured', `judge backend "command" is selected (${why}) but judge.command is empty`, {
-          fix: 'set judge.command in avp.config.json or AVP_JUDGE_COMMAND (e.g. "codex exec -")',
-        });
+        throw new AvpError(
+          'judge-unconfigured',
+          `judge backend "command" is selected (${why}) but judge.command is empty`,
+          {
+            fix: 'set judge.command in avp.config.json or AVP_JUDGE_COMMAND (e.g. "codex exec -")',
+          },
+        );
       }
       return { backend, reason: `${why}; command: ${config.judge.command}` };
   }
@@ -92,8 +119,11 @@ export function detectBackend(
   env: NodeJS.ProcessEnv = process.env,
   validator?: { id: string; name: string },
 ): Detection {
-  const routed = validator ? (config.judge.validators[validator.id] ?? config.judge.validators[validator.name]) : undefined;
-  if (routed && routed !== 'auto') return explicit(routed, `judge.validators routes "${validator!.id}" to ${routed}`, env, config);
+  const routed = validator
+    ? (config.judge.validators[validator.id] ?? config.judge.validators[validator.name])
+    : undefined;
+  if (routed && routed !== 'auto')
+    return explicit(routed, `judge.validators routes "${validator!.id}" to ${routed}`, env, config);
   const backend = config.judge.backend;
   if (backend !== 'auto') {
     const why = env.AVP_JUDGE === backend ? `AVP_JUDGE=${backend}` : `judge.backend = "${backend}"`;
@@ -104,7 +134,10 @@ export function detectBackend(
   if (bin) return { backend: 'claude', reason: `auto: the claude CLI is on PATH (${bin})`, bin };
   if (env.ANTHROPIC_API_KEY) return { backend: 'anthropic', reason: 'auto: ANTHROPIC_API_KEY is set' };
   if (env.OPENAI_BASE_URL || env.OPENAI_API_KEY) {
-    return { backend: 'openai', reason: `auto: ${env.OPENAI_BASE_URL ? `OPENAI_BASE_URL=${env.OPENAI_BASE_URL}` : 'OPENAI_API_KEY is set'}` };
+    return {
+      backend: 'openai',
+      reason: `auto: ${env.OPENAI_BASE_URL ? `OPENAI_BASE_URL=${env.OPENAI_BASE_URL}` : 'OPENAI_API_KEY is set'}`,
+    };
   }
   throw new AvpError(
     'judge-unconfigured',

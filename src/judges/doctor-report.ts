@@ -24,7 +24,13 @@ export interface DoctorReport {
     validators: Array<{ id: string; backend: string; model?: string }>;
   };
   hooks: Array<{ agent: string; file: string; events: string[] }>;
-  validators: { loaded: number; script: number; llm: number; errors: Array<{ path: string; line?: number; message: string; fix: string }>; warnings: number };
+  validators: {
+    loaded: number;
+    script: number;
+    llm: number;
+    errors: Array<{ path: string; line?: number; message: string; fix: string }>;
+    warnings: number;
+  };
   problems: string[];
   notes: string[];
 }
@@ -47,19 +53,33 @@ function hookFiles(projectRoot: string, env: NodeJS.ProcessEnv): Array<{ agent: 
 
 /** Events of a settings file whose hooks run `avp … hook`. */
 async function avpEvents(file: string): Promise<string[] | { error: string }> {
-  const [{ parse }, { isAvpHookCommand }] = await Promise.all([import('jsonc-parser'), import('../hosts/claude-settings.ts')]);
+  const [{ parse }, { isAvpHookCommand }] = await Promise.all([
+    import('jsonc-parser'),
+    import('../hosts/claude-settings.ts'),
+  ]);
   const errors: unknown[] = [];
   const value = parse(readFileSync(file, 'utf8'), errors as never, { allowTrailingComma: true });
   if (errors.length) return { error: 'not valid JSON' };
   const hooks = value?.hooks;
   if (!hooks || typeof hooks !== 'object') return [];
   const hasAvp = (x: unknown): boolean =>
-    Array.isArray(x) ? x.some(hasAvp) : x !== null && typeof x === 'object' ? Object.entries(x).some(([k, v]) => (k === 'command' ? isAvpHookCommand(v) : hasAvp(v))) : false;
-  return Object.entries(hooks).filter(([, v]) => hasAvp(v)).map(([k]) => k);
+    Array.isArray(x)
+      ? x.some(hasAvp)
+      : x !== null && typeof x === 'object'
+        ? Object.entries(x).some(([k, v]) => (k === 'command' ? isAvpHookCommand(v) : hasAvp(v)))
+        : false;
+  return Object.entries(hooks)
+    .filter(([, v]) => hasAvp(v))
+    .map(([k]) => k);
 }
 
 /** Builds the report. `probe: false` skips the request to the backend. */
-export async function doctorReport(opts: { cwd: string; env: NodeJS.ProcessEnv; probe: boolean; timeoutMs: number }): Promise<DoctorReport> {
+export async function doctorReport(opts: {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  probe: boolean;
+  timeoutMs: number;
+}): Promise<DoctorReport> {
   const { env } = opts;
   const projectRoot = findProjectRoot(opts.cwd, env);
   const { loadConfig, configFilesPresent, defaultConfig } = await import('../config.ts');
@@ -89,13 +109,26 @@ export async function doctorReport(opts: { cwd: string; env: NodeJS.ProcessEnv; 
     loaded: found.validators.length,
     script: found.validators.length - llm.length,
     llm: llm.length,
-    errors: found.errors.map((e) => ({ path: e.path, ...(e.line ? { line: e.line } : {}), message: e.message, fix: e.fix })),
+    errors: found.errors.map((e) => ({
+      path: e.path,
+      ...(e.line ? { line: e.line } : {}),
+      message: e.message,
+      fix: e.fix,
+    })),
     warnings: found.warnings.length,
   };
-  if (found.errors.length) report.problems.push(`${found.errors.length} validator(s) fail to load (each blocks the events it would see)`);
-  if (!found.validators.length && !found.errors.length) report.notes.push('no validators installed: `avp init` installs the recommended ones, `avp new <name>` creates one');
+  if (found.errors.length)
+    report.problems.push(`${found.errors.length} validator(s) fail to load (each blocks the events it would see)`);
+  if (!found.validators.length && !found.errors.length)
+    report.notes.push(
+      'no validators installed: `avp init` installs the recommended ones, `avp new <name>` creates one',
+    );
 
-  const [{ detectBackend }, { modelFor }, { backendFor }] = await Promise.all([import('./detect.ts'), import('./backends.ts'), import('./select.ts')]);
+  const [{ detectBackend }, { modelFor }, { backendFor }] = await Promise.all([
+    import('./detect.ts'),
+    import('./backends.ts'),
+    import('./select.ts'),
+  ]);
   try {
     const d = detectBackend(config, env);
     report.judge.backend = d.backend;
@@ -103,11 +136,18 @@ export async function doctorReport(opts: { cwd: string; env: NodeJS.ProcessEnv; 
     if (d.backend !== 'command') report.judge.model = modelFor(d.backend, undefined, config);
     if (opts.probe && d.backend !== 'command') {
       const { probeBackend } = await import('./probe.ts');
-      report.judge.probe = await probeBackend(d, report.judge.model!, env, { timeoutMs: opts.timeoutMs, cwd: projectRoot });
-      if (!report.judge.probe.ok) report.problems.push(`the ${d.backend} judge does not answer: ${report.judge.probe.detail}`);
+      report.judge.probe = await probeBackend(d, report.judge.model!, env, {
+        timeoutMs: opts.timeoutMs,
+        cwd: projectRoot,
+      });
+      if (!report.judge.probe.ok)
+        report.problems.push(`the ${d.backend} judge does not answer: ${report.judge.probe.detail}`);
     }
   } catch (e) {
-    report.judge.error = { message: errorMessage(e).split('\n')[0]!, ...(isAvpError(e) && e.fix ? { fix: e.fix } : {}) };
+    report.judge.error = {
+      message: errorMessage(e).split('\n')[0]!,
+      ...(isAvpError(e) && e.fix ? { fix: e.fix } : {}),
+    };
     if (llm.length) report.problems.push(`${llm.length} LLM validator(s) have no judge: ${report.judge.error.message}`);
     else report.notes.push(`no LLM judge available (only needed by LLM validators): ${report.judge.error.message}`);
   }
@@ -125,6 +165,7 @@ export async function doctorReport(opts: { cwd: string; env: NodeJS.ProcessEnv; 
       if (events.length) report.hooks.push({ agent, file, events });
     } else report.problems.push(`${file}: ${events.error}; the agent may ignore it`);
   }
-  if (!report.hooks.length) report.notes.push('no agent hook calls avp: run `avp init` to install the Claude Code hook');
+  if (!report.hooks.length)
+    report.notes.push('no agent hook calls avp: run `avp init` to install the Claude Code hook');
   return report;
 }

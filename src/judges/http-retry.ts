@@ -62,7 +62,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 function timeoutError(backend: string, signal: AbortSignal): AvpError {
   const why = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'timeout');
   return new AvpError('judge-timeout', `the ${backend} judge did not answer in time (${why})`, {
-    fix: 'raise the validator\'s `timeout`, or use a faster model (`judge.model`)',
+    fix: "raise the validator's `timeout`, or use a faster model (`judge.model`)",
   });
 }
 
@@ -82,7 +82,9 @@ export function apiErrorMessage(text: string): string {
 
 function networkError(e: unknown): boolean {
   const text = `${(e as Error)?.message ?? ''} ${(e as { code?: string })?.code ?? ''} ${String((e as Error)?.cause ?? '')}`;
-  return /ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|socket|closed|terminated|network|fetch failed|Unable to connect|ConnectionRefused|DNS/i.test(text);
+  return /ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|socket|closed|terminated|network|fetch failed|Unable to connect|ConnectionRefused|DNS/i.test(
+    text,
+  );
 }
 
 /**
@@ -114,30 +116,52 @@ export async function postWithRetry<T>(opts: PostOptions, parse: (reply: HttpRep
       if (reply.status < 400) return await parse(reply);
       const detail = apiErrorMessage(reply.text);
       if (reply.status === 401 || reply.status === 403) {
-        throw new AvpError('judge-auth', `the ${opts.backend} API refused the credentials (${reply.status} ${detail})`, {
-          fix: opts.backend === 'anthropic' ? 'set a valid ANTHROPIC_API_KEY' : 'set a valid OPENAI_API_KEY (or none for a local server)',
-        });
+        throw new AvpError(
+          'judge-auth',
+          `the ${opts.backend} API refused the credentials (${reply.status} ${detail})`,
+          {
+            fix:
+              opts.backend === 'anthropic'
+                ? 'set a valid ANTHROPIC_API_KEY'
+                : 'set a valid OPENAI_API_KEY (or none for a local server)',
+          },
+        );
       }
       if (!RETRY_STATUS.has(reply.status)) {
-        throw new AvpError('judge-request', `the ${opts.backend} API rejected the request (${reply.status} ${detail})`, {
-          fix: 'check `judge.model` and the base URL (`avp doctor`)',
-        });
+        throw new AvpError(
+          'judge-request',
+          `the ${opts.backend} API rejected the request (${reply.status} ${detail})`,
+          {
+            fix: 'check `judge.model` and the base URL (`avp doctor`)',
+          },
+        );
       }
       hint = retryAfterMs(reply.headers);
-      last = new AvpError('judge-unavailable', `the ${opts.backend} API is unavailable (${reply.status} ${detail}) after ${attempt} attempt(s)`, {
-        fix: 'try again later, lower `judge.concurrency`, or switch backend (`judge.backend`)',
-      });
+      last = new AvpError(
+        'judge-unavailable',
+        `the ${opts.backend} API is unavailable (${reply.status} ${detail}) after ${attempt} attempt(s)`,
+        {
+          fix: 'try again later, lower `judge.concurrency`, or switch backend (`judge.backend`)',
+        },
+      );
     } catch (e) {
       if (opts.signal.aborted) throw timeoutError(opts.backend, opts.signal);
       if (e instanceof AvpError) throw e;
       if (e instanceof RetryableError || networkError(e)) {
-        const refused = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|DNS|Unable to connect|ConnectionRefused/i.test(`${(e as Error).message} ${(e as { code?: string }).code ?? ''}`);
+        const refused = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|DNS|Unable to connect|ConnectionRefused/i.test(
+          `${(e as Error).message} ${(e as { code?: string }).code ?? ''}`,
+        );
         last = new AvpError(
           refused ? 'judge-unreachable' : 'judge-unavailable',
           refused
             ? `cannot connect to the ${opts.backend} API at ${new URL(opts.url).origin} (${/ENOTFOUND|EAI_AGAIN|DNS/i.test(String((e as Error).message) + String((e as { code?: string }).code)) ? 'host not found' : 'connection refused'})`
             : `the connection to the ${opts.backend} API broke: ${(e as Error).message}`,
-          { fix: refused ? 'check the base URL (ANTHROPIC_BASE_URL / OPENAI_BASE_URL) and that the server runs' : 'try again; check the network or the server', cause: e },
+          {
+            fix: refused
+              ? 'check the base URL (ANTHROPIC_BASE_URL / OPENAI_BASE_URL) and that the server runs'
+              : 'try again; check the network or the server',
+            cause: e,
+          },
         );
       } else throw e;
     }

@@ -26,9 +26,13 @@ export async function limited<T>(backend: string, max: number, signal: AbortSign
         const i = s.queue.indexOf(go);
         if (i >= 0) s.queue.splice(i, 1);
         reject(
-          new AvpError('judge-timeout', `timed out waiting for a free ${backend} judge slot (judge.concurrency = ${max})`, {
-            fix: 'raise `judge.concurrency`, or the validators\' `timeout`',
-          }),
+          new AvpError(
+            'judge-timeout',
+            `timed out waiting for a free ${backend} judge slot (judge.concurrency = ${max})`,
+            {
+              fix: "raise `judge.concurrency`, or the validators' `timeout`",
+            },
+          ),
         );
       };
       if (signal.aborted) return onAbort();

@@ -71,7 +71,12 @@ export function llmJudge(transport: Transport, concurrency: number): Judge {
     async evaluate(req: JudgeRequest): Promise<JudgeResult> {
       const { validator, event, signal } = req;
       const prompt = buildPrompt(validator, event, transport.promptOptions);
-      const base = { signal, deadline: Date.now() + req.timeoutMs, projectRoot: event.projectRoot, ...(validator.dir ? { validatorDir: validator.dir } : {}) };
+      const base = {
+        signal,
+        deadline: Date.now() + req.timeoutMs,
+        projectRoot: event.projectRoot,
+        ...(validator.dir ? { validatorDir: validator.dir } : {}),
+      };
       const ask = (repair?: AskOptions['repair']) =>
         limited(transport.name, concurrency, signal, () => transport.ask(prompt, repair ? { ...base, repair } : base));
       const first = await ask();
@@ -89,9 +94,13 @@ export function llmJudge(transport: Transport, concurrency: number): Judge {
         try {
           verdict = read(second, validator.id);
         } catch (e2) {
-          throw new AvpError('judge-unreadable', `the ${transport.name} judge gave no readable verdict, even when asked again (${(e2 as Error).message})`, {
-            fix: 'use a model that follows instructions better (`judge.model`), or another backend; the validator fails closed meanwhile',
-          });
+          throw new AvpError(
+            'judge-unreadable',
+            `the ${transport.name} judge gave no readable verdict, even when asked again (${(e2 as Error).message})`,
+            {
+              fix: 'use a model that follows instructions better (`judge.model`), or another backend; the validator fails closed meanwhile',
+            },
+          );
         }
       }
       const result: JudgeResult = { verdict: verifyLines(verdict, event), judge: transport.name, model };

@@ -25,7 +25,12 @@ export interface OpenAIOptions {
 const noSchema = new Set<string>();
 
 /** The chat completions body (exported for tests and the bench). */
-export function openaiRequest(prompt: Prompt, opts: OpenAIOptions, withSchema: boolean, repair?: AskOptions['repair']): Record<string, unknown> {
+export function openaiRequest(
+  prompt: Prompt,
+  opts: OpenAIOptions,
+  withSchema: boolean,
+  repair?: AskOptions['repair'],
+): Record<string, unknown> {
   const messages: unknown[] = [
     { role: 'system', content: prompt.system },
     { role: 'user', content: prompt.user },
@@ -37,7 +42,14 @@ export function openaiRequest(prompt: Prompt, opts: OpenAIOptions, withSchema: b
   return {
     model: opts.model,
     messages,
-    ...(withSchema ? { response_format: { type: 'json_schema', json_schema: { name: 'avp_verdict', strict: true, schema: VERDICT_JSON_SCHEMA } } } : {}),
+    ...(withSchema
+      ? {
+          response_format: {
+            type: 'json_schema',
+            json_schema: { name: 'avp_verdict', strict: true, schema: VERDICT_JSON_SCHEMA },
+          },
+        }
+      : {}),
     ...(opts.stream ? { stream: true, stream_options: { include_usage: true } } : {}),
   };
 }
@@ -69,7 +81,12 @@ function answerFrom(reply: { text: string; headers: Headers }): Answer {
     });
   }
   const content = choice.message?.content;
-  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((p: any) => p?.text ?? '').join('') : '';
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content.map((p: any) => p?.text ?? '').join('')
+        : '';
   const usage = usageOf(j.usage);
   return { text, ...(j.model ? { model: j.model } : {}), ...(usage ? { usage } : {}) };
 }
@@ -81,7 +98,14 @@ export function openaiTransport(opts: OpenAIOptions): Transport {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
     return postWithRetry(
-      { url: `${base}/chat/completions`, headers, body: openaiRequest(prompt, opts, withSchema, ask.repair), signal: ask.signal, deadline: ask.deadline, backend: 'openai' },
+      {
+        url: `${base}/chat/completions`,
+        headers,
+        body: openaiRequest(prompt, opts, withSchema, ask.repair),
+        signal: ask.signal,
+        deadline: ask.deadline,
+        backend: 'openai',
+      },
       answerFrom,
     );
   };

@@ -1,6 +1,7 @@
 /**
  * How one changed file is shown to a judge: the unified diff with 3 lines of context for an update (never the whole
- * file, never twice), the numbered content for a new file up to a cap (then a truncation notice), a note for a deletion.
+ * file, never twice), the numbered content for a new file up to a cap (then a truncation notice), a note for a
+ * deletion.
  */
 import { createTwoFilesPatch } from 'diff';
 import type { FileChange } from '../event.ts';
@@ -29,7 +30,9 @@ export function numbered(text: string, maxBytes: number): string {
   for (const [i, line] of lines.entries()) {
     const row = `${String(i + 1).padStart(width)}| ${line}`;
     if (size + row.length + 1 > maxBytes) {
-      out.push(`[… truncated: lines ${i + 1}-${lines.length} not shown (${KB(text.length)} file, ${KB(maxBytes)} cap); read the file for the rest]`);
+      out.push(
+        `[… truncated: lines ${i + 1}-${lines.length} not shown (${KB(text.length)} file, ${KB(maxBytes)} cap); read the file for the rest]`,
+      );
       break;
     }
     out.push(row);
@@ -42,9 +45,17 @@ export function numbered(text: string, maxBytes: number): string {
 export function diffOf(change: FileChange): string | undefined {
   if (change.diff) return change.diff;
   if (typeof change.before !== 'string' || typeof change.after !== 'string') return undefined;
-  const patch = createTwoFilesPatch(`a/${change.relPath}`, `b/${change.relPath}`, change.before, change.after, undefined, undefined, {
-    context: 3,
-  });
+  const patch = createTwoFilesPatch(
+    `a/${change.relPath}`,
+    `b/${change.relPath}`,
+    change.before,
+    change.after,
+    undefined,
+    undefined,
+    {
+      context: 3,
+    },
+  );
   return patch.replace(/^=+\n/, '');
 }
 
@@ -58,7 +69,11 @@ export function changeSection(change: FileChange, cap: number): string {
   const isNew = change.kind === 'create' || change.before === null;
   if (isNew && typeof change.after === 'string') {
     const n = change.after === '' ? 0 : change.after.split('\n').length - (change.after.endsWith('\n') ? 1 : 0);
-    return [`file: ${change.relPath} (new file, ${n} lines${where})`, 'content (numbered lines):', numbered(change.after, cap)].join('\n');
+    return [
+      `file: ${change.relPath} (new file, ${n} lines${where})`,
+      'content (numbered lines):',
+      numbered(change.after, cap),
+    ].join('\n');
   }
   const diff = diffOf(change);
   if (diff !== undefined) {
@@ -66,7 +81,11 @@ export function changeSection(change: FileChange, cap: number): string {
     return [`file: ${change.relPath} (updated${where})`, 'diff:', body].join('\n');
   }
   if (typeof change.after === 'string') {
-    return [`file: ${change.relPath} (updated${where}; no diff available)`, 'content after the change (numbered lines):', numbered(change.after, cap)].join('\n');
+    return [
+      `file: ${change.relPath} (updated${where}; no diff available)`,
+      'content after the change (numbered lines):',
+      numbered(change.after, cap),
+    ].join('\n');
   }
   return `file: ${change.relPath} (${change.kind}${where}; content not available: read the file)`;
 }

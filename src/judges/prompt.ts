@@ -72,7 +72,8 @@ export function validatorSection(validator: Validator, opts: PromptOptions = {})
   ];
   if (validator.references.length > 0) {
     parts.push('', '## References (part of the validator, trusted)');
-    if (opts.locations && validator.dir) parts.push(`(files under ${validator.dir}; read them there for anything cut short)`);
+    if (opts.locations && validator.dir)
+      parts.push(`(files under ${validator.dir}; read them there for anything cut short)`);
     for (const ref of [...validator.references].sort()) {
       const name = validator.dir ? relative(validator.dir, ref) : ref;
       let text: string;
@@ -106,8 +107,10 @@ export function eventContext(event: HookEvent): string {
     if (typeof input.description === 'string') lines.push(`description: ${clip(input.description, 1_000, '')}`);
     const resp = event.toolResponse as Record<string, unknown> | undefined;
     if (resp && typeof resp === 'object') {
-      if (typeof resp.stdout === 'string' && resp.stdout) lines.push('stdout (last part):', clipTail(resp.stdout, 2_000));
-      if (typeof resp.stderr === 'string' && resp.stderr) lines.push('stderr (last part):', clipTail(resp.stderr, 2_000));
+      if (typeof resp.stdout === 'string' && resp.stdout)
+        lines.push('stdout (last part):', clipTail(resp.stdout, 2_000));
+      if (typeof resp.stderr === 'string' && resp.stderr)
+        lines.push('stderr (last part):', clipTail(resp.stderr, 2_000));
     }
   } else if (event.tool && Object.keys(input).length > 0 && event.files.length === 0) {
     // Tools without a file change avp knows (MCP tools, WebFetch, a Write whose change could not be computed…).
@@ -125,7 +128,12 @@ export function eventContext(event: HookEvent): string {
     let budget = 64_000;
     for (const [i, change] of event.files.entries()) {
       if (budget <= 0) {
-        lines.push(`[… ${event.files.length - i} more changed file(s) not shown: ${event.files.slice(i).map((f) => f.relPath).join(', ')}]`);
+        lines.push(
+          `[… ${event.files.length - i} more changed file(s) not shown: ${event.files
+            .slice(i)
+            .map((f) => f.relPath)
+            .join(', ')}]`,
+        );
         break;
       }
       const section = changeSection(change, Math.min(24_000, budget));

@@ -2,11 +2,14 @@
  * The in-process path for JS/TS script validators that `export function validate(event)` (opt-in:
  * `AVP_SCRIPT_WORKER=1`): the module is imported in a Worker of the hook process instead of starting a second runtime.
  * Measured (bench/hook.ts) it saves nothing in the compiled binary — a Worker boots its own VM and transpiles the
- * module, which costs about what a new process does — so it is off by default. Terminated on timeout. Anything unusual — the module does not
+ * module, which costs about what a new process does — so it is off by default. Terminated on timeout. Anything unusual
+ * — the module does not
  * load, does not export `validate`, or the Worker dies — returns `fallback` and the script runs as a process.
  */
 
-/** The Worker's code: stdout is redirected to stderr so a script's `console.log` can never corrupt the hook's answer. */
+/**
+ * The Worker's code: stdout is redirected to stderr so a script's `console.log` can never corrupt the hook's answer.
+ */
 const WORKER_SOURCE = `
 const toErr = (...a) => console.error(...a);
 console.log = toErr; console.info = toErr; console.debug = toErr;
@@ -33,7 +36,9 @@ let workerUrl: string | undefined;
 
 /** Cheap text test: only modules that visibly export `validate` are tried in-process. */
 export function exportsValidate(source: string): boolean {
-  return /\bexport\s+(?:async\s+)?function\s*\*?\s*validate\b|\bexport\s+(?:const|let|var)\s+validate\b|\bexport\s*\{[^}]*\bvalidate\b[^}]*\}/.test(source);
+  return /\bexport\s+(?:async\s+)?function\s*\*?\s*validate\b|\bexport\s+(?:const|let|var)\s+validate\b|\bexport\s*\{[^}]*\bvalidate\b[^}]*\}/.test(
+    source,
+  );
 }
 
 export type WorkerOutcome =
@@ -43,7 +48,12 @@ export type WorkerOutcome =
   | { kind: 'fallback'; reason: string };
 
 /** Imports `path` in a fresh Worker with `env` and calls its `validate(event)`. */
-export function validateInWorker(path: string, event: unknown, env: Record<string, string>, signal: AbortSignal): Promise<WorkerOutcome> {
+export function validateInWorker(
+  path: string,
+  event: unknown,
+  env: Record<string, string>,
+  signal: AbortSignal,
+): Promise<WorkerOutcome> {
   workerUrl ??= URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'application/javascript' }));
   return new Promise((resolve) => {
     let worker: Worker;

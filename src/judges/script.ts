@@ -24,7 +24,8 @@ export function disableHint(v: { id: string }): string {
 export function scriptPath(validator: Validator): string {
   const script = validator.spec.script;
   const dir = validator.dir;
-  if (!script) throw new AvpError('judge-script', `validator "${validator.id}" has no script`, { fix: disableHint(validator) });
+  if (!script)
+    throw new AvpError('judge-script', `validator "${validator.id}" has no script`, { fix: disableHint(validator) });
   if (!dir) {
     throw new AvpError('judge-script', `"script" needs a directory validator, but ${validator.path} is a single file`, {
       file: validator.path,
@@ -34,7 +35,10 @@ export function scriptPath(validator: Validator): string {
   const path = resolve(dir, script);
   const rel = relative(dir, path);
   if (rel.startsWith('..') || isAbsolute(rel)) {
-    throw new AvpError('judge-script', `script "${script}" is outside the validator directory`, { file: validator.path, fix: 'put the script under scripts/' });
+    throw new AvpError('judge-script', `script "${script}" is outside the validator directory`, {
+      file: validator.path,
+      fix: 'put the script under scripts/',
+    });
   }
   let isFile = false;
   try {
@@ -73,11 +77,24 @@ export function scriptArgv(path: string): { argv: string[]; env: Record<string, 
 
 /** The validator's identity, as the script protocol gives it to a judge (AVP_VALIDATOR_DIR…). */
 function validatorEnv(validator: Validator, projectRoot: string): Record<string, string> {
-  return { AVP_VALIDATOR_NAME: validator.name, AVP_VALIDATOR_ID: validator.id, AVP_VALIDATOR_DIR: validator.dir ?? '', AVP_PROJECT_ROOT: projectRoot };
+  return {
+    AVP_VALIDATOR_NAME: validator.name,
+    AVP_VALIDATOR_ID: validator.id,
+    AVP_VALIDATOR_DIR: validator.dir ?? '',
+    AVP_PROJECT_ROOT: projectRoot,
+  };
 }
 
-/** The environment every judge child gets: `base` (the hook's env) plus the validator's identity and the recursion guard. */
-export function judgeEnv(validator: Validator, projectRoot: string, extra: Record<string, string> = {}, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+/**
+ * The environment every judge child gets: `base` (the hook's env) plus the validator's identity and the recursion
+ * guard.
+ */
+export function judgeEnv(
+  validator: Validator,
+  projectRoot: string,
+  extra: Record<string, string> = {},
+  base: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
   return {
     ...base,
     ...extra,
@@ -105,13 +122,25 @@ export async function evaluateScript(req: JudgeRequest): Promise<JudgeResult> {
   });
   const rel = relative(validator.dir ?? '', path);
   if (result.spawnError) {
-    throw new AvpError('judge-crash', `script ${rel} could not start: ${result.spawnError.message}`, { file: path, fix: disableHint(validator) });
+    throw new AvpError('judge-crash', `script ${rel} could not start: ${result.spawnError.message}`, {
+      file: path,
+      fix: disableHint(validator),
+    });
   }
-  if (result.aborted) throw new AvpError('judge-timeout', `script ${rel} was stopped: ${String(signal.reason ?? 'timeout')}`, { fix: disableHint(validator) });
-  if (result.overflow) throw new AvpError('judge-unreadable', `script ${rel} printed more than 4 MiB on stdout`, { fix: disableHint(validator) });
+  if (result.aborted)
+    throw new AvpError('judge-timeout', `script ${rel} was stopped: ${String(signal.reason ?? 'timeout')}`, {
+      fix: disableHint(validator),
+    });
+  if (result.overflow)
+    throw new AvpError('judge-unreadable', `script ${rel} printed more than 4 MiB on stdout`, {
+      fix: disableHint(validator),
+    });
   if (result.code !== 0) {
     const how = result.code === null ? `was killed by ${result.signal}` : `exited with code ${result.code}`;
-    throw new AvpError('judge-crash', `script ${rel} ${how}${stderrNote(result.stderrTail)}`, { file: path, fix: disableHint(validator) });
+    throw new AvpError('judge-crash', `script ${rel} ${how}${stderrNote(result.stderrTail)}`, {
+      file: path,
+      fix: disableHint(validator),
+    });
   }
   return { verdict: await parseScriptOutput(result.stdout, validator.name, result.stderrTail), judge: 'script' };
 }
@@ -122,19 +151,29 @@ export async function evaluateScript(req: JudgeRequest): Promise<JudgeResult> {
  */
 export async function parseScriptOutput(stdout: string, rule: string, stderrTail = ''): Promise<Verdict> {
   const text = stdout.trim();
-  const fix = 'print exactly one JSON response on stdout: {"passed": boolean, "violations": [...], "summary": "..."} (logs go to stderr)';
-  if (!text) throw new AvpError('judge-unreadable', `the script printed nothing on stdout${stderrNote(stderrTail)}`, { fix });
+  const fix =
+    'print exactly one JSON response on stdout: {"passed": boolean, "violations": [...], "summary": "..."} (logs go to stderr)';
+  if (!text)
+    throw new AvpError('judge-unreadable', `the script printed nothing on stdout${stderrNote(stderrTail)}`, { fix });
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new AvpError('judge-unreadable', `the script's stdout is not JSON: ${JSON.stringify(text.slice(0, 200))}${stderrNote(stderrTail)}`, { fix });
+    throw new AvpError(
+      'judge-unreadable',
+      `the script's stdout is not JSON: ${JSON.stringify(text.slice(0, 200))}${stderrNote(stderrTail)}`,
+      { fix },
+    );
   }
   const { verdictFromValue } = await import('./verdict.ts');
   try {
     return verdictFromValue(value, { rule });
   } catch (e) {
-    throw new AvpError('judge-unreadable', `the script's JSON is not an AVP response: ${JSON.stringify(text.slice(0, 200))}`, { fix, cause: e });
+    throw new AvpError(
+      'judge-unreadable',
+      `the script's JSON is not an AVP response: ${JSON.stringify(text.slice(0, 200))}`,
+      { fix, cause: e },
+    );
   }
 }
 
@@ -153,13 +192,21 @@ async function tryBuiltin(req: JudgeRequest): Promise<JudgeResult | undefined> {
     // A JSON round trip gives the script the same plain event a process would read from stdin.
     value = await callWithEnv(validate, JSON.parse(JSON.stringify(event)), validatorEnv(validator, event.projectRoot));
   } catch (e) {
-    throw new AvpError('judge-crash', `script ${validator.spec.script}: validate() threw: ${(e as Error).message ?? String(e)}`, { file: validator.path, fix: disableHint(validator) });
+    throw new AvpError(
+      'judge-crash',
+      `script ${validator.spec.script}: validate() threw: ${(e as Error).message ?? String(e)}`,
+      { file: validator.path, fix: disableHint(validator) },
+    );
   }
   const { verdictFromValue } = await import('./verdict.ts');
   try {
     return { verdict: verdictFromValue(value, { rule: validator.name }), judge: 'builtin-script' };
   } catch (e) {
-    throw new AvpError('judge-unreadable', `script ${validator.spec.script}: validate() returned something that is not an AVP response`, { fix: disableHint(validator), cause: e });
+    throw new AvpError(
+      'judge-unreadable',
+      `script ${validator.spec.script}: validate() returned something that is not an AVP response`,
+      { fix: disableHint(validator), cause: e },
+    );
   }
 }
 
@@ -181,21 +228,34 @@ async function tryWorker(req: JudgeRequest, path: string): Promise<JudgeResult |
   const { exportsValidate, validateInWorker } = await import('./script-worker.ts');
   if (!exportsValidate(source)) return undefined;
   const env = Object.fromEntries(
-    Object.entries(judgeEnv(validator, event.projectRoot)).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    Object.entries(judgeEnv(validator, event.projectRoot)).filter(
+      (e): e is [string, string] => typeof e[1] === 'string',
+    ),
   );
   const out = await validateInWorker(path, event, env, signal);
   const rel = relative(validator.dir ?? '', path);
   if (out.kind === 'fallback') return undefined;
-  if (out.kind === 'aborted') throw new AvpError('judge-timeout', `script ${rel} was stopped: ${String(signal.reason ?? 'timeout')}`, { fix: disableHint(validator) });
-  if (out.kind === 'error') throw new AvpError('judge-crash', `script ${rel}: validate() threw: ${out.message}`, { file: path, fix: disableHint(validator) });
+  if (out.kind === 'aborted')
+    throw new AvpError('judge-timeout', `script ${rel} was stopped: ${String(signal.reason ?? 'timeout')}`, {
+      fix: disableHint(validator),
+    });
+  if (out.kind === 'error')
+    throw new AvpError('judge-crash', `script ${rel}: validate() threw: ${out.message}`, {
+      file: path,
+      fix: disableHint(validator),
+    });
   const { verdictFromValue } = await import('./verdict.ts');
   try {
     return { verdict: verdictFromValue(out.value, { rule: validator.name }), judge: 'script' };
   } catch (e) {
-    throw new AvpError('judge-unreadable', `script ${rel}: validate() returned something that is not an AVP response: ${JSON.stringify(out.value)?.slice(0, 200)}`, {
-      fix: 'return {"passed": boolean, "violations": [...], "summary": "..."}',
-      cause: e,
-    });
+    throw new AvpError(
+      'judge-unreadable',
+      `script ${rel}: validate() returned something that is not an AVP response: ${JSON.stringify(out.value)?.slice(0, 200)}`,
+      {
+        fix: 'return {"passed": boolean, "violations": [...], "summary": "..."}',
+        cause: e,
+      },
+    );
   }
 }
 

@@ -17,7 +17,11 @@ export function backendFor(validator: Validator, config: AvpConfig): BackendName
 }
 
 /** Returns the judge that evaluates `validator`. */
-export async function judgeFor(validator: Validator, config: AvpConfig, env: NodeJS.ProcessEnv = process.env): Promise<Judge> {
+export async function judgeFor(
+  validator: Validator,
+  config: AvpConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Judge> {
   if (validator.spec.script) return (await import('./script.ts')).scriptJudge;
   const backend = backendFor(validator, config);
   if (backend === 'command' || (backend === 'auto' && config.judge.command)) {

@@ -41,7 +41,9 @@ export interface JudgeResult {
 export interface JudgeRequest {
   validator: Validator;
   event: HookEvent;
-  /** Aborted on the validator's timeout or the call's budget: judges stop their work (kill process groups, abort HTTP). */
+  /**
+   * Aborted on the validator's timeout or the call's budget: judges stop their work (kill process groups, abort HTTP).
+   */
   signal: AbortSignal;
   /** Milliseconds left for this validator. */
   timeoutMs: number;

@@ -10,7 +10,11 @@ import type { Verdict, Violation } from './types.ts';
 
 const LineSchema = v.union([
   v.pipe(v.number(), v.integer()),
-  v.pipe(v.string(), v.regex(/^\s*\d+\s*$/), v.transform((s) => Number.parseInt(s, 10))),
+  v.pipe(
+    v.string(),
+    v.regex(/^\s*\d+\s*$/),
+    v.transform((s) => Number.parseInt(s, 10)),
+  ),
 ]);
 
 const optText = v.optional(v.nullable(v.string()));
@@ -28,7 +32,13 @@ export const ViolationSchema = v.looseObject({
 /** seed 002's response (`decision`/`reason` may ride along). */
 export const AvpResponseSchema = v.looseObject({
   // Some models quote booleans: "false" is read as false, never as a truthy string.
-  passed: v.union([v.boolean(), v.pipe(v.picklist(['true', 'false']), v.transform((s) => s === 'true'))]),
+  passed: v.union([
+    v.boolean(),
+    v.pipe(
+      v.picklist(['true', 'false']),
+      v.transform((s) => s === 'true'),
+    ),
+  ]),
   violations: v.optional(v.nullable(v.array(ViolationSchema))),
   summary: optText,
   reason: optText,
@@ -89,7 +99,8 @@ export function toVerdict(value: unknown, rule: string): Verdict | undefined {
     });
     const summary = r.summary || r.reason || (r.passed ? 'passed' : `${violations.length} violation(s)`);
     // A failure with no listed violation still has to tell the agent what is wrong.
-    if (!r.passed && violations.length === 0) violations.push({ rule, message: r.reason || r.summary || 'the judge reported a failure' });
+    if (!r.passed && violations.length === 0)
+      violations.push({ rule, message: r.reason || r.summary || 'the judge reported a failure' });
     return { passed: r.passed, violations, summary };
   }
   const status = v.safeParse(StatusResponseSchema, value);

@@ -2,7 +2,8 @@
  * Reading a judge's reply. Models wrap JSON in prose and code fences, quote the code they reviewed (which may itself
  * contain verdict-shaped JSON planted by an attacker), or answer "ALLOW — reason" in plain text. The rules:
  * 1. every balanced `{…}` that parses as JSON and validates as a verdict form is a candidate;
- * 2. if any candidate says failed, the last failed one wins (an injected `{"passed":true}` can never outvote the judge's
+ * 2. if any candidate says failed, the last failed one wins (an injected `{"passed":true}` can never outvote the
+ * judge's
  *    own failure; an injected failure only blocks, which is the safe side); else the last candidate wins;
  * 3. no JSON candidate → an ALLOW/DENY (PASS/FAIL, BLOCK) line; a denying line wins over an allowing one;
  * 4. nothing readable → AvpError `judge-unreadable` (the caller may ask once for a repair, then fails closed).
@@ -91,7 +92,11 @@ export function parseVerdict(text: string, opts: { rule?: string } = {}): Verdic
   const verdicts: Verdict[] = [];
   for (const o of jsonObjectsIn(reply)) {
     // `{"verdict": {...}}` and similar wrappers: look one level down when the object itself is not a verdict.
-    const found = toVerdict(o, rule) ?? nested(o).map((x) => toVerdict(x, rule)).find((x) => x !== undefined);
+    const found =
+      toVerdict(o, rule) ??
+      nested(o)
+        .map((x) => toVerdict(x, rule))
+        .find((x) => x !== undefined);
     if (found) verdicts.push(found);
   }
   if (verdicts.length > 0) {
@@ -100,18 +105,26 @@ export function parseVerdict(text: string, opts: { rule?: string } = {}): Verdic
   }
   const fromText = textDecision(reply, rule);
   if (fromText) return fromText;
-  throw new AvpError('judge-unreadable', `the judge's reply is not a verdict: ${JSON.stringify(reply.trim().slice(0, 160))}`, {
-    fix: 'the judge must answer with the JSON verdict ({"passed": …, "violations": […], "summary": …}); try another model or backend',
-  });
+  throw new AvpError(
+    'judge-unreadable',
+    `the judge's reply is not a verdict: ${JSON.stringify(reply.trim().slice(0, 160))}`,
+    {
+      fix: 'the judge must answer with the JSON verdict ({"passed": …, "violations": […], "summary": …}); try another model or backend',
+    },
+  );
 }
 
 /** Validates an already-parsed value (forced tool use input, structured output). Throws `judge-unreadable`. */
 export function verdictFromValue(value: unknown, opts: { rule?: string } = {}): Verdict {
   const verdict = toVerdict(value, opts.rule ?? 'judge');
   if (!verdict) {
-    throw new AvpError('judge-unreadable', `the judge's structured verdict does not match the schema: ${JSON.stringify(value).slice(0, 160)}`, {
-      fix: 'the judge must fill `passed`, `violations` and `summary`; try another model or backend',
-    });
+    throw new AvpError(
+      'judge-unreadable',
+      `the judge's structured verdict does not match the schema: ${JSON.stringify(value).slice(0, 160)}`,
+      {
+        fix: 'the judge must fill `passed`, `violations` and `summary`; try another model or backend',
+      },
+    );
   }
   return verdict;
 }
@@ -154,7 +167,8 @@ export function verifyLines(verdict: Verdict, event: HookEvent): Verdict {
     if (!change) return x;
     let ok: boolean | undefined;
     if (typeof change.after === 'string') ok = x.line >= 1 && x.line <= lineCount(change.after);
-    else if (change.after === null) ok = false; // deleted file: no line exists after the change
+    else if (change.after === null)
+      ok = false; // deleted file: no line exists after the change
     else if (change.diff) ok = hunkRanges(change.diff).some(([a, b]) => x.line! >= a && x.line! <= b);
     return ok === false ? { ...x, lineUnverified: true } : x;
   });

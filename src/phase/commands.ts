@@ -40,7 +40,12 @@ export function planCommands(input: PhaseInput, language: Language | undefined):
   const pick = (kind: 'formatter' | 'linter' | 'build' | 'tests', override: string | undefined): ToolPlan => {
     if (override !== undefined) {
       const plan: ToolPlan = { command: override, origin: 'input' };
-      const fix = kind === 'formatter' ? formatterFix(override, scripts) : kind === 'linter' ? linterFix(override, scripts) : undefined;
+      const fix =
+        kind === 'formatter'
+          ? formatterFix(override, scripts)
+          : kind === 'linter'
+            ? linterFix(override, scripts)
+            : undefined;
       if (fix) plan.fix = fix;
       if (kind === 'formatter' && failsOnOutput(override)) plan.failOnOutput = true;
       return plan;
@@ -84,7 +89,11 @@ function packageManager(wd: string): string {
   return 'npm';
 }
 
-function defaults(language: Language, wd: string, scripts: Record<string, string> | undefined): Omit<PhasePlan, 'language'> {
+function defaults(
+  language: Language,
+  wd: string,
+  scripts: Record<string, string> | undefined,
+): Omit<PhasePlan, 'language'> {
   switch (language) {
     case 'javascript':
     case 'typescript':
@@ -94,15 +103,23 @@ function defaults(language: Language, wd: string, scripts: Record<string, string
     case 'rust':
       return {
         formatter: tool('cargo fmt --check', 'default', 'cargo fmt'),
-        linter: tool('cargo clippy --all-targets -- -D warnings', 'default', 'cargo clippy --fix --allow-dirty --allow-staged --allow-no-vcs --all-targets -- -D warnings'),
+        linter: tool(
+          'cargo clippy --all-targets -- -D warnings',
+          'default',
+          'cargo clippy --fix --allow-dirty --allow-staged --allow-no-vcs --all-targets -- -D warnings',
+        ),
         build: tool('cargo build', 'default'),
         tests: tool('cargo test', 'default'),
       };
     case 'go': {
-      const golangci = ['.golangci.yml', '.golangci.yaml', '.golangci.toml', '.golangci.json'].some((f) => existsSync(join(wd, f)));
+      const golangci = ['.golangci.yml', '.golangci.yaml', '.golangci.toml', '.golangci.json'].some((f) =>
+        existsSync(join(wd, f)),
+      );
       return {
         formatter: tool('gofmt -l .', 'default', 'gofmt -w .'),
-        linter: golangci ? tool('golangci-lint run', 'project', 'golangci-lint run --fix') : tool('go vet ./...', 'default'),
+        linter: golangci
+          ? tool('golangci-lint run', 'project', 'golangci-lint run --fix')
+          : tool('go vet ./...', 'default'),
         build: tool('go build ./...', 'default'),
         tests: tool('go test ./...', 'default'),
       };
@@ -131,11 +148,13 @@ function node(language: Language, wd: string, s: Record<string, string>): Omit<P
   let linter: ToolPlan;
   if (s.lint) linter = tool(run('lint'), 'project', linterFix(run('lint'), s));
   else if (localBin('eslint', wd)) linter = tool('npx eslint .', 'default', 'npx eslint . --fix');
-  else if (language === 'typescript' && existsSync(join(wd, 'tsconfig.json'))) linter = tool('npx tsc --noEmit --noUnusedLocals --noUnusedParameters', 'default');
+  else if (language === 'typescript' && existsSync(join(wd, 'tsconfig.json')))
+    linter = tool('npx tsc --noEmit --noUnusedLocals --noUnusedParameters', 'default');
   else linter = tool('npx eslint .', 'default', 'npx eslint . --fix');
   let build: ToolPlan;
   if (s.build) build = tool(run('build'), 'project');
-  else if (language === 'typescript' && existsSync(join(wd, 'tsconfig.json'))) build = tool('npx tsc --noEmit', 'default');
+  else if (language === 'typescript' && existsSync(join(wd, 'tsconfig.json')))
+    build = tool('npx tsc --noEmit', 'default');
   else build = skipped('no build script in package.json (plain JavaScript has no build step)');
   const tests = tool(`${pm} test`, s.test && !NPM_PLACEHOLDER_TEST.test(s.test) ? 'project' : 'default');
   return { formatter, linter, build, tests };
@@ -144,12 +163,22 @@ function node(language: Language, wd: string, s: Record<string, string>): Omit<P
 function python(wd: string): Omit<PhasePlan, 'language'> {
   const pyproject = read(join(wd, 'pyproject.toml'));
   const cfg = read(join(wd, 'setup.cfg')) + read(join(wd, 'tox.ini'));
-  const ruff = /\[tool\.ruff/.test(pyproject) || existsSync(join(wd, 'ruff.toml')) || existsSync(join(wd, '.ruff.toml'));
+  const ruff =
+    /\[tool\.ruff/.test(pyproject) || existsSync(join(wd, 'ruff.toml')) || existsSync(join(wd, '.ruff.toml'));
   const black = /\[tool\.black\]/.test(pyproject);
-  const formatter = ruff && !black ? tool('ruff format --check .', 'project', 'ruff format .') : tool('black --check .', black ? 'project' : 'default', 'black .');
+  const formatter =
+    ruff && !black
+      ? tool('ruff format --check .', 'project', 'ruff format .')
+      : tool('black --check .', black ? 'project' : 'default', 'black .');
   const flake8 = /\[flake8\]/.test(cfg) || existsSync(join(wd, '.flake8'));
-  const linter = flake8 && !ruff ? tool('flake8 .', 'project') : tool('ruff check .', ruff ? 'project' : 'default', 'ruff check --fix .');
-  const tests = tool('pytest', /\[tool\.pytest/.test(pyproject) || existsSync(join(wd, 'pytest.ini')) ? 'project' : 'default');
+  const linter =
+    flake8 && !ruff
+      ? tool('flake8 .', 'project')
+      : tool('ruff check .', ruff ? 'project' : 'default', 'ruff check --fix .');
+  const tests = tool(
+    'pytest',
+    /\[tool\.pytest/.test(pyproject) || existsSync(join(wd, 'pytest.ini')) ? 'project' : 'default',
+  );
   return { formatter, linter, build: skipped('python has no build step'), tests };
 }
 
@@ -168,7 +197,11 @@ function java(wd: string): Omit<PhasePlan, 'language'> {
   const mvn = existsSync(join(wd, 'mvnw')) ? './mvnw' : 'mvn';
   const pom = read(join(wd, 'pom.xml'));
   return {
-    formatter: tool(`${mvn} -q spotless:check`, /spotless/.test(pom) ? 'project' : 'default', `${mvn} -q spotless:apply`),
+    formatter: tool(
+      `${mvn} -q spotless:check`,
+      /spotless/.test(pom) ? 'project' : 'default',
+      `${mvn} -q spotless:apply`,
+    ),
     linter: tool(`${mvn} -q checkstyle:check`, 'default'),
     build: tool(`${mvn} -q compile`, 'default'),
     tests: tool(`${mvn} -q test`, 'default'),

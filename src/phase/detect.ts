@@ -4,13 +4,22 @@ import type { Language } from './types.ts';
 
 /** Extension → language, for `changed_files`. */
 const EXTENSIONS: Record<string, Language> = {
-  '.ts': 'typescript', '.tsx': 'typescript', '.mts': 'typescript', '.cts': 'typescript',
-  '.js': 'javascript', '.jsx': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript',
-  '.py': 'python', '.pyi': 'python',
+  '.ts': 'typescript',
+  '.tsx': 'typescript',
+  '.mts': 'typescript',
+  '.cts': 'typescript',
+  '.js': 'javascript',
+  '.jsx': 'javascript',
+  '.mjs': 'javascript',
+  '.cjs': 'javascript',
+  '.py': 'python',
+  '.pyi': 'python',
   '.go': 'go',
   '.rs': 'rust',
-  '.rb': 'ruby', '.rake': 'ruby',
-  '.java': 'java', '.kt': 'java',
+  '.rb': 'ruby',
+  '.rake': 'ruby',
+  '.java': 'java',
+  '.kt': 'java',
 };
 
 /** Manifests at the project root, in tie-break order. */
@@ -63,10 +72,14 @@ export function detectLanguage(workingDirectory: string, changedFiles: string[])
     .map((fam, order) => ({ fam, n: counts.get(fam) ?? 0, order }))
     .sort((a, b) => b.n - a.n || a.order - b.order);
   if (ranked[0] && ranked[0].n > 0) {
-    return { language: canonical(ranked[0].fam), reason: `${ranked[0].n} changed file(s) and a manifest for ${canonical(ranked[0].fam)}` };
+    return {
+      language: canonical(ranked[0].fam),
+      reason: `${ranked[0].n} changed file(s) and a manifest for ${canonical(ranked[0].fam)}`,
+    };
   }
   const byCount = [...counts.entries()].sort((a, b) => b[1] - a[1]);
-  if (byCount[0]) return { language: canonical(byCount[0][0]), reason: `${byCount[0][1]} changed file(s), no manifest` };
+  if (byCount[0])
+    return { language: canonical(byCount[0][0]), reason: `${byCount[0][1]} changed file(s), no manifest` };
   if (ranked[0]) return { language: canonical(ranked[0].fam), reason: 'project manifest' };
   return { language: undefined, reason: 'no recognizable changed file and no project manifest' };
 }

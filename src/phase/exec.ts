@@ -24,7 +24,11 @@ const TAIL_BYTES = 448 * 1024;
  * Runs `command` through `/bin/sh -c` in `cwd`, in its own process group so a timeout kills the whole tree (npm →
  * node → workers), not just the shell. Output is kept bounded: a chatty build cannot exhaust memory.
  */
-export function runCommand(command: string, cwd: string, opts: { timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<ExecResult> {
+export function runCommand(
+  command: string,
+  cwd: string,
+  opts: { timeoutMs: number; env?: NodeJS.ProcessEnv },
+): Promise<ExecResult> {
   const started = performance.now();
   return new Promise((resolveRun) => {
     let head = '';
@@ -47,9 +51,22 @@ export function runCommand(command: string, cwd: string, opts: { timeoutMs: numb
     let child;
     try {
       // One pipe for both streams (`exec 2>&1`) so the log shows them in the order they were written.
-      child = spawn('/bin/sh', ['-c', `exec 2>&1\n${command}`], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn('/bin/sh', ['-c', `exec 2>&1\n${command}`], {
+        cwd,
+        env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     } catch (e) {
-      resolveRun({ command, code: null, signal: null, output: String(e), timedOut: false, ms: elapsed(started), notInstalled: '/bin/sh could not be started' });
+      resolveRun({
+        command,
+        code: null,
+        signal: null,
+        output: String(e),
+        timedOut: false,
+        ms: elapsed(started),
+        notInstalled: '/bin/sh could not be started',
+      });
       return;
     }
     let timedOut = false;
@@ -74,7 +91,10 @@ export function runCommand(command: string, cwd: string, opts: { timeoutMs: numb
       killGroup('SIGKILL');
       const output = dropped ? `${head}\n… [${dropped} bytes of output omitted] …\n${tail}` : head + tail;
       const result: ExecResult = { command, code, signal, output, timedOut, ms: elapsed(started) };
-      const missing = code === 127 || /\bnot found\b|command not found|could not determine executable|Missing script/i.test(output) ? missingProgram(output, command, code) : undefined;
+      const missing =
+        code === 127 || /\bnot found\b|command not found|could not determine executable|Missing script/i.test(output)
+          ? missingProgram(output, command, code)
+          : undefined;
       if (missing) result.notInstalled = missing;
       resolveRun(result);
     });
@@ -97,7 +117,8 @@ export function missingProgram(output: string, command: string, code: number | n
     const m = re.exec(output);
     if (m) return `${m[1]} is not installed`;
   }
-  if (/could not determine executable to run/.test(output)) return `${npxPackage(command) ?? 'the npx package'} is not installed`;
+  if (/could not determine executable to run/.test(output))
+    return `${npxPackage(command) ?? 'the npx package'} is not installed`;
   if (code === 127) return `${firstProgram(command) ?? command} is not installed`;
   return undefined;
 }
@@ -121,7 +142,10 @@ function firstProgram(command: string): string | undefined {
  */
 export function findMissingProgram(command: string, cwd: string, env: NodeJS.ProcessEnv): string | undefined {
   if (/[|;&`$()<>]/.test(command)) return undefined;
-  const words = command.trim().split(/\s+/).filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+  const words = command
+    .trim()
+    .split(/\s+/)
+    .filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
   const prog = words[0];
   if (!prog) return undefined;
   if (prog.includes('/')) {
@@ -131,9 +155,13 @@ export function findMissingProgram(command: string, cwd: string, env: NodeJS.Pro
   if (!which(prog, cwd, env)) return `${prog} is not installed`;
   if (prog === 'npx') {
     const pkg = words.slice(1).find((w) => !w.startsWith('-'));
-    if (pkg && !localBin(pkg, cwd) && !which(pkg, cwd, env)) return `${pkg} is not installed (not in node_modules/.bin, and npx is not allowed to download it)`;
+    if (pkg && !localBin(pkg, cwd) && !which(pkg, cwd, env))
+      return `${pkg} is not installed (not in node_modules/.bin, and npx is not allowed to download it)`;
   }
-  if (['npm', 'pnpm', 'yarn', 'bun'].includes(prog) && (words[1] === 'run' || words[1] === 'test' || words[1] === 't')) {
+  if (
+    ['npm', 'pnpm', 'yarn', 'bun'].includes(prog) &&
+    (words[1] === 'run' || words[1] === 'test' || words[1] === 't')
+  ) {
     const script = words[1] === 'run' ? words[2] : 'test';
     const scripts = packageScripts(cwd);
     if (script && scripts && !(script in scripts)) return `package.json has no "${script}" script`;

@@ -3,7 +3,28 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Directories that hold dependencies, build output or caches: a fix never needs to change them. */
-const SKIP = new Set(['node_modules', '.git', '.hg', '.svn', '.avp', 'target', 'dist', 'build', 'out', '.next', 'vendor', '.venv', 'venv', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.tox', '.gradle', 'coverage']);
+const SKIP = new Set([
+  'node_modules',
+  '.git',
+  '.hg',
+  '.svn',
+  '.avp',
+  'target',
+  'dist',
+  'build',
+  'out',
+  '.next',
+  'vendor',
+  '.venv',
+  'venv',
+  '__pycache__',
+  '.pytest_cache',
+  '.mypy_cache',
+  '.ruff_cache',
+  '.tox',
+  '.gradle',
+  'coverage',
+]);
 const MAX_ENTRIES = 50_000;
 
 /**

@@ -19,17 +19,23 @@ export function formatterFix(cmd: string, scripts?: Record<string, string>): str
   }
   if (has(c, /\bprettier\b/)) {
     if (has(c, /\s--write\b|\s-w\b/)) return c;
-    if (has(c, /\s(--check|-c|--list-different|-l)\b/)) return c.replace(/\s(--check|-c|--list-different|-l)\b/, ' --write');
+    if (has(c, /\s(--check|-c|--list-different|-l)\b/))
+      return c.replace(/\s(--check|-c|--list-different|-l)\b/, ' --write');
     return undefined;
   }
-  if (has(c, /\bcargo fmt\b/)) return has(c, /--check\b/) ? c.replace(/\s*(--\s+)?--check\b/, '').replace(/\s+--\s*$/, '') : c;
+  if (has(c, /\bcargo fmt\b/))
+    return has(c, /--check\b/) ? c.replace(/\s*(--\s+)?--check\b/, '').replace(/\s+--\s*$/, '') : c;
   if (has(c, /\bgofmt\b/)) return has(c, /\s-l\b/) ? c.replace(/\s-l\b/, ' -w') : c;
   if (has(c, /\bspotless:check\b/)) return c.replace('spotless:check', 'spotless:apply');
   if (has(c, /\bspotlessCheck\b/)) return c.replace('spotlessCheck', 'spotlessApply');
   if (has(c, /\brubocop\b/)) return has(c, /\s(-a|-A|--autocorrect|--autocorrect-all)\b/) ? c : `${c} -a`;
   // black, ruff format, isort, clang-format --dry-run …: dropping the check flag gives the fix mode.
   if (has(c, /\s--check-only(?=\s|$)/)) return c.replace(/\s--check-only(?=\s|$)/, '').trim();
-  if (has(c, /\s--check(?=\s|$)/)) return c.replace(/\s--check(?=\s|$)/, '').replace(/\s+/g, ' ').trim();
+  if (has(c, /\s--check(?=\s|$)/))
+    return c
+      .replace(/\s--check(?=\s|$)/, '')
+      .replace(/\s+/g, ' ')
+      .trim();
   if (has(c, /\s--dry-run\b/)) return c.replace(/\s--dry-run\b/, '').trim();
   return undefined;
 }

@@ -5,12 +5,18 @@ import type { Language, PhaseInput } from './types.ts';
 
 /** The schema's language aliases, resolved to canonical names. */
 const ALIASES: Record<string, Language> = {
-  javascript: 'javascript', js: 'javascript',
-  typescript: 'typescript', ts: 'typescript',
-  python: 'python', py: 'python',
-  go: 'go', golang: 'go',
-  rust: 'rust', rs: 'rust',
-  ruby: 'ruby', rb: 'ruby',
+  javascript: 'javascript',
+  js: 'javascript',
+  typescript: 'typescript',
+  ts: 'typescript',
+  python: 'python',
+  py: 'python',
+  go: 'go',
+  golang: 'go',
+  rust: 'rust',
+  rs: 'rust',
+  ruby: 'ruby',
+  rb: 'ruby',
   java: 'java',
 };
 
@@ -28,7 +34,10 @@ async function validator(): Promise<ValidateFunction> {
 
 /** `changed_files[2]` from ajv's `/changed_files/2`. */
 function paramName(err: ErrorObject): string {
-  const parts = err.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = err.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (parts.length === 0) return '';
   return parts.map((p, i) => (i > 0 && /^\d+$/.test(p) ? `[${p}]` : i > 0 ? `.${p}` : p)).join('');
 }
@@ -63,7 +72,13 @@ function describe(err: ErrorObject, data: unknown): string {
 }
 
 function article(type: string): string {
-  return type === 'array' ? 'an array of strings' : type === 'integer' ? 'an integer' : type === 'object' ? 'an object' : `a ${type}`;
+  return type === 'array'
+    ? 'an array of strings'
+    : type === 'integer'
+      ? 'an integer'
+      : type === 'object'
+        ? 'an object'
+        : `a ${type}`;
 }
 
 function pick(data: unknown, pointer: string): unknown {
@@ -97,7 +112,8 @@ export async function validateInput(data: unknown): Promise<InputResult> {
     if (!st.isDirectory()) return fail(`Validation failed: working_directory '${dir}' is not a directory`);
     accessSync(dir, constants.R_OK | constants.X_OK);
   } catch (e: any) {
-    if (e?.code === 'ENOENT' || e?.code === 'ENOTDIR') return fail(`Validation failed: working_directory '${dir}' does not exist`);
+    if (e?.code === 'ENOENT' || e?.code === 'ENOTDIR')
+      return fail(`Validation failed: working_directory '${dir}' does not exist`);
     return fail(`Validation failed: working_directory '${dir}' is not accessible (${e?.code ?? e})`);
   }
   const input: PhaseInput = {
@@ -119,8 +135,12 @@ function fail(issue: string): InputResult {
 }
 
 /** Parses the raw text (stdin or `--input FILE`): not JSON is an input problem reported like any other. */
-export function parseInputText(text: string, origin: string): { ok: true; data: unknown } | { ok: false; issues: string[] } {
-  if (text.trim() === '') return { ok: false, issues: [`Validation failed: no input on ${origin} (expected a JSON object)`] };
+export function parseInputText(
+  text: string,
+  origin: string,
+): { ok: true; data: unknown } | { ok: false; issues: string[] } {
+  if (text.trim() === '')
+    return { ok: false, issues: [`Validation failed: no input on ${origin} (expected a JSON object)`] };
   try {
     return { ok: true, data: JSON.parse(text) };
   } catch (e) {

@@ -8,11 +8,13 @@ import { isAbsolute, relative } from 'node:path';
 const MAX_ISSUES = 20;
 const MAX_LINE = 300;
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
 
 function cleanLines(output: string): string[] {
-  return output.replace(ANSI, '').split(/\r?\n/).map((l) => l.replace(/\s+$/, ''));
+  return output
+    .replace(ANSI, '')
+    .split(/\r?\n/)
+    .map((l) => l.replace(/\s+$/, ''));
 }
 
 function clip(s: string): string {
@@ -26,7 +28,9 @@ function rel(path: string, wd: string): string {
   return r.startsWith('..') ? path : r;
 }
 
-/** Files a formatter's check mode says are not formatted (prettier, black, ruff format, cargo fmt, gofmt -l, rubocop). */
+/**
+ * Files a formatter's check mode says are not formatted (prettier, black, ruff format, cargo fmt, gofmt -l, rubocop).
+ */
 export function unformattedFiles(output: string, wd: string): string[] {
   const files: string[] = [];
   for (const line of cleanLines(output)) {
@@ -43,7 +47,8 @@ export function unformattedFiles(output: string, wd: string): string[] {
 /** `path:line[:col]` (and tsc's `path(line,col)`) at the start of a line, or rustc's `--> path:line:col`. */
 const LOCATED = /^(?:\s*-->\s*)?([\w./@~+-][^\s:()]*\.[A-Za-z0-9]+)(?::(\d+)(?::(\d+))?|\((\d+),(\d+)\))/;
 const NOISE = /^(>|npm warn|npm (ERR!|error) (code|path|errno|command|A complete log|Lifecycle)|\s*at |\s*$)/;
-const RELEVANT = /\b(error|errors|warning|failed|failure|fail|FAIL|undefined|cannot|expected|unused|not found|exception)\b|✖|✗|×/i;
+const RELEVANT =
+  /\b(error|errors|warning|failed|failure|fail|FAIL|undefined|cannot|expected|unused|not found|exception)\b|✖|✗|×/i;
 
 /**
  * The lines worth quoting: located diagnostics first (ESLint's stylish format is rejoined with its file header;
@@ -66,14 +71,17 @@ export function relevantLines(output: string, wd: string): string[] {
     }
     const rust = /^(error|warning)(\[\w+\])?: (.+)$/.exec(line);
     if (rust && !/^(error|warning): (could not compile|aborting|build failed|\d+ warnings? emitted)/.test(line)) {
-      const loc = lines.slice(i + 1, i + 4).map((l) => /^\s*-->\s*(\S+)/.exec(l)).find(Boolean);
+      const loc = lines
+        .slice(i + 1, i + 4)
+        .map((l) => /^\s*-->\s*(\S+)/.exec(l))
+        .find(Boolean);
       out.push(clip(loc ? `${rel(loc[1]!, wd)}: ${line}` : line));
       continue;
     }
     const located = LOCATED.exec(line);
     if (located && !/^\s*-->/.test(line)) {
       const [, file, l1, c1, l2, c2] = located;
-      const where = `${rel(file!, wd)}:${l1 ?? l2}${c1 ?? c2 ? `:${c1 ?? c2}` : ''}`;
+      const where = `${rel(file!, wd)}:${l1 ?? l2}${(c1 ?? c2) ? `:${c1 ?? c2}` : ''}`;
       out.push(clip(`${where}${line.slice(located[0].length).replace(/^:?\s*/, ' ')}`.trim()));
     }
   }
@@ -84,7 +92,12 @@ export function relevantLines(output: string, wd: string): string[] {
     }
   }
   if (out.length === 0) {
-    out.push(...lines.filter((l) => l.trim() && !NOISE.test(l)).slice(-5).map((l) => clip(l.trim())));
+    out.push(
+      ...lines
+        .filter((l) => l.trim() && !NOISE.test(l))
+        .slice(-5)
+        .map((l) => clip(l.trim())),
+    );
   }
   return [...new Set(out)];
 }

@@ -53,6 +53,8 @@ export class PhaseLog {
 }
 
 function prune(dir: string): void {
-  const logs = readdirSync(dir).filter((f) => /^phase-.*\.log$/.test(f)).sort();
+  const logs = readdirSync(dir)
+    .filter((f) => /^phase-.*\.log$/.test(f))
+    .sort();
   for (const old of logs.slice(0, Math.max(0, logs.length - KEEP_LOGS))) rmSync(join(dir, old), { force: true });
 }

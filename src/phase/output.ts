@@ -1,4 +1,12 @@
-import type { BuildCheck, CodeReviewCheck, FormatterCheck, PhaseChecks, PhaseOutput, SecurityReviewCheck, TestsCheck } from './types.ts';
+import type {
+  BuildCheck,
+  CodeReviewCheck,
+  FormatterCheck,
+  PhaseChecks,
+  PhaseOutput,
+  SecurityReviewCheck,
+  TestsCheck,
+} from './types.ts';
 
 const int = (n: number) => (Number.isFinite(n) ? Math.max(0, Math.round(n)) : 0);
 
@@ -32,18 +40,36 @@ export function invalidInputOutput(issues: string[]): PhaseOutput {
 export function assembleOutput(checks: PhaseChecks, elapsedMs: number): PhaseOutput {
   const tool = (c: FormatterCheck): FormatterCheck => {
     const status = c.status === 'pass' ? 'pass' : 'fail';
-    return { status, issues: status === 'pass' ? [] : [...c.issues], retry_count: int(c.retry_count), command: c.command, execution_time_ms: int(c.execution_time_ms) };
+    return {
+      status,
+      issues: status === 'pass' ? [] : [...c.issues],
+      retry_count: int(c.retry_count),
+      command: c.command,
+      execution_time_ms: int(c.execution_time_ms),
+    };
   };
   const b = checks.build;
   const build: BuildCheck =
     b.status === 'skipped'
       ? { status: 'skipped', errors: [], retry_count: 0, command: '', execution_time_ms: 0 }
-      : { status: b.status, errors: b.status === 'pass' ? [] : [...b.errors], retry_count: int(b.retry_count), command: b.command, execution_time_ms: int(b.execution_time_ms) };
+      : {
+          status: b.status,
+          errors: b.status === 'pass' ? [] : [...b.errors],
+          retry_count: int(b.retry_count),
+          command: b.command,
+          execution_time_ms: int(b.execution_time_ms),
+        };
   const t = checks.tests;
   const tests: TestsCheck =
     t.status === 'skipped'
       ? { status: 'skipped', failing_count: 0, retry_count: 0, command: '', execution_time_ms: 0 }
-      : { status: t.status, failing_count: t.status === 'pass' ? 0 : int(t.failing_count), retry_count: int(t.retry_count), command: t.command, execution_time_ms: int(t.execution_time_ms) };
+      : {
+          status: t.status,
+          failing_count: t.status === 'pass' ? 0 : int(t.failing_count),
+          retry_count: int(t.retry_count),
+          command: t.command,
+          execution_time_ms: int(t.execution_time_ms),
+        };
   const cr = checks.code_review;
   const code_review: CodeReviewCheck = {
     status: cr.status,
@@ -58,7 +84,14 @@ export function assembleOutput(checks: PhaseChecks, elapsedMs: number): PhaseOut
     severity: sr.status === 'pass' ? 'none' : sr.severity,
     execution_time_ms: int(sr.execution_time_ms),
   };
-  const out: PhaseChecks = { formatter: tool(checks.formatter), linter: tool(checks.linter), build, tests, code_review, security_review };
+  const out: PhaseChecks = {
+    formatter: tool(checks.formatter),
+    linter: tool(checks.linter),
+    build,
+    tests,
+    code_review,
+    security_review,
+  };
   const all = Object.values(out) as Array<{ status: string; retry_count?: number }>;
   const total = all.reduce((sum, c) => sum + (c.retry_count ?? 0), 0);
   const status = all.every((c) => c.status === 'pass' || c.status === 'skipped') ? 'pass' : 'fail';

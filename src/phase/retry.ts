@@ -26,20 +26,31 @@ function failed(r: ExecResult, plan: ToolPlan): boolean {
 async function exec(check: string, command: string, ctx: CheckContext, plan: ToolPlan): Promise<ExecResult> {
   const missing = findMissingProgram(command, ctx.wd, ctx.env);
   if (missing) {
-    const r: ExecResult = { command, code: 127, signal: null, output: '', timedOut: false, ms: 0, notInstalled: missing };
+    const r: ExecResult = {
+      command,
+      code: 127,
+      signal: null,
+      output: '',
+      timedOut: false,
+      ms: 0,
+      notInstalled: missing,
+    };
     ctx.log.note(check, `$ ${command}: not run, ${missing}`);
     return r;
   }
   const r = await runCommand(command, ctx.wd, { timeoutMs: ctx.timeoutMs, env: ctx.env });
   ctx.log.command(check, r);
-  if (plan.failOnOutput && r.code === 0 && r.output.trim()) ctx.log.note(check, 'output is not empty: failure for this command');
+  if (plan.failOnOutput && r.code === 0 && r.output.trim())
+    ctx.log.note(check, 'output is not empty: failure for this command');
   return r;
 }
 
 /** The sentence for a command that could not run or did not finish, or undefined when it ran normally. */
 function cannotRun(check: string, r: ExecResult, override: string, ctx: CheckContext): string | undefined {
   if (r.notInstalled) {
-    const hint = /^package\.json has no/.test(r.notInstalled) ? `add the script, or pass ${override}` : `install it, or pass ${override} with a command that exists`;
+    const hint = /^package\.json has no/.test(r.notInstalled)
+      ? `add the script, or pass ${override}`
+      : `install it, or pass ${override} with a command that exists`;
     const msg = `${r.notInstalled}: \`${r.command}\` could not run (${hint})`;
     ctx.note(`${check}: ${msg}`);
     return msg;
@@ -48,17 +59,32 @@ function cannotRun(check: string, r: ExecResult, override: string, ctx: CheckCon
   return undefined;
 }
 
-const OVERRIDE: Record<string, string> = { formatter: 'format_command', linter: 'lint_command', build: 'build_command', tests: 'test_command' };
+const OVERRIDE: Record<string, string> = {
+  formatter: 'format_command',
+  linter: 'lint_command',
+  build: 'build_command',
+  tests: 'test_command',
+};
 
 /**
  * Formatter and linter: run the check; while it fails and a fix mode is known, run the fix, then the check again —
  * at most `max_retries` times, stopping early when a round changed no file (see fingerprint.ts). `retry_count` is
  * the number of fix-and-recheck rounds that really ran.
  */
-export async function runFixable(kind: 'formatter' | 'linter', plan: ToolPlan, ctx: CheckContext): Promise<FormatterCheck> {
+export async function runFixable(
+  kind: 'formatter' | 'linter',
+  plan: ToolPlan,
+  ctx: CheckContext,
+): Promise<FormatterCheck> {
   const start = performance.now();
   if (!plan.command) {
-    return { status: 'fail', issues: [`No ${kind} command: ${ctx.noLanguage ?? 'unknown language'} — pass "language" or "${OVERRIDE[kind]}"`], retry_count: 0, command: '', execution_time_ms: ms(start) };
+    return {
+      status: 'fail',
+      issues: [`No ${kind} command: ${ctx.noLanguage ?? 'unknown language'} — pass "language" or "${OVERRIDE[kind]}"`],
+      retry_count: 0,
+      command: '',
+      execution_time_ms: ms(start),
+    };
   }
   let r = await exec(kind, plan.command, ctx, plan);
   let retries = 0;
@@ -86,13 +112,22 @@ export async function runFixable(kind: 'formatter' | 'linter', plan: ToolPlan, c
   if (why) issues = [why];
   else if (kind === 'formatter') {
     const files = unformattedFiles(r.output, ctx.wd);
-    const tail = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : plan.fix ? '' : ` (no fix mode known for \`${plan.command}\`)`;
-    issues = files.length ? files.map((f) => `File ${f} still has formatting issues${tail}`) : relevantLines(r.output, ctx.wd);
+    const tail =
+      retries > 0
+        ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}`
+        : plan.fix
+          ? ''
+          : ` (no fix mode known for \`${plan.command}\`)`;
+    issues = files.length
+      ? files.map((f) => `File ${f} still has formatting issues${tail}`)
+      : relevantLines(r.output, ctx.wd);
   } else issues = relevantLines(r.output, ctx.wd);
   if (fixBlocked) issues.push(`fix mode could not run: ${fixBlocked}`);
   if (fixFailure && !why) {
     // Why the fix could not finish (a syntax error stops a formatter), unless the check already says the same.
-    const extra = relevantLines(fixFailure.output, ctx.wd).filter((l) => !issues.includes(l)).slice(0, 3);
+    const extra = relevantLines(fixFailure.output, ctx.wd)
+      .filter((l) => !issues.includes(l))
+      .slice(0, 3);
     issues.push(...extra.map((l) => `fix \`${fixFailure!.command}\` failed: ${l}`));
   }
   return { status: 'fail', issues, ...base, execution_time_ms: ms(start) };
@@ -102,11 +137,27 @@ export async function runFixable(kind: 'formatter' | 'linter', plan: ToolPlan, c
 export async function runBuild(plan: ToolPlan, ctx: CheckContext): Promise<BuildCheck> {
   const start = performance.now();
   if (plan.skip) return { status: 'skipped', errors: [], retry_count: 0, command: '', execution_time_ms: 0 };
-  if (!plan.command) return { status: 'fail', errors: [`No build command: ${ctx.noLanguage ?? 'unknown language'} — pass "language", "build_command" or skip_build`], retry_count: 0, command: '', execution_time_ms: ms(start) };
+  if (!plan.command)
+    return {
+      status: 'fail',
+      errors: [
+        `No build command: ${ctx.noLanguage ?? 'unknown language'} — pass "language", "build_command" or skip_build`,
+      ],
+      retry_count: 0,
+      command: '',
+      execution_time_ms: ms(start),
+    };
   const r = await exec('build', plan.command, ctx, plan);
-  if (!failed(r, plan)) return { status: 'pass', errors: [], retry_count: 0, command: plan.command, execution_time_ms: ms(start) };
+  if (!failed(r, plan))
+    return { status: 'pass', errors: [], retry_count: 0, command: plan.command, execution_time_ms: ms(start) };
   const why = cannotRun('build', r, OVERRIDE.build!, ctx);
-  return { status: 'fail', errors: why ? [why] : relevantLines(r.output, ctx.wd), retry_count: 0, command: plan.command, execution_time_ms: ms(start) };
+  return {
+    status: 'fail',
+    errors: why ? [why] : relevantLines(r.output, ctx.wd),
+    retry_count: 0,
+    command: plan.command,
+    execution_time_ms: ms(start),
+  };
 }
 
 /**
@@ -117,16 +168,21 @@ export async function runTests(plan: ToolPlan, ctx: CheckContext, logPath?: stri
   const start = performance.now();
   if (plan.skip) return { status: 'skipped', failing_count: 0, retry_count: 0, command: '', execution_time_ms: 0 };
   if (!plan.command) {
-    ctx.note(`tests: no test command: ${ctx.noLanguage ?? 'unknown language'} — pass "language", "test_command" or skip_tests`);
+    ctx.note(
+      `tests: no test command: ${ctx.noLanguage ?? 'unknown language'} — pass "language", "test_command" or skip_tests`,
+    );
     return { status: 'fail', failing_count: 0, retry_count: 0, command: '', execution_time_ms: ms(start) };
   }
   const r = await exec('tests', plan.command, ctx, plan);
-  if (!failed(r, plan)) return { status: 'pass', failing_count: 0, retry_count: 0, command: plan.command, execution_time_ms: ms(start) };
+  if (!failed(r, plan))
+    return { status: 'pass', failing_count: 0, retry_count: 0, command: plan.command, execution_time_ms: ms(start) };
   const why = cannotRun('tests', r, OVERRIDE.tests!, ctx);
   const count = why ? 0 : (failingCount(r.output) ?? 0);
   if (!why) {
     const where = logPath ? ` (full output: ${logPath})` : '';
-    ctx.note(`tests: \`${plan.command}\` failed${count ? ` with ${count} failing test(s)` : ''}${where}: ${relevantLines(r.output, ctx.wd).slice(0, 5).join(' | ')}`);
+    ctx.note(
+      `tests: \`${plan.command}\` failed${count ? ` with ${count} failing test(s)` : ''}${where}: ${relevantLines(r.output, ctx.wd).slice(0, 5).join(' | ')}`,
+    );
   }
   return { status: 'fail', failing_count: count, retry_count: 0, command: plan.command, execution_time_ms: ms(start) };
 }

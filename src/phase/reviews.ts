@@ -32,7 +32,10 @@ export function reviewValidator(kind: 'code' | 'security', wd: string): Validato
     path: join(wd, '.avp', 'phase', `${name}.md`),
     spec: {
       name,
-      description: kind === 'code' ? 'Phase validation: code review of the changed files' : 'Phase validation: security review of the changed files',
+      description:
+        kind === 'code'
+          ? 'Phase validation: code review of the changed files'
+          : 'Phase validation: security review of the changed files',
       severity: 'error',
       trigger: 'Stop',
       match: {},
@@ -48,8 +51,11 @@ export function reviewValidator(kind: 'code' | 'security', wd: string): Validato
 
 function git(args: string[], cwd: string): Promise<{ ok: boolean; out: string }> {
   return new Promise((done) => {
-    execFile('git', args, { cwd, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }, (err, stdout) =>
-      done({ ok: !err, out: String(stdout) }),
+    execFile(
+      'git',
+      args,
+      { cwd, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } },
+      (err, stdout) => done({ ok: !err, out: String(stdout) }),
     );
   });
 }
@@ -109,20 +115,39 @@ function describe(v: Violation, validatorName: string): string {
 
 type Outcome = { status: 'pass' | 'fail'; items: string[]; severity: SecuritySeverity };
 
-async function review(kind: 'code' | 'security', ctx: ReviewContext, config: Promise<AvpConfig>, event: Promise<HookEvent>): Promise<Outcome> {
+async function review(
+  kind: 'code' | 'security',
+  ctx: ReviewContext,
+  config: Promise<AvpConfig>,
+  event: Promise<HookEvent>,
+): Promise<Outcome> {
   const validator = reviewValidator(kind, ctx.wd);
   const label = `${kind} review`;
   try {
     const { judgeFor } = await import('../judges/select.ts');
     const judge = await judgeFor(validator, await config, ctx.env);
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error(`${label} timed out after ${Math.round(ctx.timeoutMs / 1000)} s`)), ctx.timeoutMs);
+    const timer = setTimeout(
+      () => controller.abort(new Error(`${label} timed out after ${Math.round(ctx.timeoutMs / 1000)} s`)),
+      ctx.timeoutMs,
+    );
     try {
-      const { verdict } = await judge.evaluate({ validator, event: await event, signal: controller.signal, timeoutMs: ctx.timeoutMs });
+      const { verdict } = await judge.evaluate({
+        validator,
+        event: await event,
+        signal: controller.signal,
+        timeoutMs: ctx.timeoutMs,
+      });
       if (verdict.passed && verdict.violations.length === 0) return { status: 'pass', items: [], severity: 'none' };
-      const items = verdict.violations.length ? verdict.violations.map((v) => describe(v, validator.name)) : [verdict.summary || `${label} failed without details`];
+      const items = verdict.violations.length
+        ? verdict.violations.map((v) => describe(v, validator.name))
+        : [verdict.summary || `${label} failed without details`];
       // A failed verdict without violations still failed: graded like an ungraded violation.
-      return { status: 'fail', items, severity: verdict.violations.length ? maxSeverity(verdict.violations) : 'medium' };
+      return {
+        status: 'fail',
+        items,
+        severity: verdict.violations.length ? maxSeverity(verdict.violations) : 'medium',
+      };
     } finally {
       clearTimeout(timer);
     }
@@ -138,7 +163,9 @@ async function review(kind: 'code' | 'security', ctx: ReviewContext, config: Pro
  * Runs the code review and the security review concurrently through the configured judge (`judgeFor`, as hook mode
  * does). No changed file → nothing to review → both pass without asking a judge.
  */
-export async function runReviews(ctx: ReviewContext): Promise<{ code: CodeReviewCheck; security: SecurityReviewCheck }> {
+export async function runReviews(
+  ctx: ReviewContext,
+): Promise<{ code: CodeReviewCheck; security: SecurityReviewCheck }> {
   const start = performance.now();
   const ms = () => Math.max(0, Math.round(performance.now() - start));
   if (ctx.files.length === 0) {
@@ -147,7 +174,9 @@ export async function runReviews(ctx: ReviewContext): Promise<{ code: CodeReview
       security: { status: 'pass', vulnerabilities: [], severity: 'none', execution_time_ms: 0 },
     };
   }
-  const config = import('../config.ts').then(({ loadConfig }) => loadConfig({ cwd: ctx.wd, projectRoot: ctx.wd, env: ctx.env }));
+  const config = import('../config.ts').then(({ loadConfig }) =>
+    loadConfig({ cwd: ctx.wd, projectRoot: ctx.wd, env: ctx.env }),
+  );
   const event: Promise<HookEvent> = changedFiles(ctx.wd, ctx.files).then((files) => ({
     agent: 'claude',
     event: 'Stop',

@@ -56,8 +56,26 @@ export async function runPhaseDetailed(data: unknown, opts: PhaseOptions = {}): 
   };
   if (!detection.language) ctx.noLanguage = `could not detect the language (${detection.reason})`;
 
-  const formatter = await guard(() => runFixable('formatter', plan.formatter, ctx), (m) => ({ status: 'fail' as const, issues: [m], retry_count: 0, command: plan.formatter.command, execution_time_ms: 0 }));
-  const linter = await guard(() => runFixable('linter', plan.linter, ctx), (m) => ({ status: 'fail' as const, issues: [m], retry_count: 0, command: plan.linter.command, execution_time_ms: 0 }));
+  const formatter = await guard(
+    () => runFixable('formatter', plan.formatter, ctx),
+    (m) => ({
+      status: 'fail' as const,
+      issues: [m],
+      retry_count: 0,
+      command: plan.formatter.command,
+      execution_time_ms: 0,
+    }),
+  );
+  const linter = await guard(
+    () => runFixable('linter', plan.linter, ctx),
+    (m) => ({
+      status: 'fail' as const,
+      issues: [m],
+      retry_count: 0,
+      command: plan.linter.command,
+      execution_time_ms: 0,
+    }),
+  );
   const reviews = runReviews({
     wd: input.working_directory,
     files: input.changed_files,
@@ -65,13 +83,34 @@ export async function runPhaseDetailed(data: unknown, opts: PhaseOptions = {}): 
     timeoutMs: opts.reviewTimeoutMs ?? DEFAULT_REVIEW_TIMEOUT_MS,
     note,
   });
-  const build = await guard(() => runBuild(plan.build, ctx), (m) => ({ status: 'fail' as const, errors: [m], retry_count: 0, command: plan.build.command, execution_time_ms: 0 }));
-  const tests = await guard(() => runTests(plan.tests, ctx, log.path), (m) => {
-    note(`tests: ${m}`);
-    return { status: 'fail' as const, failing_count: 0, retry_count: 0, command: plan.tests.command, execution_time_ms: 0 };
-  });
+  const build = await guard(
+    () => runBuild(plan.build, ctx),
+    (m) => ({
+      status: 'fail' as const,
+      errors: [m],
+      retry_count: 0,
+      command: plan.build.command,
+      execution_time_ms: 0,
+    }),
+  );
+  const tests = await guard(
+    () => runTests(plan.tests, ctx, log.path),
+    (m) => {
+      note(`tests: ${m}`);
+      return {
+        status: 'fail' as const,
+        failing_count: 0,
+        retry_count: 0,
+        command: plan.tests.command,
+        execution_time_ms: 0,
+      };
+    },
+  );
   const { code, security } = await reviews;
-  for (const r of [code.status === 'fail' ? code.findings : [], security.status === 'fail' ? security.vulnerabilities : []].flat()) {
+  for (const r of [
+    code.status === 'fail' ? code.findings : [],
+    security.status === 'fail' ? security.vulnerabilities : [],
+  ].flat()) {
     log.note('review', r);
   }
   const output = assembleOutput(

@@ -34,7 +34,9 @@ export class RegistryClient {
       });
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      throw new AvpError('registry-url-invalid', `registry URL ${base} must be http(s)`, { fix: 'use an https:// URL' });
+      throw new AvpError('registry-url-invalid', `registry URL ${base} must be http(s)`, {
+        fix: 'use an https:// URL',
+      });
     }
     this.base = base.replace(/\/+$/, '');
     this.token = opts.token;
@@ -52,13 +54,20 @@ export class RegistryClient {
   async request(
     method: string,
     path: string,
-    init: { body?: RequestInit['body']; json?: unknown; auth?: boolean; headers?: Record<string, string>; timeoutMs?: number } = {},
+    init: {
+      body?: RequestInit['body'];
+      json?: unknown;
+      auth?: boolean;
+      headers?: Record<string, string>;
+      timeoutMs?: number;
+    } = {},
   ): Promise<Response> {
     let url = path.startsWith('http://') || path.startsWith('https://') ? path : `${this.base}${path}`;
     const origin = new URL(this.base).origin;
     for (let hop = 0; hop < 6; hop++) {
       const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'avp', ...init.headers };
-      if (init.auth !== false && this.token && new URL(url).origin === origin) headers.authorization = `Bearer ${this.token}`;
+      if (init.auth !== false && this.token && new URL(url).origin === origin)
+        headers.authorization = `Bearer ${this.token}`;
       let body = init.body;
       if (init.json !== undefined) {
         headers['content-type'] = 'application/json';
@@ -66,7 +75,13 @@ export class RegistryClient {
       }
       let res: Response;
       try {
-        res = await fetch(url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(init.timeoutMs ?? this.timeoutMs) });
+        res = await fetch(url, {
+          method,
+          headers,
+          body,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(init.timeoutMs ?? this.timeoutMs),
+        });
       } catch (e) {
         throw networkError(url, e, this.token);
       }
@@ -99,7 +114,10 @@ export class RegistryClient {
     return this.request('GET', '/api/health', { auth: false });
   }
 
-  search(q: string, opts: { tag?: string; limit?: number; offset?: number; type?: string } = {}): Promise<SearchResult> {
+  search(
+    q: string,
+    opts: { tag?: string; limit?: number; offset?: number; type?: string } = {},
+  ): Promise<SearchResult> {
     const p = new URLSearchParams({ q, type: opts.type ?? 'validator' });
     if (opts.tag) p.set('tag', opts.tag);
     if (opts.limit !== undefined) p.set('limit', String(opts.limit));
@@ -126,7 +144,10 @@ export class RegistryClient {
   /** Downloads archive bytes from a Version's downloadUrl (absolute; redirects allowed), at most 10 MiB. */
   async download(url: string, progress?: ProgressFn): Promise<Uint8Array> {
     // The timeout covers reading the body too: allow a slow link 5 minutes for at most 10 MiB.
-    const res = await this.request('GET', url, { headers: { accept: 'application/zip, application/octet-stream' }, timeoutMs: 300_000 });
+    const res = await this.request('GET', url, {
+      headers: { accept: 'application/zip, application/octet-stream' },
+      timeoutMs: 300_000,
+    });
     try {
       return await readBody(res, url, ARCHIVE_LIMITS.maxCompressedBytes, progress);
     } catch (e) {

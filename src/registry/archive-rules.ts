@@ -16,7 +16,11 @@ export function isExcludedName(name: string): boolean {
 }
 
 function unsafe(entry: string, why: string, fix = 'do not install this package; report it to the registry'): AvpError {
-  return new AvpError('archive-unsafe-path', `the package archive has an unsafe entry ${JSON.stringify(entry)}: ${why}`, { fix });
+  return new AvpError(
+    'archive-unsafe-path',
+    `the package archive has an unsafe entry ${JSON.stringify(entry)}: ${why}`,
+    { fix },
+  );
 }
 
 /**
@@ -27,7 +31,8 @@ export function entrySegments(name: string): { segments: string[]; isDir: boolea
   if (name.length === 0) throw unsafe(name, 'empty name');
   // biome-ignore lint: control characters are exactly what this rejects
   if (/[\u0000-\u001f\u007f]/.test(name)) throw unsafe(name, 'control character in the name');
-  if (name.includes('\\')) throw unsafe(name, 'backslash in the path (Windows separators can escape the folder on Windows)');
+  if (name.includes('\\'))
+    throw unsafe(name, 'backslash in the path (Windows separators can escape the folder on Windows)');
   if (name.startsWith('/')) throw unsafe(name, 'absolute path');
   if (/^[A-Za-z]:/.test(name)) throw unsafe(name, 'drive letter (absolute Windows path)');
   const isDir = name.endsWith('/');
@@ -37,7 +42,8 @@ export function entrySegments(name: string): { segments: string[]; isDir: boolea
     if (seg === '.' || seg === '') throw unsafe(name, 'empty or "." segment');
     // avp also runs on Windows, where these name devices (CON, NUL…) or alternate data streams (`a:b`), or are
     // silently renamed (a trailing dot or space): a package must extract the same everywhere.
-    if (/^(?:con|prn|aux|nul|com\d|lpt\d)(?:\..*)?$/i.test(seg)) throw unsafe(name, `"${seg}" is a reserved device name on Windows`);
+    if (/^(?:con|prn|aux|nul|com\d|lpt\d)(?:\..*)?$/i.test(seg))
+      throw unsafe(name, `"${seg}" is a reserved device name on Windows`);
     if (/[<>:"|?*]/.test(seg)) throw unsafe(name, 'a character Windows does not allow in file names (< > : " | ? *)');
     if (/[. ]$/.test(seg)) throw unsafe(name, 'a name ending with a dot or a space (Windows drops it)');
   }
@@ -94,7 +100,9 @@ export function checkEntries(entries: RawEntry[]): { top: string; entries: Check
     out.push({ raw, path, isDir });
   }
   if (top === undefined) {
-    throw new AvpError('archive-empty', 'the package archive is empty', { fix: 'publish a directory holding VALIDATOR.md' });
+    throw new AvpError('archive-empty', 'the package archive is empty', {
+      fix: 'publish a directory holding VALIDATOR.md',
+    });
   }
   // A file whose path is also a folder prefix of another entry cannot be extracted faithfully.
   for (const e of out) {
@@ -102,9 +110,13 @@ export function checkEntries(entries: RawEntry[]): { top: string; entries: Check
     for (let i = 1; i < parts.length; i++) {
       const parent = seen.get(parts.slice(0, i).join('/').normalize('NFC').toLowerCase());
       if (parent && !parent.isDir) {
-        throw new AvpError('archive-duplicate-entry', `the package archive has ${JSON.stringify(parent.path)} both as a file and as a folder`, {
-          fix: 'do not install this package',
-        });
+        throw new AvpError(
+          'archive-duplicate-entry',
+          `the package archive has ${JSON.stringify(parent.path)} both as a file and as a folder`,
+          {
+            fix: 'do not install this package',
+          },
+        );
       }
     }
   }

@@ -59,9 +59,13 @@ export async function inspectArchive(bytes: Uint8Array, opts: InspectOptions = {
   const maxCompressed = opts.maxCompressedBytes ?? ARCHIVE_LIMITS.maxCompressedBytes;
   const maxEntries = opts.maxEntries ?? ARCHIVE_LIMITS.maxEntries;
   if (bytes.length > maxCompressed) {
-    throw new AvpError('archive-too-large', `the package archive is ${mib(bytes.length)} MiB (limit ${mib(maxCompressed)} MiB)`, {
-      fix: 'remove large or generated files from the validator directory',
-    });
+    throw new AvpError(
+      'archive-too-large',
+      `the package archive is ${mib(bytes.length)} MiB (limit ${mib(maxCompressed)} MiB)`,
+      {
+        fix: 'remove large or generated files from the validator directory',
+      },
+    );
   }
   let raw: RawEntry[];
   if (isZip(bytes)) raw = await readZipEntries(bytes, maxEntries);
@@ -98,9 +102,13 @@ export async function inspectArchive(bytes: Uint8Array, opts: InspectOptions = {
     });
   }
   if (type.type !== 'validator' && !opts.allowOtherTypes) {
-    throw new AvpError('archive-not-validator', `this package is a ${type.type} (it has ${type.marker}), not a validator; avp installs validators only`, {
-      fix: `install ${type.type}s with the tool made for them; for avp, choose a package holding VALIDATOR.md`,
-    });
+    throw new AvpError(
+      'archive-not-validator',
+      `this package is a ${type.type} (it has ${type.marker}), not a validator; avp installs validators only`,
+      {
+        fix: `install ${type.type}s with the tool made for them; for avp, choose a package holding VALIDATOR.md`,
+      },
+    );
   }
   const manifest = await manifestOf(type.type, type.marker, files, top);
   return { type: type.type, top, files, manifest };
@@ -126,7 +134,12 @@ function detectType(paths: Set<string>): { type: PackageType; marker: string } |
   return undefined;
 }
 
-async function manifestOf(type: PackageType, marker: string, files: ArchiveInfo['files'], top: string): Promise<PackageManifest> {
+async function manifestOf(
+  type: PackageType,
+  marker: string,
+  files: ArchiveInfo['files'],
+  top: string,
+): Promise<PackageManifest> {
   const file = files.find((f) => f.path === marker)!;
   const text = new TextDecoder().decode(file.data);
   if (type !== 'plugin') return readManifest(text, `${top}/${marker}`);
@@ -134,9 +147,14 @@ async function manifestOf(type: PackageType, marker: string, files: ArchiveInfo[
   try {
     json = JSON.parse(text);
   } catch {
-    throw new AvpError('archive-manifest-invalid', `${top}/${marker} is not valid JSON`, { fix: 'fix the plugin manifest' });
+    throw new AvpError('archive-manifest-invalid', `${top}/${marker} is not valid JSON`, {
+      fix: 'fix the plugin manifest',
+    });
   }
-  return readManifest(`---\n${JSON.stringify({ name: json.name, version: json.version, description: json.description })}\n---\n`, `${top}/${marker}`);
+  return readManifest(
+    `---\n${JSON.stringify({ name: json.name, version: json.version, description: json.description })}\n---\n`,
+    `${top}/${marker}`,
+  );
 }
 
 /**
@@ -144,11 +162,15 @@ async function manifestOf(type: PackageType, marker: string, files: ArchiveInfo[
  * entries included, dot-files / `target` / `node_modules` left out at any depth, unix modes kept (executable scripts).
  * The result is checked with `inspectArchive`, so what publish uploads is what the server and `avp add` accept.
  */
-export async function packDirectory(dir: string): Promise<{ bytes: Uint8Array; files: string[]; manifest: PackageManifest }> {
+export async function packDirectory(
+  dir: string,
+): Promise<{ bytes: Uint8Array; files: string[]; manifest: PackageManifest }> {
   const root = resolve(dir);
   const st = statSync(root, { throwIfNoEntry: false });
   if (!st?.isDirectory()) {
-    throw new AvpError('publish-not-a-directory', `${root} is not a directory`, { fix: 'pass the validator directory (the one holding VALIDATOR.md)' });
+    throw new AvpError('publish-not-a-directory', `${root} is not a directory`, {
+      fix: 'pass the validator directory (the one holding VALIDATOR.md)',
+    });
   }
   const validatorMd = join(root, 'VALIDATOR.md');
   if (!statSync(validatorMd, { throwIfNoEntry: false })?.isFile()) {
@@ -165,7 +187,10 @@ export async function packDirectory(dir: string): Promise<{ bytes: Uint8Array; f
   type ZipEntry = [Uint8Array, { os: number; attrs: number; mtime: Date; level?: 0 | 6 }];
   const zippable: Record<string, ZipEntry> = {};
   // A directory entry: unix mode 040755 in the high half of the external attributes, plus the DOS directory bit.
-  const dirEntry = (): ZipEntry => [new Uint8Array(0), { os: 3, attrs: ((0o040755 << 16) >>> 0) | 0x10, mtime, level: 0 }];
+  const dirEntry = (): ZipEntry => [
+    new Uint8Array(0),
+    { os: 3, attrs: ((0o040755 << 16) >>> 0) | 0x10, mtime, level: 0 },
+  ];
   zippable[`${top}/`] = dirEntry();
   const files: string[] = [];
   for (const rel of walk(root)) {
@@ -193,10 +218,14 @@ function walk(root: string, rel = ''): string[] {
     if (isExcludedName(d.name)) continue;
     const child = rel ? join(rel, d.name) : d.name;
     if (d.isSymbolicLink()) {
-      throw new AvpError('publish-symlink', `${join(root, child)} is a symbolic link; packages hold regular files only`, {
-        fix: 'replace the link with a copy of the file, or move it out of the validator directory',
-        file: join(root, child),
-      });
+      throw new AvpError(
+        'publish-symlink',
+        `${join(root, child)} is a symbolic link; packages hold regular files only`,
+        {
+          fix: 'replace the link with a copy of the file, or move it out of the validator directory',
+          file: join(root, child),
+        },
+      );
     }
     if (d.isDirectory()) out.push(child, ...walk(root, child));
     else if (d.isFile()) out.push(child);
@@ -224,11 +253,14 @@ export async function extractArchive(info: ArchiveInfo, destDir: string): Promis
     entrySegments(f.path);
     const target = resolve(root, f.path);
     if (!target.startsWith(root + sep) || relative(root, target).startsWith('..')) {
-      throw new AvpError('archive-unsafe-path', `refusing to write ${JSON.stringify(f.path)} outside ${root}`, { fix: 'do not install this package' });
+      throw new AvpError('archive-unsafe-path', `refusing to write ${JSON.stringify(f.path)} outside ${root}`, {
+        fix: 'do not install this package',
+      });
     }
     mkdirSync(dirname(target), { recursive: true });
     // Archives made on Windows carry no unix modes: a script with a shebang under scripts/ is still meant to run.
-    const shebangScript = f.mode === undefined && f.path.startsWith('scripts/') && f.data[0] === 0x23 && f.data[1] === 0x21;
+    const shebangScript =
+      f.mode === undefined && f.path.startsWith('scripts/') && f.data[0] === 0x23 && f.data[1] === 0x21;
     const exec = (f.mode !== undefined && (f.mode & 0o111) !== 0) || shebangScript;
     writeFileSync(target, f.data, { flag: 'wx', mode: exec ? 0o755 : 0o644 });
   }
@@ -237,4 +269,3 @@ export async function extractArchive(info: ArchiveInfo, destDir: string): Promis
 function mib(n: number): string {
   return (n / 1024 / 1024).toFixed(1).replace(/\.0$/, '');
 }
-

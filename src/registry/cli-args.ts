@@ -3,7 +3,8 @@ import type { Scope } from './lockfile.ts';
 
 /** `--user` (default) or `--project`; both is an error. */
 export function scopeOf(args: { user?: boolean; project?: boolean }): Scope {
-  if (args.user && args.project) throw new AvpError('args-scope', 'pass either --user or --project, not both', { fix: 'choose one scope' });
+  if (args.user && args.project)
+    throw new AvpError('args-scope', 'pass either --user or --project, not both', { fix: 'choose one scope' });
   return args.project ? 'project' : 'user';
 }
 

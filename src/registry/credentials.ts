@@ -25,7 +25,10 @@ export function readCredentials(env: NodeJS.ProcessEnv = process.env): Credentia
     const data = JSON.parse(readFileSync(path, 'utf8')) as Partial<Credentials>;
     return typeof data.token === 'string' && data.token ? (data as Credentials) : undefined;
   } catch {
-    throw new AvpError('credentials-invalid', `${path} is not valid JSON`, { fix: 'run `avp logout` then `avp login` again', file: path });
+    throw new AvpError('credentials-invalid', `${path} is not valid JSON`, {
+      fix: 'run `avp logout` then `avp login` again',
+      file: path,
+    });
   }
 }
 
@@ -55,7 +58,10 @@ export type TokenSource = 'env' | 'file';
  * The token for a registry: AVP_TOKEN wins; else the credentials file's token when it was issued by that registry
  * (a token for one registry is never sent to another).
  */
-export function tokenFor(registry: string, env: NodeJS.ProcessEnv = process.env): { token: string; source: TokenSource } | undefined {
+export function tokenFor(
+  registry: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { token: string; source: TokenSource } | undefined {
   if (env.AVP_TOKEN) return { token: env.AVP_TOKEN, source: 'env' };
   const creds = readCredentials(env);
   if (creds && sameRegistry(creds.registry, registry)) return { token: creds.token, source: 'file' };
@@ -71,7 +77,9 @@ function sameRegistry(a: string | undefined, b: string): boolean {
  * The registry base: `--registry` > AVP_REGISTRY_URL > config `registry.url` > the public registry. Config is only
  * loaded when neither flag nor env says it (c12 is not cheap).
  */
-export async function registryUrl(opts: { registry?: string; cwd?: string; projectRoot?: string; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
+export async function registryUrl(
+  opts: { registry?: string; cwd?: string; projectRoot?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<string> {
   const env = opts.env ?? process.env;
   if (opts.registry) return opts.registry.replace(/\/+$/, '');
   if (env.AVP_REGISTRY_URL) return env.AVP_REGISTRY_URL.replace(/\/+$/, '');
@@ -81,7 +89,9 @@ export async function registryUrl(opts: { registry?: string; cwd?: string; proje
 }
 
 /** A client for the resolved registry carrying the right token (if any). */
-export async function clientFor(opts: { registry?: string; cwd?: string; projectRoot?: string; env?: NodeJS.ProcessEnv; requireToken?: boolean } = {}): Promise<RegistryClient> {
+export async function clientFor(
+  opts: { registry?: string; cwd?: string; projectRoot?: string; env?: NodeJS.ProcessEnv; requireToken?: boolean } = {},
+): Promise<RegistryClient> {
   const env = opts.env ?? process.env;
   const base = await registryUrl(opts);
   const token = tokenFor(base, env);
@@ -91,5 +101,7 @@ export async function clientFor(opts: { registry?: string; cwd?: string; project
 
 /** The error for a command that needs a token for `base` and has none. */
 export function notLoggedIn(base: string): AvpError {
-  return new AvpError('not-logged-in', `not logged in to ${base}`, { fix: `run \`avp login --registry ${base}\` or set AVP_TOKEN` });
+  return new AvpError('not-logged-in', `not logged in to ${base}`, {
+    fix: `run \`avp login --registry ${base}\` or set AVP_TOKEN`,
+  });
 }

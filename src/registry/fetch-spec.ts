@@ -17,7 +17,9 @@ export interface FetchOptions {
 
 /** Registry failures after which the embedded catalog may stand in (never integrity or archive failures). */
 function registryUnavailable(e: unknown): boolean {
-  return isAvpError(e) && (e.code === 'registry-unreachable' || e.code === 'registry-404' || /^registry-5\d\d$/.test(e.code));
+  return (
+    isAvpError(e) && (e.code === 'registry-unreachable' || e.code === 'registry-404' || /^registry-5\d\d$/.test(e.code))
+  );
 }
 
 /**
@@ -36,11 +38,17 @@ export async function fetchSpec(spec: Spec, opts: FetchOptions): Promise<Fetched
     case 'shorthand': {
       if (opts.offline) return fetchGit(spec.url, spec.ref);
       try {
-        const client = await clientFor({ registry: opts.registry, projectRoot: opts.projectRoot, env: opts.env, cwd: opts.cwd });
+        const client = await clientFor({
+          registry: opts.registry,
+          projectRoot: opts.projectRoot,
+          env: opts.env,
+          cwd: opts.cwd,
+        });
         const v = await resolveVersion(client, spec.name, 'latest');
         return await fetchRegistryVersion(client, v, { progress: opts.progress });
       } catch (e) {
-        if (isAvpError(e) && (e.code === 'registry-404' || e.code === 'registry-unreachable')) return fetchGit(spec.url, spec.ref);
+        if (isAvpError(e) && (e.code === 'registry-404' || e.code === 'registry-unreachable'))
+          return fetchGit(spec.url, spec.ref);
         throw e;
       }
     }
@@ -56,11 +64,18 @@ async function fetchRegistry(spec: Extract<Spec, { kind: 'registry' }>, opts: Fe
     if (pkg && (spec.range === 'latest' || semver.satisfies(pkg.version, spec.range))) return pkg;
     if (cause) throw cause;
     throw new AvpError('not-in-catalog', `${spec.raw} is not in avp's embedded catalog (${why})`, {
-      fix: pkg ? `the catalog has ${spec.name}@${pkg.version}; ask for that version or go online` : 'list the catalog with `avp list --catalog`, or install from a registry without --offline',
+      fix: pkg
+        ? `the catalog has ${spec.name}@${pkg.version}; ask for that version or go online`
+        : 'list the catalog with `avp list --catalog`, or install from a registry without --offline',
     });
   };
   if (opts.offline) return fromCatalog('offline');
-  const client = await clientFor({ registry: opts.registry, projectRoot: opts.projectRoot, env: opts.env, cwd: opts.cwd });
+  const client = await clientFor({
+    registry: opts.registry,
+    projectRoot: opts.projectRoot,
+    env: opts.env,
+    cwd: opts.cwd,
+  });
   let v;
   try {
     v = await resolveVersion(client, spec.name, spec.range);
@@ -70,7 +85,12 @@ async function fetchRegistry(spec: Extract<Spec, { kind: 'registry' }>, opts: Fe
   }
   const pkg = await catalogPackage(spec.name);
   // Same or older than what the binary carries: install the embedded copy, no download.
-  if (pkg && semver.valid(v.version) && semver.gte(pkg.version, v.version) && (spec.range === 'latest' || semver.satisfies(pkg.version, spec.range))) {
+  if (
+    pkg &&
+    semver.valid(v.version) &&
+    semver.gte(pkg.version, v.version) &&
+    (spec.range === 'latest' || semver.satisfies(pkg.version, spec.range))
+  ) {
     return pkg;
   }
   return fetchRegistryVersion(client, v, { progress: opts.progress });

@@ -62,7 +62,11 @@ function breakStale(path: string, staleText: string): void {
  * it when its holder died. Used around every change of a validators directory and its lockfile, so concurrent
  * `avp add` processes serialize their (short) commit step while downloading and checking in parallel.
  */
-export async function withFileLock<T>(path: string, fn: () => Promise<T> | T, opts: { timeoutMs?: number; staleMs?: number } = {}): Promise<T> {
+export async function withFileLock<T>(
+  path: string,
+  fn: () => Promise<T> | T,
+  opts: { timeoutMs?: number; staleMs?: number } = {},
+): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? 60_000;
   const staleMs = opts.staleMs ?? 10 * 60_000;
   const started = Date.now();
@@ -85,9 +89,13 @@ export async function withFileLock<T>(path: string, fn: () => Promise<T> | T, op
         continue;
       }
       if (Date.now() - started > timeoutMs) {
-        throw new AvpError('lock-timeout', `another avp process has held ${path} for over ${Math.round(timeoutMs / 1000)} s`, {
-          fix: `wait for it to finish; if no avp is running, delete ${path}`,
-        });
+        throw new AvpError(
+          'lock-timeout',
+          `another avp process has held ${path} for over ${Math.round(timeoutMs / 1000)} s`,
+          {
+            fix: `wait for it to finish; if no avp is running, delete ${path}`,
+          },
+        );
       }
       await Bun.sleep(wait + Math.random() * wait);
     }

@@ -25,7 +25,8 @@ export function maskSecret(text: string, secret: string | undefined): string {
 export function errorBodyMessage(body: string): string {
   try {
     const j = JSON.parse(body) as Record<string, unknown>;
-    for (const k of ['error_description', 'message', 'error']) if (typeof j[k] === 'string' && j[k]) return cleanText(j[k] as string);
+    for (const k of ['error_description', 'message', 'error'])
+      if (typeof j[k] === 'string' && j[k]) return cleanText(j[k] as string);
   } catch {}
   const trimmed = cleanText(body).trim().replace(/\s+/g, ' ');
   return trimmed.length > 300 ? `${trimmed.slice(0, 300)}…` : trimmed;
@@ -44,7 +45,9 @@ const FIX_BY_STATUS: Record<number, string> = {
 export function httpError(method: string, url: string, status: number, body: string, token?: string): AvpError {
   const message = maskSecret(errorBodyMessage(body), token);
   return new AvpError(`registry-${status}`, `${method} ${url} failed: ${status}${message ? ` ${message}` : ''}`, {
-    fix: FIX_BY_STATUS[status] ?? (status >= 500 ? 'the registry failed; retry later or report it to its operator' : 'check the request'),
+    fix:
+      FIX_BY_STATUS[status] ??
+      (status >= 500 ? 'the registry failed; retry later or report it to its operator' : 'check the request'),
   });
 }
 
@@ -61,7 +64,12 @@ export function networkError(url: string, e: unknown, token?: string): AvpError 
  * Reads a response body fully, reporting progress and refusing more than `maxBytes` (a download larger than any
  * package could be is stopped early instead of filling memory).
  */
-export async function readBody(res: Response, url: string, maxBytes: number, progress?: ProgressFn): Promise<Uint8Array> {
+export async function readBody(
+  res: Response,
+  url: string,
+  maxBytes: number,
+  progress?: ProgressFn,
+): Promise<Uint8Array> {
   const lengthHeader = res.headers.get('content-length');
   const total = lengthHeader ? Number(lengthHeader) : undefined;
   if (total !== undefined && total > maxBytes) {

@@ -4,7 +4,15 @@ import { AvpError } from '../errors.ts';
 import { projectValidatorsDir } from '../paths.ts';
 import { withFileLock } from './file-lock.ts';
 import type { ProgressFn } from './http.ts';
-import { lockfilePath, readLockfile, scopeHome, scopeValidatorsDir, writeLockfile, type LockEntry, type Scope } from './lockfile.ts';
+import {
+  lockfilePath,
+  readLockfile,
+  scopeHome,
+  scopeValidatorsDir,
+  writeLockfile,
+  type LockEntry,
+  type Scope,
+} from './lockfile.ts';
 import { fetchSpec } from './fetch-spec.ts';
 import { isPackageName } from './manifest.ts';
 import { parseSpec } from './resolve.ts';
@@ -56,15 +64,29 @@ function scopeLock(scope: Scope, projectRoot: string, env: NodeJS.ProcessEnv): s
 export async function addValidator(spec: string, opts: AddOptions): Promise<AddResult> {
   const env = opts.env ?? process.env;
   // Offline means the catalog: a bare name is never taken for a same-named folder in the cwd.
-  const parsed = opts.offline && isPackageName(spec) ? ({ kind: 'registry', name: spec, range: 'latest', raw: spec } as const) : await parseSpec(spec, opts.cwd ?? opts.projectRoot);
+  const parsed =
+    opts.offline && isPackageName(spec)
+      ? ({ kind: 'registry', name: spec, range: 'latest', raw: spec } as const)
+      : await parseSpec(spec, opts.cwd ?? opts.projectRoot);
   const fetched = await fetchSpec(parsed, { ...opts, env });
-  const requested = parsed.kind === 'registry' ? parsed.range : parsed.kind === 'git' || parsed.kind === 'shorthand' ? parsed.ref : undefined;
+  const requested =
+    parsed.kind === 'registry'
+      ? parsed.range
+      : parsed.kind === 'git' || parsed.kind === 'shorthand'
+        ? parsed.ref
+        : undefined;
   return installFetched(fetched, { ...opts, env }, requested);
 }
 
 /** Stages, lints and commits a fetched package (shared by add, update and install). */
-export async function installFetched(f: Fetched, opts: AddOptions & { env: NodeJS.ProcessEnv }, requested?: string): Promise<AddResult> {
-  return withIoErrors(scopeHome(opts.scope, opts.projectRoot, opts.env), () => installFetchedUnwrapped(f, opts, requested));
+export async function installFetched(
+  f: Fetched,
+  opts: AddOptions & { env: NodeJS.ProcessEnv },
+  requested?: string,
+): Promise<AddResult> {
+  return withIoErrors(scopeHome(opts.scope, opts.projectRoot, opts.env), () =>
+    installFetchedUnwrapped(f, opts, requested),
+  );
 }
 
 /** File system failures (permissions, a full disk) become AvpErrors that say where; the previous state is intact. */
@@ -80,7 +102,11 @@ async function withIoErrors<T>(home: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-async function installFetchedUnwrapped(f: Fetched, opts: AddOptions & { env: NodeJS.ProcessEnv }, requested?: string): Promise<AddResult> {
+async function installFetchedUnwrapped(
+  f: Fetched,
+  opts: AddOptions & { env: NodeJS.ProcessEnv },
+  requested?: string,
+): Promise<AddResult> {
   const { scope, projectRoot, env } = opts;
   const home = scopeHome(scope, projectRoot, env);
   const validatorsDir = scopeValidatorsDir(scope, projectRoot, env);
@@ -94,7 +120,9 @@ async function installFetchedUnwrapped(f: Fetched, opts: AddOptions & { env: Nod
   const target = join(validatorsDir, f.name);
   let replaced: string | undefined;
   const fresh = lockEntryOf(f, requested);
-  const entry: LockEntry = opts.keepEntry ? { ...opts.keepEntry, treeIntegrity: opts.keepEntry.treeIntegrity ?? fresh.treeIntegrity } : fresh;
+  const entry: LockEntry = opts.keepEntry
+    ? { ...opts.keepEntry, treeIntegrity: opts.keepEntry.treeIntegrity ?? fresh.treeIntegrity }
+    : fresh;
   const lockPath = lockfilePath(scope, projectRoot, env);
   try {
     await withFileLock(scopeLock(scope, projectRoot, env), () => {
@@ -124,7 +152,14 @@ async function installFetchedUnwrapped(f: Fetched, opts: AddOptions & { env: Nod
   } finally {
     discard(staged);
   }
-  const result: AddResult = { name: f.name, version: f.version, source: f.source, dir: target, resolved: f.resolved, integrity: f.integrity };
+  const result: AddResult = {
+    name: f.name,
+    version: f.version,
+    source: f.source,
+    dir: target,
+    resolved: f.resolved,
+    integrity: f.integrity,
+  };
   if (replaced) result.replaced = replaced;
   if (scope === 'user') {
     const winner = await projectWinner(projectRoot, f.name);
@@ -158,36 +193,47 @@ async function lintStaged(dir: string, name: string): Promise<void> {
   const errors = (await lintPaths([dir])).filter((m) => m.level === 'error');
   if (errors.length === 0) return;
   const lines = errors.slice(0, 5).map((m) => `  ${formatLint({ ...m, path: m.path.replace(dir, name) })}`);
-  throw new AvpError('package-lint-failed', `${name} does not pass avp's validator checks:\n${lines.join('\n')}${errors.length > 5 ? `\n  … and ${errors.length - 5} more` : ''}`, {
-    fix: 'nothing was installed; ask the publisher to fix it (`avp lint` on the package shows the same errors)',
-  });
+  throw new AvpError(
+    'package-lint-failed',
+    `${name} does not pass avp's validator checks:\n${lines.join('\n')}${errors.length > 5 ? `\n  … and ${errors.length - 5} more` : ''}`,
+    {
+      fix: 'nothing was installed; ask the publisher to fix it (`avp lint` on the package shows the same errors)',
+    },
+  );
 }
 
 /** `avp remove`: deletes the validator directory and its lockfile entry, under the scope lock. */
-export async function removeValidator(name: string, opts: { scope: Scope; projectRoot: string; env?: NodeJS.ProcessEnv }): Promise<{ removed: boolean; version?: string; dir: string }> {
+export async function removeValidator(
+  name: string,
+  opts: { scope: Scope; projectRoot: string; env?: NodeJS.ProcessEnv },
+): Promise<{ removed: boolean; version?: string; dir: string }> {
   const env = opts.env ?? process.env;
   const home = scopeHome(opts.scope, opts.projectRoot, env);
   const validatorsDir = scopeValidatorsDir(opts.scope, opts.projectRoot, env);
   const lockPath = lockfilePath(opts.scope, opts.projectRoot, env);
   const dir = join(validatorsDir, name);
   if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(name)) {
-    throw new AvpError('spec-invalid', `"${name}" is not a validator name`, { fix: 'pass the name shown by `avp list`' });
+    throw new AvpError('spec-invalid', `"${name}" is not a validator name`, {
+      fix: 'pass the name shown by `avp list`',
+    });
   }
-  return withIoErrors(home, () => withFileLock(scopeLock(opts.scope, opts.projectRoot, env), () => {
-    recoverInterrupted(home, validatorsDir, (n) => readLockfile(lockPath).packages[n]?.treeIntegrity);
-    const lf = readLockfile(lockPath);
-    const entry = lf.packages[name];
-    if (!entry && !existsSync(dir)) {
-      const other = opts.scope === 'user' ? '--project' : '--user';
-      throw new AvpError('not-installed', `${name} is not installed in the ${opts.scope} scope (${validatorsDir})`, {
-        fix: `check \`avp list\`; to remove it from the other scope pass ${other}`,
-      });
-    }
-    removeInstalled(home, validatorsDir, name);
-    if (entry) {
-      delete lf.packages[name];
-      writeLockfile(lockPath, lf);
-    }
-    return { removed: true, version: entry?.version, dir };
-  }));
+  return withIoErrors(home, () =>
+    withFileLock(scopeLock(opts.scope, opts.projectRoot, env), () => {
+      recoverInterrupted(home, validatorsDir, (n) => readLockfile(lockPath).packages[n]?.treeIntegrity);
+      const lf = readLockfile(lockPath);
+      const entry = lf.packages[name];
+      if (!entry && !existsSync(dir)) {
+        const other = opts.scope === 'user' ? '--project' : '--user';
+        throw new AvpError('not-installed', `${name} is not installed in the ${opts.scope} scope (${validatorsDir})`, {
+          fix: `check \`avp list\`; to remove it from the other scope pass ${other}`,
+        });
+      }
+      removeInstalled(home, validatorsDir, name);
+      if (entry) {
+        delete lf.packages[name];
+        writeLockfile(lockPath, lf);
+      }
+      return { removed: true, version: entry?.version, dir };
+    }),
+  );
 }

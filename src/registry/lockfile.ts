@@ -67,13 +67,20 @@ export function readLockfile(path: string): Lockfile {
   }
   const lf = data as Partial<Lockfile>;
   if (!lf || typeof lf !== 'object' || typeof lf.packages !== 'object' || lf.packages === null) {
-    throw new AvpError('lockfile-invalid', `${path} has no "packages" object`, { fix: 'restore it from version control', file: path });
-  }
-  if (lf.lockfileVersion !== undefined && lf.lockfileVersion !== 1) {
-    throw new AvpError('lockfile-version', `${path} is lockfileVersion ${lf.lockfileVersion}; this avp reads version 1`, {
-      fix: 'upgrade avp',
+    throw new AvpError('lockfile-invalid', `${path} has no "packages" object`, {
+      fix: 'restore it from version control',
       file: path,
     });
+  }
+  if (lf.lockfileVersion !== undefined && lf.lockfileVersion !== 1) {
+    throw new AvpError(
+      'lockfile-version',
+      `${path} is lockfileVersion ${lf.lockfileVersion}; this avp reads version 1`,
+      {
+        fix: 'upgrade avp',
+        file: path,
+      },
+    );
   }
   return { version: '1.0.0', lockfileVersion: 1, packages: { ...lf.packages } };
 }

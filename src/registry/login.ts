@@ -15,7 +15,10 @@ export function newState(): string {
  * browser on to `{base}/cli/success` (or `/cli/error?message=…`) with a 303, then exchange the code for a token.
  * `show` is called with the URL (the command opens a browser and prints it). Gives up after `timeoutMs` (5 min).
  */
-export async function browserLogin(base: string, opts: { show: (url: string) => void | Promise<void>; timeoutMs?: number }): Promise<Credentials> {
+export async function browserLogin(
+  base: string,
+  opts: { show: (url: string) => void | Promise<void>; timeoutMs?: number },
+): Promise<Credentials> {
   const client = new RegistryClient(base);
   const state = newState();
   let settle!: { resolve: (code: string) => void; reject: (e: AvpError) => void };
@@ -27,7 +30,11 @@ export async function browserLogin(base: string, opts: { show: (url: string) => 
     if (url.pathname !== '/callback') return new Response('not found', { status: 404 });
     const q = url.searchParams;
     const fail = (message: string) => {
-      settle.reject(new AvpError('login-failed', `login failed: ${message}`, { fix: 'run `avp login` again, or paste a token: avp login --token <token>' }));
+      settle.reject(
+        new AvpError('login-failed', `login failed: ${message}`, {
+          fix: 'run `avp login` again, or paste a token: avp login --token <token>',
+        }),
+      );
       return Response.redirect(`${client.base}/cli/error?message=${encodeURIComponent(message)}`, 303);
     };
     if (q.get('error')) return fail(cleanText(q.get('error_description') || q.get('error')!).slice(0, 300));
@@ -49,7 +56,14 @@ export async function browserLogin(base: string, opts: { show: (url: string) => 
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new AvpError('login-timeout', `no answer from the browser login within ${Math.round(timeoutMs / 60_000)} minutes`, { fix: 'run `avp login` again, or paste a token: avp login --token <token>' })),
+      () =>
+        reject(
+          new AvpError(
+            'login-timeout',
+            `no answer from the browser login within ${Math.round(timeoutMs / 60_000)} minutes`,
+            { fix: 'run `avp login` again, or paste a token: avp login --token <token>' },
+          ),
+        ),
       timeoutMs,
     );
   });
@@ -58,7 +72,9 @@ export async function browserLogin(base: string, opts: { show: (url: string) => 
     const code = await Promise.race([codePromise, timeout]);
     const t = await client.exchangeCode(code);
     if (typeof t.access_token !== 'string' || !t.access_token) {
-      throw new AvpError('login-failed', `${client.base} answered the code exchange without an access_token`, { fix: 'retry, or paste a token with --token' });
+      throw new AvpError('login-failed', `${client.base} answered the code exchange without an access_token`, {
+        fix: 'retry, or paste a token with --token',
+      });
     }
     return { registry: client.base, token: t.access_token, email: t.email, name: t.name };
   } finally {
@@ -79,14 +95,21 @@ export async function verifyToken(base: string, token: string): Promise<{ email?
     r = await client.verify();
   } catch (e) {
     if (e instanceof AvpError && (e.code === 'registry-401' || e.code === 'registry-403')) {
-      throw new AvpError('token-invalid', `${base} does not accept this token (${e.message})`, { fix: 'create a new token on the registry (or run `avp login` without --token)', cause: e });
+      throw new AvpError('token-invalid', `${base} does not accept this token (${e.message})`, {
+        fix: 'create a new token on the registry (or run `avp login` without --token)',
+        cause: e,
+      });
     }
     throw e;
   }
   if (r.valid === true || (r.email && r.name)) return { email: r.email, name: r.name };
-  throw new AvpError('token-invalid', `${base} does not accept this token${r.error_description ? `: ${r.error_description}` : ''}`, {
-    fix: 'create a new token on the registry (or run `avp login` without --token)',
-  });
+  throw new AvpError(
+    'token-invalid',
+    `${base} does not accept this token${r.error_description ? `: ${r.error_description}` : ''}`,
+    {
+      fix: 'create a new token on the registry (or run `avp login` without --token)',
+    },
+  );
 }
 
 /**
@@ -94,11 +117,17 @@ export async function verifyToken(base: string, token: string): Promise<{ email?
  * (avp did not store it and cannot forget it). A registry that cannot be reached does not keep the local logout
  * from happening; `revoked: false` says so.
  */
-export async function logout(env: NodeJS.ProcessEnv = process.env): Promise<{ registry?: string; revoked: boolean; removed: boolean }> {
+export async function logout(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ registry?: string; revoked: boolean; removed: boolean }> {
   if (env.AVP_TOKEN) {
-    throw new AvpError('logout-env-token', 'the token comes from the AVP_TOKEN environment variable; avp cannot log it out', {
-      fix: 'unset AVP_TOKEN (and revoke it on the registry if it leaked)',
-    });
+    throw new AvpError(
+      'logout-env-token',
+      'the token comes from the AVP_TOKEN environment variable; avp cannot log it out',
+      {
+        fix: 'unset AVP_TOKEN (and revoke it on the registry if it leaked)',
+      },
+    );
   }
   const creds = readCredentials(env);
   if (!creds) return { revoked: false, removed: false };

@@ -47,10 +47,14 @@ async function assertVersion(version: unknown, file?: string): Promise<string> {
   }
   const { default: semver } = await import('semver');
   if (semver.valid(version) !== version || version.length > 64) {
-    throw new AvpError('package-version-invalid', `version "${version}" is not a semantic version (MAJOR.MINOR.PATCH)`, {
-      fix: 'write it as three numbers, e.g. `version: "1.0.0"`',
-      file,
-    });
+    throw new AvpError(
+      'package-version-invalid',
+      `version "${version}" is not a semantic version (MAJOR.MINOR.PATCH)`,
+      {
+        fix: 'write it as three numbers, e.g. `version: "1.0.0"`',
+        file,
+      },
+    );
   }
   return version;
 }
@@ -92,12 +96,16 @@ export async function parseFrontmatter(text: string, file: string): Promise<Reco
     return isRecord(data) ? data : {};
   } catch (e) {
     const mark = (e as { mark?: { line?: number; column?: number } }).mark;
-    throw new AvpError('frontmatter-invalid', `${file}: invalid YAML frontmatter: ${(e as Error).message.split('\n')[0]}`, {
-      fix: 'fix the YAML between the `---` lines (quote values containing `:` or `#`)',
-      file,
-      line: mark?.line !== undefined ? mark.line + 2 : undefined,
-      column: mark?.column !== undefined ? mark.column + 1 : undefined,
-    });
+    throw new AvpError(
+      'frontmatter-invalid',
+      `${file}: invalid YAML frontmatter: ${(e as Error).message.split('\n')[0]}`,
+      {
+        fix: 'fix the YAML between the `---` lines (quote values containing `:` or `#`)',
+        file,
+        line: mark?.line !== undefined ? mark.line + 2 : undefined,
+        column: mark?.column !== undefined ? mark.column + 1 : undefined,
+      },
+    );
   }
 }
 

@@ -4,7 +4,10 @@ import type { ProgressFn } from './http.ts';
  * A one-line byte counter on stderr for downloads and uploads — only on a terminal and never with --quiet or --json
  * (scripts and CI logs get no carriage-return noise). Commands create it; library code only calls the callback.
  */
-export function terminalProgress(label: string, opts: { quiet?: boolean; json?: boolean } = {}): { onProgress?: ProgressFn; done(): void } {
+export function terminalProgress(
+  label: string,
+  opts: { quiet?: boolean; json?: boolean } = {},
+): { onProgress?: ProgressFn; done(): void } {
   if (opts.quiet || opts.json || !process.stderr.isTTY) return { done() {} };
   let shown = false;
   let last = 0;

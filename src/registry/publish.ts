@@ -21,9 +21,16 @@ export async function preparePublish(dir: string): Promise<PackResult & { warnin
   const messages = await lintPaths([abs]);
   const errors = messages.filter((m) => m.level === 'error');
   if (errors.length) {
-    throw new AvpError('publish-lint-failed', `${abs} does not pass \`avp lint\`:\n${errors.slice(0, 10).map((m) => `  ${formatLint(m)}`).join('\n')}`, {
-      fix: 'fix the errors above, then publish again',
-    });
+    throw new AvpError(
+      'publish-lint-failed',
+      `${abs} does not pass \`avp lint\`:\n${errors
+        .slice(0, 10)
+        .map((m) => `  ${formatLint(m)}`)
+        .join('\n')}`,
+      {
+        fix: 'fix the errors above, then publish again',
+      },
+    );
   }
   const packed = await packDirectory(abs);
   return {
@@ -38,29 +45,50 @@ export async function preparePublish(dir: string): Promise<PackResult & { warnin
 }
 
 /** Uploads a packed validator; 409 becomes "this version exists, bump metadata.version". */
-export async function uploadPackage(pack: PackResult, opts: { registry?: string; projectRoot: string; env?: NodeJS.ProcessEnv }): Promise<PublishResult & { registry: string }> {
-  const client = await clientFor({ registry: opts.registry, projectRoot: opts.projectRoot, env: opts.env, requireToken: true });
+export async function uploadPackage(
+  pack: PackResult,
+  opts: { registry?: string; projectRoot: string; env?: NodeJS.ProcessEnv },
+): Promise<PublishResult & { registry: string }> {
+  const client = await clientFor({
+    registry: opts.registry,
+    projectRoot: opts.projectRoot,
+    env: opts.env,
+    requireToken: true,
+  });
   try {
     const r = await client.publish(pack.bytes);
     return { ...r, registry: client.base };
   } catch (e) {
     if (isAvpError(e) && e.code === 'registry-409') {
-      throw new AvpError('publish-version-exists', `${pack.manifest.name}@${pack.manifest.version} is already published on ${client.base} (versions are immutable)`, {
-        fix: 'bump metadata.version in VALIDATOR.md (e.g. 1.0.1), then publish again',
-        cause: e,
-      });
+      throw new AvpError(
+        'publish-version-exists',
+        `${pack.manifest.name}@${pack.manifest.version} is already published on ${client.base} (versions are immutable)`,
+        {
+          fix: 'bump metadata.version in VALIDATOR.md (e.g. 1.0.1), then publish again',
+          cause: e,
+        },
+      );
     }
     throw e;
   }
 }
 
 /** `avp yank name@version`: hides a version from resolution (still downloadable by an exact lockfile pin). */
-export async function yankVersion(spec: string, opts: { registry?: string; projectRoot: string; env?: NodeJS.ProcessEnv }): Promise<{ name: string; version: string; registry: string }> {
+export async function yankVersion(
+  spec: string,
+  opts: { registry?: string; projectRoot: string; env?: NodeJS.ProcessEnv },
+): Promise<{ name: string; version: string; registry: string }> {
   const at = spec.lastIndexOf('@');
   const name = at > 0 ? spec.slice(0, at) : '';
   const version = at > 0 ? spec.slice(at + 1) : '';
-  if (!name || !version) throw new AvpError('spec-invalid', `"${spec}" is not name@version`, { fix: 'avp yank my-validator@1.2.3' });
-  const client = await clientFor({ registry: opts.registry, projectRoot: opts.projectRoot, env: opts.env, requireToken: true });
+  if (!name || !version)
+    throw new AvpError('spec-invalid', `"${spec}" is not name@version`, { fix: 'avp yank my-validator@1.2.3' });
+  const client = await clientFor({
+    registry: opts.registry,
+    projectRoot: opts.projectRoot,
+    env: opts.env,
+    requireToken: true,
+  });
   await client.yank(name, version);
   return { name, version, registry: client.base };
 }

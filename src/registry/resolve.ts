@@ -31,15 +31,29 @@ function isLoopback(url: URL): boolean {
 /** Parses a spec. Order: local path, git forms, archive URL, `owner/repo`, `name[@range]`. */
 export async function parseSpec(raw: string, cwd: string): Promise<Spec> {
   const spec = raw.trim();
-  if (!spec) throw new AvpError('spec-empty', 'no validator given', { fix: 'avp add <name>[@version|@range] (e.g. avp add no-secrets@^1)' });
+  if (!spec)
+    throw new AvpError('spec-empty', 'no validator given', {
+      fix: 'avp add <name>[@version|@range] (e.g. avp add no-secrets@^1)',
+    });
   const expanded = spec.startsWith('~/') ? join(homedir(), spec.slice(2)) : spec;
   const looksLocal = /^(?:\.{1,2}(?:\/|$)|\/|~\/)/.test(spec);
-  if (looksLocal || (!spec.includes(':') && existsSync(resolve(cwd, expanded)) && statSync(resolve(cwd, expanded)).isDirectory())) {
+  if (
+    looksLocal ||
+    (!spec.includes(':') && existsSync(resolve(cwd, expanded)) && statSync(resolve(cwd, expanded)).isDirectory())
+  ) {
     const path = resolve(cwd, expanded);
-    if (!existsSync(path)) throw new AvpError('spec-path-missing', `${path} does not exist`, { fix: 'pass the directory holding VALIDATOR.md' });
+    if (!existsSync(path))
+      throw new AvpError('spec-path-missing', `${path} does not exist`, {
+        fix: 'pass the directory holding VALIDATOR.md',
+      });
     return { kind: 'dir', path, raw: spec };
   }
-  if (/^git@[^:]+:.+/.test(spec) || /^(?:git\+)?(?:ssh|git|file):\/\//.test(spec) || spec.startsWith('git+https://') || spec.startsWith('git+http://')) {
+  if (
+    /^git@[^:]+:.+/.test(spec) ||
+    /^(?:git\+)?(?:ssh|git|file):\/\//.test(spec) ||
+    spec.startsWith('git+https://') ||
+    spec.startsWith('git+http://')
+  ) {
     const { base, ref } = splitRef(spec.replace(/^git\+/, ''));
     return { kind: 'git', url: base, ref, raw: spec };
   }
@@ -55,15 +69,25 @@ export async function parseSpec(raw: string, cwd: string): Promise<Spec> {
   const { base, ref } = splitRef(spec);
   const parts = base.split('/');
   if (parts.length === 2 && GH_PART.test(parts[0]!) && GH_PART.test(parts[1]!)) {
-    return { kind: 'shorthand', name: base, url: `https://github.com/${parts[0]}/${parts[1]!.replace(/\.git$/, '')}.git`, ref, raw: spec };
+    return {
+      kind: 'shorthand',
+      name: base,
+      url: `https://github.com/${parts[0]}/${parts[1]!.replace(/\.git$/, '')}.git`,
+      ref,
+      raw: spec,
+    };
   }
   const at = spec.lastIndexOf('@');
   const name = at > 0 ? spec.slice(0, at) : spec;
   const range = at > 0 ? spec.slice(at + 1) : 'latest';
   if (!isPackageName(name)) {
-    throw new AvpError('spec-invalid', `"${spec}" is neither a package name, a directory, a git URL nor an archive URL`, {
-      fix: 'names are 1–64 characters of a-z, 0-9 and "-" (avp add no-secrets, avp add no-secrets@^1.2, avp add ./my-validator, avp add owner/repo)',
-    });
+    throw new AvpError(
+      'spec-invalid',
+      `"${spec}" is neither a package name, a directory, a git URL nor an archive URL`,
+      {
+        fix: 'names are 1–64 characters of a-z, 0-9 and "-" (avp add no-secrets, avp add no-secrets@^1.2, avp add ./my-validator, avp add owner/repo)',
+      },
+    );
   }
   const { default: semver } = await import('semver');
   if (range !== 'latest' && !semver.validRange(range)) {
@@ -87,9 +111,13 @@ export async function resolveVersion(client: RegistryClient, name: string, range
   const versions = (list.versions ?? []).map((v) => v.version).filter((v) => semver.valid(v));
   const best = semver.maxSatisfying(versions, range);
   if (!best) {
-    throw new AvpError('version-not-found', `no version of ${name} satisfies ${range} (available: ${versions.join(', ') || 'none'})`, {
-      fix: `pick one of the available versions: avp add ${name}@<version>`,
-    });
+    throw new AvpError(
+      'version-not-found',
+      `no version of ${name} satisfies ${range} (available: ${versions.join(', ') || 'none'})`,
+      {
+        fix: `pick one of the available versions: avp add ${name}@<version>`,
+      },
+    );
   }
   return client.version(name, best);
 }

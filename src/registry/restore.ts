@@ -9,7 +9,9 @@ import { installFetched } from './install.ts';
 import { lockfilePath, readLockfile, scopeValidatorsDir, type LockEntry, type Scope } from './lockfile.ts';
 import { fetchDir, fetchGit, fetchRegistryVersion, fetchUrl, integrityMismatch, type Fetched } from './sources.ts';
 
-/** Integrity of an installed validator directory (every file, path order) — compared with `treeIntegrity` in the lock. */
+/**
+ * Integrity of an installed validator directory (every file, path order) — compared with `treeIntegrity` in the lock.
+ */
 function installedTreeIntegrity(dir: string): string | undefined {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) return undefined;
   const files: Array<{ path: string; data: Uint8Array }> = [];
@@ -25,12 +27,21 @@ function installedTreeIntegrity(dir: string): string | undefined {
 }
 
 /** Fetches exactly what a lock entry recorded, refusing anything that does not hash to the recorded integrity. */
-async function fetchLocked(name: string, e: LockEntry, env: NodeJS.ProcessEnv, progress?: ProgressFn): Promise<Fetched> {
+async function fetchLocked(
+  name: string,
+  e: LockEntry,
+  env: NodeJS.ProcessEnv,
+  progress?: ProgressFn,
+): Promise<Fetched> {
   let f: Fetched;
   switch (e.source) {
     case 'registry': {
       const client = await clientFor({ registry: e.registry ?? new URL(e.resolved).origin, env });
-      f = await fetchRegistryVersion(client, { name, version: e.version, downloadUrl: e.resolved, integrity: e.integrity }, { progress });
+      f = await fetchRegistryVersion(
+        client,
+        { name, version: e.version, downloadUrl: e.resolved, integrity: e.integrity },
+        { progress },
+      );
       break;
     }
     case 'url':
@@ -39,9 +50,13 @@ async function fetchLocked(name: string, e: LockEntry, env: NodeJS.ProcessEnv, p
     case 'catalog': {
       const pkg = await catalogPackage(name);
       if (!pkg || pkg.version !== e.version) {
-        throw new AvpError('locked-catalog-missing', `the lockfile pins ${name}@${e.version} from avp's catalog, but this avp carries ${pkg ? pkg.version : 'no such validator'}`, {
-          fix: `run \`avp update ${name}\` to move the lockfile to what this avp has, or use the avp version that wrote the lockfile`,
-        });
+        throw new AvpError(
+          'locked-catalog-missing',
+          `the lockfile pins ${name}@${e.version} from avp's catalog, but this avp carries ${pkg ? pkg.version : 'no such validator'}`,
+          {
+            fix: `run \`avp update ${name}\` to move the lockfile to what this avp has, or use the avp version that wrote the lockfile`,
+          },
+        );
       }
       f = pkg;
       break;
@@ -51,12 +66,17 @@ async function fetchLocked(name: string, e: LockEntry, env: NodeJS.ProcessEnv, p
       break;
     case 'git': {
       const m = /^git\+(.+)#([0-9a-f]{40})$/.exec(e.resolved);
-      if (!m) throw new AvpError('lockfile-invalid', `lock entry ${name} has resolved "${e.resolved}" without a commit`, { fix: `re-add it: avp add ${name}` });
+      if (!m)
+        throw new AvpError('lockfile-invalid', `lock entry ${name} has resolved "${e.resolved}" without a commit`, {
+          fix: `re-add it: avp add ${name}`,
+        });
       f = await fetchGit(m[1]!, m[2]!);
       break;
     }
     default:
-      throw new AvpError('lockfile-invalid', `lock entry ${name} has unknown source "${String(e.source)}"`, { fix: 'upgrade avp or re-add the validator' });
+      throw new AvpError('lockfile-invalid', `lock entry ${name} has unknown source "${String(e.source)}"`, {
+        fix: 'upgrade avp or re-add the validator',
+      });
   }
   if (f.integrity !== e.integrity) throw integrityMismatch(`${name} (${e.resolved})`, e.integrity, f.integrity);
   return f;
@@ -73,12 +93,21 @@ export interface RestoreResult {
  * entry is fetched from what the lockfile resolved and must hash to its integrity. `frozen` never writes the
  * lockfile and fails when an installed validator differs from its entry instead of replacing it.
  */
-export async function restoreFromLockfile(opts: { scope: Scope; projectRoot: string; frozen?: boolean; env?: NodeJS.ProcessEnv; progress?: ProgressFn }): Promise<RestoreResult[]> {
+export async function restoreFromLockfile(opts: {
+  scope: Scope;
+  projectRoot: string;
+  frozen?: boolean;
+  env?: NodeJS.ProcessEnv;
+  progress?: ProgressFn;
+}): Promise<RestoreResult[]> {
   const env = opts.env ?? process.env;
   const path = lockfilePath(opts.scope, opts.projectRoot, env);
   if (!existsSync(path)) {
     throw new AvpError('lockfile-missing', `no lockfile at ${path}`, {
-      fix: opts.scope === 'project' ? 'add validators with `avp add --project <name>` (it writes .avp/avp-lock.json), and commit it' : 'add validators with `avp add <name>`',
+      fix:
+        opts.scope === 'project'
+          ? 'add validators with `avp add --project <name>` (it writes .avp/avp-lock.json), and commit it'
+          : 'add validators with `avp add <name>`',
     });
   }
   const lf = readLockfile(path);
@@ -90,9 +119,13 @@ export async function restoreFromLockfile(opts: { scope: Scope; projectRoot: str
   if (opts.frozen) {
     const differing = plan.filter((p) => p.current !== undefined && !p.matches);
     if (differing.length) {
-      throw new AvpError('frozen-mismatch', `installed validators differ from ${path}: ${differing.map((p) => p.name).join(', ')}`, {
-        fix: 'run `avp install` (without --frozen) to restore the locked versions, or `avp add` to record new ones and commit the lockfile',
-      });
+      throw new AvpError(
+        'frozen-mismatch',
+        `installed validators differ from ${path}: ${differing.map((p) => p.name).join(', ')}`,
+        {
+          fix: 'run `avp install` (without --frozen) to restore the locked versions, or `avp add` to record new ones and commit the lockfile',
+        },
+      );
     }
   }
   const results: RestoreResult[] = [];
@@ -102,8 +135,19 @@ export async function restoreFromLockfile(opts: { scope: Scope; projectRoot: str
       continue;
     }
     const fetched = await fetchLocked(p.name, p.entry, env, opts.progress);
-    await installFetched(fetched, { scope: opts.scope, projectRoot: opts.projectRoot, env, force: true, keepEntry: p.entry, frozen: opts.frozen });
-    results.push({ name: p.name, version: p.entry.version, action: p.current === undefined ? 'installed' : 'replaced' });
+    await installFetched(fetched, {
+      scope: opts.scope,
+      projectRoot: opts.projectRoot,
+      env,
+      force: true,
+      keepEntry: p.entry,
+      frozen: opts.frozen,
+    });
+    results.push({
+      name: p.name,
+      version: p.entry.version,
+      action: p.current === undefined ? 'installed' : 'replaced',
+    });
   }
   return results;
 }

@@ -22,7 +22,14 @@ export interface Fetched {
 export async function fetchDir(path: string): Promise<Fetched> {
   const packed = await packDirectory(path);
   const info = await inspectArchive(packed.bytes);
-  return { info, name: info.manifest.name, version: info.manifest.version, source: 'file', resolved: `file:${path}`, integrity: treeIntegrity(info.files) };
+  return {
+    info,
+    name: info.manifest.name,
+    version: info.manifest.version,
+    source: 'file',
+    resolved: `file:${path}`,
+    integrity: treeIntegrity(info.files),
+  };
 }
 
 async function git(args: string[], cwd?: string): Promise<string> {
@@ -34,7 +41,11 @@ async function git(args: string[], cwd?: string): Promise<string> {
     // Never wait for a password prompt: a private repository must fail with a message instead of hanging.
     env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo' },
   });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   if (code !== 0) throw new Error(err.trim().split('\n').slice(-2).join(' ') || `git ${args[0]} exited ${code}`);
   return out.trim();
 }
@@ -54,9 +65,15 @@ export async function fetchGit(url: string, ref?: string): Promise<Fetched> {
       sha = await git(['rev-parse', 'HEAD'], dir);
     } catch (e) {
       const missingGit = (e as NodeJS.ErrnoException).code === 'ENOENT';
-      throw new AvpError('git-fetch-failed', `could not fetch ${url}${ref ? `#${ref}` : ''}: ${missingGit ? 'git is not installed' : (e as Error).message}`, {
-        fix: missingGit ? 'install git' : 'check the URL and the ref (branch, tag or commit), and that you can clone it with git',
-      });
+      throw new AvpError(
+        'git-fetch-failed',
+        `could not fetch ${url}${ref ? `#${ref}` : ''}: ${missingGit ? 'git is not installed' : (e as Error).message}`,
+        {
+          fix: missingGit
+            ? 'install git'
+            : 'check the URL and the ref (branch, tag or commit), and that you can clone it with git',
+        },
+      );
     }
     if (ref && /^[0-9a-f]{7,40}$/i.test(ref) && !sha.startsWith(ref.toLowerCase())) {
       throw new AvpError('git-ref-mismatch', `${url}#${ref} checked out ${sha}`, { fix: 'pass the full commit sha' });
@@ -86,22 +103,38 @@ export async function fetchRegistryVersion(
 ): Promise<Fetched> {
   // The registry already says what it is: refuse other package types before downloading (the archive is checked too).
   if (v.type && v.type !== 'validator') {
-    throw new AvpError('archive-not-validator', `${v.name}@${v.version} is a ${v.type}, not a validator; avp installs validators only`, {
-      fix: `install ${v.type}s with the tool made for them; find validators with \`avp search\``,
-    });
+    throw new AvpError(
+      'archive-not-validator',
+      `${v.name}@${v.version} is a ${v.type}, not a validator; avp installs validators only`,
+      {
+        fix: `install ${v.type}s with the tool made for them; find validators with \`avp search\``,
+      },
+    );
   }
   if (!v.integrity || typeof v.integrity !== 'string') {
-    throw new AvpError('integrity-missing', `${client.base} sent no integrity for ${v.name}@${v.version}; refusing to install an unverifiable download`, {
-      fix: 'the registry must publish an `integrity` (sha512) for every version; report it to its operator',
-    });
+    throw new AvpError(
+      'integrity-missing',
+      `${client.base} sent no integrity for ${v.name}@${v.version}; refusing to install an unverifiable download`,
+      {
+        fix: 'the registry must publish an `integrity` (sha512) for every version; report it to its operator',
+      },
+    );
   }
   if (!/^sha512-[A-Za-z0-9+/]+={0,2}$/.test(v.integrity)) {
-    throw new AvpError('integrity-unsupported', `${client.base} sent integrity "${v.integrity.slice(0, 20)}…" for ${v.name}@${v.version}; avp accepts sha512 only`, {
-      fix: 'the registry must publish sha512 integrity values',
-    });
+    throw new AvpError(
+      'integrity-unsupported',
+      `${client.base} sent integrity "${v.integrity.slice(0, 20)}…" for ${v.name}@${v.version}; avp accepts sha512 only`,
+      {
+        fix: 'the registry must publish sha512 integrity values',
+      },
+    );
   }
-  if (opts.expected && opts.expected !== v.integrity) throw integrityMismatch(`${v.name}@${v.version}`, opts.expected, v.integrity);
-  if (!v.downloadUrl) throw new AvpError('registry-bad-response', `${client.base} sent no downloadUrl for ${v.name}@${v.version}`, { fix: 'report it to the registry operator' });
+  if (opts.expected && opts.expected !== v.integrity)
+    throw integrityMismatch(`${v.name}@${v.version}`, opts.expected, v.integrity);
+  if (!v.downloadUrl)
+    throw new AvpError('registry-bad-response', `${client.base} sent no downloadUrl for ${v.name}@${v.version}`, {
+      fix: 'report it to the registry operator',
+    });
   const bytes = await client.download(new URL(v.downloadUrl, client.base).toString(), opts.progress);
   const actual = integrityOf(bytes);
   if (actual !== v.integrity) throw integrityMismatch(v.downloadUrl, v.integrity, actual);
@@ -113,18 +146,34 @@ export async function fetchRegistryVersion(
     });
   }
   if (info.manifest.version !== v.version) {
-    throw new AvpError('package-version-mismatch', `${v.downloadUrl} holds version ${info.manifest.version}, but the registry says ${v.version}`, {
-      fix: 'the registry served the wrong archive; report it to its operator',
-    });
+    throw new AvpError(
+      'package-version-mismatch',
+      `${v.downloadUrl} holds version ${info.manifest.version}, but the registry says ${v.version}`,
+      {
+        fix: 'the registry served the wrong archive; report it to its operator',
+      },
+    );
   }
-  return { info, name: info.manifest.name, version: v.version, source: 'registry', resolved: v.downloadUrl, integrity: actual, registry: client.base };
+  return {
+    info,
+    name: info.manifest.name,
+    version: v.version,
+    source: 'registry',
+    resolved: v.downloadUrl,
+    integrity: actual,
+    registry: client.base,
+  };
 }
 
 /** The refusal for bytes or trees that do not hash to what was expected (never falls back to anything). */
 export function integrityMismatch(what: string, expected: string, actual: string): AvpError {
-  return new AvpError('integrity-mismatch', `integrity check failed for ${what}: expected ${expected.slice(0, 27)}…, got ${actual.slice(0, 27)}…`, {
-    fix: 'nothing was installed; the download was altered or the registry changed a published version — report it, do not work around it',
-  });
+  return new AvpError(
+    'integrity-mismatch',
+    `integrity check failed for ${what}: expected ${expected.slice(0, 27)}…, got ${actual.slice(0, 27)}…`,
+    {
+      fix: 'nothing was installed; the download was altered or the registry changed a published version — report it, do not work around it',
+    },
+  );
 }
 
 /** What a lock entry needs from a fetched package. */

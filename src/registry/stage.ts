@@ -1,4 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AvpError } from '../errors.ts';
 import { extractArchive, type ArchiveInfo } from './archive.ts';
@@ -73,21 +83,32 @@ function removeTree(path: string): void {
  * install in the lockfile and calls `finish` (or `rollback` if recording failed). A journal written first lets
  * `recoverInterrupted` undo a process killed between these steps. Must run under the scope lock.
  */
-export function commitStaged(staged: Staged, validatorsDir: string, newTree: string): { rollback(): void; finish(): void } {
+export function commitStaged(
+  staged: Staged,
+  validatorsDir: string,
+  newTree: string,
+): { rollback(): void; finish(): void } {
   mkdirSync(validatorsDir, { recursive: true });
   const target = join(validatorsDir, staged.name);
   const aside = join(staged.root, '.previous');
   const hadOld = existsSync(target);
-  writeFileSync(join(staged.root, 'journal.json'), JSON.stringify({ name: staged.name, hadOld, newTree } satisfies Journal));
+  writeFileSync(
+    join(staged.root, 'journal.json'),
+    JSON.stringify({ name: staged.name, hadOld, newTree } satisfies Journal),
+  );
   if (hadOld) renameSync(target, aside);
   try {
     renameSync(staged.dir, target);
   } catch (e) {
     if (hadOld) renameSync(aside, target);
-    throw new AvpError('install-rename-failed', `could not move the new ${staged.name} into ${validatorsDir}: ${(e as Error).message}`, {
-      fix: 'check permissions of the validators directory; the previous version is untouched',
-      cause: e,
-    });
+    throw new AvpError(
+      'install-rename-failed',
+      `could not move the new ${staged.name} into ${validatorsDir}: ${(e as Error).message}`,
+      {
+        fix: 'check permissions of the validators directory; the previous version is untouched',
+        cause: e,
+      },
+    );
   }
   return {
     rollback() {
@@ -103,11 +124,16 @@ export function commitStaged(staged: Staged, validatorsDir: string, newTree: str
 
 /**
  * Undoes installs interrupted by a killed process (their journals are left in the staging folder), then sweeps
- * staging folders whose process died (or older than an hour). An interrupted install goes back to the previous state unless the lockfile
+ * staging folders whose process died (or older than an hour). An interrupted install goes back to the previous state
+ * unless the lockfile
  * already records the new version (then only the cleanup was missing). Must run under the scope lock: journals of
  * live installs exist only while their process holds it.
  */
-export function recoverInterrupted(scopeHome: string, validatorsDir: string, lockedTree: (name: string) => string | undefined): string[] {
+export function recoverInterrupted(
+  scopeHome: string,
+  validatorsDir: string,
+  lockedTree: (name: string) => string | undefined,
+): string[] {
   const staging = join(scopeHome, '.staging');
   if (!existsSync(staging)) return [];
   const recovered: string[] = [];

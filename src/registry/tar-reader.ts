@@ -37,7 +37,12 @@ function corrupt(detail: string): AvpError {
 /** Gunzips under a byte cap, with the same early stop as zip entries (BudgetExceeded past it). */
 async function gunzipBounded(input: Uint8Array, limit: number): Promise<Uint8Array> {
   const { Gunzip } = await import('fflate');
-  return expandBounded((ondata) => new Gunzip(ondata), input, limit, (why) => corrupt(`invalid gzip data (${why})`));
+  return expandBounded(
+    (ondata) => new Gunzip(ondata),
+    input,
+    limit,
+    (why) => corrupt(`invalid gzip data (${why})`),
+  );
 }
 
 /**
@@ -46,7 +51,11 @@ async function gunzipBounded(input: Uint8Array, limit: number): Promise<Uint8Arr
  * hide exactly the hostile archive that must be refused. The gzip layer is inflated under the expansion cap; a tar
  * is uncompressed, so that bounds every entry too. Handles ustar prefixes, pax `path` records and GNU long names.
  */
-export async function readTarEntries(bytes: Uint8Array, maxExpandedBytes: number, maxEntries: number): Promise<RawEntry[]> {
+export async function readTarEntries(
+  bytes: Uint8Array,
+  maxExpandedBytes: number,
+  maxEntries: number,
+): Promise<RawEntry[]> {
   let tar: Uint8Array;
   try {
     tar = isGzip(bytes) ? await gunzipBounded(bytes, maxExpandedBytes) : bytes;
@@ -71,7 +80,7 @@ export async function readTarEntries(bytes: Uint8Array, maxExpandedBytes: number
 
   const entries: RawEntry[] = [];
   let longName: string | undefined;
-  for (let at = 0; at + 512 <= tar.length; ) {
+  for (let at = 0; at + 512 <= tar.length;) {
     const header = at;
     if (tar.subarray(header, header + 512).every((b) => b === 0)) break; // end of archive
     let sum = 0;
@@ -132,7 +141,11 @@ function paxPath(records: string): string | undefined {
 
 /** The error for an archive that expands past the cap, shared by zip and tar. */
 export function expandedTooMuch(limit: number): AvpError {
-  return new AvpError('archive-too-large', `the package archive expands past the ${Math.round(limit / 1024 / 1024)} MiB limit`, {
-    fix: 'a validator package holds text files; remove large or generated files (or it is a zip bomb — do not install it)',
-  });
+  return new AvpError(
+    'archive-too-large',
+    `the package archive expands past the ${Math.round(limit / 1024 / 1024)} MiB limit`,
+    {
+      fix: 'a validator package holds text files; remove large or generated files (or it is a zip bomb — do not install it)',
+    },
+  );
 }

@@ -17,7 +17,8 @@ export interface UpdateResult {
 
 /** The spec that re-resolves a lock entry: registry/catalog names within the recorded range, git at its ref. */
 function respec(name: string, e: LockEntry, latest: boolean): string | undefined {
-  if (e.source === 'registry' || e.source === 'catalog') return latest || !e.requested ? name : `${name}@${e.requested}`;
+  if (e.source === 'registry' || e.source === 'catalog')
+    return latest || !e.requested ? name : `${name}@${e.requested}`;
   if (e.source === 'git') return `${e.resolved.replace(/#[0-9a-f]{40}$/, '')}${e.requested ? `#${e.requested}` : ''}`;
   if (e.source === 'file') return e.resolved.replace(/^file:/, '');
   return undefined; // an archive URL names one fixed archive: nothing to update to
@@ -44,22 +45,43 @@ export async function updateValidators(opts: {
   for (const name of names) {
     const e = lf.packages[name];
     if (!e) {
-      throw new AvpError('not-installed', `${name} is not in the ${opts.scope} lockfile`, { fix: `install it with \`avp add ${name}${opts.scope === 'project' ? ' --project' : ''}\`` });
+      throw new AvpError('not-installed', `${name} is not in the ${opts.scope} lockfile`, {
+        fix: `install it with \`avp add ${name}${opts.scope === 'project' ? ' --project' : ''}\``,
+      });
     }
     const spec = respec(name, e, Boolean(opts.latest));
     if (!spec) {
-      results.push({ name, scope: opts.scope, from: e.version, to: e.version, status: 'skipped', reason: `${e.source} sources are fixed` });
+      results.push({
+        name,
+        scope: opts.scope,
+        from: e.version,
+        to: e.version,
+        status: 'skipped',
+        reason: `${e.source} sources are fixed`,
+      });
       continue;
     }
     const parsed = await parseSpec(spec, opts.projectRoot);
-    const fetched = await fetchSpec(parsed, { projectRoot: opts.projectRoot, registry: opts.registry ?? e.registry, env, progress: opts.progress });
+    const fetched = await fetchSpec(parsed, {
+      projectRoot: opts.projectRoot,
+      registry: opts.registry ?? e.registry,
+      env,
+      progress: opts.progress,
+    });
     if (fetched.integrity === e.integrity && fetched.version === e.version) {
       results.push({ name, scope: opts.scope, from: e.version, to: e.version, status: 'current' });
       continue;
     }
     // Never a downgrade: the installed version may be newer than what resolves now (it was yanked since).
     if (semver.valid(fetched.version) && semver.valid(e.version) && semver.lt(fetched.version, e.version)) {
-      results.push({ name, scope: opts.scope, from: e.version, to: e.version, status: 'skipped', reason: `the newest available is ${fetched.version}, older than the installed one (yanked?)` });
+      results.push({
+        name,
+        scope: opts.scope,
+        from: e.version,
+        to: e.version,
+        status: 'skipped',
+        reason: `the newest available is ${fetched.version}, older than the installed one (yanked?)`,
+      });
       continue;
     }
     const requested = opts.latest ? 'latest' : e.requested;
@@ -84,7 +106,12 @@ export interface OutdatedRow {
  * range and the registry's latest. Asks `/latest` (and `/versions` for ranges) per package; names the registry
  * does not know are left out.
  */
-export async function outdated(opts: { scopes: Scope[]; projectRoot: string; registry?: string; env?: NodeJS.ProcessEnv }): Promise<OutdatedRow[]> {
+export async function outdated(opts: {
+  scopes: Scope[];
+  projectRoot: string;
+  registry?: string;
+  env?: NodeJS.ProcessEnv;
+}): Promise<OutdatedRow[]> {
   const env = opts.env ?? process.env;
   const { default: semver } = await import('semver');
   const rows: OutdatedRow[] = [];
@@ -97,12 +124,17 @@ export async function outdated(opts: { scopes: Scope[]; projectRoot: string; reg
       let wanted: string;
       try {
         latest = (await client.latest(name)).version;
-        wanted = !e.requested || e.requested === 'latest' ? latest : (await resolveVersion(client, name, e.requested)).version;
+        wanted =
+          !e.requested || e.requested === 'latest' ? latest : (await resolveVersion(client, name, e.requested)).version;
       } catch (err) {
         if (isAvpError(err) && (err.code === 'registry-404' || err.code === 'version-not-found')) continue;
         throw err;
       }
-      if (semver.valid(latest) && semver.valid(e.version) && (semver.gt(latest, e.version) || semver.gt(wanted, e.version))) {
+      if (
+        semver.valid(latest) &&
+        semver.valid(e.version) &&
+        (semver.gt(latest, e.version) || semver.gt(wanted, e.version))
+      ) {
         rows.push({ name, scope, current: e.version, wanted, latest, source: e.source });
       }
     }

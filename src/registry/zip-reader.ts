@@ -9,7 +9,9 @@ export interface RawEntry {
   mode?: number;
   /** Size the archive claims the entry expands to (checked against the real inflated size). */
   declaredSize: number;
-  /** Inflates the entry; `budget` is the number of bytes it may still produce before the whole archive is over the cap. */
+  /**
+   * Inflates the entry; `budget` is the number of bytes it may still produce before the whole archive is over the cap.
+   */
   read(budget: number): Uint8Array;
 }
 
@@ -71,7 +73,8 @@ export async function readZipEntries(bytes: Uint8Array, maxEntries: number): Pro
   const count = u16(eocd + 10);
   const cdSize = u32(eocd + 12);
   const cdOffset = u32(eocd + 16);
-  if (count === 0xffff || cdOffset === 0xffffffff) throw corrupt('zip64 archives are not supported (a validator package is small)');
+  if (count === 0xffff || cdOffset === 0xffffffff)
+    throw corrupt('zip64 archives are not supported (a validator package is small)');
   if (u16(eocd + 4) !== 0 || u16(eocd + 6) !== 0) throw corrupt('multi-disk archives are not supported');
   if (count > maxEntries) {
     throw new AvpError('archive-too-many-entries', `the package archive has ${count} entries (limit ${maxEntries})`, {
@@ -101,12 +104,15 @@ export async function readZipEntries(bytes: Uint8Array, maxEntries: number): Pro
     const name = decoder.decode(rawName);
     at += 46 + nameLen + extraLen + commentLen;
 
-    if (compressedSize === 0xffffffff || size === 0xffffffff || localOffset === 0xffffffff) throw corrupt('zip64 entries are not supported');
+    if (compressedSize === 0xffffffff || size === 0xffffffff || localOffset === 0xffffffff)
+      throw corrupt('zip64 entries are not supported');
     if (flags & 1) throw corrupt(`entry "${name}" is encrypted`);
-    if (method !== 0 && method !== 8) throw corrupt(`entry "${name}" uses compression method ${method} (only stored and deflate are allowed)`);
+    if (method !== 0 && method !== 8)
+      throw corrupt(`entry "${name}" uses compression method ${method} (only stored and deflate are allowed)`);
 
     // Local header: the name there must match, or two zip readers could see two different archives.
-    if (localOffset + 30 > bytes.length || u32(localOffset) !== LOCAL) throw corrupt(`entry "${name}" has no local header`);
+    if (localOffset + 30 > bytes.length || u32(localOffset) !== LOCAL)
+      throw corrupt(`entry "${name}" has no local header`);
     const localNameLen = u16(localOffset + 26);
     const localExtraLen = u16(localOffset + 28);
     const localName = decoder.decode(bytes.subarray(localOffset + 30, localOffset + 30 + localNameLen));
@@ -116,7 +122,8 @@ export async function readZipEntries(bytes: Uint8Array, maxEntries: number): Pro
 
     const mode = madeBy === UNIX ? external >>> 16 : undefined;
     const dosDirectory = (external & 0x10) !== 0;
-    const kind = (mode !== undefined ? unixKind(mode) : undefined) ?? (name.endsWith('/') || dosDirectory ? 'directory' : 'file');
+    const kind =
+      (mode !== undefined ? unixKind(mode) : undefined) ?? (name.endsWith('/') || dosDirectory ? 'directory' : 'file');
     const data = bytes.subarray(dataStart, dataStart + compressedSize);
 
     spans.push({ start: localOffset, end: dataStart + compressedSize, descriptor: (flags & 8) !== 0, name });
@@ -127,16 +134,26 @@ export async function readZipEntries(bytes: Uint8Array, maxEntries: number): Pro
       declaredSize: size,
       read(budget: number): Uint8Array {
         if (method === 0) {
-          if (data.length !== size) throw corrupt(`entry "${name}" is stored with ${data.length} bytes but declares ${size}`);
+          if (data.length !== size)
+            throw corrupt(`entry "${name}" is stored with ${data.length} bytes but declares ${size}`);
           if (size > budget) throw overBudget();
           return checkCrc(name, data, crc);
         }
-        const out = expandBounded((ondata) => new Inflate(ondata), data, Math.min(budget, size), (why) => corrupt(`invalid deflate data (${why})`), () =>
-          budget < size
-            ? overBudget()
-            : new AvpError('archive-size-mismatch', `the package archive entry "${name}" inflates past its declared size of ${size} bytes (a zip bomb or a corrupt archive)`, {
-                fix: 'do not install this package; report it to the registry',
-              }),
+        const out = expandBounded(
+          (ondata) => new Inflate(ondata),
+          data,
+          Math.min(budget, size),
+          (why) => corrupt(`invalid deflate data (${why})`),
+          () =>
+            budget < size
+              ? overBudget()
+              : new AvpError(
+                  'archive-size-mismatch',
+                  `the package archive entry "${name}" inflates past its declared size of ${size} bytes (a zip bomb or a corrupt archive)`,
+                  {
+                    fix: 'do not install this package; report it to the registry',
+                  },
+                ),
         );
         if (out.length !== size) throw corrupt(`entry "${name}" inflates to ${out.length} bytes but declares ${size}`);
         return checkCrc(name, out, crc);
@@ -152,7 +169,11 @@ export async function readZipEntries(bytes: Uint8Array, maxEntries: number): Pro
  * compressed stream is a zip bomb trick) and no unlisted bytes (a hidden local entry — say `../../x` — that a
  * streaming unzipper reading local headers would extract although this reader never sees it).
  */
-function checkLayout(spans: Array<{ start: number; end: number; descriptor: boolean; name: string }>, cdOffset: number, u32: (at: number) => number): void {
+function checkLayout(
+  spans: Array<{ start: number; end: number; descriptor: boolean; name: string }>,
+  cdOffset: number,
+  u32: (at: number) => number,
+): void {
   spans.sort((a, b) => a.start - b.start);
   let pos = 0;
   for (const s of spans) {
@@ -166,7 +187,7 @@ function checkLayout(spans: Array<{ start: number; end: number; descriptor: bool
 }
 
 function checkCrc(name: string, data: Uint8Array, crc: number): Uint8Array {
-  if ((Bun.hash.crc32(data) >>> 0) !== crc >>> 0) throw corrupt(`entry "${name}" fails its CRC-32 check`);
+  if (Bun.hash.crc32(data) >>> 0 !== crc >>> 0) throw corrupt(`entry "${name}" fails its CRC-32 check`);
   return data;
 }
 
@@ -201,7 +222,8 @@ export function expandBounded(
   });
   const step = 4 * 1024;
   try {
-    for (let i = 0; i < input.length && !over; i += step) stream.push(input.subarray(i, i + step), i + step >= input.length);
+    for (let i = 0; i < input.length && !over; i += step)
+      stream.push(input.subarray(i, i + step), i + step >= input.length);
     if (input.length === 0) stream.push(new Uint8Array(0), true);
   } catch (e) {
     if (!over) throw onCorrupt(e instanceof Error ? e.message : String(e));

@@ -37,13 +37,34 @@ export async function fileEvent(file: string, after: string, before?: string): P
     after,
     diff: await diffTexts(file, before ?? null, after),
   };
-  const toolInput = before === undefined ? { file_path: path, content: after } : { file_path: path, old_string: before, new_string: after };
-  return { agent: 'claude', event: 'PostToolUse', tool: before === undefined ? 'Write' : 'Edit', toolInput, cwd: PROJECT, projectRoot: PROJECT, files: [change], raw: {} };
+  const toolInput =
+    before === undefined
+      ? { file_path: path, content: after }
+      : { file_path: path, old_string: before, new_string: after };
+  return {
+    agent: 'claude',
+    event: 'PostToolUse',
+    tool: before === undefined ? 'Write' : 'Edit',
+    toolInput,
+    cwd: PROJECT,
+    projectRoot: PROJECT,
+    files: [change],
+    raw: {},
+  };
 }
 
 /** A PreToolUse Bash event. `cwd` matters for `git push -f` (the current branch is asked from git there). */
 export function bashEvent(command: string, cwd = '/'): HookEvent {
-  return { agent: 'claude', event: 'PreToolUse', tool: 'Bash', toolInput: { command }, cwd, projectRoot: PROJECT, files: [], raw: {} };
+  return {
+    agent: 'claude',
+    event: 'PreToolUse',
+    tool: 'Bash',
+    toolInput: { command },
+    cwd,
+    projectRoot: PROJECT,
+    files: [],
+    raw: {},
+  };
 }
 
 /** A PreToolUse file-tool event as Claude Code sends it (paths absolute; `~/` expands to the home directory). */
@@ -65,12 +86,26 @@ export function preWriteEvent(path: string, tool = 'Write'): HookEvent {
 
 /** The labelled events of each deterministic validator. */
 export async function corpus(): Promise<Record<string, LabelledEvent[]>> {
-  const files = async (cs: Array<{ id: string; expect: 'flag' | 'pass'; rule?: string; file: string; content: string; before?: string }>) =>
-    Promise.all(cs.map(async (c) => ({ id: c.id, expect: c.expect, rule: c.rule, event: await fileEvent(c.file, c.content, c.before) })));
+  const files = async (
+    cs: Array<{ id: string; expect: 'flag' | 'pass'; rule?: string; file: string; content: string; before?: string }>,
+  ) =>
+    Promise.all(
+      cs.map(async (c) => ({
+        id: c.id,
+        expect: c.expect,
+        rule: c.rule,
+        event: await fileEvent(c.file, c.content, c.before),
+      })),
+    );
   return {
     'no-secrets': await files(secretCases),
     'no-debug-leftovers': await files(debugCases),
-    'dangerous-commands': commandCases.map((c) => ({ id: c.id, expect: c.expect, rule: c.rule, event: bashEvent(c.command) })),
+    'dangerous-commands': commandCases.map((c) => ({
+      id: c.id,
+      expect: c.expect,
+      rule: c.rule,
+      event: bashEvent(c.command),
+    })),
     'protected-files': pathCases.map((c) => ({ id: c.id, expect: c.expect, event: preWriteEvent(c.path, c.tool) })),
   };
 }
@@ -102,7 +137,19 @@ export async function loadValidate(name: string): Promise<Validate> {
 /** Scores one validator on its labelled events. */
 export async function score(validator: string, events: LabelledEvent[]): Promise<Score> {
   const validate = await loadValidate(validator);
-  const s: Score = { validator, positives: 0, negatives: 0, truePositives: 0, falsePositives: 0, precision: 1, recall: 1, wrongRule: [], missed: [], falseAlarms: [], meanMicros: 0 };
+  const s: Score = {
+    validator,
+    positives: 0,
+    negatives: 0,
+    truePositives: 0,
+    falsePositives: 0,
+    precision: 1,
+    recall: 1,
+    wrongRule: [],
+    missed: [],
+    falseAlarms: [],
+    meanMicros: 0,
+  };
   const started = performance.now();
   for (const c of events) {
     const verdict = await validate(c.event);
@@ -111,7 +158,8 @@ export async function score(validator: string, events: LabelledEvent[]): Promise
       s.positives++;
       if (flagged) {
         s.truePositives++;
-        if (c.rule && !verdict.violations.some((v) => v.rule === c.rule)) s.wrongRule.push(`${c.id} (got ${verdict.violations.map((v) => v.rule).join(',')})`);
+        if (c.rule && !verdict.violations.some((v) => v.rule === c.rule))
+          s.wrongRule.push(`${c.id} (got ${verdict.violations.map((v) => v.rule).join(',')})`);
       } else s.missed.push(c.id);
     } else {
       s.negatives++;

@@ -11,11 +11,19 @@ import { listCatalog, readCatalogValidator } from '../../src/catalog/index.ts';
 import { lintPaths } from '../../src/format/lint.ts';
 import { loadValidatorsAt } from '../../src/format/load.ts';
 import { buildPrompt } from '../../src/judges/prompt.ts';
-import { BUILTIN_PATH, MODULE_PATH, renderBuiltinScriptsModule, renderCatalogModule } from '../../scripts/gen-catalog.ts';
+import {
+  BUILTIN_PATH,
+  MODULE_PATH,
+  renderBuiltinScriptsModule,
+  renderCatalogModule,
+} from '../../scripts/gen-catalog.ts';
 import { CATALOG, fileEvent } from './corpus.ts';
 
-const names = readdirSync(CATALOG).filter((n) => statSync(join(CATALOG, n)).isDirectory()).sort();
-const walk = (dir: string): string[] => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]));
+const names = readdirSync(CATALOG)
+  .filter((n) => statSync(join(CATALOG, n)).isDirectory())
+  .sort();
+const walk = (dir: string): string[] =>
+  readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]));
 
 test('the committed embedded module is regenerated from validators/ unchanged (run bun scripts/gen-catalog.ts)', () => {
   expect(readFileSync(MODULE_PATH, 'utf8')).toBe(renderCatalogModule());
@@ -38,7 +46,12 @@ test('listCatalog lists every validator with its frontmatter', async () => {
     });
   }
   // avp init installs the deterministic ones; the LLM ones are opt-in.
-  expect(list.filter((e) => e.recommended).map((e) => e.name)).toEqual(['dangerous-commands', 'no-debug-leftovers', 'no-secrets', 'protected-files']);
+  expect(list.filter((e) => e.recommended).map((e) => e.name)).toEqual([
+    'dangerous-commands',
+    'no-debug-leftovers',
+    'no-secrets',
+    'protected-files',
+  ]);
   expect(list.filter((e) => e.recommended).every((e) => e.judge === 'script')).toBe(true);
 });
 
@@ -46,7 +59,9 @@ test('readCatalogValidator returns every file of a validator with its exact byte
   for (const name of names) {
     const v = await readCatalogValidator(name);
     expect(v?.name).toBe(name);
-    const onDisk = walk(join(CATALOG, name)).map((p) => relative(join(CATALOG, name), p)).sort();
+    const onDisk = walk(join(CATALOG, name))
+      .map((p) => relative(join(CATALOG, name), p))
+      .sort();
     expect(v!.files.map((f) => f.path).sort()).toEqual(onDisk);
     for (const f of v!.files) expect(Buffer.from(f.data).equals(readFileSync(join(CATALOG, name, f.path)))).toBe(true);
   }
@@ -68,29 +83,39 @@ describe.each(names)('%s', (name) => {
     expect(spec.license).toBe('MIT');
     expect(typeof spec.metadata?.version).toBe('string');
     expect(spec.description.length).toBeLessThanOrEqual(1024);
-    if (spec.trigger === 'PostToolUse' || spec.trigger === 'PreToolUse') expect(spec.match.tools?.length).toBeGreaterThan(0);
+    if (spec.trigger === 'PostToolUse' || spec.trigger === 'PreToolUse')
+      expect(spec.match.tools?.length).toBeGreaterThan(0);
     if (spec.trigger === 'Stop') expect(spec.match.files?.length).toBeGreaterThan(0); // no firing on chat-only turns
     // The prompt stays short: token use is paid on every LLM call.
     expect(validators[0]!.body.length).toBeLessThan(3000);
   });
 });
 
-describe.each(names.filter((n) => !readFileSync(join(CATALOG, n, 'VALIDATOR.md'), 'utf8').includes('\nscript:')))('LLM validator %s', (name) => {
-  test('its prompt holds the body and every reference file, with rule ids and what not to flag', async () => {
-    const { validators } = await loadValidatorsAt(join(CATALOG, name), 'project');
-    const v = validators[0]!;
-    expect(v.references.length).toBeGreaterThan(0);
-    const prompt = buildPrompt(v, await fileEvent('src/api/users.ts', 'export const q = (id: string) => db.query(`SELECT * FROM users WHERE id = ${id}`);\n'));
-    expect(prompt.user).toContain(v.body.trim().split('\n')[0]!);
-    for (const ref of v.references) {
-      const firstLine = readFileSync(ref, 'utf8').trim().split('\n')[0]!;
-      expect(prompt.user).toContain(firstLine);
-    }
-    expect(v.body).toMatch(/## Do not flag/);
-    // Rule ids the verdict can name: in the body, or (for the api-standards template) in its conventions table.
-    expect([v.body, ...v.references.map((r) => readFileSync(r, 'utf8'))].join('\n')).toMatch(/`[a-z]+(?:-[a-z]+)+`/);
-  });
-});
+describe.each(names.filter((n) => !readFileSync(join(CATALOG, n, 'VALIDATOR.md'), 'utf8').includes('\nscript:')))(
+  'LLM validator %s',
+  (name) => {
+    test('its prompt holds the body and every reference file, with rule ids and what not to flag', async () => {
+      const { validators } = await loadValidatorsAt(join(CATALOG, name), 'project');
+      const v = validators[0]!;
+      expect(v.references.length).toBeGreaterThan(0);
+      const prompt = buildPrompt(
+        v,
+        await fileEvent(
+          'src/api/users.ts',
+          'export const q = (id: string) => db.query(`SELECT * FROM users WHERE id = ${id}`);\n',
+        ),
+      );
+      expect(prompt.user).toContain(v.body.trim().split('\n')[0]!);
+      for (const ref of v.references) {
+        const firstLine = readFileSync(ref, 'utf8').trim().split('\n')[0]!;
+        expect(prompt.user).toContain(firstLine);
+      }
+      expect(v.body).toMatch(/## Do not flag/);
+      // Rule ids the verdict can name: in the body, or (for the api-standards template) in its conventions table.
+      expect([v.body, ...v.references.map((r) => readFileSync(r, 'utf8'))].join('\n')).toMatch(/`[a-z]+(?:-[a-z]+)+`/);
+    });
+  },
+);
 
 test('the hook path never reaches the catalog module (static or dynamic imports from src/commands/hook.ts), only the built-in scripts', () => {
   const src = join(import.meta.dir, '../../src');
@@ -99,10 +124,13 @@ test('the hook path never reaches the catalog module (static or dynamic imports 
     if (seen.has(file)) return;
     seen.add(file);
     const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/(?:from|import\s*\()\s*['"](\.{1,2}\/[^'"]+\.ts)['"]/g)) visit(join(file, '..', m[1]!));
+    for (const m of text.matchAll(/(?:from|import\s*\()\s*['"](\.{1,2}\/[^'"]+\.ts)['"]/g))
+      visit(join(file, '..', m[1]!));
   };
   visit(join(src, 'commands/hook.ts'));
   expect(seen.size).toBeGreaterThan(3);
   // The compiled-in catalog scripts (src/judges/builtin-script.ts) are reached lazily, and only they.
-  expect([...seen].filter((f) => f.includes(`${join(src, 'catalog')}`)).map((f) => relative(src, f))).toEqual(['catalog/builtin-scripts.generated.ts']);
+  expect([...seen].filter((f) => f.includes(`${join(src, 'catalog')}`)).map((f) => relative(src, f))).toEqual([
+    'catalog/builtin-scripts.generated.ts',
+  ]);
 });

@@ -22,8 +22,11 @@ describe('no-secrets', () => {
   test('no flagged corpus case leaks its secret: every long random run of the input is absent from the verdict', async () => {
     for (const c of secretCases.filter((x) => x.expect === 'flag')) {
       const verdict = JSON.stringify(secrets(await fileEvent(c.file, c.content, c.before)));
-      const runs = (c.content.match(/[A-Za-z0-9_+=-]{16,}/g) ?? []).filter((r) => /\d/.test(r) && /[A-Za-z]/.test(r) && !c.file.includes(r));
-      for (const run of runs) expect({ id: c.id, leaked: verdict.includes(run) ? run : '' }).toEqual({ id: c.id, leaked: '' });
+      const runs = (c.content.match(/[A-Za-z0-9_+=-]{16,}/g) ?? []).filter(
+        (r) => /\d/.test(r) && /[A-Za-z]/.test(r) && !c.file.includes(r),
+      );
+      for (const run of runs)
+        expect({ id: c.id, leaked: verdict.includes(run) ? run : '' }).toEqual({ id: c.id, leaked: '' });
     }
   });
 
@@ -31,58 +34,147 @@ describe('no-secrets', () => {
     const before = Array.from({ length: 60 }, (_, i) => `const v${i} = ${i};`).join('\n');
     const after = before.replace('const v41 = 41;', `const v41 = 41;\nconst token = "${GH}";`); // v41 is line 42
     const v = secrets(await fileEvent('src/big.ts', after, before));
-    expect(v.violations).toMatchObject([{ rule: 'github-token', file: 'src/big.ts', line: 43, snippet: 'const token = "ghp_…";' }]);
+    expect(v.violations).toMatchObject([
+      { rule: 'github-token', file: 'src/big.ts', line: 43, snippet: 'const token = "ghp_…";' },
+    ]);
   });
 
   test('without files[] it reads the tool input: Write content, Edit new_string (line found on disk), MultiEdit edits', () => {
     const root = tempDir('avp-c-fallback-');
-    const base = { event: 'PostToolUse', cwd: root, projectRoot: root, files: [], raw: {}, agent: 'claude' } as unknown as HookEvent;
-    const w = secrets({ ...base, tool: 'Write', toolInput: { file_path: join(root, 'a.ts'), content: `x\nconst t = "${GH}";\n` } });
+    const base = {
+      event: 'PostToolUse',
+      cwd: root,
+      projectRoot: root,
+      files: [],
+      raw: {},
+      agent: 'claude',
+    } as unknown as HookEvent;
+    const w = secrets({
+      ...base,
+      tool: 'Write',
+      toolInput: { file_path: join(root, 'a.ts'), content: `x\nconst t = "${GH}";\n` },
+    });
     expect(w.violations).toMatchObject([{ file: 'a.ts', line: 2 }]);
     mkdirSync(join(root, 'src'));
     writeFileSync(join(root, 'src/b.ts'), `// header\n\nconst t = "${GH}";\n`);
-    const e = secrets({ ...base, tool: 'Edit', toolInput: { file_path: join(root, 'src/b.ts'), old_string: 'x', new_string: `const t = "${GH}";` } });
+    const e = secrets({
+      ...base,
+      tool: 'Edit',
+      toolInput: { file_path: join(root, 'src/b.ts'), old_string: 'x', new_string: `const t = "${GH}";` },
+    });
     expect(e.violations).toMatchObject([{ file: 'src/b.ts', line: 3 }]);
-    const m = secrets({ ...base, tool: 'MultiEdit', toolInput: { file_path: join(root, 'gone.ts'), edits: [{ old_string: 'a', new_string: `t = "${GH}"` }] } });
+    const m = secrets({
+      ...base,
+      tool: 'MultiEdit',
+      toolInput: { file_path: join(root, 'gone.ts'), edits: [{ old_string: 'a', new_string: `t = "${GH}"` }] },
+    });
     expect(m.violations).toHaveLength(1);
     expect(m.violations[0]!.line).toBeUndefined();
   });
 
   test('deleted files, binary content and empty events pass', () => {
-    const ev = (files: unknown[]) => ({ event: 'PostToolUse', tool: 'Bash', cwd: PROJECT, projectRoot: PROJECT, files, raw: {}, agent: 'claude' }) as unknown as HookEvent;
-    expect(secrets(ev([{ path: `${PROJECT}/k`, relPath: 'k', kind: 'delete', before: `t = "${GH}"`, after: null }])).passed).toBe(true);
-    expect(secrets(ev([{ path: `${PROJECT}/b.bin`, relPath: 'b.bin', kind: 'create', before: null, after: `\0\0PNG t = "${GH}"` }])).passed).toBe(true);
+    const ev = (files: unknown[]) =>
+      ({
+        event: 'PostToolUse',
+        tool: 'Bash',
+        cwd: PROJECT,
+        projectRoot: PROJECT,
+        files,
+        raw: {},
+        agent: 'claude',
+      }) as unknown as HookEvent;
+    expect(
+      secrets(ev([{ path: `${PROJECT}/k`, relPath: 'k', kind: 'delete', before: `t = "${GH}"`, after: null }])).passed,
+    ).toBe(true);
+    expect(
+      secrets(
+        ev([
+          { path: `${PROJECT}/b.bin`, relPath: 'b.bin', kind: 'create', before: null, after: `\0\0PNG t = "${GH}"` },
+        ]),
+      ).passed,
+    ).toBe(true);
     expect(secrets(ev([])).passed).toBe(true);
   });
 });
 
 describe('dangerous-commands', () => {
   test('the lexer separates words, pipelines, redirections, here-documents and substitutions', () => {
-    const p = parseShell(`FOO=1 sudo rm -rf "$HOME/x y" 2>/dev/null | tee log && cat <<'EOF' > out\nline $(not run)\nEOF\necho \`date\` $(whoami)`);
-    expect(p.pipelines.map((pl) => pl.map((c) => c.words))).toEqual([[['FOO=1', 'sudo', 'rm', '-rf', '$HOME/x y'], ['tee', 'log']], [['cat']], [['echo', '`date`', '$(whoami)']]]);
+    const p = parseShell(
+      `FOO=1 sudo rm -rf "$HOME/x y" 2>/dev/null | tee log && cat <<'EOF' > out\nline $(not run)\nEOF\necho \`date\` $(whoami)`,
+    );
+    expect(p.pipelines.map((pl) => pl.map((c) => c.words))).toEqual([
+      [
+        ['FOO=1', 'sudo', 'rm', '-rf', '$HOME/x y'],
+        ['tee', 'log'],
+      ],
+      [['cat']],
+      [['echo', '`date`', '$(whoami)']],
+    ]);
     expect(p.pipelines[0]![0]!.redirects).toEqual([{ op: '>', target: '/dev/null' }]);
     expect(p.pipelines[1]![0]!.stdin).toBe('line $(not run)');
     expect(p.substitutions).toEqual(['date', 'whoami']);
   });
 
   test('odd input never throws and passes: unbalanced quotes, empty, missing command', () => {
-    const ev = (command: unknown) => ({ event: 'PreToolUse', tool: 'Bash', toolInput: { command }, cwd: '/', projectRoot: PROJECT, files: [], raw: {}, agent: 'claude' }) as unknown as HookEvent;
-    for (const c of ['echo "unterminated', "it's", '$(', '((((', '', '   ', undefined, 42]) expect(dangerous(ev(c)).passed).toBe(true);
+    const ev = (command: unknown) =>
+      ({
+        event: 'PreToolUse',
+        tool: 'Bash',
+        toolInput: { command },
+        cwd: '/',
+        projectRoot: PROJECT,
+        files: [],
+        raw: {},
+        agent: 'claude',
+      }) as unknown as HookEvent;
+    for (const c of ['echo "unterminated', "it's", '$(', '((((', '', '   ', undefined, 42])
+      expect(dangerous(ev(c)).passed).toBe(true);
     expect(dangerous(ev('echo "unterminated; rm -rf /')).passed).toBe(true); // all inside the quote
   });
 
   test('every finding names its rule and carries the command as snippet', () => {
-    const v = dangerous({ event: 'PreToolUse', tool: 'Bash', toolInput: { command: 'rm -rf / && curl x | sh' }, cwd: '/', projectRoot: PROJECT, files: [], raw: {}, agent: 'claude' } as unknown as HookEvent);
+    const v = dangerous({
+      event: 'PreToolUse',
+      tool: 'Bash',
+      toolInput: { command: 'rm -rf / && curl x | sh' },
+      cwd: '/',
+      projectRoot: PROJECT,
+      files: [],
+      raw: {},
+      agent: 'claude',
+    } as unknown as HookEvent);
     expect(v.violations.map((x) => x.rule).sort()).toEqual(['destructive-delete', 'pipe-to-shell']);
     for (const x of v.violations) expect(x.snippet).toBe('rm -rf / && curl x | sh');
   });
 });
 
 test('pathological input stays fast (no quadratic backtracking): 100k-character commands and lines', async () => {
-  const bash = (command: string) => ({ event: 'PreToolUse', tool: 'Bash', toolInput: { command }, cwd: '/', projectRoot: PROJECT, files: [], raw: {}, agent: 'claude' }) as unknown as HookEvent;
+  const bash = (command: string) =>
+    ({
+      event: 'PreToolUse',
+      tool: 'Bash',
+      toolInput: { command },
+      cwd: '/',
+      projectRoot: PROJECT,
+      files: [],
+      raw: {},
+      agent: 'claude',
+    }) as unknown as HookEvent;
   const started = performance.now();
-  for (const c of ['a'.repeat(100_000), '"'.repeat(50_001), '$('.repeat(5_000), 'x | '.repeat(10_000), 'f(){ '.repeat(20_000)]) expect(dangerous(bash(c)).passed).toBe(true);
-  for (const c of ['a'.repeat(100_000), '"x",'.repeat(25_000), `"${'a '.repeat(50_000)}`, `const token = "${'k'.repeat(50_000)}`]) {
+  for (const c of [
+    'a'.repeat(100_000),
+    '"'.repeat(50_001),
+    '$('.repeat(5_000),
+    'x | '.repeat(10_000),
+    'f(){ '.repeat(20_000),
+  ])
+    expect(dangerous(bash(c)).passed).toBe(true);
+  for (const c of [
+    'a'.repeat(100_000),
+    '"x",'.repeat(25_000),
+    `"${'a '.repeat(50_000)}`,
+    `const token = "${'k'.repeat(50_000)}`,
+  ]) {
     expect(secrets(await fileEvent('dist/app.js', c)).passed).toBe(true);
     expect(debug(await fileEvent('src/app.ts', c)).passed).toBe(true);
   }
@@ -91,12 +183,23 @@ test('pathological input stays fast (no quadratic backtracking): 100k-character 
 });
 
 test('a command nested several substitutions deep is still analysed', () => {
-  const v = dangerous({ event: 'PreToolUse', tool: 'Bash', toolInput: { command: 'echo $(echo $(echo $(echo $(echo $(rm -rf ~)))))' }, cwd: '/', projectRoot: PROJECT, files: [], raw: {}, agent: 'claude' } as unknown as HookEvent);
+  const v = dangerous({
+    event: 'PreToolUse',
+    tool: 'Bash',
+    toolInput: { command: 'echo $(echo $(echo $(echo $(echo $(rm -rf ~)))))' },
+    cwd: '/',
+    projectRoot: PROJECT,
+    files: [],
+    raw: {},
+    agent: 'claude',
+  } as unknown as HookEvent);
   expect(v.violations.map((x) => x.rule)).toEqual(['destructive-delete']);
 });
 
 describe('protected-files', () => {
-  const list = parsePatterns('# reason: secrets\n.env\n.env.*\n!.env.example\nbuild/\n/top.txt\ndocs/**/*.key\n~/.agent/\n{a,b}.cfg\n');
+  const list = parsePatterns(
+    '# reason: secrets\n.env\n.env.*\n!.env.example\nbuild/\n/top.txt\ndocs/**/*.key\n~/.agent/\n{a,b}.cfg\n',
+  );
   const is = (rel: string, abs = join(PROJECT, rel)) => protectedBy(list, rel, abs)?.glob;
 
   test('gitignore-style globs: any depth, directory, anchored, **, ~/, braces, last match wins', () => {
@@ -117,9 +220,20 @@ describe('protected-files', () => {
   });
 
   test('PreToolUse without files[] falls back to tool_input.file_path / notebook_path', () => {
-    const base = { event: 'PreToolUse', cwd: PROJECT, projectRoot: PROJECT, files: [], raw: {}, agent: 'claude' } as unknown as HookEvent;
-    expect(protect({ ...base, tool: 'Write', toolInput: { file_path: `${PROJECT}/.env` } }, list).violations).toMatchObject([{ file: '.env', rule: 'protected-file' }]);
-    expect(protect({ ...base, tool: 'NotebookEdit', toolInput: { notebook_path: `${PROJECT}/nb/.env.prod` } }, list).passed).toBe(false);
+    const base = {
+      event: 'PreToolUse',
+      cwd: PROJECT,
+      projectRoot: PROJECT,
+      files: [],
+      raw: {},
+      agent: 'claude',
+    } as unknown as HookEvent;
+    expect(
+      protect({ ...base, tool: 'Write', toolInput: { file_path: `${PROJECT}/.env` } }, list).violations,
+    ).toMatchObject([{ file: '.env', rule: 'protected-file' }]);
+    expect(
+      protect({ ...base, tool: 'NotebookEdit', toolInput: { notebook_path: `${PROJECT}/nb/.env.prod` } }, list).passed,
+    ).toBe(false);
     expect(protect({ ...base, tool: 'Write', toolInput: {} }, list).passed).toBe(true);
   });
 
@@ -130,7 +244,17 @@ describe('protected-files', () => {
     const saved = process.env.AVP_VALIDATOR_DIR;
     process.env.AVP_VALIDATOR_DIR = dir;
     try {
-      const ev = (rel: string) => ({ event: 'PreToolUse', tool: 'Write', toolInput: { file_path: join(PROJECT, rel) }, cwd: PROJECT, projectRoot: PROJECT, files: [], raw: {}, agent: 'claude' }) as unknown as HookEvent;
+      const ev = (rel: string) =>
+        ({
+          event: 'PreToolUse',
+          tool: 'Write',
+          toolInput: { file_path: join(PROJECT, rel) },
+          cwd: PROJECT,
+          projectRoot: PROJECT,
+          files: [],
+          raw: {},
+          agent: 'claude',
+        }) as unknown as HookEvent;
       expect(protect(ev('only-this.txt')).passed).toBe(false);
       expect(protect(ev('.env')).passed).toBe(true);
     } finally {
@@ -145,26 +269,52 @@ describe('no-debug-leftovers', () => {
     const before = 'function a() {\n  console.log("old");\n  return 1;\n}\n\nfunction b() {\n  return 2;\n}\n';
     const after = before.replace('  return 2;', '  console.log("new");\n  return 2;');
     const v = debug(await fileEvent('src/ab.ts', after, before));
-    expect(v.violations).toMatchObject([{ rule: 'console-log', file: 'src/ab.ts', line: 7, snippet: 'console.log("new");' }]);
+    expect(v.violations).toMatchObject([
+      { rule: 'console-log', file: 'src/ab.ts', line: 7, snippet: 'console.log("new");' },
+    ]);
   });
 
   test('files it does not know (markdown, Go, JSON) are ignored', async () => {
-    for (const f of ['README.md', 'main.go', 'data.json']) expect(debug(await fileEvent(f, 'console.log(1)\nprint(1)\n')).passed).toBe(true);
+    for (const f of ['README.md', 'main.go', 'data.json'])
+      expect(debug(await fileEvent(f, 'console.log(1)\nprint(1)\n')).passed).toBe(true);
   });
 });
 
-test('each script loads in the engine\'s Worker path and answers from validate() (no fallback to a process)', async () => {
+test("each script loads in the engine's Worker path and answers from validate() (no fallback to a process)", async () => {
   const { exportsValidate, validateInWorker } = await import('../../src/judges/script-worker.ts');
   const events: Record<string, HookEvent> = {
     'no-secrets': await fileEvent('src/a.ts', `const t = "${GH}";\n`),
     'no-debug-leftovers': await fileEvent('src/a.ts', 'console.log(1);\n'),
-    'dangerous-commands': { event: 'PreToolUse', tool: 'Bash', toolInput: { command: 'rm -rf ~' }, cwd: '/', projectRoot: PROJECT, files: [], raw: {}, agent: 'claude' } as unknown as HookEvent,
-    'protected-files': { event: 'PreToolUse', tool: 'Write', toolInput: { file_path: `${PROJECT}/.env` }, cwd: PROJECT, projectRoot: PROJECT, files: [], raw: {}, agent: 'claude' } as unknown as HookEvent,
+    'dangerous-commands': {
+      event: 'PreToolUse',
+      tool: 'Bash',
+      toolInput: { command: 'rm -rf ~' },
+      cwd: '/',
+      projectRoot: PROJECT,
+      files: [],
+      raw: {},
+      agent: 'claude',
+    } as unknown as HookEvent,
+    'protected-files': {
+      event: 'PreToolUse',
+      tool: 'Write',
+      toolInput: { file_path: `${PROJECT}/.env` },
+      cwd: PROJECT,
+      projectRoot: PROJECT,
+      files: [],
+      raw: {},
+      agent: 'claude',
+    } as unknown as HookEvent,
   };
   for (const [name, event] of Object.entries(events)) {
     const path = join(import.meta.dir, '../../validators', name, 'scripts/check.ts');
     expect(exportsValidate(await Bun.file(path).text())).toBe(true);
-    const out = await validateInWorker(path, event, { AVP_VALIDATOR_DIR: join(path, '../..') }, new AbortController().signal);
+    const out = await validateInWorker(
+      path,
+      event,
+      { AVP_VALIDATOR_DIR: join(path, '../..') },
+      new AbortController().signal,
+    );
     expect({ name, kind: out.kind }).toEqual({ name, kind: 'verdict' });
     expect((out as { value: { passed: boolean } }).value.passed).toBe(false);
   }
@@ -178,7 +328,17 @@ test('the shared added-lines.ts is the same file in every validator that carries
 });
 
 test('dangerous-commands: `rm -rf *` is judged against the session cwd (Claude Code keeps cd between Bash calls)', () => {
-  const ev = (cwd: string, command: string) => ({ event: 'PreToolUse', tool: 'Bash', toolInput: { command }, cwd, projectRoot: PROJECT, files: [], raw: {}, agent: 'claude' }) as unknown as HookEvent;
+  const ev = (cwd: string, command: string) =>
+    ({
+      event: 'PreToolUse',
+      tool: 'Bash',
+      toolInput: { command },
+      cwd,
+      projectRoot: PROJECT,
+      files: [],
+      raw: {},
+      agent: 'claude',
+    }) as unknown as HookEvent;
   expect(dangerous(ev(PROJECT, 'rm -rf *')).passed).toBe(false);
   expect(dangerous(ev(`${PROJECT}/build`, 'rm -rf *')).passed).toBe(true);
   expect(dangerous(ev(`${PROJECT}/build`, 'rm -rf ~')).passed).toBe(false);
@@ -192,7 +352,11 @@ test('no-secrets: a NotebookEdit listed without content is judged from its new_s
     agent: 'claude',
     event: 'PostToolUse',
     tool: 'NotebookEdit',
-    toolInput: { notebook_path: path, cell_id: 'c1', new_source: `import openai\nopenai.api_key = "sk-proj-x2jIclHkCiHp6bR1IqfEouHgxzNNAL5wIScGebcy8F5n3-YNBDRzrZSgqbjG3uhkWKFLf6xuI5"` },
+    toolInput: {
+      notebook_path: path,
+      cell_id: 'c1',
+      new_source: `import openai\nopenai.api_key = "sk-proj-x2jIclHkCiHp6bR1IqfEouHgxzNNAL5wIScGebcy8F5n3-YNBDRzrZSgqbjG3uhkWKFLf6xuI5"`,
+    },
     cwd: PROJECT,
     projectRoot: PROJECT,
     files: [{ path, relPath: 'analysis.ipynb', inProject: true, kind: 'update' }],

@@ -15,14 +15,20 @@ afterAll(() => {
 });
 
 describe('real Claude Code CLI with avp hooks', () => {
-  test('a Write with a hardcoded key is blocked; avp\'s reason reaches the model\'s next request', async () => {
+  test("a Write with a hardcoded key is blocked; avp's reason reaches the model's next request", async () => {
     const project = await makeProject(['no-hardcoded-keys']);
     projects.push(project);
     const file = join(project.root, 'src', 'config.ts');
     const server = await startAnthropicServer(({ body }) => {
       if (!Array.isArray(body.tools) || !body.tools.length) return { text: 'ok' }; // side requests (titles…)
       const turn = turnOf(body);
-      if (turn === 0) return { toolUse: { name: 'Write', input: { file_path: file, content: 'export const API_KEY = "sk-live-1234567890abcdef";\n' } } };
+      if (turn === 0)
+        return {
+          toolUse: {
+            name: 'Write',
+            input: { file_path: file, content: 'export const API_KEY = "sk-live-1234567890abcdef";\n' },
+          },
+        };
       return { text: 'Understood, the key must come from the environment.' };
     });
     try {
@@ -51,7 +57,13 @@ describe('real Claude Code CLI with avp hooks', () => {
     const file = join(project.root, 'src', 'settings.ts');
     const server = await startAnthropicServer(({ body }) => {
       if (!Array.isArray(body.tools) || !body.tools.length) return { text: 'ok' };
-      if (turnOf(body) === 0) return { toolUse: { name: 'Write', input: { file_path: file, content: 'export const API_KEY = "sk-live-1234567890abcdef";\n' } } };
+      if (turnOf(body) === 0)
+        return {
+          toolUse: {
+            name: 'Write',
+            input: { file_path: file, content: 'export const API_KEY = "sk-live-1234567890abcdef";\n' },
+          },
+        };
       return { text: 'Will use the environment.' };
     });
     try {
@@ -68,7 +80,10 @@ describe('real Claude Code CLI with avp hooks', () => {
   test('a key written through Bash (sed -i), around the Write/Edit hooks, is caught at PostToolUse:Bash', async () => {
     const project = await makeProject(['no-hardcoded-keys']);
     projects.push(project);
-    Bun.spawnSync(['bash', '-c', 'echo \'export const url = "https://example.com";\' > app.ts && git add . && git commit -qm base'], { cwd: project.root });
+    Bun.spawnSync(
+      ['bash', '-c', 'echo \'export const url = "https://example.com";\' > app.ts && git add . && git commit -qm base'],
+      { cwd: project.root },
+    );
     const command = `sed -i 's|"https://example.com"|"sk-live-9876543210abcd"|' app.ts`;
     const server = await startAnthropicServer(({ body }) => {
       if (!Array.isArray(body.tools) || !body.tools.length) return { text: 'ok' };
@@ -76,7 +91,9 @@ describe('real Claude Code CLI with avp hooks', () => {
       return { text: 'Noted.' };
     });
     try {
-      const run = await runClaude(project, server.url, 'Put the key into app.ts.', { args: ['--allowedTools', 'Bash(sed:*)'] });
+      const run = await runClaude(project, server.url, 'Put the key into app.ts.', {
+        args: ['--allowedTools', 'Bash(sed:*)'],
+      });
       expect(run.timedOut).toBe(false);
       expect(readFileSync(join(project.root, 'app.ts'), 'utf8')).toContain('sk-live-'); // the command did run
       const main = mainRequests(server.requests);
@@ -107,7 +124,10 @@ describe('real Claude Code CLI with avp hooks', () => {
       // Claude Code treats `additionalContext` on a Stop as a reason to continue (observed with 2.1.x: 8 more turns),
       // so a Stop that avp lets through must carry only a systemMessage.
       const continuedByContext = main.filter((b) => newInput(b).includes('Stop hook additional context'));
-      expect(continuedByContext.length, 'a released Stop carried hookSpecificOutput.additionalContext, which makes Claude Code continue; the renderer must send only systemMessage on a non-blocking Stop/SubagentStop').toBe(0);
+      expect(
+        continuedByContext.length,
+        'a released Stop carried hookSpecificOutput.additionalContext, which makes Claude Code continue; the renderer must send only systemMessage on a non-blocking Stop/SubagentStop',
+      ).toBe(0);
       const feedback = main.filter((b) => newInput(b).includes('Stop hook feedback'));
       // Default maxStopBlocks = 3: three forced continuations, then avp lets the agent stop (Claude's own cap is 8).
       expect(feedback).toHaveLength(3);
@@ -117,12 +137,19 @@ describe('real Claude Code CLI with avp hooks', () => {
       // avp recorded the release in the session state.
       const state = join(project.root, '.avp', 'state');
       const session = readdirSync(state).find((n) => !n.startsWith('.'))!;
-      const records = readFileSync(join(state, session, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const records = readFileSync(join(state, session, 'events.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       expect(records.filter((r) => r.t === 'stop-block')).toHaveLength(3);
       expect(records.filter((r) => r.t === 'stop-released')).toHaveLength(1);
       // The user is told what remains: Claude Code records avp's systemMessage in the session transcript.
       const projectsDir = join(project.home, '.claude', 'projects');
-      const transcripts = readdirSync(projectsDir).flatMap((d) => readdirSync(join(projectsDir, d)).filter((f) => f.endsWith('.jsonl')).map((f) => join(projectsDir, d, f)));
+      const transcripts = readdirSync(projectsDir).flatMap((d) =>
+        readdirSync(join(projectsDir, d))
+          .filter((f) => f.endsWith('.jsonl'))
+          .map((f) => join(projectsDir, d, f)),
+      );
       const transcript = transcripts.map((f) => readFileSync(f, 'utf8')).join('\n');
       expect(transcript).toContain('maxStopBlocks: 3');
       expect(transcript).toContain('turn files: notes.md');

@@ -33,9 +33,17 @@ export async function makeProject(validators: string[], opts: { catalog?: boolea
     AVP_HOME: join(home, '.avp'),
     NO_COLOR: '1',
   };
-  const git = Bun.spawnSync(['bash', '-c', 'git init -q && git config user.email e2e@example.com && git config user.name e2e'], { cwd: root, env });
+  const git = Bun.spawnSync(
+    ['bash', '-c', 'git init -q && git config user.email e2e@example.com && git config user.name e2e'],
+    { cwd: root, env },
+  );
   if (git.exitCode !== 0) throw new Error(`git init failed: ${git.stderr}`);
-  const init = Bun.spawnSync([AVP_BIN, 'init', ...(opts.catalog ? [] : ['--no-validators'])], { cwd: root, env, stdout: 'pipe', stderr: 'pipe' });
+  const init = Bun.spawnSync([AVP_BIN, 'init', ...(opts.catalog ? [] : ['--no-validators'])], {
+    cwd: root,
+    env,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   if (init.exitCode !== 0) throw new Error(`avp init failed (${init.exitCode}): ${init.stderr}`);
   for (const v of validators) cpSync(join(FIXTURES, v), join(root, '.avp', 'validators', v), { recursive: true });
   return { root, home, env, cleanup: () => rmSync(base, { recursive: true, force: true }) };
@@ -52,24 +60,32 @@ export interface ClaudeRun {
  * `claude -p <prompt> --output-format json --permission-mode acceptEdits` in `project`, against `baseUrl`. Claude
  * Code starts hooks detached, so on timeout the whole process group is killed.
  */
-export async function runClaude(project: Project, baseUrl: string, prompt: string, opts: { timeoutMs?: number; args?: string[] } = {}): Promise<ClaudeRun> {
+export async function runClaude(
+  project: Project,
+  baseUrl: string,
+  prompt: string,
+  opts: { timeoutMs?: number; args?: string[] } = {},
+): Promise<ClaudeRun> {
   const timeoutMs = opts.timeoutMs ?? 90_000;
-  const proc = Bun.spawn([CLAUDE_BIN, '-p', prompt, '--output-format', 'json', '--permission-mode', 'acceptEdits', ...(opts.args ?? [])], {
-    cwd: project.root,
-    env: {
-      ...project.env,
-      ANTHROPIC_BASE_URL: baseUrl,
-      ANTHROPIC_API_KEY: 'sk-ant-test-e2e',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_ERROR_REPORTING: '1',
+  const proc = Bun.spawn(
+    [CLAUDE_BIN, '-p', prompt, '--output-format', 'json', '--permission-mode', 'acceptEdits', ...(opts.args ?? [])],
+    {
+      cwd: project.root,
+      env: {
+        ...project.env,
+        ANTHROPIC_BASE_URL: baseUrl,
+        ANTHROPIC_API_KEY: 'sk-ant-test-e2e',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_ERROR_REPORTING: '1',
+      },
+      stdin: 'ignore',
+      stdout: 'pipe',
+      stderr: 'pipe',
+      detached: true,
     },
-    stdin: 'ignore',
-    stdout: 'pipe',
-    stderr: 'pipe',
-    detached: true,
-  });
+  );
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -79,7 +95,11 @@ export async function runClaude(project: Project, baseUrl: string, prompt: strin
       proc.kill('SIGKILL');
     }
   }, timeoutMs);
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   clearTimeout(timer);
   return { code, stdout, stderr, timedOut };
 }
@@ -104,7 +124,10 @@ export function newInput(body: any): string {
   msgs.forEach((m, i) => {
     if (m.role === 'assistant') last = i;
   });
-  return msgs.slice(last + 1).map((m) => flatten(m.content)).join('\n');
+  return msgs
+    .slice(last + 1)
+    .map((m) => flatten(m.content))
+    .join('\n');
 }
 
 export function flatten(content: unknown): string {
@@ -112,7 +135,10 @@ export function flatten(content: unknown): string {
   if (Array.isArray(content)) return content.map((c) => flatten(c)).join('\n');
   if (content && typeof content === 'object') {
     const c = content as Record<string, unknown>;
-    return [c.text, c.content].map((x) => flatten(x)).filter(Boolean).join('\n');
+    return [c.text, c.content]
+      .map((x) => flatten(x))
+      .filter(Boolean)
+      .join('\n');
   }
   return '';
 }

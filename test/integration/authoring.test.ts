@@ -11,10 +11,18 @@ function workspace() {
   const home = tempDir('avp-authoring-home-');
   const avpHome = join(home, '.avp');
   const run = (args: string[], cwd = project) => runAvp(args, { cwd, env: { HOME: home, AVP_HOME: avpHome } });
-  return { project, home, avpHome, run, pv: (rel: string) => join(project, '.avp/validators', rel), uv: (rel: string) => join(avpHome, 'validators', rel) };
+  return {
+    project,
+    home,
+    avpHome,
+    run,
+    pv: (rel: string) => join(project, '.avp/validators', rel),
+    uv: (rel: string) => join(avpHome, 'validators', rel),
+  };
 }
 
-const validator = (name: string, extra = '') => `---\nname: ${name}\ndescription: Checks ${name}.\nseverity: error\ntrigger: PostToolUse\n${extra}---\nCheck it.\n`;
+const validator = (name: string, extra = '') =>
+  `---\nname: ${name}\ndescription: Checks ${name}.\nseverity: error\ntrigger: PostToolUse\n${extra}---\nCheck it.\n`;
 
 function put(path: string, text: string) {
   mkdirSync(join(path, '..'), { recursive: true });
@@ -152,7 +160,13 @@ describe('avp list', () => {
     put(w.pv('no-secrets.md'), validator('no-secrets', 'match:\n  tools: [Write, Edit]\n  files: ["*.ts"]\n'));
     put(w.pv('team/broken.md'), validator('broken').replace('trigger: PostToolUse', 'trigger: AfterEdit'));
     put(w.uv('no-secrets.md'), validator('no-secrets', 'colour: red\n'));
-    put(w.uv('session/VALIDATOR.md'), validator('session').replace('trigger: PostToolUse', 'trigger: SessionStart\ntriggerMatcher: startup|resume\nonce: true'));
+    put(
+      w.uv('session/VALIDATOR.md'),
+      validator('session').replace(
+        'trigger: PostToolUse',
+        'trigger: SessionStart\ntriggerMatcher: startup|resume\nonce: true',
+      ),
+    );
     put(w.uv('session/rules/greet.md'), 'Greet.');
 
     const r = await w.run(['list']);
@@ -170,9 +184,20 @@ describe('avp list', () => {
       ['no-secrets', 'project'],
       ['session/greet', 'user'],
     ]);
-    expect(j.validators[0]).toMatchObject({ tools: ['Write', 'Edit'], files: ['*.ts'], severity: 'error', form: 'file', judge: 'llm', timeout: 60 });
-    expect(j.shadowed).toEqual([{ name: 'no-secrets', winner: w.pv('no-secrets.md'), shadowed: w.uv('no-secrets.md') }]);
-    expect(j.errors).toMatchObject([{ path: w.pv('team/broken.md'), line: 5, column: 10, name: 'broken', source: 'project' }]);
+    expect(j.validators[0]).toMatchObject({
+      tools: ['Write', 'Edit'],
+      files: ['*.ts'],
+      severity: 'error',
+      form: 'file',
+      judge: 'llm',
+      timeout: 60,
+    });
+    expect(j.shadowed).toEqual([
+      { name: 'no-secrets', winner: w.pv('no-secrets.md'), shadowed: w.uv('no-secrets.md') },
+    ]);
+    expect(j.errors).toMatchObject([
+      { path: w.pv('team/broken.md'), line: 5, column: 10, name: 'broken', source: 'project' },
+    ]);
   });
 
   test('the project root is found from a subfolder', async () => {
@@ -190,11 +215,21 @@ describe('avp list', () => {
     const items = JSON.parse(j.stdout) as Array<Record<string, unknown>>;
     expect(items.length).toBeGreaterThan(0);
     for (const i of items) {
-      expect(Object.keys(i).sort()).toEqual(['description', 'judge', 'name', 'recommended', 'severity', 'trigger', 'version']);
+      expect(Object.keys(i).sort()).toEqual([
+        'description',
+        'judge',
+        'name',
+        'recommended',
+        'severity',
+        'trigger',
+        'version',
+      ]);
       expect(String(i.name)).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
     }
     const table = await w.run(['list', '--available']);
-    expect(table.stdout.split('\n')[0]).toMatch(/^NAME\s+VERSION\s+TRIGGER\s+SEVERITY\s+JUDGE\s+RECOMMENDED\s+DESCRIPTION$/);
+    expect(table.stdout.split('\n')[0]).toMatch(
+      /^NAME\s+VERSION\s+TRIGGER\s+SEVERITY\s+JUDGE\s+RECOMMENDED\s+DESCRIPTION$/,
+    );
     expect(table.stdout).toContain(String(items[0]!.name));
     expect(JSON.parse((await w.run(['list', '--json'])).stdout).validators).toEqual([]);
   });

@@ -22,8 +22,14 @@ function project() {
     /** The judges of the last run-log lines, newest last. */
     judges(): string[] {
       const dir = join(root, '.avp/logs');
-      const file = readdirSync(dir).filter((f) => f.startsWith('hook-')).sort().at(-1)!;
-      return readFileSync(join(dir, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l).judge);
+      const file = readdirSync(dir)
+        .filter((f) => f.startsWith('hook-'))
+        .sort()
+        .at(-1)!;
+      return readFileSync(join(dir, file), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).judge);
     },
   };
 }
@@ -34,7 +40,13 @@ const writeEvent = (root: string, content: string) => ({
   hook_event_name: 'PostToolUse',
   tool_name: 'Write',
   tool_input: { file_path: join(root, 'src/config.ts'), content },
-  tool_response: { type: 'create', filePath: join(root, 'src/config.ts'), content, structuredPatch: [], originalFile: null },
+  tool_response: {
+    type: 'create',
+    filePath: join(root, 'src/config.ts'),
+    content,
+    structuredPatch: [],
+    originalFile: null,
+  },
 });
 
 describe('built-in catalog scripts', () => {
@@ -58,7 +70,13 @@ describe('built-in catalog scripts', () => {
     expect((await p.add('no-secrets')).code).toBe(0);
     const check = join(p.root, '.avp/validators/no-secrets/scripts/check.ts');
     // The edit makes the script pass everything: if avp still ran its built-in copy, the leak would be blocked.
-    writeFileSync(check, readFileSync(check, 'utf8').replace(/export function validate\(event: HookEvent\): Verdict \{/, '$&\n  if (event) return { passed: true, violations: [], summary: "edited copy" };'));
+    writeFileSync(
+      check,
+      readFileSync(check, 'utf8').replace(
+        /export function validate\(event: HookEvent\): Verdict \{/,
+        '$&\n  if (event) return { passed: true, violations: [], summary: "edited copy" };',
+      ),
+    );
     const r = await p.hook(writeEvent(p.root, 'const API_KEY = "sk-live-1234567890abcdef";\n'));
     expect(r.json).toMatchObject({ passed: true, summary: '1 validator passed' });
     expect(p.judges().at(-1)).toBe('script');
@@ -67,13 +85,25 @@ describe('built-in catalog scripts', () => {
   test('a built-in protected-files reads its own references/ (the validator dir is passed in-process)', async () => {
     const p = project();
     expect((await p.add('protected-files')).code).toBe(0);
-    const pre = { session_id: 's1', cwd: p.root, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(p.root, '.env'), content: 'A=1\n' } };
+    const pre = {
+      session_id: 's1',
+      cwd: p.root,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: join(p.root, '.env'), content: 'A=1\n' },
+    };
     const denied = await p.hook(pre);
     expect(denied.json.hookSpecificOutput?.permissionDecision).toBe('deny');
     expect(p.judges().at(-1)).toBe('builtin-script');
     // references/ is outside scripts/: editing the list keeps the built-in path, and the new list applies.
     const list = join(p.root, '.avp/validators/protected-files/references/protected.txt');
-    writeFileSync(list, readFileSync(list, 'utf8').split('\n').filter((l) => !l.includes('.env')).join('\n'));
+    writeFileSync(
+      list,
+      readFileSync(list, 'utf8')
+        .split('\n')
+        .filter((l) => !l.includes('.env'))
+        .join('\n'),
+    );
     const allowed = await p.hook(pre);
     expect(allowed.json.hookSpecificOutput?.permissionDecision).toBeUndefined();
     expect(p.judges().at(-1)).toBe('builtin-script');

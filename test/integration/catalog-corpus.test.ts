@@ -42,20 +42,41 @@ function writeInput(file: string, content: string, before: string | undefined) {
       ...base(root, home, 'PostToolUse', i),
       tool_name: 'Write',
       tool_input: { file_path: path, content },
-      tool_response: { type: before === undefined ? 'create' : 'update', filePath: path, content, structuredPatch: [], originalFile: before ?? null, userModified: false },
+      tool_response: {
+        type: before === undefined ? 'create' : 'update',
+        filePath: path,
+        content,
+        structuredPatch: [],
+        originalFile: before ?? null,
+        userModified: false,
+      },
     };
   };
 }
 
 const all: BinaryCase[] = [
-  ...secretCases.map((c) => ({ validator: 'no-secrets', id: c.id, expect: c.expect, build: writeInput(c.file, c.content, c.before)})),
-  ...debugCases.map((c) => ({ validator: 'no-debug-leftovers', id: c.id, expect: c.expect, build: writeInput(c.file, c.content, c.before)})),
+  ...secretCases.map((c) => ({
+    validator: 'no-secrets',
+    id: c.id,
+    expect: c.expect,
+    build: writeInput(c.file, c.content, c.before),
+  })),
+  ...debugCases.map((c) => ({
+    validator: 'no-debug-leftovers',
+    id: c.id,
+    expect: c.expect,
+    build: writeInput(c.file, c.content, c.before),
+  })),
   ...commandCases.map((c) => ({
     validator: 'dangerous-commands',
     id: c.id,
     expect: c.expect,
     // The corpus's project path (`/work/project`) stands for the project root: substitute the real one.
-    build: (root: string, home: string, i: number) => ({ ...base(root, home, 'PreToolUse', i), tool_name: 'Bash', tool_input: { command: c.command.replaceAll('/work/project', root), description: c.id } }),
+    build: (root: string, home: string, i: number) => ({
+      ...base(root, home, 'PreToolUse', i),
+      tool_name: 'Bash',
+      tool_input: { command: c.command.replaceAll('/work/project', root), description: c.id },
+    }),
   })),
   ...pathCases.map((c) => ({
     validator: 'protected-files',
@@ -63,51 +84,60 @@ const all: BinaryCase[] = [
     expect: c.expect,
     build: (root: string, home: string, i: number) => {
       const path = c.path.startsWith('~/') ? join(home, c.path.slice(2)) : join(root, c.path);
-      const input = c.tool === 'NotebookEdit' ? { notebook_path: path, new_source: 'x' } : c.tool === 'Edit' ? { file_path: path, old_string: 'a', new_string: 'b' } : { file_path: path, content: 'x\n' };
+      const input =
+        c.tool === 'NotebookEdit'
+          ? { notebook_path: path, new_source: 'x' }
+          : c.tool === 'Edit'
+            ? { file_path: path, old_string: 'a', new_string: 'b' }
+            : { file_path: path, content: 'x\n' };
       return { ...base(root, home, 'PreToolUse', i), tool_name: c.tool ?? 'Write', tool_input: input };
     },
   })),
 ];
 
-test(
-  `all ${all.length} corpus cases through dist/avp hook: no false positive, recall ≥ 95 % per validator`,
-  async () => {
-    // A private copy of the binary: this test runs for tens of seconds and must not see a concurrent rebuild of dist/avp.
-    const bin = join(tempDir('avp-c-corpus-bin-'), 'avp');
-    copyFileSync(AVP_BIN, bin);
-    const root = tempDir('avp-c-corpus-');
-    const home = tempDir('avp-c-corpus-home-');
-    mkdirSync(join(root, '.git'));
-    for (const v of VALIDATORS) cpSync(join(CATALOG, v), join(root, '.avp/validators', v), { recursive: true });
-    const outcome: Array<{ c: (typeof all)[number]; flagged: boolean; errors: string }> = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < all.length) {
-        const i = next++;
-        const c = all[i]!;
-        const r = await runAvp(['hook'], {
-          bin,
-          cwd: root,
-          stdin: `${JSON.stringify(c.build(root, home, i))}\n`,
-          env: { HOME: home, AVP_HOME: join(home, '.avp'), CLAUDE_PROJECT_DIR: root },
-          timeoutMs: 60_000,
-        });
-        const json = r.stdout.trim() ? JSON.parse(r.stdout) : {};
-        const flagged = (json.violations ?? []).some((v: { validator?: string }) => v.validator === c.validator);
-        outcome.push({ c, flagged, errors: `${r.code === 0 ? '' : `exit ${r.code} `}${JSON.stringify(json.errors ?? [])}` });
-      }
-    };
-    await Promise.all([worker(), worker(), worker(), worker()]);
-    // No validator may fail to run on any case (that would be an error, not a verdict).
-    expect(outcome.filter((o) => o.errors !== '[]').map((o) => `${o.c.validator}/${o.c.id}: ${o.errors}`)).toEqual([]);
-    for (const v of VALIDATORS) {
-      const mine = outcome.filter((o) => o.c.validator === v);
-      const falsePositives = mine.filter((o) => o.c.expect === 'pass' && o.flagged).map((o) => o.c.id);
-      const positives = mine.filter((o) => o.c.expect === 'flag');
-      const found = positives.filter((o) => o.flagged).length;
-      expect({ v, falsePositives }).toEqual({ v, falsePositives: [] });
-      expect({ v, recallOk: found / positives.length >= 0.95, missed: positives.filter((o) => !o.flagged).map((o) => o.c.id) }).toMatchObject({ v, recallOk: true });
+test(`all ${all.length} corpus cases through dist/avp hook: no false positive, recall ≥ 95 % per validator`, async () => {
+  // A private copy of the binary: this test runs for tens of seconds and must not see a concurrent rebuild of dist/avp.
+  const bin = join(tempDir('avp-c-corpus-bin-'), 'avp');
+  copyFileSync(AVP_BIN, bin);
+  const root = tempDir('avp-c-corpus-');
+  const home = tempDir('avp-c-corpus-home-');
+  mkdirSync(join(root, '.git'));
+  for (const v of VALIDATORS) cpSync(join(CATALOG, v), join(root, '.avp/validators', v), { recursive: true });
+  const outcome: Array<{ c: (typeof all)[number]; flagged: boolean; errors: string }> = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < all.length) {
+      const i = next++;
+      const c = all[i]!;
+      const r = await runAvp(['hook'], {
+        bin,
+        cwd: root,
+        stdin: `${JSON.stringify(c.build(root, home, i))}\n`,
+        env: { HOME: home, AVP_HOME: join(home, '.avp'), CLAUDE_PROJECT_DIR: root },
+        timeoutMs: 60_000,
+      });
+      const json = r.stdout.trim() ? JSON.parse(r.stdout) : {};
+      const flagged = (json.violations ?? []).some((v: { validator?: string }) => v.validator === c.validator);
+      outcome.push({
+        c,
+        flagged,
+        errors: `${r.code === 0 ? '' : `exit ${r.code} `}${JSON.stringify(json.errors ?? [])}`,
+      });
     }
-  },
-  600_000,
-);
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+  // No validator may fail to run on any case (that would be an error, not a verdict).
+  expect(outcome.filter((o) => o.errors !== '[]').map((o) => `${o.c.validator}/${o.c.id}: ${o.errors}`)).toEqual([]);
+  for (const v of VALIDATORS) {
+    const mine = outcome.filter((o) => o.c.validator === v);
+    const falsePositives = mine.filter((o) => o.c.expect === 'pass' && o.flagged).map((o) => o.c.id);
+    const positives = mine.filter((o) => o.c.expect === 'flag');
+    const found = positives.filter((o) => o.flagged).length;
+    expect({ v, falsePositives }).toEqual({ v, falsePositives: [] });
+    expect({
+      v,
+      recallOk: found / positives.length >= 0.95,
+      missed: positives.filter((o) => !o.flagged).map((o) => o.c.id),
+    }).toMatchObject({ v, recallOk: true });
+  }
+}, 600_000);

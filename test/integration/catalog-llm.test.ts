@@ -51,11 +51,25 @@ function setup(validators: string[]) {
       hook_event_name: 'PostToolUse',
       tool_name: 'Write',
       tool_input: { file_path, content },
-      tool_response: { type: 'create', filePath: file_path, content, structuredPatch: [], originalFile: null, userModified: false },
+      tool_response: {
+        type: 'create',
+        filePath: file_path,
+        content,
+        structuredPatch: [],
+        originalFile: null,
+        userModified: false,
+      },
       tool_use_id: 'toolu_llm',
     };
   };
-  const stop = () => ({ session_id: SESSION, transcript_path: join(home, 't.jsonl'), cwd: root, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'done' });
+  const stop = () => ({
+    session_id: SESSION,
+    transcript_path: join(home, 't.jsonl'),
+    cwd: root,
+    hook_event_name: 'Stop',
+    stop_hook_active: false,
+    last_assistant_message: 'done',
+  });
   return { root, hook, write, stop };
 }
 
@@ -65,14 +79,28 @@ const requestText = (s: AnthropicServer, i = 0) => JSON.stringify(s.requests[i]!
 describe('sql-injection (PostToolUse, LLM)', () => {
   const UNSAFE = 'export const byId = (id: string) => db.query(`SELECT * FROM users WHERE id = ${id}`);\n';
 
-  test('the prompt carries the rules and references/patterns.md; a failed verdict blocks with the judge\'s violation', async () => {
+  test("the prompt carries the rules and references/patterns.md; a failed verdict blocks with the judge's violation", async () => {
     server = await startAnthropicServer(() =>
-      verdict({ passed: false, violations: [{ rule: 'string-built-query', file: 'src/api/users.ts', line: 1, snippet: 'db.query(`SELECT … ${id}`)', suggestion: "db.query('SELECT * FROM users WHERE id = $1', [id])" }], summary: 'query built from input' }),
+      verdict({
+        passed: false,
+        violations: [
+          {
+            rule: 'string-built-query',
+            file: 'src/api/users.ts',
+            line: 1,
+            snippet: 'db.query(`SELECT … ${id}`)',
+            suggestion: "db.query('SELECT * FROM users WHERE id = $1', [id])",
+          },
+        ],
+        summary: 'query built from input',
+      }),
     );
     const p = setup(['sql-injection']);
     const r = await p.hook(p.write('src/api/users.ts', UNSAFE));
     expect(r.json.decision).toBe('block');
-    expect(r.json.violations).toMatchObject([{ rule: 'string-built-query', file: 'src/api/users.ts', line: 1, validator: 'sql-injection' }]);
+    expect(r.json.violations).toMatchObject([
+      { rule: 'string-built-query', file: 'src/api/users.ts', line: 1, validator: 'sql-injection' },
+    ]);
     expect(server.requests).toHaveLength(1);
     const body = requestText(server);
     expect(body).toContain('string-built-query');
@@ -84,7 +112,12 @@ describe('sql-injection (PostToolUse, LLM)', () => {
   test('a passed verdict lets the change through; files outside match.files never reach the judge', async () => {
     server = await startAnthropicServer(() => verdict({ passed: true, violations: [], summary: 'parameterized' }));
     const p = setup(['sql-injection']);
-    const ok = await p.hook(p.write('src/api/users.ts', "export const byId = (id: string) => db.query('SELECT * FROM users WHERE id = $1', [id]);\n"));
+    const ok = await p.hook(
+      p.write(
+        'src/api/users.ts',
+        "export const byId = (id: string) => db.query('SELECT * FROM users WHERE id = $1', [id]);\n",
+      ),
+    );
     expect(ok.code).toBe(0);
     expect(ok.json?.decision).toBeUndefined();
     expect(server.requests).toHaveLength(1);
@@ -112,12 +145,29 @@ describe('Stop validators (no-test-cheating, require-tests, code-quality)', () =
     expect(server.requests).toHaveLength(0);
   });
 
-  test('no-test-cheating sees the turn\'s diff with its examples and blocks the stop on a skipped test', async () => {
+  test("no-test-cheating sees the turn's diff with its examples and blocks the stop on a skipped test", async () => {
     server = await startAnthropicServer(() =>
-      verdict({ passed: false, violations: [{ rule: 'skipped-test', file: 'src/round.test.ts', line: 2, snippet: "it.skip('rounds half up'", suggestion: 'fix round() instead of skipping the test' }], summary: 'test skipped' }),
+      verdict({
+        passed: false,
+        violations: [
+          {
+            rule: 'skipped-test',
+            file: 'src/round.test.ts',
+            line: 2,
+            snippet: "it.skip('rounds half up'",
+            suggestion: 'fix round() instead of skipping the test',
+          },
+        ],
+        summary: 'test skipped',
+      }),
     );
     const p = setup(['no-test-cheating']);
-    await p.hook(p.write('src/round.test.ts', "import { round } from './round.ts';\nit.skip('rounds half up', () => expect(round(2.5)).toBe(3));\n"));
+    await p.hook(
+      p.write(
+        'src/round.test.ts',
+        "import { round } from './round.ts';\nit.skip('rounds half up', () => expect(round(2.5)).toBe(3));\n",
+      ),
+    );
     const r = await p.hook(p.stop());
     expect(r.json.decision).toBe('block');
     expect(r.json.violations).toMatchObject([{ rule: 'skipped-test', validator: 'no-test-cheating' }]);
@@ -129,13 +179,23 @@ describe('Stop validators (no-test-cheating, require-tests, code-quality)', () =
 
 describe.each(llmCases)('$validator through avp hook with the loopback judge', (c) => {
   test(`a failed verdict ${c.severity === 'error' ? 'blocks' : 'warns without blocking'}; the prompt holds the change and every reference; an unmatched file is never sent`, async () => {
-    server = await startAnthropicServer(() => verdict({ passed: false, violations: [{ rule: c.rule, file: c.file, line: 2, snippet: c.content.split('\n')[1], suggestion: 'fix it' }], summary: c.rule }));
+    server = await startAnthropicServer(() =>
+      verdict({
+        passed: false,
+        violations: [{ rule: c.rule, file: c.file, line: 2, snippet: c.content.split('\n')[1], suggestion: 'fix it' }],
+        summary: c.rule,
+      }),
+    );
     const p = setup([c.validator]);
-    // The unmatched file first: neither its write nor (for Stop validators) a turn that only touched it reaches the judge.
+    // The unmatched file first: neither its write nor (for Stop validators) a turn that only touched it reaches the
+    // judge.
     await p.hook(p.write(c.unmatched, 'text\n'));
     if (c.trigger === 'Stop') await p.hook(p.stop());
     expect(server.requests).toHaveLength(0);
-    const r = c.trigger === 'Stop' ? (await p.hook(p.write(c.file, c.content)), await p.hook(p.stop())) : await p.hook(p.write(c.file, c.content));
+    const r =
+      c.trigger === 'Stop'
+        ? (await p.hook(p.write(c.file, c.content)), await p.hook(p.stop()))
+        : await p.hook(p.write(c.file, c.content));
     expect(server.requests).toHaveLength(1);
     expect(r.code).toBe(0);
     expect(r.json.violations).toMatchObject([{ rule: c.rule, file: c.file, line: 2, validator: c.validator }]);
@@ -158,7 +218,17 @@ describe('the catalog from the binary', () => {
     const r = await runAvp(['list', '--available', '--json']);
     expect(r.code).toBe(0);
     const list = JSON.parse(r.stdout) as Array<{ name: string; judge: string; recommended: boolean }>;
-    expect(list.map((e) => e.name)).toEqual(['api-standards', 'code-quality', 'dangerous-commands', 'no-debug-leftovers', 'no-secrets', 'no-test-cheating', 'protected-files', 'require-tests', 'sql-injection']);
+    expect(list.map((e) => e.name)).toEqual([
+      'api-standards',
+      'code-quality',
+      'dangerous-commands',
+      'no-debug-leftovers',
+      'no-secrets',
+      'no-test-cheating',
+      'protected-files',
+      'require-tests',
+      'sql-injection',
+    ]);
     expect(list.filter((e) => e.recommended).every((e) => e.judge === 'script')).toBe(true);
   });
 

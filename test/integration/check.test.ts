@@ -53,15 +53,20 @@ describe('avp check (compiled binary)', () => {
     expect((await check(root, ['--staged'])).code).toBe(0);
   });
 
-  test('--diff REV and A..B ranges; --json gives seed 001\'s report with events and files', async () => {
+  test("--diff REV and A..B ranges; --json gives seed 001's report with events and files", async () => {
     const root = repo(['no-hardcoded-keys']);
-    sh(root, 'git checkout -q -b feature && echo \'const x = "sk-live-branch42";\' > leak.ts && git add . && git commit -qm leak && git checkout -q master 2>/dev/null || git checkout -q main');
+    sh(
+      root,
+      'git checkout -q -b feature && echo \'const x = "sk-live-branch42";\' > leak.ts && git add . && git commit -qm leak && git checkout -q master 2>/dev/null || git checkout -q main',
+    );
     const range = await check(root, ['--diff', 'HEAD..feature', '--json']);
     expect(range.code).toBe(1);
     const report = JSON.parse(range.stdout);
     expect(report.outcome).toBe('ERROR');
     expect(report.totalViolations).toBe(1);
-    expect(report.validators.some((v: any) => v.violations.some((x: any) => x.file === 'leak.ts' && x.line === 1))).toBe(true);
+    expect(
+      report.validators.some((v: any) => v.violations.some((x: any) => x.file === 'leak.ts' && x.line === 1)),
+    ).toBe(true);
     expect(report.files).toEqual([{ path: 'leak.ts', kind: 'create' }]);
     expect(report.events.map((e: any) => e.event)).toContain('PostToolUse');
     expect(typeof report.summary).toBe('string');

@@ -18,7 +18,12 @@ afterEach(async () => {
 });
 
 function doctor(p: Project, args: string[], env: Record<string, string>) {
-  return runAvp(['doctor', ...args], { bin: BIN, cwd: p.root, env: { HOME: p.home, AVP_HOME: join(p.home, '.avp'), PATH: '/usr/bin:/bin', ...env }, timeoutMs: 60_000 });
+  return runAvp(['doctor', ...args], {
+    bin: BIN,
+    cwd: p.root,
+    env: { HOME: p.home, AVP_HOME: join(p.home, '.avp'), PATH: '/usr/bin:/bin', ...env },
+    timeoutMs: 60_000,
+  });
 }
 
 describe('avp doctor', () => {
@@ -51,7 +56,15 @@ describe('avp doctor', () => {
     p.validator('big-check', { model: 'claude-sonnet-4-5' });
     p.write('avp.config.json', JSON.stringify({ judge: { validators: { 'llm-check': 'openai' } } }));
     mkdirSync(join(p.root, '.claude'), { recursive: true });
-    writeFileSync(join(p.root, '.claude/settings.json'), JSON.stringify({ hooks: { PostToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `${BIN} hook --agent claude` }] }], Stop: [{ hooks: [{ type: 'command', command: 'echo other' }] }] } }));
+    writeFileSync(
+      join(p.root, '.claude/settings.json'),
+      JSON.stringify({
+        hooks: {
+          PostToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `${BIN} hook --agent claude` }] }],
+          Stop: [{ hooks: [{ type: 'command', command: 'echo other' }] }],
+        },
+      }),
+    );
     anthropic = await startAnthropicServer(() => ({ text: 'p' }));
     const env = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: anthropic.url };
     const text = await doctor(p, [], env);
@@ -69,13 +82,18 @@ describe('avp doctor', () => {
     expect(anthropic.requests).toHaveLength(1); // --no-probe sends nothing
     expect(json.judge).toMatchObject({ backend: 'anthropic', model: 'claude-haiku-4-5' });
     expect(json.judge.probe).toBeUndefined();
-    expect(json.hooks).toEqual([{ agent: 'claude', file: join(p.root, '.claude/settings.json'), events: ['PostToolUse'] }]);
+    expect(json.hooks).toEqual([
+      { agent: 'claude', file: join(p.root, '.claude/settings.json'), events: ['PostToolUse'] },
+    ]);
   });
 
   test('a backend that does not answer: exit 1 saying why', async () => {
     const p = project();
     const port = await closedPort();
-    const r = await doctor(p, ['--timeout', '3'], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}` });
+    const r = await doctor(p, ['--timeout', '3'], {
+      ANTHROPIC_API_KEY: 'k',
+      ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('DOES NOT ANSWER');
     expect(r.stdout).toContain('connection refused');

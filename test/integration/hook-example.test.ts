@@ -10,7 +10,11 @@ test('npm run example: the demo project blocks the captured hardcoded-key Write 
     stdout: 'pipe',
     stderr: 'pipe',
   });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   expect(code).toBe(0);
   expect(err).toContain('added no-secrets@1.0.0 from catalog');
   expect(out).toContain('"decision": "block"');

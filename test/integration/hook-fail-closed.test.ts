@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, PASSES, project, sh } from './hook-support.ts';
 
@@ -44,7 +44,9 @@ describe('fail closed: a validator that cannot be evaluated blocks, reported as 
   });
 
   test('non-zero exit, with the stderr tail', async () => {
-    const r = await brokenRun((p) => p.validator('exits', {}, sh('cat >/dev/null; echo "TypeError: x is undefined" >&2; exit 1')));
+    const r = await brokenRun((p) =>
+      p.validator('exits', {}, sh('cat >/dev/null; echo "TypeError: x is undefined" >&2; exit 1')),
+    );
     expectValidatorError(r.json, 'exits', /exited with code 1[\s\S]*TypeError: x is undefined/);
   });
 
@@ -54,16 +56,25 @@ describe('fail closed: a validator that cannot be evaluated blocks, reported as 
   });
 
   test('malformed YAML (load error); disabling it by the reported name unblocks', async () => {
-    const r = await brokenRun((p) => p.write('.avp/validators/bad-yaml/VALIDATOR.md', '---\nname: bad-yaml\ndescription: [unclosed\n---\nbody\n'));
+    const r = await brokenRun((p) =>
+      p.write('.avp/validators/bad-yaml/VALIDATOR.md', '---\nname: bad-yaml\ndescription: [unclosed\n---\nbody\n'),
+    );
     expectValidatorError(r.json, 'bad-yaml', /cannot load .*VALIDATOR\.md/);
-    const off = await brokenRun((p) => p.write('.avp/validators/bad-yaml/VALIDATOR.md', '---\nname: bad-yaml\ndescription: [unclosed\n---\nbody\n'), { AVP_DISABLED_VALIDATORS: 'bad-yaml' });
+    const off = await brokenRun(
+      (p) =>
+        p.write('.avp/validators/bad-yaml/VALIDATOR.md', '---\nname: bad-yaml\ndescription: [unclosed\n---\nbody\n'),
+      { AVP_DISABLED_VALIDATORS: 'bad-yaml' },
+    );
     expect(off.json).toEqual({ passed: true, violations: [], summary: '1 validator passed' });
   });
 
   test('missing reference (the script does not exist)', async () => {
     const r = await brokenRun((p) => {
       p.validator('no-script', {}, PASSES);
-      writeFileSync(join(p.root, '.avp/validators/no-script/VALIDATOR.md'), '---\nname: no-script\ndescription: d\nseverity: error\ntrigger: PostToolUse\nscript: scripts/gone.sh\n---\nbody\n');
+      writeFileSync(
+        join(p.root, '.avp/validators/no-script/VALIDATOR.md'),
+        '---\nname: no-script\ndescription: d\nseverity: error\ntrigger: PostToolUse\nscript: scripts/gone.sh\n---\nbody\n',
+      );
     });
     expectValidatorError(r.json, 'no-script', /gone\.sh/);
   });
@@ -95,7 +106,9 @@ describe('fail closed: a validator that cannot be evaluated blocks, reported as 
   });
 
   test('every violation and every error in one report', async () => {
-    const many = sh(`cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"a","file":"src/x.ts","line":1},{"rule":"b","file":"src/y.ts","line":2}],"summary":"2"}'`);
+    const many = sh(
+      `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"a","file":"src/x.ts","line":1},{"rule":"b","file":"src/y.ts","line":2}],"summary":"2"}'`,
+    );
     const r = await brokenRun((p) => {
       p.validator('first', {}, many);
       p.validator('second', {}, many);
@@ -104,7 +117,8 @@ describe('fail closed: a validator that cannot be evaluated blocks, reported as 
     expect(r.json.violations).toHaveLength(4);
     expect(r.json.errors).toHaveLength(1);
     expect(r.json.summary).toBe('2 validators failed with 4 violations; 1 validator could not be evaluated');
-    for (const where of ['src/x.ts:1', 'src/y.ts:2', '[first]', '[second]', '[dead]']) expect(r.json.reason).toContain(where);
+    for (const where of ['src/x.ts:1', 'src/y.ts:2', '[first]', '[second]', '[dead]'])
+      expect(r.json.reason).toContain(where);
   });
 });
 
@@ -143,7 +157,11 @@ test('stdin left open (never closed): avp gives up after its stdin timeout inste
   proc.stdin.write('{"hook_event_name": "Stop"');
   proc.stdin.flush();
   const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   clearTimeout(timer);
   expect({ code, out }).toEqual({ code: 2, out: '' });
   expect(err).toContain('no complete hook input on stdin after 0.5 s');
@@ -152,15 +170,30 @@ test('stdin left open (never closed): avp gives up after its stdin timeout inste
 describe('parallelism and the run log', () => {
   test('5 script validators sleeping 1 s each answer in well under 5 s; one JSONL line per run', async () => {
     const p = project();
-    for (let i = 0; i < 5; i++) p.validator(`sleepy-${i}`, {}, sh(`cat >/dev/null; sleep 1; echo '{"passed":true,"violations":[],"summary":"slept"}'`));
+    for (let i = 0; i < 5; i++)
+      p.validator(
+        `sleepy-${i}`,
+        {},
+        sh(`cat >/dev/null; sleep 1; echo '{"passed":true,"violations":[],"summary":"slept"}'`),
+      );
     const r = await p.hook(p.fixture(WRITE));
     expect(r.json).toEqual({ passed: true, violations: [], summary: '5 validators passed' });
     expect(r.ms).toBeLessThan(3000);
     const dir = join(p.root, '.avp/logs');
-    const lines = readFileSync(join(dir, readdirSync(dir)[0]!), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(dir, readdirSync(dir)[0]!), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(5);
     for (const l of lines) {
-      expect(l).toMatchObject({ event: 'PostToolUse', tool: 'Write', status: 'passed', judge: 'script', outcome: 'PASSED', files: ['src/config.ts'] });
+      expect(l).toMatchObject({
+        event: 'PostToolUse',
+        tool: 'Write',
+        status: 'passed',
+        judge: 'script',
+        outcome: 'PASSED',
+        files: ['src/config.ts'],
+      });
       expect(l.durationMs).toBeGreaterThanOrEqual(900);
       expect(typeof l.ts).toBe('string');
       expect(l.session).toBe('a27d19bd-40c9-40a3-b0ea-6d30f9d09f37');

@@ -22,7 +22,9 @@ export interface Project {
 function yaml(value: unknown, indent = ''): string {
   if (Array.isArray(value)) return `[${value.map((x) => JSON.stringify(x)).join(', ')}]`;
   if (value && typeof value === 'object') {
-    return `\n${Object.entries(value).map(([k, x]) => `${indent}  ${k}: ${yaml(x, `${indent}  `)}`).join('\n')}`;
+    return `\n${Object.entries(value)
+      .map(([k, x]) => `${indent}  ${k}: ${yaml(x, `${indent}  `)}`)
+      .join('\n')}`;
   }
   return JSON.stringify(value);
 }
@@ -37,7 +39,14 @@ export function project(): Project {
     validator(name, fm, script, scriptName = 'check.sh') {
       const dir = join(root, '.avp/validators', name);
       mkdirSync(join(dir, 'scripts'), { recursive: true });
-      const front = { name, description: `Test validator ${name}.`, severity: 'error', trigger: 'PostToolUse', ...fm, ...(script !== undefined ? { script: `scripts/${scriptName}` } : {}) };
+      const front = {
+        name,
+        description: `Test validator ${name}.`,
+        severity: 'error',
+        trigger: 'PostToolUse',
+        ...fm,
+        ...(script !== undefined ? { script: `scripts/${scriptName}` } : {}),
+      };
       const lines = Object.entries(front).map(([k, v]) => `${k}: ${yaml(v)}`);
       writeFileSync(join(dir, 'VALIDATOR.md'), `---\n${lines.join('\n')}\n---\nRules of ${name}.\n`);
       if (script !== undefined) {
@@ -50,7 +59,9 @@ export function project(): Project {
       writeFileSync(join(root, rel), text);
     },
     fixture(name) {
-      return JSON.parse(readFileSync(join(FIXTURES, name), 'utf8').replaceAll('/home/dev/project', root).replaceAll('/home/dev', home));
+      return JSON.parse(
+        readFileSync(join(FIXTURES, name), 'utf8').replaceAll('/home/dev/project', root).replaceAll('/home/dev', home),
+      );
     },
     async hook(input, env = {}) {
       const run = await runAvp(['hook'], {

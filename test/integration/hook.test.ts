@@ -5,9 +5,19 @@ import { runAvp } from '../support/run-avp.ts';
 import { BIN, KEY_FINDER, PASSES, project, sh, type Project } from './hook-support.ts';
 
 const runHook = (p: Project, args: string[], input: unknown) =>
-  runAvp(args, { bin: BIN, cwd: p.root, stdin: JSON.stringify(input), env: { HOME: p.home, AVP_HOME: join(p.home, '.avp'), CLAUDE_PROJECT_DIR: p.root } });
+  runAvp(args, {
+    bin: BIN,
+    cwd: p.root,
+    stdin: JSON.stringify(input),
+    env: { HOME: p.home, AVP_HOME: join(p.home, '.avp'), CLAUDE_PROJECT_DIR: p.root },
+  });
 
-const FIXTURE_NAMES = ['hook-input-PostToolUse-Write.json', 'hook-input-PostToolUse-Edit.json', 'hook-input-Stop.json', 'hook-input-Stop-active.json'];
+const FIXTURE_NAMES = [
+  'hook-input-PostToolUse-Write.json',
+  'hook-input-PostToolUse-Edit.json',
+  'hook-input-Stop.json',
+  'hook-input-Stop-active.json',
+];
 
 describe('avp hook: every captured event', () => {
   test('no validators installed: each fixture passes with {} and exit 0', async () => {
@@ -25,19 +35,32 @@ describe('avp hook: every captured event', () => {
     expect(w.code).toBe(0);
     expect(w.json).toMatchObject({ decision: 'block', passed: false, summary: '1 validator failed with 1 violation' });
     expect(w.json.violations).toEqual([
-      expect.objectContaining({ rule: 'no-keys', file: 'src/config.ts', line: 1, validator: 'no-keys', suggestion: 'read it from process.env' }),
+      expect.objectContaining({
+        rule: 'no-keys',
+        file: 'src/config.ts',
+        line: 1,
+        validator: 'no-keys',
+        suggestion: 'read it from process.env',
+      }),
     ]);
     expect(w.json.reason).toContain('[no-keys] src/config.ts:1');
     expect(w.json.reason).toContain('AVP_DISABLE=1');
     const e = await p.hook(p.fixture('hook-input-PostToolUse-Edit.json'));
     expect(e.json).toEqual({ passed: true, violations: [], summary: '1 validator passed' });
     // Stop events match no PostToolUse validator.
-    for (const name of ['hook-input-Stop.json', 'hook-input-Stop-active.json']) expect((await p.hook(p.fixture(name))).stdout).toBe('{}\n');
+    for (const name of ['hook-input-Stop.json', 'hook-input-Stop-active.json'])
+      expect((await p.hook(p.fixture(name))).stdout).toBe('{}\n');
   });
 
   test('a Stop validator sees the Stop and blocks it', async () => {
     const p = project();
-    p.validator('stop-check', { trigger: 'Stop' }, sh(`cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"tests","suggestion":"run the tests"}],"summary":"tests not run"}'`));
+    p.validator(
+      'stop-check',
+      { trigger: 'Stop' },
+      sh(
+        `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"tests","suggestion":"run the tests"}],"summary":"tests not run"}'`,
+      ),
+    );
     const r = await p.hook(p.fixture('hook-input-Stop.json'));
     expect(r.json.decision).toBe('block');
     expect(r.json.reason).toContain('run the tests');
@@ -62,11 +85,16 @@ describe('avp hook: every captured event', () => {
 describe('avp hook: script validators exporting validate() run in-process (AVP_SCRIPT_WORKER=1)', () => {
   test('console.log inside validate() never reaches stdout; the verdict does', async () => {
     const p = project();
-    p.validator('chatty', {}, `export function validate(event) {
+    p.validator(
+      'chatty',
+      {},
+      `export function validate(event) {
   console.log('chatty debug line');
   process.stdout.write('more noise');
   return { passed: false, violations: [{ rule: 'chatty', file: event.files[0].relPath, line: 1, suggestion: 'x' }], summary: 'chatty' };
-}`, 'check.mjs');
+}`,
+      'check.mjs',
+    );
     const r = await p.hook(p.fixture('hook-input-PostToolUse-Write.json'), { AVP_SCRIPT_WORKER: '1' });
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
     expect(r.json.decision).toBe('block');
@@ -76,25 +104,50 @@ describe('avp hook: script validators exporting validate() run in-process (AVP_S
 });
 
 describe('avp hook: outputs per severity and event', () => {
-  const failing = sh(`cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"r","file":"src/config.ts","line":1,"snippet":"x","suggestion":"y"}],"summary":"found"}'`);
+  const failing = sh(
+    `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"r","file":"src/config.ts","line":1,"snippet":"x","suggestion":"y"}],"summary":"found"}'`,
+  );
 
   test('PreToolUse error: the tool is denied through permissionDecision', async () => {
     const p = project();
     p.validator('no-write-keys', { trigger: 'PreToolUse', match: { tools: ['Write'] } }, KEY_FINDER, 'check.ts');
-    const input: Record<string, unknown> = { ...p.fixture('hook-input-PostToolUse-Write.json'), hook_event_name: 'PreToolUse' };
+    const input: Record<string, unknown> = {
+      ...p.fixture('hook-input-PostToolUse-Write.json'),
+      hook_event_name: 'PreToolUse',
+    };
     delete input.tool_response;
     const r = await p.hook(input);
-    expect(r.json.hookSpecificOutput).toEqual({ hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: r.json.reason });
+    expect(r.json.hookSpecificOutput).toEqual({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: r.json.reason,
+    });
     expect(r.json.decision).toBeUndefined();
     expect(r.json.violations[0]).toMatchObject({ file: 'src/config.ts', line: 1 });
   });
 
   test('PermissionRequest error: the permission is denied with the reason as message', async () => {
     const p = project();
-    p.validator('no-force-push', { trigger: 'PermissionRequest', match: { tools: ['Bash'] } }, sh(`grep -q 'push --force' && echo '{"passed":false,"violations":[{"rule":"no-force-push","suggestion":"push without --force"}],"summary":"force push"}' || echo '{"passed":true,"violations":[],"summary":"ok"}'`));
-    const input = { session_id: 's', cwd: p.root, hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'git push --force' }, permission_suggestions: [] };
+    p.validator(
+      'no-force-push',
+      { trigger: 'PermissionRequest', match: { tools: ['Bash'] } },
+      sh(
+        `grep -q 'push --force' && echo '{"passed":false,"violations":[{"rule":"no-force-push","suggestion":"push without --force"}],"summary":"force push"}' || echo '{"passed":true,"violations":[],"summary":"ok"}'`,
+      ),
+    );
+    const input = {
+      session_id: 's',
+      cwd: p.root,
+      hook_event_name: 'PermissionRequest',
+      tool_name: 'Bash',
+      tool_input: { command: 'git push --force' },
+      permission_suggestions: [],
+    };
     const r = await p.hook(input);
-    expect(r.json.hookSpecificOutput).toEqual({ hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: r.json.reason } });
+    expect(r.json.hookSpecificOutput).toEqual({
+      hookEventName: 'PermissionRequest',
+      decision: { behavior: 'deny', message: r.json.reason },
+    });
     expect(r.json.reason).toContain('push without --force');
     const ok = await p.hook({ ...input, tool_input: { command: 'git push' } });
     expect(ok.json).toEqual({ passed: true, violations: [], summary: '1 validator passed' });
@@ -117,7 +170,16 @@ describe('avp hook: outputs per severity and event', () => {
     expect(r.json).toEqual({ passed: true, violations: [], summary: '1 validator passed; 1 info note logged' });
     const logs = readdirSync(join(p.root, '.avp/logs'));
     const line = JSON.parse(readFileSync(join(p.root, '.avp/logs', logs[0]!), 'utf8').trim());
-    expect(line).toMatchObject({ validator: 'docs', severity: 'info', status: 'failed', event: 'PostToolUse', tool: 'Write', judge: 'script', outcome: 'PASSED', violations: 1 });
+    expect(line).toMatchObject({
+      validator: 'docs',
+      severity: 'info',
+      status: 'failed',
+      event: 'PostToolUse',
+      tool: 'Write',
+      judge: 'script',
+      outcome: 'PASSED',
+      violations: 1,
+    });
     expect(line.details[0]).toMatchObject({ file: 'src/config.ts', line: 1 });
   });
 
@@ -145,10 +207,24 @@ describe('avp hook: arguments, once, lifecycle matchers', () => {
 
   test('a once validator runs once per session; triggerMatcher selects the SessionStart source', async () => {
     const p = project();
-    p.validator('setup-check', { trigger: 'SessionStart', triggerMatcher: 'startup', once: true }, sh(`cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"setup","suggestion":"run npm ci"}],"summary":"setup incomplete"}'`));
-    const start = (source: string, session: string) => ({ hook_event_name: 'SessionStart', session_id: session, cwd: p.root, source });
+    p.validator(
+      'setup-check',
+      { trigger: 'SessionStart', triggerMatcher: 'startup', once: true },
+      sh(
+        `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"setup","suggestion":"run npm ci"}],"summary":"setup incomplete"}'`,
+      ),
+    );
+    const start = (source: string, session: string) => ({
+      hook_event_name: 'SessionStart',
+      session_id: session,
+      cwd: p.root,
+      source,
+    });
     const first = await p.hook(start('startup', 's-1'));
-    expect(first.json.hookSpecificOutput).toEqual({ hookEventName: 'SessionStart', additionalContext: first.json.reason });
+    expect(first.json.hookSpecificOutput).toEqual({
+      hookEventName: 'SessionStart',
+      additionalContext: first.json.reason,
+    });
     expect(first.json.reason).toContain('run npm ci');
     expect((await p.hook(start('startup', 's-1'))).stdout).toBe('{}\n');
     expect((await p.hook(start('resume', 's-2'))).stdout).toBe('{}\n');
@@ -176,7 +252,9 @@ describe('avp hook: kill switch and disabled validators', () => {
     const r = await p.hook(p.fixture('hook-input-PostToolUse-Write.json'));
     expect(r.json).toEqual({ passed: true, violations: [], summary: '1 validator passed' });
     p.write('avp.config.json', '{}');
-    const viaEnv = await p.hook(p.fixture('hook-input-PostToolUse-Write.json'), { AVP_DISABLED_VALIDATORS: 'always,fine' });
+    const viaEnv = await p.hook(p.fixture('hook-input-PostToolUse-Write.json'), {
+      AVP_DISABLED_VALIDATORS: 'always,fine',
+    });
     expect(viaEnv.stdout).toBe('{}\n');
   });
 

@@ -21,12 +21,15 @@ describe('avp init / deinit (compiled binary)', () => {
     const settings = JSON.parse(readFileSync(join(p.root, '.claude', 'settings.json'), 'utf8'));
     expect(Object.keys(settings.hooks)).toHaveLength(EVENTS);
     for (const groups of Object.values(settings.hooks) as any[]) {
-      expect(groups).toEqual([{ hooks: [{ type: 'command', command: `${AVP_BIN} hook --agent claude`, timeout: 120 }] }]);
+      expect(groups).toEqual([
+        { hooks: [{ type: 'command', command: `${AVP_BIN} hook --agent claude`, timeout: 120 }] },
+      ]);
     }
     expect(readFileSync(join(p.root, '.avp', '.gitignore'), 'utf8')).toContain('state/');
     const installed = readdirSync(join(p.root, '.avp', 'validators'));
     expect(installed.length).toBeGreaterThan(0);
-    for (const name of installed) expect(existsSync(join(p.root, '.avp', 'validators', name, 'VALIDATOR.md'))).toBe(true);
+    for (const name of installed)
+      expect(existsSync(join(p.root, '.avp', 'validators', name, 'VALIDATOR.md'))).toBe(true);
     expect(r.stdout).toContain('LLM-judged validators');
     // Second run: nothing changes, byte for byte.
     const before = readFileSync(join(p.root, '.claude', 'settings.json'), 'utf8');
@@ -38,7 +41,16 @@ describe('avp init / deinit (compiled binary)', () => {
     const hook = Bun.spawnSync(['sh', '-c', settings.hooks.Notification[0].hooks[0].command], {
       cwd: p.root,
       env: { PATH: process.env.PATH!, ...p.env, CLAUDE_PROJECT_DIR: p.root },
-      stdin: Buffer.from(JSON.stringify({ session_id: 's', transcript_path: '/dev/null', cwd: p.root, hook_event_name: 'Notification', message: 'hi', notification_type: 'idle_prompt' })),
+      stdin: Buffer.from(
+        JSON.stringify({
+          session_id: 's',
+          transcript_path: '/dev/null',
+          cwd: p.root,
+          hook_event_name: 'Notification',
+          message: 'hi',
+          notification_type: 'idle_prompt',
+        }),
+      ),
     });
     expect(hook.exitCode).toBe(0);
   });
@@ -81,7 +93,7 @@ describe('avp init / deinit (compiled binary)', () => {
     expect(existsSync(join(p.root, '.avp'))).toBe(false);
   });
 
-  test('deinit removes only avp\'s entries and restores the file init started from', async () => {
+  test("deinit removes only avp's entries and restores the file init started from", async () => {
     const p = project();
     mkdirSync(join(p.root, '.claude'));
     const original = `{
@@ -102,7 +114,7 @@ describe('avp init / deinit (compiled binary)', () => {
     expect(readFileSync(join(p.root, '.claude', 'settings.json'), 'utf8')).toBe(installed);
     const r = await runAvp(['deinit'], { cwd: p.root, env: p.env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('removed avp\'s hook from 13 events');
+    expect(r.stdout).toContain("removed avp's hook from 13 events");
     expect(readFileSync(join(p.root, '.claude', 'settings.json'), 'utf8')).toBe(original);
     const twice = await runAvp(['deinit', '--all'], { cwd: p.root, env: p.env });
     expect(twice.code).toBe(0);

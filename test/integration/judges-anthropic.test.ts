@@ -5,7 +5,11 @@ import { tempDir } from '../support/run-avp.ts';
 import { editEvent, makeValidator } from '../unit/judges/helpers.ts';
 import { closedPort, config, evaluate, rejection } from './judges-support.ts';
 
-const FAILED = { passed: false, violations: [{ rule: 'no-secrets', file: 'src/config.ts', line: 1, snippet: 'KEY = "sk"', suggestion: 'use env' }], summary: 'hardcoded key' };
+const FAILED = {
+  passed: false,
+  violations: [{ rule: 'no-secrets', file: 'src/config.ts', line: 1, snippet: 'KEY = "sk"', suggestion: 'use env' }],
+  summary: 'hardcoded key',
+};
 const PASSED = { passed: true, violations: [], summary: 'no secrets' };
 
 let server: AnthropicServer | undefined;
@@ -14,9 +18,18 @@ afterEach(async () => {
   server = undefined;
 });
 
-const event = () => editEvent({ before: 'const KEY = process.env.KEY;\n', after: 'const KEY = "sk-live-1";\n', projectRoot: tempDir('avp-proj-') });
+const event = () =>
+  editEvent({
+    before: 'const KEY = process.env.KEY;\n',
+    after: 'const KEY = "sk-live-1";\n',
+    projectRoot: tempDir('avp-proj-'),
+  });
 
-async function judgeAgainst(script: (i: number) => Reply | Promise<Reply>, env: Record<string, string> = {}, cache = false) {
+async function judgeAgainst(
+  script: (i: number) => Reply | Promise<Reply>,
+  env: Record<string, string> = {},
+  cache = false,
+) {
   server = await startAnthropicServer(({ index }) => script(index));
   const e = { PATH: '/nonexistent', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.url, ...env };
   return judgeFor(makeValidator(), config({ cache }), e);
@@ -27,7 +40,13 @@ for (const stream of [false, true]) {
   const env: Record<string, string> = stream ? { AVP_JUDGE_STREAM: '1' } : {};
   describe(`anthropic backend (${mode})`, () => {
     test('forced tool use verdict, request shape, token usage', async () => {
-      const judge = await judgeAgainst(() => ({ toolUse: { name: 'report_verdict', input: FAILED }, usage: { input_tokens: 900, output_tokens: 40, cache_read_input_tokens: 700, cache_creation_input_tokens: 5 } }), env);
+      const judge = await judgeAgainst(
+        () => ({
+          toolUse: { name: 'report_verdict', input: FAILED },
+          usage: { input_tokens: 900, output_tokens: 40, cache_read_input_tokens: 700, cache_creation_input_tokens: 5 },
+        }),
+        env,
+      );
       const r = await evaluate(judge, makeValidator(), event());
       expect(r.verdict).toEqual(FAILED);
       expect(r.judge).toBe('anthropic');
@@ -46,17 +65,29 @@ for (const stream of [false, true]) {
     });
 
     test('prose-wrapped text verdict', async () => {
-      const judge = await judgeAgainst(() => ({ text: `Reviewing.\n\`\`\`json\n${JSON.stringify(PASSED)}\n\`\`\`\nDone.` }), env);
+      const judge = await judgeAgainst(
+        () => ({ text: `Reviewing.\n\`\`\`json\n${JSON.stringify(PASSED)}\n\`\`\`\nDone.` }),
+        env,
+      );
       expect((await evaluate(judge, makeValidator(), event())).verdict).toEqual(PASSED);
     });
 
     test('malformed, then repaired on the one repair request', async () => {
-      const judge = await judgeAgainst((i) => (i === 0 ? { text: 'I looked at it {"passed": maybe' } : { toolUse: { name: 'report_verdict', input: PASSED } }), env);
+      const judge = await judgeAgainst(
+        (i) =>
+          i === 0
+            ? { text: 'I looked at it {"passed": maybe' }
+            : { toolUse: { name: 'report_verdict', input: PASSED } },
+        env,
+      );
       const r = await evaluate(judge, makeValidator(), event());
       expect(r.verdict).toEqual(PASSED);
       expect(server!.requests).toHaveLength(2);
       const msgs = server!.requests[1]!.body.messages;
-      expect(msgs[1]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'I looked at it {"passed": maybe' }] });
+      expect(msgs[1]).toEqual({
+        role: 'assistant',
+        content: [{ type: 'text', text: 'I looked at it {"passed": maybe' }],
+      });
       expect(msgs[2].content[0].text).toContain('report_verdict');
       expect(r.usage!.inputTokens).toBeGreaterThan(0);
     });
@@ -71,7 +102,12 @@ for (const stream of [false, true]) {
 
     test('429 and 529 then success, honouring retry-after', async () => {
       const judge = await judgeAgainst(
-        (i) => (i === 0 ? { status: 429, headers: { 'retry-after': '0' } } : i === 1 ? { status: 529 } : { toolUse: { name: 'report_verdict', input: PASSED } }),
+        (i) =>
+          i === 0
+            ? { status: 429, headers: { 'retry-after': '0' } }
+            : i === 1
+              ? { status: 529 }
+              : { toolUse: { name: 'report_verdict', input: PASSED } },
         env,
       );
       const r = await evaluate(judge, makeValidator(), event());
@@ -80,7 +116,13 @@ for (const stream of [false, true]) {
     });
 
     test('mid-stream disconnect, then success', async () => {
-      const judge = await judgeAgainst((i) => (i === 0 ? { toolUse: { name: 'report_verdict', input: FAILED }, disconnectMidStream: true } : { toolUse: { name: 'report_verdict', input: FAILED } }), env);
+      const judge = await judgeAgainst(
+        (i) =>
+          i === 0
+            ? { toolUse: { name: 'report_verdict', input: FAILED }, disconnectMidStream: true }
+            : { toolUse: { name: 'report_verdict', input: FAILED } },
+        env,
+      );
       expect((await evaluate(judge, makeValidator(), event())).verdict).toEqual(FAILED);
       expect(server!.requests).toHaveLength(2);
     });
@@ -108,7 +150,11 @@ describe('anthropic backend failures', () => {
 
   test('connection refused: judge-unreachable naming the URL', async () => {
     const port = await closedPort();
-    const judge = await judgeFor(makeValidator(), config(), { PATH: '/x', ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}` });
+    const judge = await judgeFor(makeValidator(), config(), {
+      PATH: '/x',
+      ANTHROPIC_API_KEY: 'k',
+      ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
+    });
     const e = await rejection(evaluate(judge, makeValidator(), event(), 1500));
     // retried with backoff while the time lasts, then reported before the timeout fires
     expect(e.code).toBe('judge-unreachable');

@@ -13,7 +13,11 @@ import { BIN, PASSES, project, sh, type Project } from './hook-support.ts';
 import { config, evaluate, rejection } from './judges-support.ts';
 
 const CLI_DIR = resolve(import.meta.dir, '../../node_modules/.bin');
-const FAILED = { passed: false, violations: [{ rule: 'no-secrets', file: 'src/config.ts', line: 1, snippet: 'sk-live', suggestion: 'env' }], summary: 'hardcoded key' };
+const FAILED = {
+  passed: false,
+  violations: [{ rule: 'no-secrets', file: 'src/config.ts', line: 1, snippet: 'sk-live', suggestion: 'env' }],
+  summary: 'hardcoded key',
+};
 
 let server: AnthropicServer | undefined;
 afterEach(async () => {
@@ -52,21 +56,38 @@ function readThenAnswer(file: string, verdict: unknown) {
  */
 function hookedProject(): Project {
   const p = project();
-  p.validator('read-marker', { match: { tools: ['Read'] } }, sh(`echo ran >> "$AVP_PROJECT_ROOT/avp-validator-ran.txt"\n${PASSES.split('\n').slice(1).join('\n')}`));
+  p.validator(
+    'read-marker',
+    { match: { tools: ['Read'] } },
+    sh(`echo ran >> "$AVP_PROJECT_ROOT/avp-validator-ran.txt"\n${PASSES.split('\n').slice(1).join('\n')}`),
+  );
   p.write('src/config.ts', 'export const KEY = "sk-live-1";\n');
   const hook = (command: string) => [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 60 }] }];
   mkdirSync(join(p.root, '.claude'), { recursive: true });
   writeFileSync(
     join(p.root, '.claude/settings.json'),
-    JSON.stringify({ hooks: { PostToolUse: [...hook(`${BIN} hook`), ...hook(`echo ran >> ${p.root}/plain-hook-ran.txt`)] } }, null, 2),
+    JSON.stringify(
+      { hooks: { PostToolUse: [...hook(`${BIN} hook`), ...hook(`echo ran >> ${p.root}/plain-hook-ran.txt`)] } },
+      null,
+      2,
+    ),
   );
   return p;
 }
 
 async function runCli(p: Project, env: Record<string, string>, args: string[] = []) {
-  const proc = Bun.spawn([join(CLI_DIR, 'claude'), '-p', 'review src/config.ts', '--output-format', 'json', ...args], { cwd: p.root, env, stdout: 'pipe', stderr: 'pipe' });
+  const proc = Bun.spawn([join(CLI_DIR, 'claude'), '-p', 'review src/config.ts', '--output-format', 'json', ...args], {
+    cwd: p.root,
+    env,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   const timer = setTimeout(() => proc.kill('SIGKILL'), 60_000);
-  const [out, , code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [out, , code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   clearTimeout(timer);
   return { code, json: JSON.parse(out) };
 }
@@ -74,15 +95,32 @@ async function runCli(p: Project, env: Record<string, string>, args: string[] = 
 describe('claude backend with the real Claude CLI', () => {
   test('auto-detected on PATH; read-only tools, our system prompt, small model; verdict and usage from its JSON', async () => {
     const p = project();
-    server = await startAnthropicServer(({ body }) => (body.tools ? { text: JSON.stringify(FAILED), usage: { input_tokens: 321, output_tokens: 12 } } : { text: 'ok' }));
+    server = await startAnthropicServer(({ body }) =>
+      body.tools ? { text: JSON.stringify(FAILED), usage: { input_tokens: 321, output_tokens: 12 } } : { text: 'ok' },
+    );
     const v = makeValidator();
     // As inside a hook: Claude Code's session markers (hook-env-and-cwd.json) are in avp's environment.
-    const hookEnv = { CLAUDECODE: '1', CLAUDE_CODE_CHILD_SESSION: '1', CLAUDE_CODE_ENTRYPOINT: 'sdk-cli', CLAUDE_CODE_SESSION_ID: 'a27d19bd-40c9-40a3-b0ea-6d30f9d09f37', CLAUDE_PROJECT_DIR: p.root };
+    const hookEnv = {
+      CLAUDECODE: '1',
+      CLAUDE_CODE_CHILD_SESSION: '1',
+      CLAUDE_CODE_ENTRYPOINT: 'sdk-cli',
+      CLAUDE_CODE_SESSION_ID: 'a27d19bd-40c9-40a3-b0ea-6d30f9d09f37',
+      CLAUDE_PROJECT_DIR: p.root,
+    };
     const judge = await judgeFor(v, config(), { ...cliEnv(p, server.url), ...hookEnv });
     expect(judge.name).toBe('claude');
-    const r = await evaluate(judge, v, editEvent({ before: 'x\n', after: 'export const KEY = "sk-live-1";\n', projectRoot: p.root }), 60_000);
+    const r = await evaluate(
+      judge,
+      v,
+      editEvent({ before: 'x\n', after: 'export const KEY = "sk-live-1";\n', projectRoot: p.root }),
+      60_000,
+    );
     expect(r.verdict).toEqual(FAILED);
-    expect(r).toMatchObject({ judge: 'claude', model: 'claude-haiku-4-5', usage: { inputTokens: 321, outputTokens: 12 } });
+    expect(r).toMatchObject({
+      judge: 'claude',
+      model: 'claude-haiku-4-5',
+      usage: { inputTokens: 321, outputTokens: 12 },
+    });
     const main = server.requests.find((q) => q.body.tools)!;
     expect(main.body.model).toBe('claude-haiku-4-5');
     expect(main.body.tools.map((t: any) => t.name).sort()).toEqual(['Glob', 'Grep', 'Read']);
@@ -94,7 +132,7 @@ describe('claude backend with the real Claude CLI', () => {
     expect(existsSync(join(p.home, '.claude/projects'))).toBe(false);
   }, 90_000);
 
-  test('the sub-agent may read the validator\'s references (outside the project)', async () => {
+  test("the sub-agent may read the validator's references (outside the project)", async () => {
     const p = project();
     const v = makeValidator({ references: { 'policy.md': 'POLICY-TEXT-7731' } });
     server = await startAnthropicServer(readThenAnswer(v.references[0]!, FAILED));
@@ -108,23 +146,29 @@ describe('claude backend with the real Claude CLI', () => {
 
   test('unreadable reply twice: judge-unreadable; the repair run carries the previous reply', async () => {
     const p = project();
-    server = await startAnthropicServer(({ body }) => (body.tools ? { text: 'Looks fine to me overall.' } : { text: 'ok' }));
+    server = await startAnthropicServer(({ body }) =>
+      body.tools ? { text: 'Looks fine to me overall.' } : { text: 'ok' },
+    );
     const v = makeValidator();
     const judge = await judgeFor(v, config(), cliEnv(p, server.url));
-    const e = await rejection(evaluate(judge, v, editEvent({ before: 'x\n', after: 'y\n', projectRoot: p.root }), 60_000));
+    const e = await rejection(
+      evaluate(judge, v, editEvent({ before: 'x\n', after: 'y\n', projectRoot: p.root }), 60_000),
+    );
     expect(e.code).toBe('judge-unreadable');
     const mains = server.requests.filter((q) => q.body.tools);
     expect(mains).toHaveLength(2);
     expect(JSON.stringify(mains[1]!.body.messages[0])).toContain('Looks fine to me overall.');
   }, 90_000);
 
-  test('timeout kills the sub-agent\'s process group', async () => {
+  test("timeout kills the sub-agent's process group", async () => {
     const p = project();
     server = await startAnthropicServer(() => ({ text: JSON.stringify(FAILED), delayMs: 30_000 }));
     const v = makeValidator();
     const judge = await judgeFor(v, config(), cliEnv(p, server.url));
     const started = performance.now();
-    const e = await rejection(evaluate(judge, v, editEvent({ before: 'x\n', after: 'y\n', projectRoot: p.root }), 3000));
+    const e = await rejection(
+      evaluate(judge, v, editEvent({ before: 'x\n', after: 'y\n', projectRoot: p.root }), 3000),
+    );
     expect(e.code).toBe('judge-timeout');
     expect(e.message).toContain('killed');
     expect(performance.now() - started).toBeLessThan(8000);
@@ -132,9 +176,11 @@ describe('claude backend with the real Claude CLI', () => {
 });
 
 describe('recursion guard with the real CLI', () => {
-  test('control: without the guard, the Read of a plain `claude -p` session runs the hooks and avp\'s validators', async () => {
+  test("control: without the guard, the Read of a plain `claude -p` session runs the hooks and avp's validators", async () => {
     const p = hookedProject();
-    server = await startAnthropicServer(readThenAnswer(join(p.root, 'src/config.ts'), { passed: true, violations: [], summary: 'ok' }));
+    server = await startAnthropicServer(
+      readThenAnswer(join(p.root, 'src/config.ts'), { passed: true, violations: [], summary: 'ok' }),
+    );
     const run = await runCli(p, cliEnv(p, server.url), ['--allowedTools', 'Read']);
     expect(run.json.is_error).toBe(false);
     expect(existsSync(join(p.root, 'plain-hook-ran.txt'))).toBe(true);
@@ -143,7 +189,9 @@ describe('recursion guard with the real CLI', () => {
 
   test('AVP_SUBAGENT=1 alone: the hooks still fire but `avp hook` passes through', async () => {
     const p = hookedProject();
-    server = await startAnthropicServer(readThenAnswer(join(p.root, 'src/config.ts'), { passed: true, violations: [], summary: 'ok' }));
+    server = await startAnthropicServer(
+      readThenAnswer(join(p.root, 'src/config.ts'), { passed: true, violations: [], summary: 'ok' }),
+    );
     const run = await runCli(p, { ...cliEnv(p, server.url), AVP_SUBAGENT: '1' }, ['--allowedTools', 'Read']);
     expect(run.json.is_error).toBe(false);
     expect(existsSync(join(p.root, 'plain-hook-ran.txt'))).toBe(true);
@@ -155,7 +203,12 @@ describe('recursion guard with the real CLI', () => {
     server = await startAnthropicServer(readThenAnswer(join(p.root, 'src/config.ts'), FAILED));
     const v = makeValidator();
     const judge = await judgeFor(v, config(), cliEnv(p, server.url));
-    const r = await evaluate(judge, v, editEvent({ before: 'x\n', after: 'export const KEY = "sk-live-1";\n', projectRoot: p.root }), 60_000);
+    const r = await evaluate(
+      judge,
+      v,
+      editEvent({ before: 'x\n', after: 'export const KEY = "sk-live-1";\n', projectRoot: p.root }),
+      60_000,
+    );
     expect(r.verdict).toEqual(FAILED);
     // the Read really happened…
     expect(JSON.stringify(server.requests.at(-1)!.body.messages.at(-1))).toContain('sk-live-1');

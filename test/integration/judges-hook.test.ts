@@ -36,10 +36,19 @@ describe('avp hook with LLM judges', () => {
     const p = llmProject(8);
     server = await startAnthropicServer(({ body }) => {
       const name = validatorOf(body)!;
-      const verdict = name === 'llm-5'
-        ? { passed: false, violations: [{ rule: 'llm-5', file: 'src/config.ts', line: 1, snippet: 'API_KEY', suggestion: 'fix' }], summary: 'llm-5 failed' }
-        : { passed: true, violations: [], summary: `${name} ok` };
-      return { toolUse: { name: 'report_verdict', input: verdict }, delayMs: 1000, usage: { input_tokens: 800, output_tokens: 20, cache_read_input_tokens: 600 } };
+      const verdict =
+        name === 'llm-5'
+          ? {
+              passed: false,
+              violations: [{ rule: 'llm-5', file: 'src/config.ts', line: 1, snippet: 'API_KEY', suggestion: 'fix' }],
+              summary: 'llm-5 failed',
+            }
+          : { passed: true, violations: [], summary: `${name} ok` };
+      return {
+        toolUse: { name: 'report_verdict', input: verdict },
+        delayMs: 1000,
+        usage: { input_tokens: 800, output_tokens: 20, cache_read_input_tokens: 600 },
+      };
     });
     const input = p.fixture('hook-input-PostToolUse-Edit.json');
     const first = await p.hook(input, apiEnv(server.url));
@@ -48,7 +57,9 @@ describe('avp hook with LLM judges', () => {
     expect(first.json.decision).toBe('block');
     expect(first.json.reason).toContain('llm-5');
     expect(server.requests).toHaveLength(8);
-    expect(new Set(server.requests.map((r) => validatorOf(r.body)))).toEqual(new Set(Array.from({ length: 8 }, (_, i) => `llm-${i + 1}`)));
+    expect(new Set(server.requests.map((r) => validatorOf(r.body)))).toEqual(
+      new Set(Array.from({ length: 8 }, (_, i) => `llm-${i + 1}`)),
+    );
     expect(first.ms).toBeLessThan(4000);
 
     const second = await p.hook(input, apiEnv(server.url));
@@ -59,16 +70,31 @@ describe('avp hook with LLM judges', () => {
     expect(existsSync(join(p.root, '.avp/cache/verdicts'))).toBe(true);
 
     // token usage reaches the JSONL run log; the cached runs say so and spend nothing
-    const logs = readdirSync(join(p.root, '.avp/logs')).map((f) => readFileSync(join(p.root, '.avp/logs', f), 'utf8')).join('');
-    const lines = logs.trim().split('\n').map((l) => JSON.parse(l)).filter((l) => String(l.validator).startsWith('llm-'));
+    const logs = readdirSync(join(p.root, '.avp/logs'))
+      .map((f) => readFileSync(join(p.root, '.avp/logs', f), 'utf8'))
+      .join('');
+    const lines = logs
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((l) => String(l.validator).startsWith('llm-'));
     expect(lines).toHaveLength(16);
-    expect(lines.slice(0, 8).every((l) => l.judge === 'anthropic' && l.tokens?.inputTokens === 800 && l.tokens?.cacheReadTokens === 600)).toBe(true);
+    expect(
+      lines
+        .slice(0, 8)
+        .every((l) => l.judge === 'anthropic' && l.tokens?.inputTokens === 800 && l.tokens?.cacheReadTokens === 600),
+    ).toBe(true);
     expect(lines.slice(8).every((l) => l.cached === true && l.tokens === undefined)).toBe(true);
 
     // AVP_NO_CACHE=1, or `avp hook --no-cache`: asked again
     await p.hook(input, { ...apiEnv(server.url), AVP_NO_CACHE: '1' });
     expect(server.requests).toHaveLength(16);
-    const noCache = await runAvp(['hook', '--no-cache'], { bin: BIN, cwd: p.root, stdin: JSON.stringify(input), env: { ...projectEnv(p), ...apiEnv(server.url) } });
+    const noCache = await runAvp(['hook', '--no-cache'], {
+      bin: BIN,
+      cwd: p.root,
+      stdin: JSON.stringify(input),
+      env: { ...projectEnv(p), ...apiEnv(server.url) },
+    });
     expect(JSON.parse(noCache.stdout).decision).toBe('block');
     expect(server.requests).toHaveLength(24);
   }, 60_000);
@@ -82,7 +108,11 @@ describe('avp hook with LLM judges', () => {
       usage: { input_tokens: 500, output_tokens: 10 },
     }));
     const check = (...args: string[]) =>
-      runAvp(['check', 'src/config.ts', '--json', ...args], { bin: BIN, cwd: p.root, env: { ...projectEnv(p), ...apiEnv(server!.url) } });
+      runAvp(['check', 'src/config.ts', '--json', ...args], {
+        bin: BIN,
+        cwd: p.root,
+        env: { ...projectEnv(p), ...apiEnv(server!.url) },
+      });
     const first = await check();
     expect(first.code).toBe(0);
     expect(JSON.parse(first.stdout).usage).toMatchObject({ inputTokens: 500, outputTokens: 10 });
@@ -106,7 +136,11 @@ describe('avp hook with LLM judges', () => {
   test('judge errors are not cached: a rejected request blocks, the next call asks again', async () => {
     const p = llmProject(1);
     let fail = true;
-    server = await startAnthropicServer(() => (fail ? { status: 400, errorMessage: 'bad model' } : { toolUse: { name: 'report_verdict', input: { passed: true, violations: [], summary: 'ok' } } }));
+    server = await startAnthropicServer(() =>
+      fail
+        ? { status: 400, errorMessage: 'bad model' }
+        : { toolUse: { name: 'report_verdict', input: { passed: true, violations: [], summary: 'ok' } } },
+    );
     const input = p.fixture('hook-input-PostToolUse-Edit.json');
     const bad = await p.hook(input, apiEnv(server.url));
     expect(bad.json.decision).toBe('block');
@@ -120,15 +154,30 @@ describe('avp hook with LLM judges', () => {
   test('claude backend from a hook: the sub-agent reviews, reads a file, blocks; avp is not re-entered', async () => {
     const p = project();
     p.validator('llm-secrets', { match: { tools: ['Edit'] } });
-    p.validator('read-marker', { match: { tools: ['Read'] } }, sh(`echo ran >> "$AVP_PROJECT_ROOT/avp-validator-ran.txt"\n${PASSES.split('\n').slice(1).join('\n')}`));
+    p.validator(
+      'read-marker',
+      { match: { tools: ['Read'] } },
+      sh(`echo ran >> "$AVP_PROJECT_ROOT/avp-validator-ran.txt"\n${PASSES.split('\n').slice(1).join('\n')}`),
+    );
     p.write('src/config.ts', 'const API_KEY = process.env.API_KEY;\n');
     mkdirSync(join(p.root, '.claude'), { recursive: true });
-    writeFileSync(join(p.root, '.claude/settings.json'), JSON.stringify({ hooks: { PostToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `${BIN} hook` }] }] } }));
-    const verdict = { passed: false, violations: [{ rule: 'no-secrets', file: 'src/config.ts', line: 1, snippet: 'sk-live', suggestion: 'env' }], summary: 'hardcoded key' };
+    writeFileSync(
+      join(p.root, '.claude/settings.json'),
+      JSON.stringify({
+        hooks: { PostToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `${BIN} hook` }] }] },
+      }),
+    );
+    const verdict = {
+      passed: false,
+      violations: [{ rule: 'no-secrets', file: 'src/config.ts', line: 1, snippet: 'sk-live', suggestion: 'env' }],
+      summary: 'hardcoded key',
+    };
     server = await startAnthropicServer(({ body }) => {
       if (!body.tools) return { text: 'ok' };
       const turns = body.messages.filter((m: any) => m.role === 'assistant').length;
-      return turns === 0 ? { toolUse: { name: 'Read', input: { file_path: join(p.root, 'src/config.ts') } } } : { text: JSON.stringify(verdict) };
+      return turns === 0
+        ? { toolUse: { name: 'Read', input: { file_path: join(p.root, 'src/config.ts') } } }
+        : { text: JSON.stringify(verdict) };
     });
     const r = await p.hook(p.fixture('hook-input-PostToolUse-Edit.json'), {
       PATH: `${CLI_DIR}:/usr/bin:/bin`,

@@ -4,7 +4,7 @@
  * shapes, errors and probes.
  */
 import { afterEach, describe, expect, test } from 'bun:test';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startAnthropicServer, type AnthropicServer } from '../support/anthropic-server.ts';
 import { startOpenAIServer, type OpenAIServer } from '../support/openai-server.ts';
@@ -53,7 +53,12 @@ describe('anthropic loopback server with the real Claude CLI', () => {
     a = await startAnthropicServer(({ body }) => {
       const turns = body.messages.filter((m: any) => m.role === 'assistant').length;
       if (!body.tools) return { text: 'side' };
-      return turns === 0 ? { text: 'Writing it.', toolUse: { name: 'Write', input: { file_path: join(dir, 'hello.txt'), content: 'hi\n' } } } : { text: 'Done.' };
+      return turns === 0
+        ? {
+            text: 'Writing it.',
+            toolUse: { name: 'Write', input: { file_path: join(dir, 'hello.txt'), content: 'hi\n' } },
+          }
+        : { text: 'Done.' };
     });
     const r = await claude(dir, a.url, ['write hello.txt', '--permission-mode', 'acceptEdits']);
     expect(r.result).toBe('Done.');
@@ -65,25 +70,55 @@ describe('anthropic loopback server with the real Claude CLI', () => {
 
 describe('server shapes', () => {
   test('anthropic: HEAD probe, JSON message, error JSON with status, count_tokens', async () => {
-    a = await startAnthropicServer(({ index }) => (index === 0 ? { toolUse: { name: 't', input: { x: 1 } }, usage: { input_tokens: 3 } } : { status: 529 }));
+    a = await startAnthropicServer(({ index }) =>
+      index === 0 ? { toolUse: { name: 't', input: { x: 1 } }, usage: { input_tokens: 3 } } : { status: 529 },
+    );
     expect((await fetch(a.url, { method: 'HEAD' })).status).toBe(200);
-    const msg: any = await (await fetch(`${a.url}/v1/messages`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [] }) })).json() as any;
-    expect(msg).toMatchObject({ type: 'message', role: 'assistant', model: 'm', stop_reason: 'tool_use', content: [{ type: 'tool_use', name: 't', input: { x: 1 } }], usage: { input_tokens: 3 } });
+    const msg: any = (await (
+      await fetch(`${a.url}/v1/messages`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [] }) })
+    ).json()) as any;
+    expect(msg).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model: 'm',
+      stop_reason: 'tool_use',
+      content: [{ type: 'tool_use', name: 't', input: { x: 1 } }],
+      usage: { input_tokens: 3 },
+    });
     expect(msg.id).toMatch(/^msg_01/);
-    const err = await fetch(`${a.url}/v1/messages`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [] }) });
+    const err = await fetch(`${a.url}/v1/messages`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', messages: [] }),
+    });
     expect(err.status).toBe(529);
-    expect(await err.json()).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'scripted overloaded_error' } });
-    const ct: any = await (await fetch(`${a.url}/v1/messages/count_tokens`, { method: 'POST', body: '{"messages":[]}' })).json() as any;
+    expect(await err.json()).toEqual({
+      type: 'error',
+      error: { type: 'overloaded_error', message: 'scripted overloaded_error' },
+    });
+    const ct: any = (await (
+      await fetch(`${a.url}/v1/messages/count_tokens`, { method: 'POST', body: '{"messages":[]}' })
+    ).json()) as any;
     expect(ct.input_tokens).toBeGreaterThan(0);
     expect(a.requests).toHaveLength(2);
     expect(a.all).toHaveLength(4);
   });
 
   test('openai: models list, completion, error JSON', async () => {
-    o = await startOpenAIServer(({ index }) => (index === 0 ? { text: 'hi' } : { status: 429, errorMessage: 'slow down' }));
+    o = await startOpenAIServer(({ index }) =>
+      index === 0 ? { text: 'hi' } : { status: 429, errorMessage: 'slow down' },
+    );
     expect(((await (await fetch(`${o.url}/models`)).json()) as any).data[0].id).toBe('test-model');
-    const c = await (await fetch(`${o.url}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [], response_format: { type: 'json_object' } }) })).json() as any;
-    expect(c).toMatchObject({ object: 'chat.completion', model: 'm', choices: [{ message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }] });
+    const c = (await (
+      await fetch(`${o.url}/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'm', messages: [], response_format: { type: 'json_object' } }),
+      })
+    ).json()) as any;
+    expect(c).toMatchObject({
+      object: 'chat.completion',
+      model: 'm',
+      choices: [{ message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+    });
     expect(o.requests[0]!.body.response_format).toEqual({ type: 'json_object' });
     const e = await fetch(`${o.url}/chat/completions`, { method: 'POST', body: '{"messages":[]}' });
     expect(e.status).toBe(429);

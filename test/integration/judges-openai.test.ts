@@ -6,7 +6,11 @@ import { tempDir } from '../support/run-avp.ts';
 import { makeValidator, writeEvent } from '../unit/judges/helpers.ts';
 import { closedPort, config, evaluate, rejection } from './judges-support.ts';
 
-const FAILED = { passed: false, violations: [{ rule: 'no-secrets', file: 'src/new.ts', line: 2, snippet: 'token', suggestion: 'env' }], summary: 'token' };
+const FAILED = {
+  passed: false,
+  violations: [{ rule: 'no-secrets', file: 'src/new.ts', line: 2, snippet: 'token', suggestion: 'env' }],
+  summary: 'token',
+};
 const PASSED = { passed: true, violations: [], summary: 'clean' };
 
 let server: OpenAIServer | undefined;
@@ -18,17 +22,32 @@ afterEach(async () => {
 
 const event = () => writeEvent('const a = 1;\nconst token = "ghp_123";\n', { projectRoot: tempDir('avp-proj-') });
 
-async function judgeAgainst(script: (i: number, body: any) => OpenAIReply, env: Record<string, string> = {}, cache = false) {
+async function judgeAgainst(
+  script: (i: number, body: any) => OpenAIReply,
+  env: Record<string, string> = {},
+  cache = false,
+) {
   server = await startOpenAIServer(({ index, body }) => script(index, body));
-  return judgeFor(makeValidator(), config({ cache, model: 'llama3.2' }), { PATH: '/nonexistent', OPENAI_BASE_URL: server.url, ...env });
+  return judgeFor(makeValidator(), config({ cache, model: 'llama3.2' }), {
+    PATH: '/nonexistent',
+    OPENAI_BASE_URL: server.url,
+    ...env,
+  });
 }
 
 describe('openai backend', () => {
   test('structured output verdict, request shape, usage; no key → no authorization header', async () => {
-    const judge = await judgeAgainst(() => ({ text: JSON.stringify(FAILED), usage: { prompt_tokens: 500, completion_tokens: 30, cached_tokens: 256 } }));
+    const judge = await judgeAgainst(() => ({
+      text: JSON.stringify(FAILED),
+      usage: { prompt_tokens: 500, completion_tokens: 30, cached_tokens: 256 },
+    }));
     const r = await evaluate(judge, makeValidator(), event());
     expect(r.verdict).toEqual(FAILED);
-    expect(r).toMatchObject({ judge: 'openai', model: 'llama3.2', usage: { inputTokens: 500, outputTokens: 30, cacheReadTokens: 256 } });
+    expect(r).toMatchObject({
+      judge: 'openai',
+      model: 'llama3.2',
+      usage: { inputTokens: 500, outputTokens: 30, cacheReadTokens: 256 },
+    });
     const req = server!.requests[0]!;
     expect(req.body.model).toBe('llama3.2');
     expect(req.body.response_format.type).toBe('json_schema');
@@ -45,7 +64,11 @@ describe('openai backend', () => {
   });
 
   test('a server that rejects json_schema gets plain JSON instructions, remembered for the next call', async () => {
-    const judge = await judgeAgainst((_i, body) => (body.response_format ? { status: 400, errorMessage: "'response_format' of type 'json_schema' is not supported" } : { text: JSON.stringify(PASSED) }));
+    const judge = await judgeAgainst((_i, body) =>
+      body.response_format
+        ? { status: 400, errorMessage: "'response_format' of type 'json_schema' is not supported" }
+        : { text: JSON.stringify(PASSED) },
+    );
     expect((await evaluate(judge, makeValidator(), event())).verdict).toEqual(PASSED);
     expect(server!.requests.map((r) => !!r.body.response_format)).toEqual([true, false]);
     await evaluate(judge, makeValidator(), event());
@@ -63,7 +86,9 @@ describe('openai backend', () => {
   });
 
   test('malformed then repaired; empty twice → judge-unreadable', async () => {
-    const judge = await judgeAgainst((i) => ({ text: i === 0 ? 'the verdict is {passed: false' : JSON.stringify(PASSED) }));
+    const judge = await judgeAgainst((i) => ({
+      text: i === 0 ? 'the verdict is {passed: false' : JSON.stringify(PASSED),
+    }));
     expect((await evaluate(judge, makeValidator(), event())).verdict).toEqual(PASSED);
     const repair = server!.requests[1]!.body.messages;
     expect(repair.at(-2)).toEqual({ role: 'assistant', content: 'the verdict is {passed: false' });
@@ -76,7 +101,9 @@ describe('openai backend', () => {
   });
 
   test('429 then success', async () => {
-    const judge = await judgeAgainst((i) => (i === 0 ? { status: 429, headers: { 'retry-after-ms': '50' } } : { text: JSON.stringify(PASSED) }));
+    const judge = await judgeAgainst((i) =>
+      i === 0 ? { status: 429, headers: { 'retry-after-ms': '50' } } : { text: JSON.stringify(PASSED) },
+    );
     expect((await evaluate(judge, makeValidator(), event())).verdict.passed).toBe(true);
     expect(server!.requests).toHaveLength(2);
   });
@@ -91,14 +118,19 @@ describe('openai backend', () => {
 
   test('connection refused', async () => {
     const port = await closedPort();
-    const judge = await judgeFor(makeValidator(), config(), { PATH: '/x', OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` });
+    const judge = await judgeFor(makeValidator(), config(), {
+      PATH: '/x',
+      OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
+    });
     const e = await rejection(evaluate(judge, makeValidator(), event(), 1500));
     expect(e.code).toBe('judge-unreachable');
     expect(e.fix).toContain('OPENAI_BASE_URL');
   });
 
   test('streamed answers, and a stream cut mid-way then retried', async () => {
-    const judge = await judgeAgainst((i) => ({ text: JSON.stringify(FAILED), disconnectMidStream: i === 0 }), { AVP_JUDGE_STREAM: '1' });
+    const judge = await judgeAgainst((i) => ({ text: JSON.stringify(FAILED), disconnectMidStream: i === 0 }), {
+      AVP_JUDGE_STREAM: '1',
+    });
     const r = await evaluate(judge, makeValidator(), event());
     expect(r.verdict).toEqual(FAILED);
     expect(r.usage?.inputTokens).toBeGreaterThan(0);

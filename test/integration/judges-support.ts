@@ -6,7 +6,9 @@ import type { HookEvent } from '../../src/event.ts';
 import type { Validator } from '../../src/format/types.ts';
 import type { Judge, JudgeResult } from '../../src/judges/types.ts';
 
-export function config(over: { backend?: AvpConfig['judge']['backend']; cache?: boolean; model?: string } = {}): AvpConfig {
+export function config(
+  over: { backend?: AvpConfig['judge']['backend']; cache?: boolean; model?: string } = {},
+): AvpConfig {
   const c = defaultConfig();
   c.judge = { ...c.judge, backend: over.backend ?? 'auto', ...(over.model ? { model: over.model } : {}) };
   c.cache = { ...c.cache, enabled: over.cache ?? false };
@@ -14,7 +16,12 @@ export function config(over: { backend?: AvpConfig['judge']['backend']; cache?: 
 }
 
 /** Evaluates like the engine does: an AbortSignal that fires after `timeoutMs`. */
-export async function evaluate(judge: Judge, validator: Validator, event: HookEvent, timeoutMs = 10_000): Promise<JudgeResult> {
+export async function evaluate(
+  judge: Judge,
+  validator: Validator,
+  event: HookEvent,
+  timeoutMs = 10_000,
+): Promise<JudgeResult> {
   const ac = new AbortController();
   const t = setTimeout(() => ac.abort(`timed out after ${timeoutMs / 1000} s (the validator's timeout)`), timeoutMs);
   try {

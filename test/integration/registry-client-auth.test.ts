@@ -40,7 +40,12 @@ describe('login, whoami, logout', () => {
     expect(r.stdout + r.stderr).not.toContain(GOOD_TOKEN);
     expect(JSON.parse(r.stdout)).toMatchObject({ registry: reg.url, email: 'dev@example.com', name: 'Dev' });
     expect(statSync(creds).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(creds, 'utf8'))).toEqual({ registry: reg.url, token: GOOD_TOKEN, email: 'dev@example.com', name: 'Dev' });
+    expect(JSON.parse(readFileSync(creds, 'utf8'))).toEqual({
+      registry: reg.url,
+      token: GOOD_TOKEN,
+      email: 'dev@example.com',
+      name: 'Dev',
+    });
 
     const who = await sb.avp(['whoami']);
     expect(who.stdout).toBe(`Dev <dev@example.com> on ${reg.url} (token from credentials file)\n`);
@@ -51,7 +56,11 @@ describe('login, whoami, logout', () => {
 
     const out = await sb.avp(['logout', '--json']);
     expect(JSON.parse(out.stdout)).toEqual({ registry: reg.url, revoked: true, removed: true });
-    expect(reg.requests.some((q) => q.method === 'DELETE' && q.path === '/api/auth/cli/token' && q.auth === `Bearer ${GOOD_TOKEN}`)).toBe(true);
+    expect(
+      reg.requests.some(
+        (q) => q.method === 'DELETE' && q.path === '/api/auth/cli/token' && q.auth === `Bearer ${GOOD_TOKEN}`,
+      ),
+    ).toBe(true);
     expect(existsSync(creds)).toBe(false);
     const nobody = await sb.avp(['whoami']);
     expect(nobody.code).toBe(1);
@@ -136,7 +145,12 @@ describe('publish and yank', () => {
     const r = await sb.avp(['publish', dir, '--dry-run', '--json']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ name: 'pub-dry', version: '1.0.0', files: ['VALIDATOR.md', 'rules/first.md'], dryRun: true });
+    expect(out).toMatchObject({
+      name: 'pub-dry',
+      version: '1.0.0',
+      files: ['VALIDATOR.md', 'rules/first.md'],
+      dryRun: true,
+    });
     expect(out.integrity).toMatch(/^sha512-/);
     expect(reg.uploads.length).toBe(before);
   });
@@ -153,7 +167,10 @@ describe('publish and yank', () => {
     const upload = reg.uploads.at(-1)!;
     expect(upload.filename).toBe('package.zip');
     expect(upload.type).toBe('application/zip');
-    expect((await inspectArchive(upload.bytes)).files.map((f) => f.path).sort()).toEqual(['VALIDATOR.md', 'rules/first.md']);
+    expect((await inspectArchive(upload.bytes)).files.map((f) => f.path).sort()).toEqual([
+      'VALIDATOR.md',
+      'rules/first.md',
+    ]);
     expect((await sb.avp(['add', 'pub-real'])).code).toBe(0);
     const again = await sb.avp(['publish', dir], { env: { AVP_TOKEN: GOOD_TOKEN } });
     expect(again.code).toBe(1);
@@ -164,7 +181,10 @@ describe('publish and yank', () => {
   test('publish refuses what lint refuses, with file and line', async () => {
     const sb = sandbox(reg.url);
     const dir = validatorDir('pub-bad', '1.0.0');
-    writeFileSync(join(dir, 'VALIDATOR.md'), '---\nname: pub-bad\ntrigger: Nope\nmetadata:\n  version: "1.0.0"\n---\nbody\n');
+    writeFileSync(
+      join(dir, 'VALIDATOR.md'),
+      '---\nname: pub-bad\ntrigger: Nope\nmetadata:\n  version: "1.0.0"\n---\nbody\n',
+    );
     const r = await sb.avp(['publish', dir, '--dry-run']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('does not pass `avp lint`');
@@ -173,7 +193,9 @@ describe('publish and yank', () => {
 
   test('yank needs a token and a name@version', async () => {
     const sb = sandbox(reg.url);
-    expect((await sb.avp(['yank', 'pub-real'], { env: { AVP_TOKEN: GOOD_TOKEN } })).stderr).toContain('is not name@version');
+    expect((await sb.avp(['yank', 'pub-real'], { env: { AVP_TOKEN: GOOD_TOKEN } })).stderr).toContain(
+      'is not name@version',
+    );
     expect((await sb.avp(['yank', 'pub-real@1.0.0'])).stderr).toContain('not logged in');
   });
 });
@@ -184,7 +206,9 @@ describe('search and info', () => {
     const dir = validatorDir('searchable', '1.0.0');
     expect((await sb.avp(['publish', dir], { env: { AVP_TOKEN: GOOD_TOKEN } })).code).toBe(0);
     const t = await sb.avp(['search', 'searchable']);
-    expect(t.stdout).toMatch(/^NAME\s+VERSION\s+DOWNLOADS\s+DESCRIPTION\nsearchable\s+1\.0\.0\s+3\s+searchable validator\n$/);
+    expect(t.stdout).toMatch(
+      /^NAME\s+VERSION\s+DOWNLOADS\s+DESCRIPTION\nsearchable\s+1\.0\.0\s+3\s+searchable validator\n$/,
+    );
     const j = JSON.parse((await sb.avp(['search', 'searchable', '--json', '--limit', '5'])).stdout);
     expect(j.packages[0].name).toBe('searchable');
     expect(reg.requests.some((q) => q.path === '/api/packages?q=searchable&type=validator&limit=5')).toBe(true);

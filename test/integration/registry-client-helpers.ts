@@ -70,6 +70,11 @@ export function leftovers(scopeHome: string): string[] {
   return existsSync(join(scopeHome, '.install.lock')) ? [...left, '.install.lock'] : left;
 }
 
-export function lock(path: string): { packages: Record<string, { version: string; resolved: string; integrity: string; source: string; requested?: string }> } {
+export function lock(path: string): {
+  packages: Record<
+    string,
+    { version: string; resolved: string; integrity: string; source: string; requested?: string }
+  >;
+} {
   return JSON.parse(readFileSync(path, 'utf8'));
 }

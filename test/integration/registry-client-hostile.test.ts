@@ -18,19 +18,37 @@ beforeAll(async () => {
   const hostile: Record<string, Uint8Array> = {
     'zip-slip': validatorZip('zip-slip', [['zip-slip/../../../../tmp/avp-pwned.md', 'pwned']]),
     symlink: validatorZip('symlink', [['symlink/passwd', '/etc/passwd', { os: 3, attrs: (0o120777 << 16) >>> 0 }]]),
-    'absolute-path': makeZip([['absolute-path/VALIDATOR.md', VALIDATOR_MD('absolute-path')], ['/tmp/avp-abs.md', 'x']]),
+    'absolute-path': makeZip([
+      ['absolute-path/VALIDATOR.md', VALIDATOR_MD('absolute-path')],
+      ['/tmp/avp-abs.md', 'x'],
+    ]),
     'zip-bomb': lieAboutSize(validatorZip('zip-bomb', [['zip-bomb/bomb.bin', zeros]]), 'zip-bomb/bomb.bin', 1000),
     'honest-bomb': validatorZip('honest-bomb', [['honest-bomb/bomb.bin', zeros]]),
-    'wrong-top': makeZip([['wrong-top/VALIDATOR.md', VALIDATOR_MD('wrong-top')], ['other/x.md', 'x']]),
+    'wrong-top': makeZip([
+      ['wrong-top/VALIDATOR.md', VALIDATOR_MD('wrong-top')],
+      ['other/x.md', 'x'],
+    ]),
     'a-skill': makeZip([['a-skill/SKILL.md', '---\nname: a-skill\n---\n']]),
     'number-version': makeZip([['number-version/VALIDATOR.md', VALIDATOR_MD('number-version', '1.0')]]),
     'not-a-zip': new TextEncoder().encode('<html>oops</html>'),
     'name-mismatch': validatorZip('someone-else'),
-    'lint-fails': makeZip([['lint-fails/VALIDATOR.md', '---\nname: lint-fails\ntrigger: NotAnEvent\nmetadata:\n  version: "1.0.0"\n---\nbody\n']]),
+    'lint-fails': makeZip([
+      [
+        'lint-fails/VALIDATOR.md',
+        '---\nname: lint-fails\ntrigger: NotAnEvent\nmetadata:\n  version: "1.0.0"\n---\nbody\n',
+      ],
+    ]),
   };
   for (const [name, bytes] of Object.entries(hostile)) reg.serve(name, { version: '1.0.0', bytes });
-  reg.serve('huge', { version: '1.0.0', bytes: crypto.getRandomValues(new Uint8Array(11 * 1024 * 1024)).map((b, i) => (i < 4 ? [0x50, 0x4b, 3, 4][i]! : b)) });
-  reg.serve('dropped', { version: '1.0.0', bytes: validatorZip('dropped', [['dropped/big.md', 'x'.repeat(200_000)]]), disconnect: true });
+  reg.serve('huge', {
+    version: '1.0.0',
+    bytes: crypto.getRandomValues(new Uint8Array(11 * 1024 * 1024)).map((b, i) => (i < 4 ? [0x50, 0x4b, 3, 4][i]! : b)),
+  });
+  reg.serve('dropped', {
+    version: '1.0.0',
+    bytes: validatorZip('dropped', [['dropped/big.md', 'x'.repeat(200_000)]]),
+    disconnect: true,
+  });
   reg.serve('typed-skill', { version: '1.0.0', bytes: validatorZip('typed-skill'), type: 'skill' });
   reg.serve('no-integrity', { version: '1.0.0', bytes: validatorZip('no-integrity'), integrity: 'omit' });
   reg.serve('null-integrity', { version: '1.0.0', bytes: validatorZip('null-integrity'), integrity: 'null' });
@@ -104,7 +122,11 @@ describe('avp add refuses what it cannot trust, and writes nothing', () => {
       const r = await sb.avp(['add', 'cdn-hosted'], { env: { AVP_TOKEN: 'tok_registry_only_123' } });
       expect(r.code).toBe(0);
       expect(seen).toEqual([null]);
-      expect(reg.requests.some((q) => q.path === '/api/packages/cdn-hosted/1.0.0/download' && q.auth === 'Bearer tok_registry_only_123')).toBe(true);
+      expect(
+        reg.requests.some(
+          (q) => q.path === '/api/packages/cdn-hosted/1.0.0/download' && q.auth === 'Bearer tok_registry_only_123',
+        ),
+      ).toBe(true);
     } finally {
       cdn.stop(true);
     }

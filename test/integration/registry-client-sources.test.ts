@@ -18,8 +18,19 @@ const served = new Map<string, Uint8Array>();
 
 beforeAll(() => {
   served.set('/pkg.zip', validatorZip('zipped'));
-  served.set('/pkg.tar.gz', gzipSync(createTar([{ name: 'tarred/' }, { name: 'tarred/VALIDATOR.md', data: VALIDATOR_MD('tarred') }])));
-  served.set('/slip.tgz', gzipSync(createTar([{ name: 'slip/VALIDATOR.md', data: VALIDATOR_MD('slip') }, { name: 'slip/../../x.md', data: 'x' }])));
+  served.set(
+    '/pkg.tar.gz',
+    gzipSync(createTar([{ name: 'tarred/' }, { name: 'tarred/VALIDATOR.md', data: VALIDATOR_MD('tarred') }])),
+  );
+  served.set(
+    '/slip.tgz',
+    gzipSync(
+      createTar([
+        { name: 'slip/VALIDATOR.md', data: VALIDATOR_MD('slip') },
+        { name: 'slip/../../x.md', data: 'x' },
+      ]),
+    ),
+  );
   server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
@@ -63,7 +74,19 @@ describe('other sources', () => {
     const work = tempDir('avp-rc-git-');
     const repo = join(work, 'src');
     writeValidator(repo, 'from-git');
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } }).toString().trim();
+    const git = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: repo,
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 't',
+          GIT_AUTHOR_EMAIL: 't@t',
+          GIT_COMMITTER_NAME: 't',
+          GIT_COMMITTER_EMAIL: 't@t',
+        },
+      })
+        .toString()
+        .trim();
     git('init', '-q', '-b', 'main');
     git('add', '.');
     git('commit', '-qm', 'v1');
@@ -77,7 +100,12 @@ describe('other sources', () => {
 
     const r = await sb.avp(['add', url, '--project', '--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ name: 'from-git', version: '1.0.0', source: 'git', resolved: `git+${url}#${v1}` });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      name: 'from-git',
+      version: '1.0.0',
+      source: 'git',
+      resolved: `git+${url}#${v1}`,
+    });
     const next = await sb.avp(['add', `${url}#next`, '--project', '--json']);
     expect(JSON.parse(next.stdout).version).toBe('2.0.0');
     expect(lock(sb.projectLock).packages['from-git']).toMatchObject({ source: 'git', requested: 'next' });
@@ -87,7 +115,9 @@ describe('other sources', () => {
     execFileSync('rm', ['-rf', join(sb.project, '.avp', 'validators')]);
     const restored = await sb.avp(['install', '--frozen', '--json']);
     expect(restored.code).toBe(0);
-    expect(readFileSync(join(sb.project, '.avp', 'validators', 'from-git', 'VALIDATOR.md'), 'utf8')).toContain('"2.0.0"');
+    expect(readFileSync(join(sb.project, '.avp', 'validators', 'from-git', 'VALIDATOR.md'), 'utf8')).toContain(
+      '"2.0.0"',
+    );
 
     const missing = await sb.avp(['add', `${url}#no-such-branch`]);
     expect(missing.code).toBe(1);
@@ -108,12 +138,27 @@ describe('other sources', () => {
       const work = tempDir('avp-rc-gh-');
       const repo = join(work, 'acme', 'rules');
       writeValidator(repo, 'acme-rules');
-      const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
-      for (const args of [['init', '-q', '-b', 'main'], ['add', '.'], ['commit', '-qm', 'v1']]) execFileSync('git', args, { cwd: repo, env });
+      const env = {
+        ...process.env,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@t',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@t',
+      };
+      for (const args of [
+        ['init', '-q', '-b', 'main'],
+        ['add', '.'],
+        ['commit', '-qm', 'v1'],
+      ])
+        execFileSync('git', args, { cwd: repo, env });
       execFileSync('git', ['clone', '-q', '--bare', repo, join(work, 'bare', 'acme', 'rules.git')]);
       const sb = sandbox(`http://127.0.0.1:${reg.port}`);
       // No network in tests: git's insteadOf maps https://github.com/ to the local bare repositories.
-      const gitEnv = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: `url.file://${join(work, 'bare')}/.insteadOf`, GIT_CONFIG_VALUE_0: 'https://github.com/' };
+      const gitEnv = {
+        GIT_CONFIG_COUNT: '1',
+        GIT_CONFIG_KEY_0: `url.file://${join(work, 'bare')}/.insteadOf`,
+        GIT_CONFIG_VALUE_0: 'https://github.com/',
+      };
       const r = await sb.avp(['add', 'acme/rules#main', '--json'], { env: gitEnv });
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ name: 'acme-rules', source: 'git' });
@@ -133,7 +178,9 @@ describe('other sources', () => {
     expect(t.code).toBe(0);
     expect(readFileSync(join(sb.userValidators, 'tarred', 'VALIDATOR.md'), 'utf8')).toContain('name: tarred');
     const { createHash } = await import('node:crypto');
-    expect(lock(sb.userLock).packages.tarred!.integrity).toBe(`sha512-${createHash('sha512').update(served.get('/pkg.tar.gz')!).digest('base64')}`);
+    expect(lock(sb.userLock).packages.tarred!.integrity).toBe(
+      `sha512-${createHash('sha512').update(served.get('/pkg.tar.gz')!).digest('base64')}`,
+    );
     const slip = await sb.avp(['add', `${base}/slip.tgz`]);
     expect(slip.code).toBe(1);
     expect(slip.stderr).toContain('".." segment');

@@ -17,7 +17,14 @@ let reg: HostileRegistry;
 beforeAll(async () => {
   reg = await startHostileRegistry();
   for (const v of ['1.0.0', '1.2.0', '2.0.0']) {
-    reg.serve('demo', { version: v, bytes: validatorZip('demo', [[`demo/rules/v${v.replace(/\./g, '-')}.md`, `---\nname: v${v.replace(/\./g, '-')}\n---\nversion ${v}\n`]], v) });
+    reg.serve('demo', {
+      version: v,
+      bytes: validatorZip(
+        'demo',
+        [[`demo/rules/v${v.replace(/\./g, '-')}.md`, `---\nname: v${v.replace(/\./g, '-')}\n---\nversion ${v}\n`]],
+        v,
+      ),
+    });
   }
   for (let i = 0; i < 4; i++) reg.serve(`multi-${i}`, { version: '1.0.0', bytes: validatorZip(`multi-${i}`) });
   reg.serve('yanky', { version: '1.0.0', bytes: validatorZip('yanky') });
@@ -31,10 +38,20 @@ describe('avp add from a registry', () => {
     const r = await sb.avp(['add', 'demo', '--json']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ name: 'demo', version: '2.0.0', source: 'registry', dir: join(sb.userValidators, 'demo') });
+    expect(out).toMatchObject({
+      name: 'demo',
+      version: '2.0.0',
+      source: 'registry',
+      dir: join(sb.userValidators, 'demo'),
+    });
     expect(readFileSync(join(sb.userValidators, 'demo', 'VALIDATOR.md'), 'utf8')).toContain('name: demo');
     const entry = lock(sb.userLock).packages.demo!;
-    expect(entry).toMatchObject({ version: '2.0.0', source: 'registry', requested: 'latest', resolved: `${reg.url}/api/packages/demo/2.0.0/download` });
+    expect(entry).toMatchObject({
+      version: '2.0.0',
+      source: 'registry',
+      requested: 'latest',
+      resolved: `${reg.url}/api/packages/demo/2.0.0/download`,
+    });
     expect(entry.integrity).toMatch(/^sha512-/);
     expect(JSON.parse(readFileSync(sb.userLock, 'utf8'))).toMatchObject({ version: '1.0.0', lockfileVersion: 1 });
     expect(existsSync(sb.projectLock)).toBe(false);
@@ -78,7 +95,10 @@ describe('avp add from a registry', () => {
     const sb = sandbox(reg.url);
     const nested = join(sb.project, '.avp', 'validators', 'team', 'my-demo.md');
     mkdirSync(join(nested, '..'), { recursive: true });
-    writeFileSync(nested, '---\nname: demo\ndescription: The team demo.\nseverity: warn\ntrigger: PostToolUse\n---\nCheck.\n');
+    writeFileSync(
+      nested,
+      '---\nname: demo\ndescription: The team demo.\nseverity: warn\ntrigger: PostToolUse\n---\nCheck.\n',
+    );
     const r = await sb.avp(['add', 'demo', '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).shadowedBy).toBe(nested);
@@ -105,7 +125,9 @@ describe('remove, update, outdated', () => {
     expect((await sb.avp(['add', 'demo@~1.0.0'])).code).toBe(0);
     const out = await sb.avp(['outdated', '--json']);
     expect(out.code).toBe(0);
-    expect(JSON.parse(out.stdout)).toEqual([{ name: 'demo', scope: 'user', current: '1.0.0', wanted: '1.0.0', latest: '2.0.0', source: 'registry' }]);
+    expect(JSON.parse(out.stdout)).toEqual([
+      { name: 'demo', scope: 'user', current: '1.0.0', wanted: '1.0.0', latest: '2.0.0', source: 'registry' },
+    ]);
     const table = await sb.avp(['outdated']);
     expect(table.stdout).toMatch(/demo\s+user\s+1\.0\.0\s+1\.0\.0\s+2\.0\.0/);
     const same = await sb.avp(['update', '--json']);
@@ -177,7 +199,9 @@ describe('avp install [--frozen]', () => {
       { name: 'multi-0', version: '1.0.0', action: 'unchanged' },
       { name: 'yanky', version: '1.0.0', action: 'unchanged' },
     ]);
-    expect(readFileSync(join(sb.project, '.avp', 'validators', 'demo', 'VALIDATOR.md'), 'utf8')).toContain('name: demo');
+    expect(readFileSync(join(sb.project, '.avp', 'validators', 'demo', 'VALIDATOR.md'), 'utf8')).toContain(
+      'name: demo',
+    );
     expect(readFileSync(sb.projectLock, 'utf8')).toBe(lockText);
   });
 
@@ -225,7 +249,12 @@ describe('concurrent avp add', () => {
       const target = i % 2 ? '1.0.0' : '1.2.0';
       const proc = Bun.spawn([AVP_BIN, 'add', `demo@${target}`], {
         cwd: sb.project,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: sb.home, AVP_HOME: sb.avpHome, AVP_REGISTRY_URL: reg.url },
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: sb.home,
+          AVP_HOME: sb.avpHome,
+          AVP_REGISTRY_URL: reg.url,
+        },
         stdout: 'ignore',
         stderr: 'ignore',
       });
@@ -236,8 +265,13 @@ describe('concurrent avp add', () => {
       expect(['1.0.0', '1.2.0']).toContain(version);
       // Killed inside the commit (microseconds long): a journal is left and the next install rolls back first.
       const staging = join(sb.avpHome, '.staging');
-      const interrupted = existsSync(staging) && readdirSync(staging).some((d) => existsSync(join(staging, d, 'journal.json')));
-      if (!interrupted) expect(readdirSync(join(sb.userValidators, 'demo', 'rules')).sort()).toEqual(['one.md', `v${version.replace(/\./g, '-')}.md`]);
+      const interrupted =
+        existsSync(staging) && readdirSync(staging).some((d) => existsSync(join(staging, d, 'journal.json')));
+      if (!interrupted)
+        expect(readdirSync(join(sb.userValidators, 'demo', 'rules')).sort()).toEqual([
+          'one.md',
+          `v${version.replace(/\./g, '-')}.md`,
+        ]);
     }
     // Whatever was left (a lock of a dead process, staging folders) does not block the next install.
     expect((await sb.avp(['add', 'demo@1.2.0'])).code).toBe(0);

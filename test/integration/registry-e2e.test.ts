@@ -24,15 +24,22 @@ describe('registry end to end: avp client against avp registry serve', () => {
   const pkgDir = join(author, 'team-rules');
 
   const avp = (args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) =>
-    runAvp(args, { cwd: opts.cwd ?? project, env: { HOME: home, AVP_HOME: avpHome, AVP_REGISTRY_URL: srv.url, ...opts.env } });
+    runAvp(args, {
+      cwd: opts.cwd ?? project,
+      env: { HOME: home, AVP_HOME: avpHome, AVP_REGISTRY_URL: srv.url, ...opts.env },
+    });
   const ok = async (args: string[], opts: Parameters<typeof avp>[1] = {}) => {
     const r = await avp(args, opts);
-    if (r.code !== 0) throw new Error(`avp ${args.join(' ')} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+    if (r.code !== 0)
+      throw new Error(`avp ${args.join(' ')} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
     return r;
   };
   const writeVersion = (version: string) => {
     mkdirSync(join(pkgDir, 'references'), { recursive: true });
-    writeFileSync(join(pkgDir, 'VALIDATOR.md'), validatorMd('team-rules', version, { tags: ['team', 'style'], description: 'Checks the team rules' }));
+    writeFileSync(
+      join(pkgDir, 'VALIDATOR.md'),
+      validatorMd('team-rules', version, { tags: ['team', 'style'], description: 'Checks the team rules' }),
+    );
     writeFileSync(join(pkgDir, 'references', 'rules.md'), `# Team rules ${version}\n`);
   };
   const lock = (path: string) => JSON.parse(readFileSync(path, 'utf8')).packages as Record<string, any>;
@@ -56,7 +63,7 @@ describe('registry end to end: avp client against avp registry serve', () => {
     expect((await api(srv.url, '/api/packages/team-rules')).body.latest).toBe('1.0.0');
   });
 
-  test('browser login: the CLI\'s loopback flow through the server\'s login page, acted out by a browser-like client', async () => {
+  test("browser login: the CLI's loopback flow through the server's login page, acted out by a browser-like client", async () => {
     const loginHome = tempDir('avp-e2e-login-');
     const proc = Bun.spawn([AVP_BIN, 'login', '--registry', srv.url], {
       env: { PATH: '/nonexistent', HOME: loginHome, AVP_HOME: join(loginHome, '.avp'), NO_COLOR: '1' },
@@ -83,13 +90,19 @@ describe('registry end to end: avp client against avp registry serve', () => {
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ redirect_uri: params.get('redirect_uri')!, state: params.get('state')!, token }).toString(),
+      body: new URLSearchParams({
+        redirect_uri: params.get('redirect_uri')!,
+        state: params.get('state')!,
+        token,
+      }).toString(),
     });
     expect(submit.status).toBe(303);
     const callback = await fetch(submit.headers.get('location')!, { redirect: 'manual' });
     expect(callback.headers.get('location')).toBe(`${srv.url}/cli/success`);
     expect(await proc.exited).toBe(0);
-    const who = await runAvp(['whoami', '--registry', srv.url], { env: { HOME: loginHome, AVP_HOME: join(loginHome, '.avp') } });
+    const who = await runAvp(['whoami', '--registry', srv.url], {
+      env: { HOME: loginHome, AVP_HOME: join(loginHome, '.avp') },
+    });
     expect(who.stdout).toContain('alice');
     // the CLI got its own token, not the pasted one
     expect(readFileSync(join(loginHome, '.avp', 'credentials'), 'utf8')).not.toContain(token);
@@ -107,17 +120,22 @@ describe('registry end to end: avp client against avp registry serve', () => {
   test('add to the user scope and to the project, each with its own lockfile', async () => {
     const meta = (await api(srv.url, '/api/packages/team-rules/1.0.0')).body;
     await ok(['add', 'team-rules']);
-    expect(readFileSync(join(avpHome, 'validators', 'team-rules', 'references', 'rules.md'), 'utf8')).toBe('# Team rules 1.0.0\n');
+    expect(readFileSync(join(avpHome, 'validators', 'team-rules', 'references', 'rules.md'), 'utf8')).toBe(
+      '# Team rules 1.0.0\n',
+    );
     const user = lock(join(avpHome, 'avp-lock.json'))['team-rules'];
     expect(user).toMatchObject({ version: '1.0.0', resolved: meta.downloadUrl, integrity: meta.integrity });
     expect(Date.parse(user.installedAt)).toBeGreaterThan(0);
     await ok(['add', 'team-rules@^1.0.0', '--project']);
     expect(existsSync(join(project, '.avp', 'validators', 'team-rules', 'VALIDATOR.md'))).toBe(true);
-    expect(lock(join(project, '.avp', 'avp-lock.json'))['team-rules']).toMatchObject({ version: '1.0.0', integrity: meta.integrity });
+    expect(lock(join(project, '.avp', 'avp-lock.json'))['team-rules']).toMatchObject({
+      version: '1.0.0',
+      integrity: meta.integrity,
+    });
     expect(existsSync(join(project, 'avp-lock.json'))).toBe(false);
   });
 
-  test('re-publishing 1.0.0 is refused with the server\'s conflict message', async () => {
+  test("re-publishing 1.0.0 is refused with the server's conflict message", async () => {
     const r = await avp(['publish', pkgDir, '--registry', srv.url]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('already published');
@@ -129,7 +147,9 @@ describe('registry end to end: avp client against avp registry serve', () => {
     const outdated = await avp(['outdated', '--project', '--json']);
     expect(outdated.stdout).toContain('1.1.0');
     await ok(['update', 'team-rules', '--project']);
-    expect(readFileSync(join(project, '.avp', 'validators', 'team-rules', 'references', 'rules.md'), 'utf8')).toBe('# Team rules 1.1.0\n');
+    expect(readFileSync(join(project, '.avp', 'validators', 'team-rules', 'references', 'rules.md'), 'utf8')).toBe(
+      '# Team rules 1.1.0\n',
+    );
     const entry = lock(join(project, '.avp', 'avp-lock.json'))['team-rules'];
     expect(entry.version).toBe('1.1.0');
     expect(entry.integrity).toBe((await api(srv.url, '/api/packages/team-rules/1.1.0')).body.integrity);
@@ -147,7 +167,9 @@ describe('registry end to end: avp client against avp registry serve', () => {
     rmSync(join(project, '.avp', 'validators'), { recursive: true, force: true });
     const lockBefore = readFileSync(join(project, '.avp', 'avp-lock.json'), 'utf8');
     await ok(['install', '--frozen']);
-    expect(readFileSync(join(project, '.avp', 'validators', 'team-rules', 'references', 'rules.md'), 'utf8')).toBe('# Team rules 1.1.0\n');
+    expect(readFileSync(join(project, '.avp', 'validators', 'team-rules', 'references', 'rules.md'), 'utf8')).toBe(
+      '# Team rules 1.1.0\n',
+    );
     expect(readFileSync(join(project, '.avp', 'avp-lock.json'), 'utf8')).toBe(lockBefore);
   });
 
@@ -170,7 +192,9 @@ describe('registry end to end: avp client against avp registry serve', () => {
     expect(results.length).toBeGreaterThan(3);
     expect(results.every((r) => r.status === 'published')).toBe(true);
     const again = await ok(['registry', 'seed-catalog', '--registry', srv.url, '--token', token, '--json']);
-    expect((JSON.parse(again.stdout).results as Array<{ status: string }>).every((r) => r.status === 'exists')).toBe(true);
+    expect((JSON.parse(again.stdout).results as Array<{ status: string }>).every((r) => r.status === 'exists')).toBe(
+      true,
+    );
     // what the server holds is the catalog validator, file for file
     const { inspectArchive } = await import('../../src/registry/archive.ts');
     const { readCatalogValidator } = await import('../../src/catalog/index.ts');

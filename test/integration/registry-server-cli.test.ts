@@ -47,7 +47,16 @@ describe('avp registry commands', () => {
     expect(pub.body.downloadUrl).toBe('https://avp.example.test/api/packages/delta/1.0.0/download');
     expect((await api(srv.url, '/api/packages/delta/latest')).body.downloadUrl).toBe(pub.body.downloadUrl);
     await srv.stop();
-    const bad = await runAvp(['registry', 'serve', '--port', '0', '--data', tempDir(), '--base-url', 'avp.example.test']);
+    const bad = await runAvp([
+      'registry',
+      'serve',
+      '--port',
+      '0',
+      '--data',
+      tempDir(),
+      '--base-url',
+      'avp.example.test',
+    ]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('is not an http(s) URL');
   });
@@ -57,7 +66,10 @@ describe('avp registry commands', () => {
     expect(port.code).toBe(1);
     expect(port.stderr).toContain('--port eighty is not a port number');
     expect(port.stderr).toContain('fix:');
-    const pg = await runAvp(['registry', 'serve', '--port', '0', '--data', tempDir(), '--db', 'postgres://nobody@127.0.0.1:1/none'], { timeoutMs: 60_000 });
+    const pg = await runAvp(
+      ['registry', 'serve', '--port', '0', '--data', tempDir(), '--db', 'postgres://nobody@127.0.0.1:1/none'],
+      { timeoutMs: 60_000 },
+    );
     expect(pg.code).toBe(1);
     expect(pg.stderr).toContain('the registry could not start');
     const revoke = await runAvp(['registry', 'token', 'revoke', 'tok_nope', '--data', tempDir()]);

@@ -3,7 +3,14 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStaticExport } from '../../registry/static-server.ts';
 import { runAvp, tempDir } from '../support/run-avp.ts';
-import { api, createToken, packageZip, publishZip, startServerProcess, type ServerProcess } from './registry-server-support.ts';
+import {
+  api,
+  createToken,
+  packageZip,
+  publishZip,
+  startServerProcess,
+  type ServerProcess,
+} from './registry-server-support.ts';
 
 // Real processes (server, client, PostgreSQL) on a shared 2-core machine: generous per-test budget.
 setDefaultTimeout(60_000);
@@ -22,7 +29,13 @@ describe('registry export', () => {
   beforeAll(async () => {
     const { token } = await createToken(data, 'alice');
     srv = await startServerProcess({ data });
-    for (const [name, version] of [['alpha', '1.0.0'], ['alpha', '1.1.0'], ['beta', '0.1.0'], ['gamma', '1.0.0'], ['alpha', '1.2.0']] as const) {
+    for (const [name, version] of [
+      ['alpha', '1.0.0'],
+      ['alpha', '1.1.0'],
+      ['beta', '0.1.0'],
+      ['gamma', '1.0.0'],
+      ['alpha', '1.2.0'],
+    ] as const) {
       expect((await publishZip(srv.url, packageZip(name, version, { tags: ['security'] }), token)).status).toBe(201);
     }
     expect((await api(srv.url, '/api/packages/alpha/1.2.0', { method: 'DELETE', token })).status).toBe(200);
@@ -38,7 +51,8 @@ describe('registry export', () => {
     await stat?.stop();
   });
 
-  const rebase = (body: unknown) => JSON.parse(JSON.stringify(body).replaceAll(srv.url, 'BASE').replaceAll(stat.url, 'BASE'));
+  const rebase = (body: unknown) =>
+    JSON.parse(JSON.stringify(body).replaceAll(srv.url, 'BASE').replaceAll(stat.url, 'BASE'));
 
   test('every read path answers the same JSON as the live server', async () => {
     const paths = [
@@ -59,7 +73,9 @@ describe('registry export', () => {
       expect(copy.headers.get('content-type')).toContain('application/json');
       expect(rebase(copy.body)).toEqual(rebase(live.body));
     }
-    expect((await api(stat.url, '/api/packages/alpha/latest')).body.downloadUrl).toBe(`${stat.url}/api/packages/alpha/1.1.0/download`);
+    expect((await api(stat.url, '/api/packages/alpha/latest')).body.downloadUrl).toBe(
+      `${stat.url}/api/packages/alpha/1.1.0/download`,
+    );
     // a fully yanked package is not resolvable here either, and unknown names are 404
     expect((await api(stat.url, '/api/packages/gamma')).status).toBe(404);
     expect((await api(stat.url, '/api/packages/nope')).status).toBe(404);
@@ -70,7 +86,9 @@ describe('registry export', () => {
     const live = await api(srv.url, '/api/packages?q=&limit=100');
     const copy = await api(stat.url, '/api/packages?q=whatever&limit=1');
     expect(copy.body.total).toBe(2);
-    expect(rebase(copy.body.packages)).toEqual(rebase(live.body.packages).sort((a: any, b: any) => a.name.localeCompare(b.name)));
+    expect(rebase(copy.body.packages)).toEqual(
+      rebase(live.body.packages).sort((a: any, b: any) => a.name.localeCompare(b.name)),
+    );
   });
 
   test('archives download byte-identical, with the integrity the metadata states', async () => {
@@ -87,7 +105,7 @@ describe('registry export', () => {
     }
   });
 
-  test('avp\'s own client reads from the static copy: search, info, add with integrity check', async () => {
+  test("avp's own client reads from the static copy: search, info, add with integrity check", async () => {
     const project = tempDir('avp-rs-export-project-');
     mkdirSync(join(project, '.git'));
     const home = tempDir('avp-rs-export-home-');

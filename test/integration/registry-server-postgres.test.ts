@@ -25,7 +25,7 @@ registryServerSuite('postgres', () => {
 });
 
 describe('registry server on PostgreSQL: scale-out and export', () => {
-  test('two servers on one database (started together: the migration race is harmless) serve each other\'s writes', async () => {
+  test("two servers on one database (started together: the migration race is harmless) serve each other's writes", async () => {
     const db = await pg!.database('scaleout');
     const data = tempDir('avp-rs-pg-shared-');
     const [a, b] = await Promise.all([startServerProcess({ data, db }), startServerProcess({ data, db })]);
@@ -39,7 +39,18 @@ describe('registry server on PostgreSQL: scale-out and export', () => {
       // the metadata is in PostgreSQL, not in a SQLite file beside the blobs
       expect(existsSync(join(data, 'registry.db'))).toBe(false);
       const out = join(tempDir('avp-rs-pg-export-'), 'site');
-      const r = await runAvp(['registry', 'export', out, '--data', data, '--db', db, '--base-url', 'https://cdn.example.test', '--json']);
+      const r = await runAvp([
+        'registry',
+        'export',
+        out,
+        '--data',
+        data,
+        '--db',
+        db,
+        '--base-url',
+        'https://cdn.example.test',
+        '--json',
+      ]);
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ packages: 1, versions: 1 });
       expect(existsSync(join(out, 'api', 'packages', 'shared', '1.0.0', 'download'))).toBe(true);

@@ -66,7 +66,14 @@ export function registryServerSuite(engine: string, db: () => string | undefined
       const sri = `sha512-${createHash('sha512').update(zip).digest('base64')}`;
       const v = await api(srv.url, '/api/packages/alpha/1.0.0');
       expect(v.status).toBe(200);
-      expect(v.body).toMatchObject({ name: 'alpha', version: '1.0.0', integrity: sri, size: zip.length, type: 'validator', author: 'alice' });
+      expect(v.body).toMatchObject({
+        name: 'alpha',
+        version: '1.0.0',
+        integrity: sri,
+        size: zip.length,
+        type: 'validator',
+        author: 'alice',
+      });
       expect(Date.parse(v.body.publishedAt)).toBeGreaterThan(0);
       const dl = await fetch(v.body.downloadUrl);
       expect(dl.status).toBe(200);
@@ -86,11 +93,34 @@ export function registryServerSuite(engine: string, db: () => string | undefined
     });
 
     test('detail, latest, versions and search (q, type, tag, limit, offset, total)', async () => {
-      expect((await publishZip(srv.url, packageZip('alpha', '1.1.0', { tags: ['security'], description: 'Finds alpha secrets, better' }), alice)).status).toBe(201);
-      expect((await publishZip(srv.url, packageZip('beta', '0.1.0', { tags: ['style'], description: 'Beta style rules' }), bob)).status).toBe(201);
+      expect(
+        (
+          await publishZip(
+            srv.url,
+            packageZip('alpha', '1.1.0', { tags: ['security'], description: 'Finds alpha secrets, better' }),
+            alice,
+          )
+        ).status,
+      ).toBe(201);
+      expect(
+        (
+          await publishZip(
+            srv.url,
+            packageZip('beta', '0.1.0', { tags: ['style'], description: 'Beta style rules' }),
+            bob,
+          )
+        ).status,
+      ).toBe(201);
       const d = await api(srv.url, '/api/packages/alpha');
       expect(d.status).toBe(200);
-      expect(d.body).toMatchObject({ name: 'alpha', latest: '1.1.0', versions: ['1.1.0', '1.0.0'], tags: ['security'], type: 'validator', author: 'alice' });
+      expect(d.body).toMatchObject({
+        name: 'alpha',
+        latest: '1.1.0',
+        versions: ['1.1.0', '1.0.0'],
+        tags: ['security'],
+        type: 'validator',
+        author: 'alice',
+      });
       expect(d.body.readme).toContain('Report any alpha problem');
       expect(typeof d.body.downloads).toBe('number');
       const l = await api(srv.url, '/api/packages/alpha/latest');
@@ -114,11 +144,27 @@ export function registryServerSuite(engine: string, db: () => string | undefined
       expect(pct.body.total).toBe(0);
       expect((await api(srv.url, '/api/packages?limit=-1')).status).toBe(400);
       const summary = all.body.packages.find((p: any) => p.name === 'alpha');
-      expect(Object.keys(summary).sort()).toEqual(['author', 'createdAt', 'description', 'downloads', 'latest', 'name', 'tags', 'type', 'updatedAt']);
+      expect(Object.keys(summary).sort()).toEqual([
+        'author',
+        'createdAt',
+        'description',
+        'downloads',
+        'latest',
+        'name',
+        'tags',
+        'type',
+        'updatedAt',
+      ]);
     });
 
     test('unknown names are 404 JSON, percent-encoded names are decoded', async () => {
-      for (const path of ['/api/packages/nope', '/api/packages/owner%2Frepo', '/api/packages/nope/latest', '/api/packages/alpha/9.9.9', '/api/packages/alpha/9.9.9/download']) {
+      for (const path of [
+        '/api/packages/nope',
+        '/api/packages/owner%2Frepo',
+        '/api/packages/nope/latest',
+        '/api/packages/alpha/9.9.9',
+        '/api/packages/alpha/9.9.9/download',
+      ]) {
         const r = await api(srv.url, path);
         expect(r.status).toBe(404);
         expect(r.body.error).toBe('not_found');
@@ -145,7 +191,15 @@ export function registryServerSuite(engine: string, db: () => string | undefined
       const args = ['registry', 'token', 'revoke', bobTok.id, '--data', data, ...(db() ? ['--db', db()!] : [])];
       expect((await runAvp(args)).code).toBe(0);
       expect((await api(srv.url, '/api/auth/cli/verify', { token: bobTok.token })).status).toBe(401);
-      const listed = await runAvp(['registry', 'token', 'list', '--json', '--data', data, ...(db() ? ['--db', db()!] : [])]);
+      const listed = await runAvp([
+        'registry',
+        'token',
+        'list',
+        '--json',
+        '--data',
+        data,
+        ...(db() ? ['--db', db()!] : []),
+      ]);
       expect(listed.code).toBe(0);
       const tokens = JSON.parse(listed.stdout).tokens as Array<Record<string, unknown>>;
       expect(tokens.find((t) => t.id === bobTok.id)?.revokedAt).toBeString();
@@ -161,10 +215,14 @@ export function registryServerSuite(engine: string, db: () => string | undefined
       expect(add.status).toBe(200);
       expect(add.body.owners).toEqual(['alice', 'bob']);
       expect((await publishZip(srv.url, packageZip('alpha', '1.2.0'), bob)).status).toBe(201);
-      expect((await api(srv.url, '/api/packages/alpha/owners/alice', { method: 'DELETE', token: bob })).body.owners).toEqual(['bob']);
+      expect(
+        (await api(srv.url, '/api/packages/alpha/owners/alice', { method: 'DELETE', token: bob })).body.owners,
+      ).toEqual(['bob']);
       expect((await api(srv.url, '/api/packages/alpha/owners/bob', { method: 'DELETE', token: bob })).status).toBe(409);
       // an admin may act on any package
-      expect((await api(srv.url, '/api/packages/alpha/owners/alice', { method: 'PUT', token: admin })).body.owners).toEqual(['bob', 'alice']);
+      expect(
+        (await api(srv.url, '/api/packages/alpha/owners/alice', { method: 'PUT', token: admin })).body.owners,
+      ).toEqual(['bob', 'alice']);
     });
 
     test('yank: hidden from latest, versions and updates; exact version still served and downloadable', async () => {
@@ -175,14 +233,27 @@ export function registryServerSuite(engine: string, db: () => string | undefined
       const d = await api(srv.url, '/api/packages/alpha');
       expect(d.body.versions).toEqual(['1.1.0', '1.0.0']);
       expect(d.body.yanked).toEqual(['1.2.0']);
-      expect((await api(srv.url, '/api/packages/alpha/versions')).body.versions.map((v: any) => v.version)).toEqual(['1.1.0', '1.0.0']);
+      expect((await api(srv.url, '/api/packages/alpha/versions')).body.versions.map((v: any) => v.version)).toEqual([
+        '1.1.0',
+        '1.0.0',
+      ]);
       const pinned = await api(srv.url, '/api/packages/alpha/1.2.0');
       expect(pinned.status).toBe(200);
       expect(pinned.body.yanked).toBe(true);
       expect((await fetch(pinned.body.downloadUrl)).status).toBe(200);
-      const up = await api(srv.url, '/api/packages/updates', { method: 'POST', body: { installed: [{ name: 'alpha', version: '1.0.0' }, { name: 'nope', version: '1.0.0' }] } });
+      const up = await api(srv.url, '/api/packages/updates', {
+        method: 'POST',
+        body: {
+          installed: [
+            { name: 'alpha', version: '1.0.0' },
+            { name: 'nope', version: '1.0.0' },
+          ],
+        },
+      });
       expect(up.status).toBe(200);
-      expect(up.body.updates).toEqual([{ name: 'alpha', currentVersion: '1.0.0', latestVersion: '1.1.0', updateType: 'minor' }]);
+      expect(up.body.updates).toEqual([
+        { name: 'alpha', currentVersion: '1.0.0', latestVersion: '1.1.0', updateType: 'minor' },
+      ]);
       // a yanked version stays taken: re-publishing it is still a conflict
       expect((await publishZip(srv.url, packageZip('alpha', '1.2.0'), alice)).status).toBe(409);
     });
@@ -210,7 +281,10 @@ export function registryServerSuite(engine: string, db: () => string | undefined
       const page = await api(srv.url, `/cli/auth/start?redirect_uri=${encodeURIComponent(redirect)}&state=abc_DEF-123`);
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toContain('text/html');
-      expect((await api(srv.url, `/cli/auth/start?redirect_uri=${encodeURIComponent('https://evil.example/cb')}&state=abc`)).status).toBe(400);
+      expect(
+        (await api(srv.url, `/cli/auth/start?redirect_uri=${encodeURIComponent('https://evil.example/cb')}&state=abc`))
+          .status,
+      ).toBe(400);
       const post = (token: string) =>
         fetch(`${srv.url}/cli/auth/start`, {
           method: 'POST',
@@ -238,7 +312,9 @@ export function registryServerSuite(engine: string, db: () => string | undefined
     });
 
     test('concurrent publishes: one version wins once, a contested new name gets one owner', async () => {
-      const same = await Promise.all(Array.from({ length: 8 }, () => publishZip(srv.url, packageZip('racer', '1.0.0'), alice)));
+      const same = await Promise.all(
+        Array.from({ length: 8 }, () => publishZip(srv.url, packageZip('racer', '1.0.0'), alice)),
+      );
       expect(same.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
       const contested = await Promise.all([
         publishZip(srv.url, packageZip('contested', '1.0.0'), alice),
@@ -250,7 +326,9 @@ export function registryServerSuite(engine: string, db: () => string | undefined
       const versions = (await api(srv.url, '/api/packages/contested')).body.versions;
       expect(versions).toHaveLength(1);
       // different names in parallel all land
-      const many = await Promise.all(['p1', 'p2', 'p3', 'p4', 'p5'].map((n) => publishZip(srv.url, packageZip(`par-${n}`, '1.0.0'), alice)));
+      const many = await Promise.all(
+        ['p1', 'p2', 'p3', 'p4', 'p5'].map((n) => publishZip(srv.url, packageZip(`par-${n}`, '1.0.0'), alice)),
+      );
       expect(many.every((r) => r.status === 201)).toBe(true);
     });
 
@@ -259,17 +337,47 @@ export function registryServerSuite(engine: string, db: () => string | undefined
       const S_IFLNK = 0o120777 << 16;
       const md = validatorMd('evil', '1.0.0');
       const cases: Array<[string, Uint8Array, number, RegExp]> = [
-        ['zip-slip', rawZip({ 'evil/VALIDATOR.md': md, 'evil/../../etc/cron.d/x': 'boom' }), 400, /unsafe entry.*zip-slip/],
-        ['absolute path', rawZip({ 'evil/VALIDATOR.md': md, '/etc/passwd': 'x' }), 400, /unsafe entry "\/etc\/passwd": absolute path/],
-        ['symlink', rawZip({ 'evil/VALIDATOR.md': md, 'evil/link': { data: '/etc/passwd', attrs: S_IFLNK } }), 400, /symlink entry "evil\/link"/],
+        [
+          'zip-slip',
+          rawZip({ 'evil/VALIDATOR.md': md, 'evil/../../etc/cron.d/x': 'boom' }),
+          400,
+          /unsafe entry.*zip-slip/,
+        ],
+        [
+          'absolute path',
+          rawZip({ 'evil/VALIDATOR.md': md, '/etc/passwd': 'x' }),
+          400,
+          /unsafe entry "\/etc\/passwd": absolute path/,
+        ],
+        [
+          'symlink',
+          rawZip({ 'evil/VALIDATOR.md': md, 'evil/link': { data: '/etc/passwd', attrs: S_IFLNK } }),
+          400,
+          /symlink entry "evil\/link"/,
+        ],
         ['zip bomb', bombZip('evil', md, 'zeros.txt', 60 * 1024 * 1024), 400, /expands past/],
-        ['zip bomb with lying sizes', bombZip('evil', md, 'zeros.txt', 60 * 1024 * 1024, 1024), 400, /inflates past its declared size of 1024 bytes/],
+        [
+          'zip bomb with lying sizes',
+          bombZip('evil', md, 'zeros.txt', 60 * 1024 * 1024, 1024),
+          400,
+          /inflates past its declared size of 1024 bytes/,
+        ],
         ['wrong top folder', rawZip({ 'evil/VALIDATOR.md': md, 'other/x.md': 'x' }), 400, /one top folder/],
         ['skill', zipOf('evil', { 'SKILL.md': '---\nname: evil\ndescription: a skill\n---\nbody\n' }), 422, /skill/],
-        ['number version', zipOf('evil', { 'VALIDATOR.md': validatorMd('evil', '1.0', { versionYaml: '1.0' }) }), 422, /YAML number/],
+        [
+          'number version',
+          zipOf('evil', { 'VALIDATOR.md': validatorMd('evil', '1.0', { versionYaml: '1.0' }) }),
+          422,
+          /YAML number/,
+        ],
         ['not semver', zipOf('evil', { 'VALIDATOR.md': validatorMd('evil', 'latest') }), 422, /not a semantic version/],
         ['bad name', zipOf('evil', { 'VALIDATOR.md': validatorMd('Evil--Name', '1.0.0') }), 422, /name/],
-        ['lint error', zipOf('evil', { 'VALIDATOR.md': md.replace('trigger: PostToolUse', 'trigger: OnSave') }), 422, /avp lint.*OnSave/s],
+        [
+          'lint error',
+          zipOf('evil', { 'VALIDATOR.md': md.replace('trigger: PostToolUse', 'trigger: OnSave') }),
+          422,
+          /avp lint.*OnSave/s,
+        ],
         ['not a zip', new TextEncoder().encode('just text, not an archive'), 400, /not a ZIP/],
       ];
       for (const [label, bytes, status, message] of cases) {
@@ -301,13 +409,23 @@ export function registryServerSuite(engine: string, db: () => string | undefined
       expect(((await chunked.json()) as { error: string }).error).toBe('payload_too_large');
       expect((await api(srv.url, '/api/packages/evil')).status).toBe(404);
       expect(filesUnder(join(data, 'blobs')).length).toBe(blobsBefore);
-      const notMultipart = await api(srv.url, '/api/packages', { method: 'POST', token: alice, body: { package: 'x' } });
+      const notMultipart = await api(srv.url, '/api/packages', {
+        method: 'POST',
+        token: alice,
+        body: { package: 'x' },
+      });
       expect(notMultipart.status).toBe(415);
       const wrongPart = new FormData();
       wrongPart.append('archive', new File([packageZip('evil', '1.0.0')], 'package.zip', { type: 'application/zip' }));
-      const noPackage = await fetch(`${srv.url}/api/packages`, { method: 'POST', body: wrongPart, headers: { authorization: `Bearer ${alice}` } });
+      const noPackage = await fetch(`${srv.url}/api/packages`, {
+        method: 'POST',
+        body: wrongPart,
+        headers: { authorization: `Bearer ${alice}` },
+      });
       expect(noPackage.status).toBe(400);
-      expect(((await noPackage.json()) as { error_description: string }).error_description).toContain('no file part named `package`');
+      expect(((await noPackage.json()) as { error_description: string }).error_description).toContain(
+        'no file part named `package`',
+      );
       const badJson = await fetch(`${srv.url}/api/packages/updates`, { method: 'POST', body: '{not json' });
       expect(badJson.status).toBe(400);
     }, 60_000);

@@ -16,7 +16,9 @@ export interface ServerProcess {
 }
 
 /** Starts `dist/avp registry serve --port 0` and reads `{"url"}` from its first stdout line. */
-export async function startServerProcess(opts: { data?: string; db?: string; baseUrl?: string } = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  opts: { data?: string; db?: string; baseUrl?: string } = {},
+): Promise<ServerProcess> {
   const data = opts.data ?? tempDir('avp-rs-data-');
   const home = tempDir('avp-rs-home-');
   const args = [AVP_BIN, 'registry', 'serve', '--port', '0', '--data', data];
@@ -58,7 +60,11 @@ export async function startServerProcess(opts: { data?: string; db?: string; bas
 }
 
 /** `avp registry token create --name <account> [--admin] --json` → the secret and id. */
-export async function createToken(data: string, account: string, opts: { admin?: boolean; db?: string; email?: string } = {}): Promise<{ token: string; id: string }> {
+export async function createToken(
+  data: string,
+  account: string,
+  opts: { admin?: boolean; db?: string; email?: string } = {},
+): Promise<{ token: string; id: string }> {
   const args = ['registry', 'token', 'create', '--name', account, '--json', '--data', data];
   if (opts.admin) args.push('--admin');
   if (opts.db) args.push('--db', opts.db);
@@ -69,7 +75,11 @@ export async function createToken(data: string, account: string, opts: { admin?:
 }
 
 /** A valid VALIDATOR.md (lints clean) with the given name and version. */
-export function validatorMd(name: string, version: string, extra: { description?: string; tags?: string[]; versionYaml?: string } = {}): string {
+export function validatorMd(
+  name: string,
+  version: string,
+  extra: { description?: string; tags?: string[]; versionYaml?: string } = {},
+): string {
   const tags = extra.tags ? `tags: [${extra.tags.join(', ')}]\n` : '';
   const versionLine = extra.versionYaml ?? `"${version}"`;
   return `---\nname: ${name}\ndescription: ${extra.description ?? `Checks ${name} things`}\nseverity: error\ntrigger: PostToolUse\n${tags}metadata:\n  version: ${versionLine}\n---\n\nReport any ${name} problem in the changed files.\n`;
@@ -77,13 +87,20 @@ export function validatorMd(name: string, version: string, extra: { description?
 
 /** A zip of `files` under `top/` (directory entry included), as `avp publish` makes it. */
 export function zipOf(top: string, files: Record<string, string | Uint8Array>): Uint8Array {
-  return makeZip([[`${top}/`, '', { level: 0 }], ...Object.entries(files).map(([path, data]): [string, string | Uint8Array] => [`${top}/${path}`, data])]);
+  return makeZip([
+    [`${top}/`, '', { level: 0 }],
+    ...Object.entries(files).map(([path, data]): [string, string | Uint8Array] => [`${top}/${path}`, data]),
+  ]);
 }
 
 /** A zip whose entry names are taken verbatim (for hostile archives); `attrs` are unix external attributes. */
 export function rawZip(entries: Record<string, string | Uint8Array | { data: string; attrs: number }>): Uint8Array {
   return makeZip(
-    Object.entries(entries).map(([name, v]) => (typeof v === 'string' || v instanceof Uint8Array ? [name, v] : [name, v.data, { os: 3, attrs: v.attrs, level: 0 }])),
+    Object.entries(entries).map(([name, v]) =>
+      typeof v === 'string' || v instanceof Uint8Array
+        ? [name, v]
+        : [name, v.data, { os: 3, attrs: v.attrs, level: 0 }],
+    ),
   );
 }
 
@@ -93,19 +110,36 @@ export function packageZip(name: string, version: string, extra: Parameters<type
 }
 
 /** `POST /api/packages` as the clients send it: multipart, part `package`, filename package.zip. */
-export async function publishZip(url: string, bytes: Uint8Array, token?: string): Promise<{ status: number; body: any }> {
+export async function publishZip(
+  url: string,
+  bytes: Uint8Array,
+  token?: string,
+): Promise<{ status: number; body: any }> {
   const form = new FormData();
   form.append('package', new File([bytes], 'package.zip', { type: 'application/zip' }));
-  const res = await fetch(`${url}/api/packages`, { method: 'POST', body: form, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const res = await fetch(`${url}/api/packages`, {
+    method: 'POST',
+    body: form,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
   return { status: res.status, body: await res.json().catch(() => null) };
 }
 
 /** fetch + JSON with optional token and method. */
-export async function api(url: string, path: string, opts: { method?: string; token?: string; body?: unknown } = {}): Promise<{ status: number; body: any; headers: Headers }> {
+export async function api(
+  url: string,
+  path: string,
+  opts: { method?: string; token?: string; body?: unknown } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
   const headers: Record<string, string> = {};
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${url}${path}`, { method: opts.method ?? 'GET', headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), redirect: 'manual' });
+  const res = await fetch(`${url}${path}`, {
+    method: opts.method ?? 'GET',
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    redirect: 'manual',
+  });
   const text = await res.text();
   let body: unknown = text;
   try {

@@ -8,12 +8,23 @@ import { join, resolve } from 'node:path';
 import { runAvp, tempDir } from '../support/run-avp.ts';
 
 const FIXTURES = resolve(import.meta.dir, '../fixtures/session');
-const WRITE = JSON.parse(readFileSync(join(import.meta.dir, '../fixtures/hook/claude-code/hook-input-PostToolUse-Write.json'), 'utf8'));
-const STOP = JSON.parse(readFileSync(join(import.meta.dir, '../fixtures/hook/claude-code/hook-input-Stop.json'), 'utf8'));
+const WRITE = JSON.parse(
+  readFileSync(join(import.meta.dir, '../fixtures/hook/claude-code/hook-input-PostToolUse-Write.json'), 'utf8'),
+);
+const STOP = JSON.parse(
+  readFileSync(join(import.meta.dir, '../fixtures/hook/claude-code/hook-input-Stop.json'), 'utf8'),
+);
 
 function project(validators: string[]): string {
   const root = tempDir('avp-session-hook-');
-  const p = Bun.spawnSync(['bash', '-c', 'git init -q && git config user.email t@example.com && git config user.name t && echo "export const url = \\"x\\";" > config.ts && git add . && git commit -qm init'], { cwd: root });
+  const p = Bun.spawnSync(
+    [
+      'bash',
+      '-c',
+      'git init -q && git config user.email t@example.com && git config user.name t && echo "export const url = \\"x\\";" > config.ts && git add . && git commit -qm init',
+    ],
+    { cwd: root },
+  );
   if (p.exitCode !== 0) throw new Error(String(p.stderr));
   mkdirSync(join(root, '.avp', 'validators'), { recursive: true });
   for (const v of validators) cpSync(join(FIXTURES, v), join(root, '.avp', 'validators', v), { recursive: true });
@@ -21,7 +32,11 @@ function project(validators: string[]): string {
 }
 
 function hook(root: string, input: Record<string, unknown>) {
-  return runAvp(['hook', '--agent', 'claude'], { cwd: root, stdin: JSON.stringify({ ...input, cwd: root }), env: { CLAUDE_PROJECT_DIR: root } });
+  return runAvp(['hook', '--agent', 'claude'], {
+    cwd: root,
+    stdin: JSON.stringify({ ...input, cwd: root }),
+    env: { CLAUDE_PROJECT_DIR: root },
+  });
 }
 
 const bashInput = (root: string, event: string, command: string, id: string) => ({
@@ -58,7 +73,12 @@ describe('session tracking through avp hook', () => {
     const session = { session_id: 'sess-stop', transcript_path: join(root, 't.jsonl') };
     await hook(root, { ...session, hook_event_name: 'UserPromptSubmit', prompt: 'go' });
     writeFileSync(join(root, 'src.ts'), 'export {};\n');
-    await hook(root, { ...WRITE, ...session, tool_input: { file_path: join(root, 'src.ts'), content: 'export {};\n' }, tool_response: { ...WRITE.tool_response, filePath: join(root, 'src.ts'), content: 'export {};\n' } });
+    await hook(root, {
+      ...WRITE,
+      ...session,
+      tool_input: { file_path: join(root, 'src.ts'), content: 'export {};\n' },
+      tool_response: { ...WRITE.tool_response, filePath: join(root, 'src.ts'), content: 'export {};\n' },
+    });
     await hook(root, { ...bashInput(root, 'PreToolUse', 'echo 1 > out.txt', 'toolu_3'), session_id: 'sess-stop' });
     writeFileSync(join(root, 'out.txt'), '1\n');
     await hook(root, { ...bashInput(root, 'PostToolUse', 'echo 1 > out.txt', 'toolu_3'), session_id: 'sess-stop' });

@@ -5,14 +5,21 @@
  *
  * - `HEAD /` (the CLI's connectivity probe) → 200.
  * - `POST /v1/messages` (also `?beta=true`) → the script's Reply: server-sent events when the body has `stream: true`
- *   (message_start, content_block_start, ping, content_block_delta with text_delta / input_json_delta, content_block_stop,
+ *   (message_start, content_block_start, ping, content_block_delta with text_delta / input_json_delta,
+ * content_block_stop,
  *   message_delta, message_stop), a Message JSON otherwise; an Anthropic error JSON when `status` >= 400.
  * - `POST /v1/messages/count_tokens` → `{input_tokens}` (not passed to the script; recorded with its path).
  * Every request is recorded (body, headers, path) before the script runs.
  */
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { cut, type RecordedRequest, type ScriptedReply, type ScriptFn, startScriptedServer } from './scripted-server.ts';
+import {
+  cut,
+  type RecordedRequest,
+  type ScriptedReply,
+  type ScriptFn,
+  startScriptedServer,
+} from './scripted-server.ts';
 
 export interface AnthropicUsage {
   input_tokens?: number;
@@ -83,7 +90,12 @@ function contentOf(reply: Reply): any[] {
   const content: any[] = [];
   if (reply.text !== undefined || !reply.toolUse) content.push({ type: 'text', text: reply.text ?? '' });
   if (reply.toolUse) {
-    content.push({ type: 'tool_use', id: reply.toolUse.id ?? newId('toolu'), name: reply.toolUse.name, input: reply.toolUse.input });
+    content.push({
+      type: 'tool_use',
+      id: reply.toolUse.id ?? newId('toolu'),
+      name: reply.toolUse.name,
+      input: reply.toolUse.input,
+    });
   }
   return content;
 }
@@ -158,10 +170,18 @@ async function sendStream(res: ServerResponse, reply: Reply, body: any, socket: 
   sse(res, 'ping', { type: 'ping' });
   for (const [index, block] of content.entries()) {
     if (block.type === 'text') {
-      sse(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+      sse(res, 'content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'text', text: '' },
+      });
       const parts = pieces(block.text);
       for (const [i, part] of parts.entries()) {
-        sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: part } });
+        sse(res, 'content_block_delta', {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'text_delta', text: part },
+        });
         if (reply.disconnectMidStream && i === 0) return cut(socket);
       }
     } else {

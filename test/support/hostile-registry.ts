@@ -46,8 +46,13 @@ export async function startHostileRegistry(opts: { failHealth?: boolean } = {}):
   const json = (body: unknown, status = 200) => Response.json(body, { status });
   const notFound = (what: string) => json({ error: 'not_found', error_description: `${what} not found` }, 404);
   const visible = (name: string) => (packages.get(name) ?? []).filter((v) => !v.yanked);
-  const semverKey = (v: string) => v.split(/[.-]/).map((p) => p.padStart(8, '0')).join('.');
-  const latestOf = (name: string) => visible(name).sort((a, b) => (semverKey(a.version) < semverKey(b.version) ? 1 : -1))[0];
+  const semverKey = (v: string) =>
+    v
+      .split(/[.-]/)
+      .map((p) => p.padStart(8, '0'))
+      .join('.');
+  const latestOf = (name: string) =>
+    visible(name).sort((a, b) => (semverKey(a.version) < semverKey(b.version) ? 1 : -1))[0];
   const authorized = (req: Request) => req.headers.get('authorization') === `Bearer ${GOOD_TOKEN}`;
 
   const versionBody = (name: string, v: ServedVersion) => {
@@ -83,7 +88,8 @@ export async function startHostileRegistry(opts: { failHealth?: boolean } = {}):
       const url = new URL(req.url);
       requests.push({ method: req.method, path: url.pathname + url.search, auth: req.headers.get('authorization') });
       const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
-      if (url.pathname === '/api/health') return opts.failHealth ? new Response('down', { status: 503 }) : json({ ok: true });
+      if (url.pathname === '/api/health')
+        return opts.failHealth ? new Response('down', { status: 503 }) : json({ ok: true });
       if (url.pathname === '/cli/auth/start') {
         const redirect = url.searchParams.get('redirect_uri')!;
         const state = url.searchParams.get('state')!;
@@ -93,12 +99,17 @@ export async function startHostileRegistry(opts: { failHealth?: boolean } = {}):
       if (url.pathname === '/api/auth/cli/verify') {
         // Echoes the presented token in the error, as careless servers do: the client must mask it.
         const presented = req.headers.get('authorization')?.replace(/^Bearer /, '') ?? '';
-        return authorized(req) ? json({ valid: true, email: 'dev@example.com', name: 'Dev' }) : json({ error: 'invalid_token', error_description: `token ${presented} is invalid or revoked` }, 401);
+        return authorized(req)
+          ? json({ valid: true, email: 'dev@example.com', name: 'Dev' })
+          : json({ error: 'invalid_token', error_description: `token ${presented} is invalid or revoked` }, 401);
       }
       if (url.pathname === '/api/auth/cli/token') {
-        if (req.method === 'DELETE') return authorized(req) ? new Response(null, { status: 204 }) : json({ message: 'unauthorized' }, 401);
+        if (req.method === 'DELETE')
+          return authorized(req) ? new Response(null, { status: 204 }) : json({ message: 'unauthorized' }, 401);
         const body = (await req.json()) as { code?: string };
-        return body.code === LOGIN_CODE ? json({ access_token: GOOD_TOKEN, email: 'dev@example.com', name: 'Dev' }) : json({ error_description: 'bad code' }, 400);
+        return body.code === LOGIN_CODE
+          ? json({ access_token: GOOD_TOKEN, email: 'dev@example.com', name: 'Dev' })
+          : json({ error_description: 'bad code' }, 400);
       }
       if (parts[0] !== 'api' || parts[1] !== 'packages') return notFound(url.pathname);
       if (parts.length === 2 && req.method === 'GET') {
@@ -120,17 +131,30 @@ export async function startHostileRegistry(opts: { failHealth?: boolean } = {}):
           return json({ error_description: (e as Error).message }, 400);
         }
         if (packages.get(manifest.name)?.some((v) => v.version === manifest.version)) {
-          return json({ error: 'conflict', error_description: `${manifest.name}@${manifest.version} already exists` }, 409);
+          return json(
+            { error: 'conflict', error_description: `${manifest.name}@${manifest.version} already exists` },
+            409,
+          );
         }
         const list = packages.get(manifest.name) ?? [];
         packages.set(manifest.name, [...list, { version: manifest.version, bytes }]);
-        return json({ name: manifest.name, version: manifest.version, published: true, downloadUrl: `${base}/api/packages/${manifest.name}/${manifest.version}/download` }, 201);
+        return json(
+          {
+            name: manifest.name,
+            version: manifest.version,
+            published: true,
+            downloadUrl: `${base}/api/packages/${manifest.name}/${manifest.version}/download`,
+          },
+          201,
+        );
       }
       if (parts[2] === 'updates' && req.method === 'POST') {
         const body = (await req.json()) as { installed: Array<{ name: string; version: string }> };
         const updates = body.installed.flatMap((p) => {
           const l = latestOf(p.name);
-          return l && semverKey(l.version) > semverKey(p.version) ? [{ name: p.name, currentVersion: p.version, latestVersion: l.version, updateType: 'minor' }] : [];
+          return l && semverKey(l.version) > semverKey(p.version)
+            ? [{ name: p.name, currentVersion: p.version, latestVersion: l.version, updateType: 'minor' }]
+            : [];
         });
         return json({ updates });
       }
@@ -138,13 +162,22 @@ export async function startHostileRegistry(opts: { failHealth?: boolean } = {}):
       const all = packages.get(name);
       if (!all) return notFound(`package ${name}`);
       if (parts.length === 3) {
-        return json({ ...summary(name), license: 'MIT', versions: visible(name).map((v) => v.version), readme: '# readme' });
+        return json({
+          ...summary(name),
+          license: 'MIT',
+          versions: visible(name).map((v) => v.version),
+          readme: '# readme',
+        });
       }
       if (parts[3] === 'latest') {
         const l = latestOf(name);
         return l ? json(versionBody(name, l)) : notFound('latest version');
       }
-      if (parts[3] === 'versions') return json({ name, versions: visible(name).map((v) => ({ version: v.version, publishedAt: '2026-01-01T00:00:00Z' })) });
+      if (parts[3] === 'versions')
+        return json({
+          name,
+          versions: visible(name).map((v) => ({ version: v.version, publishedAt: '2026-01-01T00:00:00Z' })),
+        });
       const v = all.find((x) => x.version === parts[3]);
       if (!v) return notFound(`${name}@${parts[3]}`);
       if (req.method === 'DELETE') {

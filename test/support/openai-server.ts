@@ -9,7 +9,13 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { cut, type RecordedRequest, type ScriptedReply, type ScriptFn, startScriptedServer } from './scripted-server.ts';
+import {
+  cut,
+  type RecordedRequest,
+  type ScriptedReply,
+  type ScriptFn,
+  startScriptedServer,
+} from './scripted-server.ts';
 
 export interface OpenAIReply extends ScriptedReply {
   /** `choices[0].message.content`. */
@@ -46,7 +52,9 @@ function sendError(res: ServerResponse, reply: OpenAIReply): void {
   const status = reply.status ?? 500;
   const type = reply.errorType ?? ERROR_TYPES[status] ?? 'server_error';
   res.writeHead(status, { 'content-type': 'application/json', ...reply.headers });
-  res.end(JSON.stringify({ error: { message: reply.errorMessage ?? `scripted ${type}`, type, param: null, code: null } }));
+  res.end(
+    JSON.stringify({ error: { message: reply.errorMessage ?? `scripted ${type}`, type, param: null, code: null } }),
+  );
 }
 
 function usageOf(reply: OpenAIReply, body: any, text: string) {

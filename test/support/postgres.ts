@@ -72,15 +72,24 @@ export async function startPostgres(): Promise<TestPostgres> {
   let ids: { uid: number; gid: number } | undefined;
   if (isRoot) {
     ids = lookupUser('postgres') ?? lookupUser('nobody');
-    if (!ids) throw new Error('running as root and neither a `postgres` nor a `nobody` user exists to run PostgreSQL as');
+    if (!ids)
+      throw new Error('running as root and neither a `postgres` nor a `nobody` user exists to run PostgreSQL as');
     chownSync(root, ids.uid, ids.gid);
   }
   // setpriv (util-linux) drops to the unprivileged user without needing a login shell or PAM.
   const as = (cmd: string[]) =>
     ids ? ['setpriv', `--reuid=${ids.uid}`, `--regid=${ids.gid}`, '--clear-groups', '--', ...cmd] : cmd;
   const exec = async (cmd: string[], what: string) => {
-    const proc = Bun.spawn(as(cmd), { stdout: 'pipe', stderr: 'pipe', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C', LC_ALL: 'C' } });
-    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const proc = Bun.spawn(as(cmd), {
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C', LC_ALL: 'C' },
+    });
+    const [out, err, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     if (code !== 0) throw new Error(`${what} failed (exit ${code}): ${(err || out).trim().slice(0, 2000)}`);
   };
   try {
@@ -91,7 +100,10 @@ export async function startPostgres(): Promise<TestPostgres> {
       port = await freePort();
       const opts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${root} -c fsync=off -c full_page_writes=off -c synchronous_commit=off`;
       try {
-        await exec([join(bin, 'pg_ctl'), '-D', data, '-o', opts, '-l', join(root, 'log.txt'), '-w', '-t', '60', 'start'], 'pg_ctl start');
+        await exec(
+          [join(bin, 'pg_ctl'), '-D', data, '-o', opts, '-l', join(root, 'log.txt'), '-w', '-t', '60', 'start'],
+          'pg_ctl start',
+        );
         break;
       } catch (e) {
         if (attempt >= 3) throw new Error(`${(e as Error).message}\nserver log:\n${logTail(root)}`);

@@ -72,7 +72,10 @@ export async function cut(socket: Socket): Promise<void> {
 }
 
 /** Starts a server speaking `protocol`, answered by `script`. Close it in `afterAll`/`finally`. */
-export async function startScriptedServer<R extends ScriptedReply>(protocol: Protocol<R>, script: ScriptFn<R>): Promise<ScriptedServer> {
+export async function startScriptedServer<R extends ScriptedReply>(
+  protocol: Protocol<R>,
+  script: ScriptFn<R>,
+): Promise<ScriptedServer> {
   const requests: RecordedRequest[] = [];
   const all: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
@@ -87,7 +90,10 @@ export async function startScriptedServer<R extends ScriptedReply>(protocol: Pro
       const pathname = path.split('?')[0]!;
       if (protocol.fixed?.(method, pathname, body, res)) return;
       if (method !== 'POST' || pathname !== protocol.apiPath) {
-        protocol.sendError(res, { status: 404, errorMessage: `${method} ${pathname} is not served by this test server` });
+        protocol.sendError(res, {
+          status: 404,
+          errorMessage: `${method} ${pathname} is not served by this test server`,
+        });
         return;
       }
       if (typeof body !== 'object' || body === null) {

@@ -4,7 +4,10 @@ import { dataDirOf, dbOf, storeArgs } from './shared-args.ts';
 
 /** `avp registry export DIR --base-url URL`: a static copy of the read path (metadata JSON + archives). */
 export default defineCommand({
-  meta: { name: 'export', description: 'Write a static copy of the registry\'s read API (JSON + archives) that any static host can serve.' },
+  meta: {
+    name: 'export',
+    description: "Write a static copy of the registry's read API (JSON + archives) that any static host can serve.",
+  },
   args: {
     dir: { type: 'positional', description: 'New (or empty) directory to write the export into', required: true },
     'base-url': {
@@ -29,7 +32,9 @@ export default defineCommand({
         if (args.json) process.stdout.write(`${JSON.stringify(result)}\n`);
         else {
           process.stdout.write(`${result.dir}\n`);
-          process.stderr.write(`exported ${result.packages} packages, ${result.versions} versions (${result.files} files)\n`);
+          process.stderr.write(
+            `exported ${result.packages} packages, ${result.versions} versions (${result.files} files)\n`,
+          );
         }
       } finally {
         await store.close();

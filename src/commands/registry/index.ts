@@ -2,7 +2,10 @@ import { defineCommand } from 'citty';
 
 /** `avp registry …`: run and administer a self-hosted registry (server code loads only when one of these runs). */
 export default defineCommand({
-  meta: { name: 'registry', description: 'Run and administer a self-hosted AVP registry (serve, tokens, export, seed the catalog).' },
+  meta: {
+    name: 'registry',
+    description: 'Run and administer a self-hosted AVP registry (serve, tokens, export, seed the catalog).',
+  },
   subCommands: {
     serve: () => import('./serve.ts').then((m) => m.default),
     token: () => import('./token.ts').then((m) => m.default),

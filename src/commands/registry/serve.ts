@@ -9,23 +9,44 @@ import { dataDirOf, dbOf, storeArgs } from './shared-args.ts';
  * `{"url","data","engine"}` (tests and scripts start it with `--port 0` and read the URL from it); logs go to stderr.
  */
 export default defineCommand({
-  meta: { name: 'serve', description: 'Serve the registry API (SQLite + local blobs by default; PostgreSQL with --db).' },
+  meta: {
+    name: 'serve',
+    description: 'Serve the registry API (SQLite + local blobs by default; PostgreSQL with --db).',
+  },
   args: {
-    port: { type: 'string', description: 'TCP port (0 = a free one; the URL is printed as the first stdout line)', default: '4873' },
-    host: { type: 'string', description: 'Interface to listen on (use 0.0.0.0 to serve beyond this machine)', default: '127.0.0.1' },
+    port: {
+      type: 'string',
+      description: 'TCP port (0 = a free one; the URL is printed as the first stdout line)',
+      default: '4873',
+    },
+    host: {
+      type: 'string',
+      description: 'Interface to listen on (use 0.0.0.0 to serve beyond this machine)',
+      default: '127.0.0.1',
+    },
     ...storeArgs,
-    'base-url': { type: 'string', description: 'Public base URL used in downloadUrl (default: the origin each request was sent to)' },
+    'base-url': {
+      type: 'string',
+      description: 'Public base URL used in downloadUrl (default: the origin each request was sent to)',
+    },
   },
   async run({ args }) {
     await runCommand(async () => {
       const port = Number(args.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) {
-        throw new AvpError('registry-bad-port', `--port ${args.port} is not a port number`, { fix: 'use 0–65535 (0 picks a free port)' });
+        throw new AvpError('registry-bad-port', `--port ${args.port} is not a port number`, {
+          fix: 'use 0–65535 (0 picks a free port)',
+        });
       }
       if (args['base-url'] && !/^https?:\/\/[^/]+/.test(args['base-url'])) {
-        throw new AvpError('registry-bad-base-url', `--base-url ${args['base-url']} is not an http(s) URL`, { fix: 'e.g. --base-url https://registry.example.com' });
+        throw new AvpError('registry-bad-base-url', `--base-url ${args['base-url']} is not an http(s) URL`, {
+          fix: 'e.g. --base-url https://registry.example.com',
+        });
       }
-      const [{ startRegistry }, { logger }] = await Promise.all([import('../../../registry/server.ts'), import('../../logger.ts')]);
+      const [{ startRegistry }, { logger }] = await Promise.all([
+        import('../../../registry/server.ts'),
+        import('../../logger.ts'),
+      ]);
       const log = await logger();
       const dataDir = resolve(dataDirOf(args.data));
       const registry = await startRegistry({
@@ -34,11 +55,16 @@ export default defineCommand({
         port,
         host: args.host,
         baseUrl: args['base-url'],
-        onError: (e, req) => log.error(`${req.method} ${req.url}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+        onError: (e, req) =>
+          log.error(`${req.method} ${req.url}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
       }).catch((e: unknown) => {
-        throw new AvpError('registry-start-failed', `the registry could not start: ${e instanceof Error ? e.message : String(e)}`, {
-          fix: 'check --port (in use?), --data (writable?) and --db (reachable? credentials?)',
-        });
+        throw new AvpError(
+          'registry-start-failed',
+          `the registry could not start: ${e instanceof Error ? e.message : String(e)}`,
+          {
+            fix: 'check --port (in use?), --data (writable?) and --db (reachable? credentials?)',
+          },
+        );
       });
       process.stdout.write(`${JSON.stringify({ url: registry.url, data: dataDir, engine: registry.store.engine })}\n`);
       log.info(`registry listening on ${registry.url} (${registry.store.engine}, data ${dataDir}); Ctrl-C stops it`);

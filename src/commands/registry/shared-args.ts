@@ -5,11 +5,13 @@ import { avpHome } from '../../paths.ts';
 export const storeArgs = {
   data: {
     type: 'string',
-    description: 'Data directory holding registry.db (SQLite) and blobs/ (default: $AVP_HOME/registry, i.e. ~/.avp/registry)',
+    description:
+      'Data directory holding registry.db (SQLite) and blobs/ (default: $AVP_HOME/registry, i.e. ~/.avp/registry)',
   },
   db: {
     type: 'string',
-    description: 'Metadata database: postgres://user@host:port/db for PostgreSQL, or a SQLite file path (default: <data>/registry.db)',
+    description:
+      'Metadata database: postgres://user@host:port/db for PostgreSQL, or a SQLite file path (default: <data>/registry.db)',
   },
 } as const;
 

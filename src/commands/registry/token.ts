@@ -16,8 +16,16 @@ async function openStore(data: string | undefined, db: string | undefined) {
 const create = defineCommand({
   meta: { name: 'create', description: 'Create a token for an account; the secret is printed once on stdout.' },
   args: {
-    name: { type: 'string', description: 'Account the token acts as (recorded as package owner); required', required: true },
-    admin: { type: 'boolean', description: 'Admin scope: publish, yank and manage owners of every package', default: false },
+    name: {
+      type: 'string',
+      description: 'Account the token acts as (recorded as package owner); required',
+      required: true,
+    },
+    admin: {
+      type: 'boolean',
+      description: 'Admin scope: publish, yank and manage owners of every package',
+      default: false,
+    },
     email: { type: 'string', description: 'Email reported by /api/auth/cli/verify (avp whoami)' },
     label: { type: 'string', description: 'A note to recognise the token in `token list` (e.g. "ci")' },
     json: { type: 'boolean', description: 'Print {id, token, account, scope} as JSON', default: false },
@@ -34,10 +42,13 @@ const create = defineCommand({
           email: args.email,
           label: args.label,
         });
-        if (args.json) process.stdout.write(`${JSON.stringify({ id: info.id, token, account: info.account, scope: info.scope })}\n`);
+        if (args.json)
+          process.stdout.write(`${JSON.stringify({ id: info.id, token, account: info.account, scope: info.scope })}\n`);
         else {
           process.stdout.write(`${token}\n`);
-          process.stderr.write(`created ${info.id} (${info.scope}) for account ${info.account}; the token is shown only now\n`);
+          process.stderr.write(
+            `created ${info.id} (${info.scope}) for account ${info.account}; the token is shown only now\n`,
+          );
         }
       } finally {
         await store.close();
@@ -61,7 +72,9 @@ const list = defineCommand({
         }
         for (const t of tokens) {
           const state = t.revokedAt ? `revoked ${t.revokedAt}` : t.lastUsedAt ? `used ${t.lastUsedAt}` : 'never used';
-          process.stdout.write(`${t.id}\t${t.account}\t${t.scope}\t${t.label ?? ''}\tcreated ${t.createdAt}\t${state}\n`);
+          process.stdout.write(
+            `${t.id}\t${t.account}\t${t.scope}\t${t.label ?? ''}\tcreated ${t.createdAt}\t${state}\n`,
+          );
         }
         if (!tokens.length) process.stderr.write('no tokens yet: avp registry token create --name <account>\n');
       } finally {
@@ -80,7 +93,9 @@ const revoke = defineCommand({
       const store = await openStore(args.data, args.db);
       try {
         if (!(await revokeToken(store, args.id))) {
-          throw new AvpError('registry-token-unknown', `no active token with id ${args.id}`, { fix: 'see the ids with `avp registry token list`' });
+          throw new AvpError('registry-token-unknown', `no active token with id ${args.id}`, {
+            fix: 'see the ids with `avp registry token list`',
+          });
         }
         process.stderr.write(`revoked ${args.id}\n`);
       } finally {

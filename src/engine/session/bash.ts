@@ -48,7 +48,13 @@ function logTruncation(root: string, snap: Snapshot, limit: number): void {
   try {
     const logs = join(root, '.avp', 'logs');
     mkdirSync(logs, { recursive: true });
-    const line = { ts: new Date().toISOString(), what: 'bash-tracking-truncated', mode: snap.mode, limit, fix: 'raise trackMaxFiles, or ignore generated files in .gitignore' };
+    const line = {
+      ts: new Date().toISOString(),
+      what: 'bash-tracking-truncated',
+      mode: snap.mode,
+      limit,
+      fix: 'raise trackMaxFiles, or ignore generated files in .gitignore',
+    };
     appendFileSync(join(logs, 'tracking.jsonl'), `${JSON.stringify(line)}\n`);
   } catch {
     /* logging is best-effort */
@@ -125,7 +131,13 @@ function indexContents(root: string, rels: string[]): Map<string, string> {
 }
 
 async function toFileChanges(dir: string, root: string, changes: PathChange[]): Promise<FileChange[]> {
-  const fromIndex = indexContents(root, changes.filter((c) => c.wasClean).slice(0, INDEX_MAX_FILES).map((c) => c.rel));
+  const fromIndex = indexContents(
+    root,
+    changes
+      .filter((c) => c.wasClean)
+      .slice(0, INDEX_MAX_FILES)
+      .map((c) => c.rel),
+  );
   const out: FileChange[] = [];
   for (const c of changes) {
     const abs = join(root, c.rel);

@@ -37,7 +37,9 @@ export function readText(path: string, maxBytes = MAX_BLOB_BYTES): string | null
   try {
     fd = openSync(path, 'r');
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR' ? null : undefined;
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR'
+      ? null
+      : undefined;
   }
   try {
     const st = fstatSync(fd);
@@ -95,7 +97,12 @@ function seenPath(dir: string, path: string): string {
 }
 
 /** Remembers that `path`, with fingerprint `fp`, held `text` (one small file per path, replaced atomically). */
-export function rememberContent(dir: string, path: string, text: string, fp: Fingerprint | undefined = fingerprintOf(path)): void {
+export function rememberContent(
+  dir: string,
+  path: string,
+  text: string,
+  fp: Fingerprint | undefined = fingerprintOf(path),
+): void {
   if (!fp) return;
   const blob = putBlob(dir, text);
   if (!blob) return;

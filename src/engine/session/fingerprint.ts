@@ -2,7 +2,8 @@
  * Project snapshots for Bash change tracking: which files exist and their fingerprints (size + mtime).
  *
  * In a git repository git already keeps a stat cache of every tracked file (the index), so avp asks git for the
- * files that differ from it — modified, deleted and untracked-not-ignored (`git ls-files -m` and `-o --exclude-standard`)
+ * files that differ from it — modified, deleted and untracked-not-ignored (`git ls-files -m` and `-o
+ * --exclude-standard`)
  * — and fingerprints only those. A path missing from a snapshot is then "identical to the index". Any change a
  * command makes shows up as a path entering, leaving or changing within that set, at the cost of one `git` run
  * (which stats in C) instead of stat-ing 10,000 files from JS. Outside git, a bounded walk fingerprints every file
@@ -137,7 +138,12 @@ export function compareSnapshots(root: string, pre: Snapshot, post: Snapshot): P
       const existed = !!a && a[0] >= 0;
       const exists = !!b && b[0] >= 0;
       if (!existed && !exists) continue;
-      out.push({ rel, kind: !existed ? 'create' : !exists ? 'delete' : 'update', ...(a ? { pre: a } : {}), wasClean: false });
+      out.push({
+        rel,
+        kind: !existed ? 'create' : !exists ? 'delete' : 'update',
+        ...(a ? { pre: a } : {}),
+        wasClean: false,
+      });
       continue;
     }
     // git mode: left the dirty set (reverted, committed, added, deleted while untracked…) → look at the disk.

@@ -21,14 +21,22 @@ export function ensureProjectLayout(projectRoot: string, dryRun = false): string
   if (!existsSync(ignore)) {
     if (!dryRun) {
       mkdirSync(projectAvpDir(projectRoot), { recursive: true });
-      writeFileSync(ignore, `# avp: per-machine session state, logs and caches and install staging (validators/ and avp-lock.json are meant to be committed)\n${AVP_GITIGNORE_LINES.join('\n')}\n`);
+      writeFileSync(
+        ignore,
+        `# avp: per-machine session state, logs and caches and install staging (validators/ and avp-lock.json are meant to be committed)\n${AVP_GITIGNORE_LINES.join('\n')}\n`,
+      );
     }
     made.push(ignore);
   } else {
-    const have = new Set(readFileSync(ignore, 'utf8').split(/\r?\n/).map((l) => l.trim()));
+    const have = new Set(
+      readFileSync(ignore, 'utf8')
+        .split(/\r?\n/)
+        .map((l) => l.trim()),
+    );
     const missing = AVP_GITIGNORE_LINES.filter((l) => !have.has(l) && !have.has(`/${l}`));
     if (missing.length) {
-      if (!dryRun) appendFileSync(ignore, `${readFileSync(ignore, 'utf8').endsWith('\n') ? '' : '\n'}${missing.join('\n')}\n`);
+      if (!dryRun)
+        appendFileSync(ignore, `${readFileSync(ignore, 'utf8').endsWith('\n') ? '' : '\n'}${missing.join('\n')}\n`);
       made.push(`${ignore} (+${missing.join(' ')})`);
     }
   }

@@ -5,7 +5,12 @@
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-export async function withLock<T>(dir: string, name: string, fn: () => T | Promise<T>, opts: { waitMs?: number; staleMs?: number } = {}): Promise<T> {
+export async function withLock<T>(
+  dir: string,
+  name: string,
+  fn: () => T | Promise<T>,
+  opts: { waitMs?: number; staleMs?: number } = {},
+): Promise<T> {
   const path = join(dir, `${name}.lock`);
   const waitMs = opts.waitMs ?? 5000;
   const staleMs = opts.staleMs ?? 10_000;

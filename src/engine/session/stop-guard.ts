@@ -24,7 +24,10 @@ export interface GuardDecision {
  * The current Stop series of `agent`: blocks since the last reset, and whether avp already released it (a host
  * that keeps continuing after a release must not be blocked again within the same series). Pure over the records.
  */
-export function seriesState(records: SessionRecord[], agent: string | undefined): { blocks: number; released: boolean } {
+export function seriesState(
+  records: SessionRecord[],
+  agent: string | undefined,
+): { blocks: number; released: boolean } {
   let blocks = 0;
   let released = false;
   for (const r of records) {

@@ -10,7 +10,18 @@
  * - snapshots and per-path "last seen" records are whole files replaced by temp+rename (last writer wins, which is
  *   the right answer for "the newest fingerprint").
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { projectAvpDir } from '../../paths.ts';
 import { ensureStateIgnored } from './layout.ts';

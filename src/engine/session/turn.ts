@@ -47,13 +47,17 @@ export function recordChanges(dir: string, event: HookEvent, files: FileChange[]
  * The change records of the current turn for `agent` (undefined = the main agent, whose turn includes its
  * sub-agents' changes). Pure over the record list, so it is unit-testable without files.
  */
-export function turnChanges(records: SessionRecord[], agent: string | undefined): Array<Extract<SessionRecord, { t: 'change' }>> {
+export function turnChanges(
+  records: SessionRecord[],
+  agent: string | undefined,
+): Array<Extract<SessionRecord, { t: 'change' }>> {
   let start = 0;
   // A Stop that was not followed by a block for the same agent ends the turn once anything else happens.
   let pendingStop: number | undefined;
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
-    const mine = (r.t === 'stop' || r.t === 'stop-block' || r.t === 'stop-pass' || r.t === 'stop-released') && r.agent === agent;
+    const mine =
+      (r.t === 'stop' || r.t === 'stop-block' || r.t === 'stop-pass' || r.t === 'stop-released') && r.agent === agent;
     if (r.t === 'turn' && agent === undefined) {
       start = i + 1;
       pendingStop = undefined;

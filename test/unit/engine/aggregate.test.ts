@@ -2,7 +2,12 @@ import { describe, expect, test } from 'bun:test';
 import { aggregate } from '../../../src/engine/aggregate.ts';
 import type { ValidatorRun } from '../../../src/engine/types.ts';
 
-const run = (id: string, severity: ValidatorRun['severity'], status: ValidatorRun['status'], violations = 0): ValidatorRun => ({
+const run = (
+  id: string,
+  severity: ValidatorRun['severity'],
+  status: ValidatorRun['status'],
+  violations = 0,
+): ValidatorRun => ({
   id,
   name: id,
   severity,
@@ -30,7 +35,11 @@ describe('aggregate (seed 001)', () => {
 
   test('a warn failure → WARNED; an error failure → ERROR; every violation counted', () => {
     expect(aggregate([run('a', 'warn', 'failed', 2), run('b', 'error', 'passed')]).outcome).toBe('WARNED');
-    const r = aggregate([run('a', 'warn', 'failed', 2), run('b', 'error', 'failed', 1), run('c', 'error', 'failed', 3)]);
+    const r = aggregate([
+      run('a', 'warn', 'failed', 2),
+      run('b', 'error', 'failed', 1),
+      run('c', 'error', 'failed', 3),
+    ]);
     expect(r.outcome).toBe('ERROR');
     expect(r.totalViolations).toBe(6);
     expect(r.summary).toBe('3 validators failed with 6 violations');

@@ -34,7 +34,11 @@ describe('loadConfig', () => {
 
   test('avp.config.json, .avprc (rc syntax) and $AVP_HOME/config.json are merged, project over user', async () => {
     const { root, env, home } = project({
-      'avp.config.json': JSON.stringify({ concurrency: 3, disabledValidators: ['a'], judge: { backend: 'command', command: 'my-judge' } }),
+      'avp.config.json': JSON.stringify({
+        concurrency: 3,
+        disabledValidators: ['a'],
+        judge: { backend: 'command', command: 'my-judge' },
+      }),
       '.avprc': 'budgetMs=5000\nseverity.no-console=info\n',
     });
     mkdirSync(join(home, '.avp'), { recursive: true });
@@ -51,7 +55,11 @@ describe('loadConfig', () => {
 
   test('YAML and TypeScript config files', async () => {
     const yaml = project({ 'avp.config.yaml': 'disabled: [x, y]\nconcurrency: 2\n' });
-    expect(await loadConfig({ cwd: yaml.root, projectRoot: yaml.root, env: yaml.env })).toMatchObject({ disabledValidators: ['x', 'y'], concurrency: 2, disabled: false });
+    expect(await loadConfig({ cwd: yaml.root, projectRoot: yaml.root, env: yaml.env })).toMatchObject({
+      disabledValidators: ['x', 'y'],
+      concurrency: 2,
+      disabled: false,
+    });
     const ts = project({ 'avp.config.ts': 'export default { disabled: true }\n' });
     expect((await loadConfig({ cwd: ts.root, projectRoot: ts.root, env: ts.env })).disabled).toBe(true);
   });
@@ -61,10 +69,24 @@ describe('loadConfig', () => {
     const c = await loadConfig({
       cwd: root,
       projectRoot: root,
-      env: { ...env, AVP_CONCURRENCY: '5', AVP_BUDGET_MS: '1000', AVP_DISABLE: '1', AVP_JUDGE_COMMAND: 'j', AVP_DISABLED_VALIDATORS: 'p, q', AVP_NO_CACHE: '1' },
+      env: {
+        ...env,
+        AVP_CONCURRENCY: '5',
+        AVP_BUDGET_MS: '1000',
+        AVP_DISABLE: '1',
+        AVP_JUDGE_COMMAND: 'j',
+        AVP_DISABLED_VALIDATORS: 'p, q',
+        AVP_NO_CACHE: '1',
+      },
       overrides: { budgetMs: 2000 },
     });
-    expect(c).toMatchObject({ concurrency: 5, budgetMs: 2000, disabled: true, disabledValidators: ['p', 'q'], cache: { enabled: false } });
+    expect(c).toMatchObject({
+      concurrency: 5,
+      budgetMs: 2000,
+      disabled: true,
+      disabledValidators: ['p', 'q'],
+      cache: { enabled: false },
+    });
     expect(c.judge).toMatchObject({ backend: 'command', command: 'j' });
   });
 
@@ -81,15 +103,21 @@ describe('loadConfig', () => {
 
   test('malformed JSON and bad env values are clear errors', async () => {
     const broken = project({ 'avp.config.json': '{"concurrency": ' });
-    expect((await rejection(loadConfig({ cwd: broken.root, projectRoot: broken.root, env: broken.env }))).code).toBe('config-invalid');
+    expect((await rejection(loadConfig({ cwd: broken.root, projectRoot: broken.root, env: broken.env }))).code).toBe(
+      'config-invalid',
+    );
     const { root, env } = project();
     const e = await rejection(loadConfig({ cwd: root, projectRoot: root, env: { ...env, AVP_CONCURRENCY: 'lots' } }));
     expect(e.code).toBe('config-env');
     expect(e.message).toContain('AVP_CONCURRENCY');
     // trackMaxFiles bounds Bash tracking: 0 would mean nothing and is refused rather than silently replaced.
-    expect((await rejection(loadConfig({ cwd: root, projectRoot: root, env: { ...env, AVP_TRACK_MAX_FILES: '0' } }))).code).toBe('config-env');
+    expect(
+      (await rejection(loadConfig({ cwd: root, projectRoot: root, env: { ...env, AVP_TRACK_MAX_FILES: '0' } }))).code,
+    ).toBe('config-env');
     const zero = project({ 'avp.config.json': JSON.stringify({ trackMaxFiles: 0 }) });
-    expect((await rejection(loadConfig({ cwd: zero.root, projectRoot: zero.root, env: zero.env }))).code).toBe('config-invalid');
+    expect((await rejection(loadConfig({ cwd: zero.root, projectRoot: zero.root, env: zero.env }))).code).toBe(
+      'config-invalid',
+    );
   });
 });
 
@@ -98,7 +126,10 @@ describe('config cache (.avp/cache/config.json)', () => {
   const settle = () => Bun.sleep(2100);
 
   test('a data config is cached by its stats, and any change to it is a miss', async () => {
-    const { root, env } = project({ 'avp.config.json': JSON.stringify({ concurrency: 3 }), '.avp/validators/.keep': '' });
+    const { root, env } = project({
+      'avp.config.json': JSON.stringify({ concurrency: 3 }),
+      '.avp/validators/.keep': '',
+    });
     const file = join(root, 'avp.config.json');
     await settle();
     expect((await loadConfig({ cwd: root, projectRoot: root, env })).concurrency).toBe(3);
@@ -132,9 +163,13 @@ describe('config cache (.avp/cache/config.json)', () => {
   }, 10_000);
 
   test('an invalid config is never cached: it fails on every call', async () => {
-    const { root, env } = project({ 'avp.config.json': JSON.stringify({ concurrency: 0 }), '.avp/validators/.keep': '' });
+    const { root, env } = project({
+      'avp.config.json': JSON.stringify({ concurrency: 0 }),
+      '.avp/validators/.keep': '',
+    });
     await settle();
-    for (let i = 0; i < 2; i++) expect((await rejection(loadConfig({ cwd: root, projectRoot: root, env }))).code).toBe('config-invalid');
+    for (let i = 0; i < 2; i++)
+      expect((await rejection(loadConfig({ cwd: root, projectRoot: root, env }))).code).toBe('config-invalid');
     expect(existsSync(join(root, '.avp/cache/config.json'))).toBe(false);
   }, 10_000);
 });

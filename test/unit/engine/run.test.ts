@@ -12,7 +12,12 @@ import { tempDir } from '../../support/run-avp.ts';
 const root = tempDir('avp-e-run-');
 
 /** A directory validator whose judge is `scripts/<file>` with the given content. */
-function scriptValidator(name: string, file: string, content: string, over: Partial<Validator['spec']> = {}): Validator {
+function scriptValidator(
+  name: string,
+  file: string,
+  content: string,
+  over: Partial<Validator['spec']> = {},
+): Validator {
   const dir = join(root, '.avp/validators', name);
   mkdirSync(join(dir, 'scripts'), { recursive: true });
   writeFileSync(join(dir, 'scripts', file), content);
@@ -24,7 +29,18 @@ function scriptValidator(name: string, file: string, content: string, over: Part
     form: 'directory',
     path: join(dir, 'VALIDATOR.md'),
     dir,
-    spec: { name, description: 'd', severity: 'error', trigger: 'PostToolUse', match: {}, tags: [], once: false, timeout: 10, script: `scripts/${file}`, ...over },
+    spec: {
+      name,
+      description: 'd',
+      severity: 'error',
+      trigger: 'PostToolUse',
+      match: {},
+      tags: [],
+      once: false,
+      timeout: 10,
+      script: `scripts/${file}`,
+      ...over,
+    },
     body: `Rules of ${name}.`,
     references: [],
     hash: name,
@@ -40,15 +56,28 @@ const event: HookEvent = {
   tool: 'Write',
   cwd: root,
   projectRoot: root,
-  files: [{ path: join(root, 'src/a.ts'), relPath: 'src/a.ts', inProject: true, kind: 'create', before: null, after: 'const k = "sk-live-1";\n' }],
+  files: [
+    {
+      path: join(root, 'src/a.ts'),
+      relPath: 'src/a.ts',
+      inProject: true,
+      kind: 'create',
+      before: null,
+      after: 'const k = "sk-live-1";\n',
+    },
+  ],
   raw: {},
 };
 const config = (over: Partial<AvpConfig> = {}): AvpConfig => ({ ...defaultConfig(), ...over });
 
 describe('runValidators with real judge processes', () => {
   test('script verdicts: pass and fail, the event on stdin, identity and recursion guard in env', async () => {
-    const env = scriptValidator('env-check', 'check.sh', sh(`read -r line; case "$line" in *src/a.ts*) ;; *) exit 9;; esac
-printf '{"passed":false,"violations":[{"rule":"r","file":"src/a.ts","line":"1","suggestion":"s"}],"summary":"%s %s %s"}' "$AVP_VALIDATOR_NAME" "$AVP_SUBAGENT" "$AVP_PROJECT_ROOT"`));
+    const env = scriptValidator(
+      'env-check',
+      'check.sh',
+      sh(`read -r line; case "$line" in *src/a.ts*) ;; *) exit 9;; esac
+printf '{"passed":false,"violations":[{"rule":"r","file":"src/a.ts","line":"1","suggestion":"s"}],"summary":"%s %s %s"}' "$AVP_VALIDATOR_NAME" "$AVP_SUBAGENT" "$AVP_PROJECT_ROOT"`),
+    );
     const ok = scriptValidator('ok', 'ok.sh', sh(`cat >/dev/null; echo ${PASS_JSON}`));
     const runs = await runValidators([env, ok], [], event, config());
     expect(runs.map((r) => r.status)).toEqual(['failed', 'passed']);
@@ -57,17 +86,23 @@ printf '{"passed":false,"violations":[{"rule":"r","file":"src/a.ts","line":"1","
     expect(runs[0]!.judge).toBe('script');
   });
 
-  test('a TypeScript script runs on avp\'s own runtime', async () => {
-    const ts = scriptValidator('ts-check', 'check.ts', `const e = JSON.parse(await Bun.stdin.text()) as { files: Array<{ after?: string; relPath: string }> };
+  test("a TypeScript script runs on avp's own runtime", async () => {
+    const ts = scriptValidator(
+      'ts-check',
+      'check.ts',
+      `const e = JSON.parse(await Bun.stdin.text()) as { files: Array<{ after?: string; relPath: string }> };
 const bad = e.files.filter((f) => (f.after ?? '').includes('sk-live'));
-console.log(JSON.stringify({ passed: bad.length === 0, violations: bad.map((f) => ({ rule: 'key', file: f.relPath, line: 1 })), summary: 'ts' }));`);
+console.log(JSON.stringify({ passed: bad.length === 0, violations: bad.map((f) => ({ rule: 'key', file: f.relPath, line: 1 })), summary: 'ts' }));`,
+    );
     const [run] = await runValidators([ts], [], event, config());
     expect(run!.status).toBe('failed');
     expect(run!.verdict!.violations).toEqual([{ rule: 'key', file: 'src/a.ts', line: 1 }]);
   });
 
   test('parallel: 5 validators sleeping 1 s each finish in well under 5 s', async () => {
-    const vs = Array.from({ length: 5 }, (_, i) => scriptValidator(`sleep-${i}`, 's.sh', sh(`cat >/dev/null; sleep 1; echo ${PASS_JSON}`)));
+    const vs = Array.from({ length: 5 }, (_, i) =>
+      scriptValidator(`sleep-${i}`, 's.sh', sh(`cat >/dev/null; sleep 1; echo ${PASS_JSON}`)),
+    );
     const t0 = performance.now();
     const runs = await runValidators(vs, [], event, config({ concurrency: 8 }));
     const ms = performance.now() - t0;
@@ -76,13 +111,15 @@ console.log(JSON.stringify({ passed: bad.length === 0, violations: bad.map((f) =
   });
 
   test('concurrency bound: with concurrency 1 the same validators run one after another', async () => {
-    const vs = Array.from({ length: 3 }, (_, i) => scriptValidator(`seq-${i}`, 's.sh', sh(`cat >/dev/null; sleep 0.4; echo ${PASS_JSON}`)));
+    const vs = Array.from({ length: 3 }, (_, i) =>
+      scriptValidator(`seq-${i}`, 's.sh', sh(`cat >/dev/null; sleep 0.4; echo ${PASS_JSON}`)),
+    );
     const t0 = performance.now();
     await runValidators(vs, [], event, config({ concurrency: 1 }));
     expect(performance.now() - t0).toBeGreaterThanOrEqual(1150);
   });
 
-  test('timeout: an error run naming the timeout, and the judge\'s whole process group is killed', async () => {
+  test("timeout: an error run naming the timeout, and the judge's whole process group is killed", async () => {
     const marker = join(root, 'child.pid');
     const slow = scriptValidator('slow', 'slow.sh', sh(`sleep 30 & echo $! > ${marker}; wait`), { timeout: 1 });
     const t0 = performance.now();
@@ -104,7 +141,7 @@ console.log(JSON.stringify({ passed: bad.length === 0, violations: bad.map((f) =
     expect(performance.now() - t0).toBeLessThan(5000);
   });
 
-  test('budget: validators still running when the call\'s budget ends become errors naming the budget', async () => {
+  test("budget: validators still running when the call's budget ends become errors naming the budget", async () => {
     const slow = scriptValidator('over-budget', 's.sh', sh('sleep 20'), { timeout: 60 });
     const [run] = await runValidators([slow], [], event, config(), { deadline: Date.now() + 800 });
     expect(run!.status).toBe('error');
@@ -112,7 +149,11 @@ console.log(JSON.stringify({ passed: bad.length === 0, violations: bad.map((f) =
   });
 
   const failures: Array<[string, string, RegExp]> = [
-    ['non-zero exit (with stderr tail)', sh('cat >/dev/null; echo "boom: cannot parse" >&2; exit 3'), /exited with code 3[\s\S]*boom: cannot parse/],
+    [
+      'non-zero exit (with stderr tail)',
+      sh('cat >/dev/null; echo "boom: cannot parse" >&2; exit 3'),
+      /exited with code 3[\s\S]*boom: cannot parse/,
+    ],
     ['empty output', sh('cat >/dev/null; exit 0'), /printed nothing/],
     ['prose instead of JSON', sh('cat >/dev/null; echo looks fine to me'), /not JSON/],
     ['JSON that is not a verdict', sh(`cat >/dev/null; echo '{"passed":"yes"}'`), /not an AVP response/],
@@ -147,16 +188,30 @@ console.log(JSON.stringify({ passed: bad.length === 0, violations: bad.map((f) =
   });
 
   test('load errors become error runs (severity error unless overridden)', async () => {
-    const runs = await runValidators([], [{ source: 'project', path: '/p/.avp/validators/x/VALIDATOR.md', line: 3, message: 'bad YAML', fix: 'fix it' }], event, config());
+    const runs = await runValidators(
+      [],
+      [{ source: 'project', path: '/p/.avp/validators/x/VALIDATOR.md', line: 3, message: 'bad YAML', fix: 'fix it' }],
+      event,
+      config(),
+    );
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ id: 'x', status: 'error', severity: 'error' });
     expect(runs[0]!.error!.cause).toBe('cannot load /p/.avp/validators/x/VALIDATOR.md:3: bad YAML');
-    const [warned] = await runValidators([], [{ source: 'project', path: '/p/y.md', message: 'm', fix: 'f', name: 'y' }], event, config({ severity: { y: 'warn' } }));
+    const [warned] = await runValidators(
+      [],
+      [{ source: 'project', path: '/p/y.md', message: 'm', fix: 'f', name: 'y' }],
+      event,
+      config({ severity: { y: 'warn' } }),
+    );
     expect(warned!.severity).toBe('warn');
   });
 
   test('severity overrides from config apply to runs', async () => {
-    const v = scriptValidator('ovr', 'o.sh', sh(`cat >/dev/null; echo '{"passed":false,"violations":[],"summary":"x"}'`));
+    const v = scriptValidator(
+      'ovr',
+      'o.sh',
+      sh(`cat >/dev/null; echo '{"passed":false,"violations":[],"summary":"x"}'`),
+    );
     const [run] = await runValidators([v], [], event, config({ severity: { ovr: 'info' } }));
     expect(run!.severity).toBe('info');
   });
@@ -167,9 +222,19 @@ describe('command judge', () => {
     const v = scriptValidator('cmd', 'unused.sh', '');
     delete v.spec.script;
     const judge = join(root, 'judge.sh');
-    writeFileSync(judge, sh(`prompt=$(cat); case "$prompt" in *"Rules of cmd."*src/a.ts*) echo 'Verdict: {"passed": false, "violations": [{"rule": "cmd", "file": "src/a.ts", "line": 1, "snippet": "x", "suggestion": "y"}], "summary": "seen"}';; *) echo DENY - prompt incomplete;; esac`));
+    writeFileSync(
+      judge,
+      sh(
+        `prompt=$(cat); case "$prompt" in *"Rules of cmd."*src/a.ts*) echo 'Verdict: {"passed": false, "violations": [{"rule": "cmd", "file": "src/a.ts", "line": 1, "snippet": "x", "suggestion": "y"}], "summary": "seen"}';; *) echo DENY - prompt incomplete;; esac`,
+      ),
+    );
     chmodSync(judge, 0o755);
-    const [run] = await runValidators([v], [], event, config({ judge: { ...defaultConfig().judge, backend: 'command', command: `sh ${judge}` } }));
+    const [run] = await runValidators(
+      [v],
+      [],
+      event,
+      config({ judge: { ...defaultConfig().judge, backend: 'command', command: `sh ${judge}` } }),
+    );
     expect(run!.status).toBe('failed');
     expect(run!.judge).toBe('command');
     expect(run!.verdict!.summary).toBe('seen');
@@ -178,7 +243,12 @@ describe('command judge', () => {
   test('a failing command is a validator error', async () => {
     const v = scriptValidator('cmd2', 'unused.sh', '');
     delete v.spec.script;
-    const [run] = await runValidators([v], [], event, config({ judge: { ...defaultConfig().judge, backend: 'command', command: 'echo nope >&2; exit 4' } }));
+    const [run] = await runValidators(
+      [v],
+      [],
+      event,
+      config({ judge: { ...defaultConfig().judge, backend: 'command', command: 'echo nope >&2; exit 4' } }),
+    );
     expect(run!.status).toBe('error');
     expect(run!.error!.cause).toMatch(/exited with code 4[\s\S]*nope/);
   });
@@ -193,11 +263,15 @@ describe('in-process path for scripts exporting validate() (AVP_SCRIPT_WORKER=1)
   });
 
   test('validate() runs in a Worker of this process, with the validator env', async () => {
-    const v = scriptValidator('worker-ok', 'check.ts', `export function validate(event: { files: Array<{ relPath: string }> }) {
+    const v = scriptValidator(
+      'worker-ok',
+      'check.ts',
+      `export function validate(event: { files: Array<{ relPath: string }> }) {
   console.log('debug output must not reach stdout');
   return { passed: false, violations: [{ rule: 'w', file: event.files[0]!.relPath, line: 1 }], summary: \`pid \${process.pid} \${process.env.AVP_VALIDATOR_ID}\` };
 }
-if (import.meta.main) { console.log(JSON.stringify({ passed: true, violations: [], summary: 'process' })); }`);
+if (import.meta.main) { console.log(JSON.stringify({ passed: true, violations: [], summary: 'process' })); }`,
+    );
     const [run] = await runValidators([v], [], event, config());
     expect(run!.status).toBe('failed');
     expect(run!.verdict!.summary).toBe(`pid ${process.pid} worker-ok`);
@@ -205,7 +279,11 @@ if (import.meta.main) { console.log(JSON.stringify({ passed: true, violations: [
   });
 
   test('validate() that throws is a validator error', async () => {
-    const v = scriptValidator('worker-throws', 'check.ts', `export async function validate() { throw new Error('rule table missing'); }`);
+    const v = scriptValidator(
+      'worker-throws',
+      'check.ts',
+      `export async function validate() { throw new Error('rule table missing'); }`,
+    );
     const [run] = await runValidators([v], [], event, config());
     expect(run!.status).toBe('error');
     expect(run!.error!.cause).toContain('rule table missing');
@@ -220,11 +298,14 @@ if (import.meta.main) { console.log(JSON.stringify({ passed: true, violations: [
   });
 
   test('a module that cannot be imported falls back to running the script as a process', async () => {
-    const v = scriptValidator('worker-fallback', 'check.ts', `const input = JSON.parse(await Bun.stdin.text());
+    const v = scriptValidator(
+      'worker-fallback',
+      'check.ts',
+      `const input = JSON.parse(await Bun.stdin.text());
 export function validate() { return { passed: false, violations: [], summary: 'worker' }; }
-console.log(JSON.stringify({ passed: true, violations: [], summary: 'process saw ' + input.event }));`);
+console.log(JSON.stringify({ passed: true, violations: [], summary: 'process saw ' + input.event }));`,
+    );
     const [run] = await runValidators([v], [], event, config());
     expect(run!.verdict!.summary).toBe('process saw PostToolUse');
   });
 });
-

@@ -80,7 +80,9 @@ describe('parse cache', () => {
     await settle();
     const run = () => discover({ projectRoot, env: { AVP_HOME: tree() } });
     expect((await run()).errors).toMatchObject([{ message: 'policy.md is named in the prompt but does not exist' }]);
-    write(projectRoot, { '.avp/validators/policy.md': '---\nname: policy\ndescription: x\nseverity: info\ntrigger: Stop\n---\nPolicy.\n' });
+    write(projectRoot, {
+      '.avp/validators/policy.md': '---\nname: policy\ndescription: x\nseverity: info\ntrigger: Stop\n---\nPolicy.\n',
+    });
     const d = await run();
     expect(d.errors).toEqual([]);
     expect(d.validators.map((v) => v.id)).toEqual(['a', 'policy']);

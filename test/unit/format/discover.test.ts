@@ -59,20 +59,31 @@ describe('layout', () => {
     const s = sources({ 'broken/rules/one.md': valid('one'), 'broken/scripts/x.ts': '' });
     const d = await s.run();
     expect(d.validators).toEqual([]);
-    expect(d.errors).toMatchObject([{ path: s.p('broken/VALIDATOR.md'), message: 'folder broken has rules/, scripts/ but no VALIDATOR.md', source: 'project' }]);
+    expect(d.errors).toMatchObject([
+      {
+        path: s.p('broken/VALIDATOR.md'),
+        message: 'folder broken has rules/, scripts/ but no VALIDATOR.md',
+        source: 'project',
+      },
+    ]);
     expect(d.errors[0]!.trigger).toBeUndefined(); // concerns every event
   });
 
   test('VALIDATOR.md directly in the validators folder is an error', async () => {
     const s = sources({ 'VALIDATOR.md': valid('validators') });
     const d = await s.run();
-    expect(d.errors).toMatchObject([{ path: s.p('VALIDATOR.md'), message: 'VALIDATOR.md directly in the validators folder is not a validator' }]);
+    expect(d.errors).toMatchObject([
+      { path: s.p('VALIDATOR.md'), message: 'VALIDATOR.md directly in the validators folder is not a validator' },
+    ]);
   });
 
   test('warnings are collected from both sources', async () => {
     const s = sources({ 'a.md': valid('a', { colour: 'red' }) }, { 'b.md': valid('b', { flavour: 'x' }) });
     const d = await s.run();
-    expect(d.warnings.map((w) => w.message)).toEqual(['unknown key `colour` (ignored)', 'unknown key `flavour` (ignored)']);
+    expect(d.warnings.map((w) => w.message)).toEqual([
+      'unknown key `colour` (ignored)',
+      'unknown key `flavour` (ignored)',
+    ]);
   });
 });
 
@@ -90,7 +101,15 @@ describe('name uniqueness within a source', () => {
   });
 
   test('a RuleSet and a file with the same name clash once (not once per rule)', async () => {
-    const s = sources({}, { 'style.md': valid('style'), 'lint/style/VALIDATOR.md': valid('style'), 'lint/style/rules/a.md': 'A', 'lint/style/rules/b.md': 'B' });
+    const s = sources(
+      {},
+      {
+        'style.md': valid('style'),
+        'lint/style/VALIDATOR.md': valid('style'),
+        'lint/style/rules/a.md': 'A',
+        'lint/style/rules/b.md': 'B',
+      },
+    );
     const d = await s.run();
     expect(d.validators).toEqual([]);
     expect(d.errors.map((e) => e.path).sort()).toEqual([s.u('lint/style/VALIDATOR.md'), s.u('style.md')]);
@@ -99,14 +118,21 @@ describe('name uniqueness within a source', () => {
 
 describe('RuleSets and folders named rules', () => {
   test('a broken rule next to good ones is one error, not a name clash with its siblings', async () => {
-    const s = sources({ 'style/VALIDATOR.md': valid('style'), 'style/rules/good.md': 'Good.', 'style/rules/bad.md': '---\ntrigger: Stop\n---\nBad.\n' });
+    const s = sources({
+      'style/VALIDATOR.md': valid('style'),
+      'style/rules/good.md': 'Good.',
+      'style/rules/bad.md': '---\ntrigger: Stop\n---\nBad.\n',
+    });
     const d = await s.run();
     expect(d.validators.map((v) => v.id)).toEqual(['style/good']);
     expect(d.errors.map((e) => e.path)).toEqual([s.p('style/rules/bad.md')]);
   });
 
   test('an organisation folder called rules/ at the top holds ordinary validators', async () => {
-    const s = sources({ 'rules/a.md': valid('a'), 'rules/b.md': valid('b', { severity: 'loud' }) }, { 'b.md': valid('b') });
+    const s = sources(
+      { 'rules/a.md': valid('a'), 'rules/b.md': valid('b', { severity: 'loud' }) },
+      { 'b.md': valid('b') },
+    );
     const d = await s.run();
     expect(d.validators.map((v) => v.id)).toEqual(['a']);
     expect(d.errors.map((e) => e.path)).toEqual([s.p('rules/b.md')]);
@@ -133,14 +159,20 @@ describe('precedence: project > user', () => {
   });
 
   test('a user RuleSet shadowed by a project file: one shadowed record, no rule runs', async () => {
-    const s = sources({ 'style.md': valid('style') }, { 'style/VALIDATOR.md': valid('style'), 'style/rules/a.md': 'A', 'style/rules/b.md': 'B' });
+    const s = sources(
+      { 'style.md': valid('style') },
+      { 'style/VALIDATOR.md': valid('style'), 'style/rules/a.md': 'A', 'style/rules/b.md': 'B' },
+    );
     const d = await s.run();
     expect(d.validators.map((v) => v.id)).toEqual(['style']);
     expect(d.shadowed).toEqual([{ name: 'style', winner: s.p('style.md'), shadowed: s.u('style/VALIDATOR.md') }]);
   });
 
   test('a project RuleSet shadows a user file; the winner is its VALIDATOR.md', async () => {
-    const s = sources({ 'style/VALIDATOR.md': valid('style'), 'style/rules/a.md': 'A' }, { 'style.md': valid('style') });
+    const s = sources(
+      { 'style/VALIDATOR.md': valid('style'), 'style/rules/a.md': 'A' },
+      { 'style.md': valid('style') },
+    );
     const d = await s.run();
     expect(d.validators.map((v) => [v.id, v.source])).toEqual([['style/a', 'project']]);
     expect(d.shadowed).toEqual([{ name: 'style', winner: s.p('style/VALIDATOR.md'), shadowed: s.u('style.md') }]);
@@ -164,7 +196,10 @@ describe('precedence: project > user', () => {
   });
 
   test('a broken user validator shadowed by a valid project one is set aside (reported, not an error)', async () => {
-    const s = sources({ 'a.md': valid('a') }, { 'a.md': md({ name: 'a', description: 'x', severity: 'loud', trigger: 'Stop' }) });
+    const s = sources(
+      { 'a.md': valid('a') },
+      { 'a.md': md({ name: 'a', description: 'x', severity: 'loud', trigger: 'Stop' }) },
+    );
     const d = await s.run();
     expect(d.errors).toEqual([]);
     expect(d.validators.map((v) => v.source)).toEqual(['project']);

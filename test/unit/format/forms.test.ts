@@ -10,7 +10,8 @@ const load = (p: string) => loadValidatorsAt(p, 'user');
 describe('directory validators', () => {
   test('name/VALIDATOR.md with references/, scripts/ and assets/', async () => {
     const root = tree({
-      'sql-injection/VALIDATOR.md': valid('sql-injection', { script: 'scripts/check.ts' }, ) + 'Use `references/patterns.md`.\n',
+      'sql-injection/VALIDATOR.md':
+        valid('sql-injection', { script: 'scripts/check.ts' }) + 'Use `references/patterns.md`.\n',
       'sql-injection/references/patterns.md': 'SELECT … + input',
       'sql-injection/references/deep/more.md': 'more',
       'sql-injection/scripts/check.ts': 'export {}',
@@ -23,7 +24,13 @@ describe('directory validators', () => {
       expect(r.errors).toEqual([]);
       expect(r.validators).toHaveLength(1);
       const v = r.validators[0]!;
-      expect(v).toMatchObject({ id: 'sql-injection', form: 'directory', source: 'user', dir, path: join(dir, 'VALIDATOR.md') });
+      expect(v).toMatchObject({
+        id: 'sql-injection',
+        form: 'directory',
+        source: 'user',
+        dir,
+        path: join(dir, 'VALIDATOR.md'),
+      });
       expect(v.spec.script).toBe('scripts/check.ts');
       expect(v.references).toEqual([join(dir, 'references/deep/more.md'), join(dir, 'references/patterns.md')]);
     }
@@ -33,7 +40,9 @@ describe('directory validators', () => {
     const root = tree({ 'sql/VALIDATOR.md': valid('sql-injection') });
     const r = await load(join(root, 'sql'));
     expect(r.validators).toEqual([]);
-    expect(r.errors).toMatchObject([{ line: 2, column: 7, message: 'name `sql-injection` does not match its directory sql/', name: 'sql-injection' }]);
+    expect(r.errors).toMatchObject([
+      { line: 2, column: 7, message: 'name `sql-injection` does not match its directory sql/', name: 'sql-injection' },
+    ]);
     expect(r.errors[0]!.fix).toContain('rename the directory to sql-injection/');
   });
 
@@ -56,10 +65,21 @@ describe('directory validators', () => {
 
 describe('references named in the body', () => {
   test('a missing references/ file is a load error at the line that names it', async () => {
-    const root = tree({ 'v/VALIDATOR.md': valid('v', {}) + '\nIntro.\n\nSee `references/patterns.md` and references/other.md.\n', 'v/references/other.md': 'x' });
+    const root = tree({
+      'v/VALIDATOR.md': valid('v', {}) + '\nIntro.\n\nSee `references/patterns.md` and references/other.md.\n',
+      'v/references/other.md': 'x',
+    });
     const r = await load(join(root, 'v'));
     expect(r.validators).toEqual([]);
-    expect(r.errors).toMatchObject([{ line: 13, column: 6, message: 'references/patterns.md is named in the prompt but does not exist', name: 'v', trigger: 'PostToolUse' }]);
+    expect(r.errors).toMatchObject([
+      {
+        line: 13,
+        column: 6,
+        message: 'references/patterns.md is named in the prompt but does not exist',
+        name: 'v',
+        trigger: 'PostToolUse',
+      },
+    ]);
     expect(r.errors[0]!.fix).toBe(`create ${join(root, 'v/references/patterns.md')}, or remove the mention`);
   });
 
@@ -74,7 +94,9 @@ describe('references named in the body', () => {
     ].join('\n');
     const root = tree({ 'v/VALIDATOR.md': valid('v') + body, 'v/docs/guide.md': 'g' });
     const r = await load(join(root, 'v'));
-    expect(r.errors.map((e) => [e.line, e.column, e.message])).toEqual([[15, 8, 'assets/missing.png is named in the prompt but does not exist']]);
+    expect(r.errors.map((e) => [e.line, e.column, e.message])).toEqual([
+      [15, 8, 'assets/missing.png is named in the prompt but does not exist'],
+    ]);
   });
 
   test('a single-file validator may link files next to it; they become its references', async () => {
@@ -88,9 +110,20 @@ describe('references named in the body', () => {
 describe('RuleSets', () => {
   const ruleset = () =>
     tree({
-      'style/VALIDATOR.md': md({ name: 'style', description: 'Style rules.', severity: 'error', trigger: 'PostToolUse', timeout: '30', match: '\n  tools: [Write]' }, 'Shared context. See `references/guide.md`.\n'),
+      'style/VALIDATOR.md': md(
+        {
+          name: 'style',
+          description: 'Style rules.',
+          severity: 'error',
+          trigger: 'PostToolUse',
+          timeout: '30',
+          match: '\n  tools: [Write]',
+        },
+        'Shared context. See `references/guide.md`.\n',
+      ),
       'style/references/guide.md': 'guide',
-      'style/rules/no-console.md': '---\nseverity: warn\ntimeout: 10\ndescription: No console.log.\n---\nNo console.log calls.\n',
+      'style/rules/no-console.md':
+        '---\nseverity: warn\ntimeout: 10\ndescription: No console.log.\n---\nNo console.log calls.\n',
       'style/rules/naming.md': 'Names are camelCase.\n',
     });
 
@@ -99,7 +132,9 @@ describe('RuleSets', () => {
     const dir = join(root, 'style');
     const r = await load(dir);
     expect(r.errors).toEqual([]);
-    expect(r.validators.map((v) => [v.id, v.rule, v.form, v.spec.severity, v.spec.timeout, v.spec.description])).toEqual([
+    expect(
+      r.validators.map((v) => [v.id, v.rule, v.form, v.spec.severity, v.spec.timeout, v.spec.description]),
+    ).toEqual([
       ['style/naming', 'naming', 'ruleset', 'error', 30, 'Style rules.'],
       ['style/no-console', 'no-console', 'ruleset', 'warn', 10, 'No console.log.'],
     ]);
@@ -124,7 +159,14 @@ describe('RuleSets', () => {
     write(root, { 'style/rules/bad.md': '---\ntrigger: Stop\ncolour: red\n---\nBody.\n' });
     const r = await load(join(root, 'style'));
     expect(r.validators.map((v) => v.id)).toEqual(['style/naming', 'style/no-console']);
-    expect(r.errors).toMatchObject([{ path: join(root, 'style/rules/bad.md'), line: 2, message: "a rule cannot set `trigger`: rules inherit it from the RuleSet's VALIDATOR.md", name: 'style' }]);
+    expect(r.errors).toMatchObject([
+      {
+        path: join(root, 'style/rules/bad.md'),
+        line: 2,
+        message: "a rule cannot set `trigger`: rules inherit it from the RuleSet's VALIDATOR.md",
+        name: 'style',
+      },
+    ]);
     expect(r.warnings).toMatchObject([{ line: 3, message: 'unknown key `colour` in a rule (ignored)' }]);
   });
 
@@ -132,11 +174,18 @@ describe('RuleSets', () => {
     const root = ruleset();
     write(root, { 'style/rules/bad.md': '---\nseverity: critical\n---\nBody.\n' });
     const r = await load(join(root, 'style'));
-    expect(r.errors).toMatchObject([{ line: 2, column: 11, message: '`severity` expected info, warn or error, got "critical"' }]);
+    expect(r.errors).toMatchObject([
+      { line: 2, column: 11, message: '`severity` expected info, warn or error, got "critical"' },
+    ]);
   });
 
   test('a RuleSet without rules is an error; an empty rule is an error; a bad rule file name is an error', async () => {
-    const root = tree({ 'a/VALIDATOR.md': valid('a'), 'b/VALIDATOR.md': valid('b'), 'b/rules/empty.md': '\n', 'b/rules/Bad_Name.md': 'x' });
+    const root = tree({
+      'a/VALIDATOR.md': valid('a'),
+      'b/VALIDATOR.md': valid('b'),
+      'b/rules/empty.md': '\n',
+      'b/rules/Bad_Name.md': 'x',
+    });
     mkdirSync(join(root, 'a/rules'));
     const r = await load(root);
     expect(r.validators).toEqual([]);
@@ -149,7 +198,9 @@ describe('RuleSets', () => {
 
   test('an error in the RuleSet VALIDATOR.md loads no rule', async () => {
     const root = ruleset();
-    write(root, { 'style/VALIDATOR.md': md({ name: 'style', description: 'x', severity: 'high', trigger: 'PostToolUse' }) });
+    write(root, {
+      'style/VALIDATOR.md': md({ name: 'style', description: 'x', severity: 'high', trigger: 'PostToolUse' }),
+    });
     const r = await load(join(root, 'style'));
     expect(r.validators).toEqual([]);
     expect(r.errors).toMatchObject([{ line: 4, name: 'style', trigger: 'PostToolUse' }]);
@@ -158,7 +209,12 @@ describe('RuleSets', () => {
 
 describe('hash', () => {
   test('changes with the prompt, a reference or a script, not with assets', async () => {
-    const root = tree({ 'v/VALIDATOR.md': valid('v', { script: 'scripts/s.ts' }), 'v/references/r.md': 'r', 'v/scripts/s.ts': 's', 'v/assets/a.txt': 'a' });
+    const root = tree({
+      'v/VALIDATOR.md': valid('v', { script: 'scripts/s.ts' }),
+      'v/references/r.md': 'r',
+      'v/scripts/s.ts': 's',
+      'v/assets/a.txt': 'a',
+    });
     const dir = join(root, 'v');
     const hash = async () => (await load(dir)).validators[0]!.hash;
     const h0 = await hash();

@@ -16,7 +16,17 @@ function v(id: string, spec: Partial<ValidatorSpec> = {}): Validator {
     source: 'project',
     form: 'file',
     path: `${ROOT}/.avp/validators/${id}.md`,
-    spec: { name: id, description: 'd', severity: 'error', trigger: 'PostToolUse', match: {}, tags: [], once: false, timeout: 60, ...spec },
+    spec: {
+      name: id,
+      description: 'd',
+      severity: 'error',
+      trigger: 'PostToolUse',
+      match: {},
+      tags: [],
+      once: false,
+      timeout: 60,
+      ...spec,
+    },
     body: '',
     references: [],
     hash: 'h',
@@ -49,7 +59,8 @@ describe('trigger', () => {
 });
 
 describe('match.tools', () => {
-  const on = (tool: string | undefined, tools: string[]) => matches({ match: { tools } }, ev('PostToolUse', { ...(tool ? { tool } : {}) }));
+  const on = (tool: string | undefined, tools: string[]) =>
+    matches({ match: { tools } }, ev('PostToolUse', { ...(tool ? { tool } : {}) }));
   test('names and alternations are anchored over the whole tool name', () => {
     expect(on('Write', ['Write'])).toBe(true);
     expect(on('Edit', ['Write|Edit'])).toBe(true);
@@ -115,10 +126,16 @@ describe('match.files', () => {
     expect(matches(spec, ev('PostToolUse', { tool: 'Bash', files: [file('a.ts')] }))).toBe(false);
   });
   test('files is ignored for a tool that touches no file (Bash without changes, WebFetch)', () => {
-    expect(matches({ match: { files: ['*.ts'] } }, ev('PostToolUse', { tool: 'Bash', toolInput: { command: 'ls' } }))).toBe(true);
-    expect(matches({ match: { files: ['*.ts'] } }, ev('PostToolUse', { tool: 'WebFetch', toolInput: { url: 'https://x' } }))).toBe(true);
+    expect(
+      matches({ match: { files: ['*.ts'] } }, ev('PostToolUse', { tool: 'Bash', toolInput: { command: 'ls' } })),
+    ).toBe(true);
+    expect(
+      matches({ match: { files: ['*.ts'] } }, ev('PostToolUse', { tool: 'WebFetch', toolInput: { url: 'https://x' } })),
+    ).toBe(true);
     // Bash whose changes were detected is matched on them.
-    expect(matches({ match: { files: ['*.ts'] } }, ev('PostToolUse', { tool: 'Bash', files: [file('gen/out.json')] }))).toBe(false);
+    expect(
+      matches({ match: { files: ['*.ts'] } }, ev('PostToolUse', { tool: 'Bash', files: [file('gen/out.json')] })),
+    ).toBe(false);
   });
   test('a tool event without detected changes is matched on the file its input names (PreToolUse Write)', () => {
     const pre = (p: string) => ev('PreToolUse', { tool: 'Write', toolInput: { file_path: p, content: 'x' } });
@@ -128,16 +145,22 @@ describe('match.files', () => {
     expect(matches({ trigger: 'PreToolUse', match: { files: ['*.ts'] } }, pre('/elsewhere/b.ts'))).toBe(true);
     // The named path is normalized: `..` cannot walk a file past a folder pattern, nor into one.
     const read = (p: string) => ev('PreToolUse', { tool: 'Read', toolInput: { file_path: p } });
-    expect(matches({ trigger: 'PreToolUse', match: { files: ['secrets/**'] } }, read(`${ROOT}/src/../secrets/key`))).toBe(true);
+    expect(
+      matches({ trigger: 'PreToolUse', match: { files: ['secrets/**'] } }, read(`${ROOT}/src/../secrets/key`)),
+    ).toBe(true);
     expect(matches({ trigger: 'PreToolUse', match: { files: ['secrets/**'] } }, read('src/../secrets/key'))).toBe(true);
-    expect(matches({ trigger: 'PreToolUse', match: { files: ['src/**'] } }, read(`${ROOT}/src/../lib/b.ts`))).toBe(false);
+    expect(matches({ trigger: 'PreToolUse', match: { files: ['src/**'] } }, read(`${ROOT}/src/../lib/b.ts`))).toBe(
+      false,
+    );
   });
   test('Stop / SubagentStop: a file changed in the turn must match; no change → no run', () => {
     const stop = { trigger: 'Stop' as const, match: { files: ['*.ts'] } };
     expect(matches(stop, ev('Stop', { files: [file('README.md'), file('src/a.ts')] }))).toBe(true);
     expect(matches(stop, ev('Stop', { files: [file('README.md')] }))).toBe(false);
     expect(matches(stop, ev('Stop'))).toBe(false);
-    expect(matches({ trigger: 'SubagentStop', match: { files: ['*.ts'] } }, ev('SubagentStop', { files: [file('x.ts')] }))).toBe(true);
+    expect(
+      matches({ trigger: 'SubagentStop', match: { files: ['*.ts'] } }, ev('SubagentStop', { files: [file('x.ts')] })),
+    ).toBe(true);
     expect(matches({ trigger: 'Stop' }, ev('Stop'))).toBe(true); // without files: every Stop
   });
   test('events that carry no files ignore match.files', () => {
@@ -170,7 +193,12 @@ describe('triggerMatcher', () => {
   ];
   for (const [trigger, tm, value, want] of cases) {
     test(`${trigger} ${tm} vs ${value} → ${want}`, () => {
-      expect(matches({ trigger: trigger as 'Stop', triggerMatcher: tm }, ev(trigger, value === undefined ? {} : { matcherValue: value }))).toBe(want);
+      expect(
+        matches(
+          { trigger: trigger as 'Stop', triggerMatcher: tm },
+          ev(trigger, value === undefined ? {} : { matcherValue: value }),
+        ),
+      ).toBe(want);
     });
   }
   test('no triggerMatcher: every value', () => {
@@ -186,7 +214,13 @@ describe('once', () => {
 });
 
 describe('load errors', () => {
-  const err = (trigger?: LoadError['trigger']): LoadError => ({ source: 'project', path: '/x.md', message: 'm', fix: 'f', ...(trigger ? { trigger } : {}) });
+  const err = (trigger?: LoadError['trigger']): LoadError => ({
+    source: 'project',
+    path: '/x.md',
+    message: 'm',
+    fix: 'f',
+    ...(trigger ? { trigger } : {}),
+  });
   test('concern events of their trigger, and every event when the trigger is unknown', () => {
     const errors = [err('PostToolUse'), err('Stop'), err()];
     expect(loadErrorsForEvent(errors, write('a.ts'))).toEqual([errors[0]!, errors[2]!]);
@@ -196,7 +230,8 @@ describe('load errors', () => {
 });
 
 describe('real Claude Code inputs', () => {
-  const fixture = (name: string) => JSON.parse(readFileSync(join(import.meta.dir, '../../fixtures/hook/claude-code', name), 'utf8'));
+  const fixture = (name: string) =>
+    JSON.parse(readFileSync(join(import.meta.dir, '../../fixtures/hook/claude-code', name), 'utf8'));
   test('PostToolUse Edit of src/config.ts through the Claude adapter', () => {
     const event = normalizeClaudeEvent(fixture('hook-input-PostToolUse-Edit.json'), { CLAUDE_PROJECT_DIR: ROOT });
     const vs = [

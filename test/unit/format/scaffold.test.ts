@@ -29,8 +29,18 @@ describe('scaffoldValidator', () => {
     const root = tree();
     const made = await scaffoldValidator({ name: 'x', root, source: 'user', form: 'file' });
     const v = (await loadValidatorsAt(made.path, 'user')).validators[0]!;
-    expect(v.spec).toMatchObject({ trigger: 'PostToolUse', severity: 'warn', match: { tools: ['Write', 'Edit', 'MultiEdit'], files: ['**/*'] } });
-    expect(made).toEqual({ name: 'x', form: 'file', source: 'user', path: join(root, 'x.md'), files: [join(root, 'x.md')] });
+    expect(v.spec).toMatchObject({
+      trigger: 'PostToolUse',
+      severity: 'warn',
+      match: { tools: ['Write', 'Edit', 'MultiEdit'], files: ['**/*'] },
+    });
+    expect(made).toEqual({
+      name: 'x',
+      form: 'file',
+      source: 'user',
+      path: join(root, 'x.md'),
+      files: [join(root, 'x.md')],
+    });
   });
 
   test('bad inputs throw AvpErrors with codes and write nothing', async () => {

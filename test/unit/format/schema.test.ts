@@ -26,8 +26,24 @@ describe('required fields and defaults', () => {
     expect(r.errors).toEqual([]);
     expect(r.warnings).toEqual([]);
     const v = r.validators[0]!;
-    expect(v).toMatchObject({ id: 'check', name: 'check', form: 'file', source: 'project', path: r.path, references: [] });
-    expect(v.spec).toEqual({ name: 'check', description: 'Checks check.', severity: 'error', trigger: 'PostToolUse', match: {}, tags: [], once: false, timeout: 60 });
+    expect(v).toMatchObject({
+      id: 'check',
+      name: 'check',
+      form: 'file',
+      source: 'project',
+      path: r.path,
+      references: [],
+    });
+    expect(v.spec).toEqual({
+      name: 'check',
+      description: 'Checks check.',
+      severity: 'error',
+      trigger: 'PostToolUse',
+      match: {},
+      tags: [],
+      once: false,
+      timeout: 60,
+    });
     expect(v.body).toBe('# Check\n\nLook at the change.');
     expect(v.hash).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -67,7 +83,9 @@ describe('name', () => {
   test('a single file whose name differs from its file name loads with a warning', async () => {
     const r = await loadOne(valid('other'), 'check.md');
     expect(r.validators.map((v) => v.id)).toEqual(['other']);
-    expect(r.warnings).toMatchObject([{ line: 2, level: 'warning', message: 'name `other` differs from the file name check.md' }]);
+    expect(r.warnings).toMatchObject([
+      { line: 2, level: 'warning', message: 'name `other` differs from the file name check.md' },
+    ]);
   });
 });
 
@@ -86,7 +104,12 @@ describe('description', () => {
 describe('severity and trigger', () => {
   test('severity: critical → "expected info, warn or error" at the severity value', async () => {
     const e = await oneError(md({ ...base, severity: 'critical' }));
-    expect(e).toMatchObject({ line: 4, column: 11, message: '`severity` expected info, warn or error, got "critical"', fix: 'use `severity: info`, `warn` or `error`' });
+    expect(e).toMatchObject({
+      line: 4,
+      column: 11,
+      message: '`severity` expected info, warn or error, got "critical"',
+      fix: 'use `severity: info`, `warn` or `error`',
+    });
     expect(e.name).toBe('check');
     expect(e.trigger).toBe('PostToolUse');
   });
@@ -95,13 +118,32 @@ describe('severity and trigger', () => {
       expect((await loadOne(md({ ...base, severity: s }))).validators[0]!.spec.severity).toBe(s as 'info');
     });
   }
-  const triggers = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'UserPromptSubmit', 'Stop', 'SubagentStart', 'SubagentStop', 'SessionStart', 'SessionEnd', 'Setup', 'PreCompact', 'Notification'];
+  const triggers = [
+    'PreToolUse',
+    'PostToolUse',
+    'PostToolUseFailure',
+    'PermissionRequest',
+    'UserPromptSubmit',
+    'Stop',
+    'SubagentStart',
+    'SubagentStop',
+    'SessionStart',
+    'SessionEnd',
+    'Setup',
+    'PreCompact',
+    'Notification',
+  ];
   test('all 13 triggers load', async () => {
-    for (const t of triggers) expect((await loadOne(md({ ...base, trigger: t }))).validators[0]!.spec.trigger).toBe(t as 'Stop');
+    for (const t of triggers)
+      expect((await loadOne(md({ ...base, trigger: t }))).validators[0]!.spec.trigger).toBe(t as 'Stop');
   });
   test('an unknown trigger is an error with a suggestion for a case slip; the load error has no trigger', async () => {
     const e = await oneError(md({ ...base, trigger: 'postToolUse' }));
-    expect(e).toMatchObject({ line: 5, column: 10, message: '`trigger` "postToolUse" is not an AVP trigger (did you mean PostToolUse?)' });
+    expect(e).toMatchObject({
+      line: 5,
+      column: 10,
+      message: '`trigger` "postToolUse" is not an AVP trigger (did you mean PostToolUse?)',
+    });
     expect(e.trigger).toBeUndefined();
     expect(e.name).toBe('check');
   });
@@ -114,7 +156,11 @@ describe('match', () => {
   });
   test('an invalid tool regex is an error at the entry', async () => {
     const e = await oneError(md({ ...base, match: '\n  tools:\n    - Write\n    - "mcp__(x"' }));
-    expect(e).toMatchObject({ line: 9, column: 7, message: '`match.tools` entry "mcp__(x" is not a valid regular expression' });
+    expect(e).toMatchObject({
+      line: 9,
+      column: 7,
+      message: '`match.tools` entry "mcp__(x" is not a valid regular expression',
+    });
   });
   test('a number in files is an error at the entry', async () => {
     const e = await oneError(md({ ...base, match: '\n  files: ["*.ts", 3]' }));
@@ -131,7 +177,9 @@ describe('match', () => {
     expect(r.warnings).toMatchObject([{ line: 7, column: 9, message: 'unknown key `match.tool` (ignored)' }]);
   });
   test('tools on a trigger without tools, files on one without files: warnings', async () => {
-    const r = await loadOne(md({ ...base, trigger: 'UserPromptSubmit', match: '\n  tools: [Write]\n  files: ["*.ts"]' }));
+    const r = await loadOne(
+      md({ ...base, trigger: 'UserPromptSubmit', match: '\n  tools: [Write]\n  files: ["*.ts"]' }),
+    );
     expect(r.validators).toHaveLength(1);
     expect(r.warnings.map((w) => [w.line, w.message])).toEqual([
       [7, '`match.tools` has no effect on UserPromptSubmit (its events carry no tool)'],
@@ -143,10 +191,30 @@ describe('match', () => {
 describe('optional fields', () => {
   test('all optional fields load', async () => {
     const r = await loadOne(
-      md({ ...base, trigger: 'SessionStart', triggerMatcher: 'startup|resume', tags: '[security, code-quality]', once: 'true', timeout: '30', license: 'MIT', compatibility: 'needs git', metadata: '\n  author: me\n  version: "1.0.0"', model: 'claude-haiku-4-5' }),
+      md({
+        ...base,
+        trigger: 'SessionStart',
+        triggerMatcher: 'startup|resume',
+        tags: '[security, code-quality]',
+        once: 'true',
+        timeout: '30',
+        license: 'MIT',
+        compatibility: 'needs git',
+        metadata: '\n  author: me\n  version: "1.0.0"',
+        model: 'claude-haiku-4-5',
+      }),
     );
     expect(r.errors).toEqual([]);
-    expect(r.validators[0]!.spec).toMatchObject({ triggerMatcher: 'startup|resume', tags: ['security', 'code-quality'], once: true, timeout: 30, license: 'MIT', compatibility: 'needs git', metadata: { author: 'me', version: '1.0.0' }, model: 'claude-haiku-4-5' });
+    expect(r.validators[0]!.spec).toMatchObject({
+      triggerMatcher: 'startup|resume',
+      tags: ['security', 'code-quality'],
+      once: true,
+      timeout: 30,
+      license: 'MIT',
+      compatibility: 'needs git',
+      metadata: { author: 'me', version: '1.0.0' },
+      model: 'claude-haiku-4-5',
+    });
   });
   const cases: Array<[string, Record<string, string>, number, RegExp]> = [
     ['tags not lowercase-hyphenated', { tags: '[Security]' }, 6, /tag "Security" is not lowercase-hyphenated/],
@@ -156,10 +224,20 @@ describe('optional fields', () => {
     ['timeout a string', { timeout: '30s' }, 6, /`timeout` must be a number of seconds/],
     ['license a list', { license: '[MIT]' }, 6, /`license` must be a string/],
     ['metadata a string', { metadata: 'me' }, 6, /`metadata` must be a mapping/],
-    ['triggerMatcher invalid regex', { trigger: 'SessionStart', triggerMatcher: '"(startup"' }, 6, /`triggerMatcher` is not a valid regular expression/],
+    [
+      'triggerMatcher invalid regex',
+      { trigger: 'SessionStart', triggerMatcher: '"(startup"' },
+      6,
+      /`triggerMatcher` is not a valid regular expression/,
+    ],
     ['model empty', { model: '""' }, 6, /`model` is empty/],
     ['model a number', { model: '4' }, 6, /`model` must be a string/],
-    ['compatibility over 500 characters', { compatibility: 'c'.repeat(501) }, 6, /`compatibility` is over 500 characters/],
+    [
+      'compatibility over 500 characters',
+      { compatibility: 'c'.repeat(501) },
+      6,
+      /`compatibility` is over 500 characters/,
+    ],
     ['tags a mapping', { tags: '{a: 1}' }, 6, /`tags` must be a list of strings/],
     ['script not a string', { script: '[a]' }, 6, /`script` must be a path/],
   ];
@@ -184,7 +262,10 @@ describe('optional fields', () => {
   });
   test('script in a single-file validator is an error', async () => {
     const e = await oneError(md({ ...base, script: 'scripts/x.ts' }));
-    expect(e).toMatchObject({ line: 6, message: '`script` needs a directory validator (the script lives in its scripts/ folder)' });
+    expect(e).toMatchObject({
+      line: 6,
+      message: '`script` needs a directory validator (the script lives in its scripts/ folder)',
+    });
   });
 });
 
@@ -192,10 +273,14 @@ describe('unknown keys and several problems', () => {
   test('an unknown key is a warning, not an error', async () => {
     const r = await loadOne(md({ ...base, colour: 'red' }));
     expect(r.validators).toHaveLength(1);
-    expect(r.warnings).toMatchObject([{ line: 6, column: 1, level: 'warning', message: 'unknown key `colour` (ignored)' }]);
+    expect(r.warnings).toMatchObject([
+      { line: 6, column: 1, level: 'warning', message: 'unknown key `colour` (ignored)' },
+    ]);
   });
   test('every problem is reported, each at its own line, sorted by lint', async () => {
-    const root = tree({ 'check.md': md({ name: 'Bad', description: 'x', severity: 'critical', trigger: 'Nope', colour: 'red' }) });
+    const root = tree({
+      'check.md': md({ name: 'Bad', description: 'x', severity: 'critical', trigger: 'Nope', colour: 'red' }),
+    });
     const msgs = await lintPaths([root]);
     expect(msgs.map((m) => [m.line, m.level])).toEqual([
       [2, 'error'],
@@ -208,19 +293,27 @@ describe('unknown keys and several problems', () => {
 
 describe('YAML and frontmatter errors', () => {
   test('YAML syntax error at its line', async () => {
-    const e = await oneError('---\nname: check\ndescription: Checks.\nseverity: error\ntrigger: PostToolUse\nmatch: : [Write\n---\nbody\n');
+    const e = await oneError(
+      '---\nname: check\ndescription: Checks.\nseverity: error\ntrigger: PostToolUse\nmatch: : [Write\n---\nbody\n',
+    );
     expect(e.line).toBe(6);
     expect(e.message).toStartWith('invalid YAML:');
     expect(e.fix).toContain('YAML');
     expect(e.trigger).toBeUndefined();
   });
   test('bad indentation is reported at the offending line', async () => {
-    const e = await oneError('---\nname: check\ndescription: Checks.\n  severity: error\ntrigger: PostToolUse\n---\nbody\n');
+    const e = await oneError(
+      '---\nname: check\ndescription: Checks.\n  severity: error\ntrigger: PostToolUse\n---\nbody\n',
+    );
     expect(e.line).toBe(4);
   });
   test('a file without frontmatter is a load error with a fix', async () => {
     const e = await oneError('# Just markdown\n');
-    expect(e).toMatchObject({ line: 1, column: 1, message: 'no YAML frontmatter: a validator starts with a `---` line' });
+    expect(e).toMatchObject({
+      line: 1,
+      column: 1,
+      message: 'no YAML frontmatter: a validator starts with a `---` line',
+    });
     expect(e.fix).toContain('`---`');
   });
   test('an unclosed frontmatter is a load error', async () => {
@@ -259,7 +352,9 @@ describe('empty optional keys and unclosed quotes', () => {
     expect(e.line).toBe(4);
   });
   test('an unclosed quote is reported where it opens, not at the end of the frontmatter', async () => {
-    const e = await oneError('---\nname: check\ndescription: "Checks things\nseverity: error\ntrigger: PostToolUse\n---\nbody\n');
+    const e = await oneError(
+      '---\nname: check\ndescription: "Checks things\nseverity: error\ntrigger: PostToolUse\n---\nbody\n',
+    );
     expect(e).toMatchObject({ line: 3, column: 14 });
     expect(e.message).toContain('quoted scalar');
   });

@@ -25,7 +25,14 @@ const failed = (id: string, severity: ValidatorRun['severity']): ValidatorRun =>
     passed: false,
     summary: `${id} found 2`,
     violations: [
-      { rule: id, file: 'src/config.ts', line: 12, snippet: 'const KEY = "sk-1"', suggestion: 'use process.env.KEY', message: 'hardcoded key' },
+      {
+        rule: id,
+        file: 'src/config.ts',
+        line: 12,
+        snippet: 'const KEY = "sk-1"',
+        suggestion: 'use process.env.KEY',
+        message: 'hardcoded key',
+      },
       { rule: id, file: 'src/db.ts', line: 8, suggestion: 'use process.env.DB' },
     ],
   },
@@ -39,7 +46,11 @@ const broken: ValidatorRun = {
   durationMs: 30000,
   error: { cause: 'timed out after 30 s', fix: 'raise "timeout"' },
 };
-const passed: ValidatorRun = { ...failed('fine', 'error'), status: 'passed', verdict: { passed: true, violations: [], summary: 'ok' } };
+const passed: ValidatorRun = {
+  ...failed('fine', 'error'),
+  status: 'passed',
+  verdict: { passed: true, violations: [], summary: 'ok' },
+};
 
 const render = (e: HookEvent, runs: ValidatorRun[], extra?: Parameters<typeof renderClaude>[3]) => {
   const out = renderClaude(e, aggregate(runs), runs, extra);
@@ -55,14 +66,21 @@ describe('renderClaude', () => {
     expect(doc.decision).toBe('block');
     expect(doc.passed).toBe(false);
     expect(doc.violations).toHaveLength(2);
-    expect(doc.violations[0]).toMatchObject({ rule: 'no-secrets', file: 'src/config.ts', line: 12, validator: 'no-secrets' });
+    expect(doc.violations[0]).toMatchObject({
+      rule: 'no-secrets',
+      file: 'src/config.ts',
+      line: 12,
+      validator: 'no-secrets',
+    });
     expect(doc.reason).toContain('[no-secrets] src/config.ts:12: hardcoded key');
     expect(doc.reason).toContain('fix: use process.env.KEY');
     expect(doc.reason).toContain('src/db.ts:8');
     expect(doc.reason).toContain('Validator errors');
     expect(doc.reason).toContain('[slow-one] timed out after 30 s');
     expect(doc.reason).toContain(KILL_SWITCH);
-    expect(doc.errors).toEqual([{ validator: 'slow-one', severity: 'error', cause: 'timed out after 30 s', fix: 'raise "timeout"' }]);
+    expect(doc.errors).toEqual([
+      { validator: 'slow-one', severity: 'error', cause: 'timed out after 30 s', fix: 'raise "timeout"' },
+    ]);
     expect(doc.summary).toBe('1 validator failed with 2 violations; 1 validator could not be evaluated');
     expect(doc.hookSpecificOutput).toBeUndefined();
     expect(doc.systemMessage).toContain('AVP_DISABLE=1');
@@ -71,17 +89,25 @@ describe('renderClaude', () => {
   test('ERROR on PreToolUse: the tool is denied through permissionDecision, not decision', () => {
     const doc = render(event('PreToolUse', 'Bash'), [failed('no-rm', 'error')]);
     expect(doc.decision).toBeUndefined();
-    expect(doc.hookSpecificOutput).toEqual({ hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: doc.reason });
+    expect(doc.hookSpecificOutput).toEqual({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: doc.reason,
+    });
     expect(doc.reason).toContain('AVP_DISABLE=1');
   });
 
   test('ERROR on PermissionRequest: decision.behavior deny', () => {
     const doc = render(event('PermissionRequest', 'Bash'), [failed('no-rm', 'error')]);
-    expect(doc.hookSpecificOutput).toEqual({ hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: doc.reason } });
+    expect(doc.hookSpecificOutput).toEqual({
+      hookEventName: 'PermissionRequest',
+      decision: { behavior: 'deny', message: doc.reason },
+    });
   });
 
   test('ERROR on Stop and UserPromptSubmit: decision block', () => {
-    for (const name of ['Stop', 'SubagentStop', 'UserPromptSubmit']) expect(render(event(name), [failed('v', 'error')]).decision).toBe('block');
+    for (const name of ['Stop', 'SubagentStop', 'UserPromptSubmit'])
+      expect(render(event(name), [failed('v', 'error')]).decision).toBe('block');
   });
 
   test('ERROR on an event Claude cannot block (SessionStart): user and model are told, no decision', () => {
@@ -117,7 +143,10 @@ describe('renderClaude', () => {
   });
 
   test('the Stop guard releasing a failing Stop: no block, the guard message reaches the user', () => {
-    const doc = render(event('Stop'), [failed('tests', 'error')], { noBlock: true, systemMessage: 'avp let this Stop through after 3 blocks' });
+    const doc = render(event('Stop'), [failed('tests', 'error')], {
+      noBlock: true,
+      systemMessage: 'avp let this Stop through after 3 blocks',
+    });
     expect(doc.decision).toBeUndefined();
     expect(doc.passed).toBe(false);
     expect(doc.systemMessage).toStartWith('avp let this Stop through after 3 blocks');
@@ -127,7 +156,12 @@ describe('renderClaude', () => {
 
   test('a runaway judge is bounded: at most 200 violations, snippets clipped, reason capped', () => {
     const run = failed('noisy', 'error');
-    run.verdict!.violations = Array.from({ length: 5000 }, (_, i) => ({ rule: 'n', file: 'a.ts', line: i + 1, snippet: 'x'.repeat(5000) }));
+    run.verdict!.violations = Array.from({ length: 5000 }, (_, i) => ({
+      rule: 'n',
+      file: 'a.ts',
+      line: i + 1,
+      snippet: 'x'.repeat(5000),
+    }));
     const doc = render(event('PostToolUse', 'Write'), [run]);
     expect(doc.violations).toHaveLength(200);
     expect(doc.violations[0].snippet.length).toBeLessThanOrEqual(400);

@@ -21,9 +21,17 @@ describe('normalizeClaudeEvent on captured inputs', () => {
     expect(e.matcherValue).toBe('Write');
     expect(e.files).toHaveLength(1);
     const f = e.files[0]!;
-    expect(f).toMatchObject({ path: '/home/dev/project/src/config.ts', relPath: 'src/config.ts', inProject: true, kind: 'create', before: null });
+    expect(f).toMatchObject({
+      path: '/home/dev/project/src/config.ts',
+      relPath: 'src/config.ts',
+      inProject: true,
+      kind: 'create',
+      before: null,
+    });
     expect(f.after).toBe('const API_KEY = "sk-live-1234567890abcdef";\n');
-    expect(f.diff).toBe('--- /dev/null\n+++ b/src/config.ts\n@@ -0,0 +1,1 @@\n+const API_KEY = "sk-live-1234567890abcdef";\n');
+    expect(f.diff).toBe(
+      '--- /dev/null\n+++ b/src/config.ts\n@@ -0,0 +1,1 @@\n+const API_KEY = "sk-live-1234567890abcdef";\n',
+    );
   });
 
   test('PostToolUse Edit: before from originalFile, after by applying the edit, diff from structuredPatch', () => {
@@ -75,28 +83,57 @@ describe('normalizeClaudeEvent on every event of the protocol', () => {
 
 describe('tool inputs', () => {
   const post = (tool: string, input: Record<string, unknown>, response?: unknown) =>
-    normalizeClaudeEvent({ hook_event_name: 'PostToolUse', cwd: '/home/dev/project', tool_name: tool, tool_input: input, tool_response: response }, env);
+    normalizeClaudeEvent(
+      {
+        hook_event_name: 'PostToolUse',
+        cwd: '/home/dev/project',
+        tool_name: tool,
+        tool_input: input,
+        tool_response: response,
+      },
+      env,
+    );
 
   test('Write update with structuredPatch', () => {
-    const e = post('Write', { file_path: '/home/dev/project/a.txt', content: 'x\ny\n' }, {
-      type: 'update', originalFile: 'x\n', content: 'x\ny\n',
-      structuredPatch: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 2, lines: [' x', '+y'] }],
-    });
+    const e = post(
+      'Write',
+      { file_path: '/home/dev/project/a.txt', content: 'x\ny\n' },
+      {
+        type: 'update',
+        originalFile: 'x\n',
+        content: 'x\ny\n',
+        structuredPatch: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 2, lines: [' x', '+y'] }],
+      },
+    );
     expect(e.files[0]).toMatchObject({ kind: 'update', before: 'x\n', after: 'x\ny\n' });
     expect(e.files[0]!.diff).toContain('@@ -1,1 +1,2 @@\n x\n+y\n');
   });
 
   test('MultiEdit applies every edit in order; replace_all honoured', () => {
-    const e = post('MultiEdit', { file_path: 'rel/b.ts', edits: [{ old_string: 'a', new_string: 'b', replace_all: true }, { old_string: 'bc', new_string: 'X' }] }, {
-      originalFile: 'a a c\nac\n',
-    });
+    const e = post(
+      'MultiEdit',
+      {
+        file_path: 'rel/b.ts',
+        edits: [
+          { old_string: 'a', new_string: 'b', replace_all: true },
+          { old_string: 'bc', new_string: 'X' },
+        ],
+      },
+      {
+        originalFile: 'a a c\nac\n',
+      },
+    );
     expect(e.files[0]!.path).toBe('/home/dev/project/rel/b.ts');
     expect(e.files[0]!.relPath).toBe('rel/b.ts');
     expect(e.files[0]!.after).toBe('b b c\nX\n');
   });
 
   test('NotebookEdit: the notebook path and a diff of the cell source', () => {
-    const e = post('NotebookEdit', { notebook_path: '/home/dev/project/nb.ipynb', cell_id: 'c1', new_source: 'print(1)\n' });
+    const e = post('NotebookEdit', {
+      notebook_path: '/home/dev/project/nb.ipynb',
+      cell_id: 'c1',
+      new_source: 'print(1)\n',
+    });
     expect(e.files[0]!.relPath).toBe('nb.ipynb');
     expect(e.files[0]!.diff).toContain('(cell c1)');
     expect(e.files[0]!.diff).toContain('+print(1)');
@@ -118,7 +155,12 @@ describe('PreToolUse: the proposal is completed from disk only when asked', () =
     mkdirSync(join(root, 'src'));
     writeFileSync(join(root, 'src/a.ts'), 'one\ntwo\nthree\n');
     const e = normalizeClaudeEvent(
-      { hook_event_name: 'PreToolUse', cwd: root, tool_name: 'Edit', tool_input: { file_path: join(root, 'src/a.ts'), old_string: 'two', new_string: 'TWO' } },
+      {
+        hook_event_name: 'PreToolUse',
+        cwd: root,
+        tool_name: 'Edit',
+        tool_input: { file_path: join(root, 'src/a.ts'), old_string: 'two', new_string: 'TWO' },
+      },
       { CLAUDE_PROJECT_DIR: root },
     );
     expect(e.files[0]!.before).toBeUndefined();
@@ -130,7 +172,12 @@ describe('PreToolUse: the proposal is completed from disk only when asked', () =
   test('Write of a new file becomes a create', async () => {
     const root = tempDir('avp-e-pre-');
     const e = normalizeClaudeEvent(
-      { hook_event_name: 'PreToolUse', cwd: root, tool_name: 'Write', tool_input: { file_path: join(root, 'n.ts'), content: 'x\n' } },
+      {
+        hook_event_name: 'PreToolUse',
+        cwd: root,
+        tool_name: 'Write',
+        tool_input: { file_path: join(root, 'n.ts'), content: 'x\n' },
+      },
       { CLAUDE_PROJECT_DIR: root },
     );
     const done = await completeFileChanges(e);
@@ -147,7 +194,11 @@ describe('bad input', () => {
     ['no event name', { cwd: '/' }, /no "hook_event_name"/],
     ['a numeric event name', { hook_event_name: 3 }, /must be an event name/],
     ['a non-string cwd', { hook_event_name: 'Stop', cwd: 5 }, /"cwd" must be a string/],
-    ['a non-object tool_input', { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: 'x' }, /"tool_input" must be an object/],
+    [
+      'a non-object tool_input',
+      { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: 'x' },
+      /"tool_input" must be an object/,
+    ],
   ];
   for (const [what, input, message] of bad) {
     test(what, () => {

@@ -2,7 +2,15 @@ import { describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AvpError } from '../../../src/errors.ts';
-import { cachingJudge, changeFingerprint, evict, readVerdict, verdictCacheDir, verdictCacheKey, writeVerdict } from '../../../src/judges/cache.ts';
+import {
+  cachingJudge,
+  changeFingerprint,
+  evict,
+  readVerdict,
+  verdictCacheDir,
+  verdictCacheKey,
+  writeVerdict,
+} from '../../../src/judges/cache.ts';
 import type { Judge, JudgeRequest } from '../../../src/judges/types.ts';
 import { tempDir } from '../../support/run-avp.ts';
 import { editEvent, makeValidator, writeEvent } from './helpers.ts';
@@ -18,9 +26,13 @@ describe('cache keys', () => {
     expect(verdictCacheKey('h1', 'openai', 'm', e)).not.toBe(k);
     expect(verdictCacheKey('h1', 'anthropic', 'm2', e)).not.toBe(k);
     expect(verdictCacheKey('h1', 'anthropic', 'm', editEvent({ before: 'a\n', after: 'c\n' }))).not.toBe(k);
-    expect(verdictCacheKey('h1', 'anthropic', 'm', editEvent({ before: 'a\n', after: 'b\n', relPath: 'src/other.ts' }))).not.toBe(k);
+    expect(
+      verdictCacheKey('h1', 'anthropic', 'm', editEvent({ before: 'a\n', after: 'b\n', relPath: 'src/other.ts' })),
+    ).not.toBe(k);
     // the session, transcript and timing of an event do not matter
-    expect(changeFingerprint({ ...e, sessionId: 'other', raw: { session_id: 'x', duration_ms: 5 } })).toBe(changeFingerprint(e));
+    expect(changeFingerprint({ ...e, sessionId: 'other', raw: { session_id: 'x', duration_ms: 5 } })).toBe(
+      changeFingerprint(e),
+    );
   });
 
   test('Bash command and output are part of the change', () => {
@@ -60,14 +72,26 @@ describe('cache files', () => {
 
 describe('cachingJudge', () => {
   function counting(result: () => Promise<any>): Judge & { calls: number } {
-    const j = { name: 'anthropic', calls: 0, async evaluate() { j.calls++; return result(); } };
+    const j = {
+      name: 'anthropic',
+      calls: 0,
+      async evaluate() {
+        j.calls++;
+        return result();
+      },
+    };
     return j;
   }
 
   test('a verdict is stored and served without calling the judge again; errors are never stored', async () => {
     const root = tempDir('avp-proj-');
     const v = makeValidator();
-    const req: JudgeRequest = { validator: v, event: editEvent({ before: 'a\n', after: 'b\n', projectRoot: root }), signal: new AbortController().signal, timeoutMs: 1000 };
+    const req: JudgeRequest = {
+      validator: v,
+      event: editEvent({ before: 'a\n', after: 'b\n', projectRoot: root }),
+      signal: new AbortController().signal,
+      timeoutMs: 1000,
+    };
     let fail = true;
     const inner = counting(async () => {
       if (fail) throw new AvpError('judge-timeout', 'slow');
@@ -106,8 +130,16 @@ describe('concurrent writers', () => {
     `;
     const file = join(tempDir('avp-cache-script-'), 'w.ts');
     writeFileSync(file, script);
-    const procs = Array.from({ length: 4 }, () => Bun.spawn([process.execPath, file, dir], { stdout: 'pipe', stderr: 'pipe' }));
-    const outs = await Promise.all(procs.map(async (p) => ({ out: await new Response(p.stdout).text(), err: await new Response(p.stderr).text(), code: await p.exited })));
+    const procs = Array.from({ length: 4 }, () =>
+      Bun.spawn([process.execPath, file, dir], { stdout: 'pipe', stderr: 'pipe' }),
+    );
+    const outs = await Promise.all(
+      procs.map(async (p) => ({
+        out: await new Response(p.stdout).text(),
+        err: await new Response(p.stderr).text(),
+        code: await p.exited,
+      })),
+    );
     for (const o of outs) {
       expect(o.code).toBe(0);
       const r = JSON.parse(o.out);

@@ -19,9 +19,16 @@ describe('auto-detection', () => {
   const config = defaultConfig();
   test('claude on PATH first, then ANTHROPIC_API_KEY, then OPENAI_*', () => {
     const bin = withClaude();
-    expect(detectBackend(config, { PATH: bin, ANTHROPIC_API_KEY: 'k' })).toMatchObject({ backend: 'claude', bin: join(bin, 'claude') });
-    expect(detectBackend(config, { PATH: '/nonexistent', ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'o' }).backend).toBe('anthropic');
-    expect(detectBackend(config, { PATH: '/nonexistent', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1' }).reason).toContain('OPENAI_BASE_URL');
+    expect(detectBackend(config, { PATH: bin, ANTHROPIC_API_KEY: 'k' })).toMatchObject({
+      backend: 'claude',
+      bin: join(bin, 'claude'),
+    });
+    expect(detectBackend(config, { PATH: '/nonexistent', ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'o' }).backend).toBe(
+      'anthropic',
+    );
+    expect(detectBackend(config, { PATH: '/nonexistent', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1' }).reason).toContain(
+      'OPENAI_BASE_URL',
+    );
     expect(detectBackend(config, { PATH: '/nonexistent', OPENAI_API_KEY: 'o' }).backend).toBe('openai');
   });
 
@@ -45,10 +52,17 @@ describe('auto-detection', () => {
 
   test('explicit backend and per-validator routing win over detection', () => {
     const bin = withClaude();
-    const c = { ...config, judge: { ...config.judge, backend: 'openai' as const, validators: { 'no-secrets': 'anthropic' as const } } };
+    const c = {
+      ...config,
+      judge: { ...config.judge, backend: 'openai' as const, validators: { 'no-secrets': 'anthropic' as const } },
+    };
     expect(detectBackend(c, { PATH: bin }).backend).toBe('openai');
-    expect(detectBackend(c, { PATH: bin, ANTHROPIC_API_KEY: 'k' }, { id: 'no-secrets', name: 'no-secrets' }).backend).toBe('anthropic');
-    expect(() => detectBackend(c, { PATH: bin }, { id: 'no-secrets', name: 'no-secrets' })).toThrow(/ANTHROPIC_API_KEY is not set/);
+    expect(
+      detectBackend(c, { PATH: bin, ANTHROPIC_API_KEY: 'k' }, { id: 'no-secrets', name: 'no-secrets' }).backend,
+    ).toBe('anthropic');
+    expect(() => detectBackend(c, { PATH: bin }, { id: 'no-secrets', name: 'no-secrets' })).toThrow(
+      /ANTHROPIC_API_KEY is not set/,
+    );
     const claudeOnly = { ...config, judge: { ...config.judge, backend: 'claude' as const } };
     expect(() => detectBackend(claudeOnly, { PATH: '/nonexistent' })).toThrow(/not on PATH/);
   });
@@ -92,18 +106,56 @@ describe('claude sub-agent environment', () => {
   test('host session markers removed, validator identity and the recursion guard added', async () => {
     const { subagentEnv } = await import('../../../src/judges/claude.ts');
     const { makeValidator } = await import('./helpers.ts');
-    const env = subagentEnv({ PATH: '/bin', CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: 's', CLAUDE_PROJECT_DIR: '/p', ANTHROPIC_API_KEY: 'k' }, makeValidator(), '/p');
-    expect(env).toEqual({ PATH: '/bin', ANTHROPIC_API_KEY: 'k', AVP_VALIDATOR_NAME: 'no-secrets', AVP_VALIDATOR_ID: 'no-secrets', AVP_VALIDATOR_DIR: '', AVP_PROJECT_ROOT: '/p', AVP_SUBAGENT: '1' });
+    const env = subagentEnv(
+      { PATH: '/bin', CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: 's', CLAUDE_PROJECT_DIR: '/p', ANTHROPIC_API_KEY: 'k' },
+      makeValidator(),
+      '/p',
+    );
+    expect(env).toEqual({
+      PATH: '/bin',
+      ANTHROPIC_API_KEY: 'k',
+      AVP_VALIDATOR_NAME: 'no-secrets',
+      AVP_VALIDATOR_ID: 'no-secrets',
+      AVP_VALIDATOR_DIR: '',
+      AVP_PROJECT_ROOT: '/p',
+      AVP_SUBAGENT: '1',
+    });
   });
 });
 
 describe('claude CLI result', () => {
   test('result text, usage and model; errors named without noise', async () => {
     const { claudeAnswer } = await import('../../../src/judges/claude.ts');
-    const ok = claudeAnswer(JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: '{"passed":true}', usage: { input_tokens: 5, output_tokens: 2, cache_read_input_tokens: 1, cache_creation_input_tokens: 0 }, modelUsage: { 'claude-haiku-4-5-20251001': {} } }), 'claude-haiku-4-5');
-    expect(ok).toEqual({ text: '{"passed":true}', model: 'claude-haiku-4-5-20251001', usage: { inputTokens: 5, outputTokens: 2, cacheReadTokens: 1, cacheWriteTokens: 0 } });
-    expect(() => claudeAnswer(JSON.stringify({ type: 'result', subtype: 'success', is_error: true, result: 'Not logged in · Please run /login' }), 'm')).toThrow(/^the claude sub-agent failed: Not logged in/);
-    expect(() => claudeAnswer(JSON.stringify({ type: 'result', subtype: 'error_max_turns', is_error: true, result: '' }), 'm')).toThrow(/error_max_turns/);
+    const ok = claudeAnswer(
+      JSON.stringify({
+        type: 'result',
+        subtype: 'success',
+        is_error: false,
+        result: '{"passed":true}',
+        usage: { input_tokens: 5, output_tokens: 2, cache_read_input_tokens: 1, cache_creation_input_tokens: 0 },
+        modelUsage: { 'claude-haiku-4-5-20251001': {} },
+      }),
+      'claude-haiku-4-5',
+    );
+    expect(ok).toEqual({
+      text: '{"passed":true}',
+      model: 'claude-haiku-4-5-20251001',
+      usage: { inputTokens: 5, outputTokens: 2, cacheReadTokens: 1, cacheWriteTokens: 0 },
+    });
+    expect(() =>
+      claudeAnswer(
+        JSON.stringify({
+          type: 'result',
+          subtype: 'success',
+          is_error: true,
+          result: 'Not logged in · Please run /login',
+        }),
+        'm',
+      ),
+    ).toThrow(/^the claude sub-agent failed: Not logged in/);
+    expect(() =>
+      claudeAnswer(JSON.stringify({ type: 'result', subtype: 'error_max_turns', is_error: true, result: '' }), 'm'),
+    ).toThrow(/error_max_turns/);
     expect(() => claudeAnswer('Segmentation fault', 'm')).toThrow(/did not print its JSON result/);
   });
 });

@@ -5,7 +5,9 @@ import type { HookEvent, FileChange } from '../../../src/event.ts';
 import type { Validator } from '../../../src/format/types.ts';
 import { tempDir } from '../../support/run-avp.ts';
 
-export function makeValidator(over: Omit<Partial<Validator>, 'references'> & { references?: Record<string, string> } = {}): Validator {
+export function makeValidator(
+  over: Omit<Partial<Validator>, 'references'> & { references?: Record<string, string> } = {},
+): Validator {
   const name = over.name ?? 'no-secrets';
   let dir = over.dir;
   let refs: string[] = [];
@@ -42,10 +44,23 @@ export function makeValidator(over: Omit<Partial<Validator>, 'references'> & { r
   };
 }
 
-export function editEvent(opts: { before: string; after: string; relPath?: string; projectRoot?: string; diff?: string }): HookEvent {
+export function editEvent(opts: {
+  before: string;
+  after: string;
+  relPath?: string;
+  projectRoot?: string;
+  diff?: string;
+}): HookEvent {
   const projectRoot = opts.projectRoot ?? '/home/dev/project';
   const relPath = opts.relPath ?? 'src/config.ts';
-  const file: FileChange = { path: join(projectRoot, relPath), relPath, inProject: true, kind: 'update', before: opts.before, after: opts.after };
+  const file: FileChange = {
+    path: join(projectRoot, relPath),
+    relPath,
+    inProject: true,
+    kind: 'update',
+    before: opts.before,
+    after: opts.after,
+  };
   if (opts.diff) file.diff = opts.diff;
   return {
     agent: 'claude',

@@ -21,7 +21,11 @@ function between(text: string, nonce: string): { inside: string; before: string;
   expect(text.split(close).length - 1).toBe(2);
   const start = text.lastIndexOf(open);
   const end = text.lastIndexOf(close);
-  return { before: text.slice(0, start), inside: text.slice(start + open.length, end), after: text.slice(end + close.length) };
+  return {
+    before: text.slice(0, start),
+    inside: text.slice(start + open.length, end),
+    after: text.slice(end + close.length),
+  };
 }
 
 describe('buildPrompt layout', () => {
@@ -78,7 +82,9 @@ describe('event context', () => {
   });
 
   test('binary and deleted files are named, not dumped', () => {
-    expect(eventContext(writeEvent('PNG\u0000\u0001\u0002'))).toContain('file: src/new.ts (create, binary content not shown)');
+    expect(eventContext(writeEvent('PNG\u0000\u0001\u0002'))).toContain(
+      'file: src/new.ts (create, binary content not shown)',
+    );
     const del = editEvent({ before: 'a\n', after: 'a\n' });
     del.files[0] = { ...del.files[0]!, kind: 'delete', after: null };
     expect(eventContext(del)).toContain('file: src/config.ts (deleted)');
@@ -103,7 +109,14 @@ describe('event context', () => {
   test('Stop: every file changed during the turn with its diff', () => {
     const e = editEvent({ before: 'a\n', after: 'b\n' });
     const w = writeEvent('new\n');
-    const ctx = eventContext({ ...e, event: 'Stop', tool: undefined, toolInput: undefined, files: [...e.files, ...w.files], raw: { last_assistant_message: 'Done.' } } as any);
+    const ctx = eventContext({
+      ...e,
+      event: 'Stop',
+      tool: undefined,
+      toolInput: undefined,
+      files: [...e.files, ...w.files],
+      raw: { last_assistant_message: 'Done.' },
+    } as any);
     expect(ctx).toContain('files changed during the turn: 2');
     expect(ctx).toContain('-a\n+b');
     expect(ctx).toContain('file: src/new.ts (new file, 1 lines)');
@@ -117,14 +130,24 @@ describe('injection corpus stays inside the nonce-fenced block', () => {
       const v = makeValidator();
       const created = buildPrompt(v, writeEvent(`// ${payload}\nconst x = 1;\n`));
       const edited = buildPrompt(v, editEvent({ before: 'const x = 1;\n', after: `const x = 1;\n${payload}\n` }));
-      const bash = buildPrompt(v, { ...writeEvent(''), tool: 'Bash', files: [], toolInput: { command: `echo '${payload}'` } });
-      const pathy = buildPrompt(v, writeEvent('x\n', { relPath: `src/${payload.replace(/\n/g, ' ').slice(0, 60)}.ts` }));
+      const bash = buildPrompt(v, {
+        ...writeEvent(''),
+        tool: 'Bash',
+        files: [],
+        toolInput: { command: `echo '${payload}'` },
+      });
+      const pathy = buildPrompt(
+        v,
+        writeEvent('x\n', { relPath: `src/${payload.replace(/\n/g, ' ').slice(0, 60)}.ts` }),
+      );
       for (const p of [created, edited, bash, pathy]) {
         const { inside, before, after } = between(p.user, p.nonce);
         expect(inside).toContain(payload.split('\n')[0]!.slice(0, 40));
         expect(before).not.toContain(payload.split('\n')[0]!);
         expect(after).not.toContain(payload.split('\n')[0]!);
-        expect(after.trim()).toBe('Now reply with the JSON verdict of validator `no-secrets` for this change, and nothing else.');
+        expect(after.trim()).toBe(
+          'Now reply with the JSON verdict of validator `no-secrets` for this change, and nothing else.',
+        );
       }
     });
   }

@@ -17,12 +17,29 @@ function repo(files: Record<string, string>): string {
   mkdirSync(dir, { recursive: true });
   return dir;
 }
-const input = (dir: string, extra: Partial<PhaseInput> = {}): PhaseInput => ({ working_directory: dir, changed_files: [], max_retries: 3, skip_build: false, skip_tests: false, ...extra });
+const input = (dir: string, extra: Partial<PhaseInput> = {}): PhaseInput => ({
+  working_directory: dir,
+  changed_files: [],
+  max_retries: 3,
+  skip_build: false,
+  skip_tests: false,
+  ...extra,
+});
 const plan = (dir: string, lang: Language, extra: Partial<PhaseInput> = {}) => planCommands(input(dir, extra), lang);
 
 describe('planCommands', () => {
   test('JavaScript prefers package.json scripts', () => {
-    const dir = repo({ 'package.json': JSON.stringify({ scripts: { format: 'prettier --write .', 'format:check': 'prettier --check .', lint: 'eslint .', build: 'vite build', test: 'vitest run' } }) });
+    const dir = repo({
+      'package.json': JSON.stringify({
+        scripts: {
+          format: 'prettier --write .',
+          'format:check': 'prettier --check .',
+          lint: 'eslint .',
+          build: 'vite build',
+          test: 'vitest run',
+        },
+      }),
+    });
     const p = plan(dir, 'javascript');
     expect(p.formatter).toMatchObject({ command: 'npm run format:check', fix: 'npm run format', origin: 'project' });
     expect(p.linter).toMatchObject({ command: 'npm run lint', fix: 'npm run lint -- --fix' });
@@ -54,11 +71,17 @@ describe('planCommands', () => {
   });
 
   test('Rust, Go, Ruby, Java defaults', () => {
-    expect(plan(repo({ 'Cargo.toml': '' }), 'rust').formatter).toMatchObject({ command: 'cargo fmt --check', fix: 'cargo fmt' });
+    expect(plan(repo({ 'Cargo.toml': '' }), 'rust').formatter).toMatchObject({
+      command: 'cargo fmt --check',
+      fix: 'cargo fmt',
+    });
     const go = plan(repo({ 'go.mod': '' }), 'go');
     expect(go.formatter).toMatchObject({ command: 'gofmt -l .', fix: 'gofmt -w .', failOnOutput: true });
     expect(go.linter.command).toBe('go vet ./...');
-    expect(plan(repo({ 'go.mod': '', '.golangci.yml': '' }), 'go').linter).toMatchObject({ command: 'golangci-lint run', fix: 'golangci-lint run --fix' });
+    expect(plan(repo({ 'go.mod': '', '.golangci.yml': '' }), 'go').linter).toMatchObject({
+      command: 'golangci-lint run',
+      fix: 'golangci-lint run --fix',
+    });
     const rb = plan(repo({ Gemfile: '', 'spec/a_spec.rb': '' }), 'ruby');
     expect(rb.linter).toMatchObject({ command: 'bundle exec rubocop', fix: 'bundle exec rubocop -a' });
     expect(rb.tests.command).toBe('bundle exec rspec');
@@ -66,12 +89,20 @@ describe('planCommands', () => {
     const mvn = plan(repo({ 'pom.xml': '<project/>' }), 'java');
     expect(mvn.build.command).toBe('mvn -q compile');
     expect(mvn.tests.command).toBe('mvn -q test');
-    expect(plan(repo({ 'build.gradle': 'plugins { id "com.diffplug.spotless" }', gradlew: '' }), 'java').formatter).toMatchObject({ command: './gradlew spotlessCheck', origin: 'project' });
+    expect(
+      plan(repo({ 'build.gradle': 'plugins { id "com.diffplug.spotless" }', gradlew: '' }), 'java').formatter,
+    ).toMatchObject({ command: './gradlew spotlessCheck', origin: 'project' });
   });
 
   test('overrides are verbatim, with derived fix modes; skip flags win', () => {
     const dir = repo({ 'pyproject.toml': '' });
-    const p = plan(dir, 'python', { format_command: 'black . --check', lint_command: 'ruff check . --fix', test_command: 'pytest -v', build_command: 'make', skip_build: true });
+    const p = plan(dir, 'python', {
+      format_command: 'black . --check',
+      lint_command: 'ruff check . --fix',
+      test_command: 'pytest -v',
+      build_command: 'make',
+      skip_build: true,
+    });
     expect(p.formatter).toMatchObject({ command: 'black . --check', fix: 'black .', origin: 'input' });
     expect(p.linter).toMatchObject({ command: 'ruff check . --fix', fix: 'ruff check . --fix' });
     expect(p.tests.command).toBe('pytest -v');

@@ -38,7 +38,11 @@ describe('runCommand', () => {
   });
 
   test('output is bounded: head and tail kept, the middle omitted', async () => {
-    const r = await runCommand(`node -e "process.stdout.write('A'.repeat(2000000)); process.stdout.write('END')"`, dir, opts);
+    const r = await runCommand(
+      `node -e "process.stdout.write('A'.repeat(2000000)); process.stdout.write('END')"`,
+      dir,
+      opts,
+    );
     expect(r.output.length).toBeLessThan(600_000);
     expect(r.output.startsWith('AAAA')).toBe(true);
     expect(r.output.endsWith('END')).toBe(true);
@@ -56,8 +60,12 @@ describe('missing programs', () => {
   test('shell and npm messages', () => {
     expect(missingProgram('sh: 1: black: not found\n', 'black .', 127)).toBe('black is not installed');
     expect(missingProgram('bash: ruff: command not found\n', 'ruff check .', 127)).toBe('ruff is not installed');
-    expect(missingProgram('npm error Missing script: "lint"\n', 'npm run lint', 1)).toBe('package.json has no "lint" script');
-    expect(missingProgram('npm error could not determine executable to run\n', 'npx prettier --check .', 1)).toBe('prettier is not installed');
+    expect(missingProgram('npm error Missing script: "lint"\n', 'npm run lint', 1)).toBe(
+      'package.json has no "lint" script',
+    );
+    expect(missingProgram('npm error could not determine executable to run\n', 'npx prettier --check .', 1)).toBe(
+      'prettier is not installed',
+    );
     expect(missingProgram('all good', 'x', 0)).toBeUndefined();
   });
 
@@ -67,7 +75,9 @@ describe('missing programs', () => {
     expect(findMissingProgram('sh -c true', dir, env)).toBeUndefined();
     expect(findMissingProgram('avp-nope --x', dir, env)).toBe('avp-nope is not installed');
     expect(findMissingProgram('./tools/fmt --check', dir, env)).toBe('./tools/fmt does not exist');
-    expect(findMissingProgram('npx avp-no-such-pkg --check .', dir, env)).toBe('avp-no-such-pkg is not installed (not in node_modules/.bin, and npx is not allowed to download it)');
+    expect(findMissingProgram('npx avp-no-such-pkg --check .', dir, env)).toBe(
+      'avp-no-such-pkg is not installed (not in node_modules/.bin, and npx is not allowed to download it)',
+    );
     expect(findMissingProgram('npm run lint', dir, env)).toBeUndefined();
     expect(findMissingProgram('npm run format', dir, env)).toBe('package.json has no "format" script');
     expect(findMissingProgram('FOO=1 avp-nope', dir, env)).toBe('avp-nope is not installed');

@@ -25,7 +25,9 @@ describe('formatterFix', () => {
   });
 
   test('package.json scripts: format:check → format; a prettier --check script gets -- --write', () => {
-    expect(formatterFix('npm run format:check', { format: 'prettier --write .', 'format:check': 'prettier --check .' })).toBe('npm run format');
+    expect(
+      formatterFix('npm run format:check', { format: 'prettier --write .', 'format:check': 'prettier --check .' }),
+    ).toBe('npm run format');
     expect(formatterFix('pnpm run format', { format: 'prettier --check .' })).toBe('pnpm run format -- --write');
     expect(formatterFix('npm run format', { format: 'prettier --write .' })).toBeUndefined();
   });
@@ -41,7 +43,9 @@ describe('linterFix', () => {
     expect(linterFix('npx eslint .')).toBe('npx eslint . --fix');
     expect(linterFix('ruff check .')).toBe('ruff check . --fix');
     expect(linterFix('golangci-lint run')).toBe('golangci-lint run --fix');
-    expect(linterFix('cargo clippy --all-targets -- -D warnings')).toBe('cargo clippy --fix --allow-dirty --allow-staged --allow-no-vcs --all-targets -- -D warnings');
+    expect(linterFix('cargo clippy --all-targets -- -D warnings')).toBe(
+      'cargo clippy --fix --allow-dirty --allow-staged --allow-no-vcs --all-targets -- -D warnings',
+    );
     expect(linterFix('rubocop')).toBe('rubocop -a');
     expect(linterFix('npx biome lint .')).toBe('npx biome lint . --write');
   });

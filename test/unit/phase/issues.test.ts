@@ -13,21 +13,30 @@ describe('relevantLines', () => {
   });
 
   test('tsc, ruff, go and javac locations', () => {
-    expect(relevantLines("src/api.ts(42,5): error TS2322: Type 'number' is not assignable to type 'string'.", wd)).toEqual([
-      "src/api.ts:42:5 error TS2322: Type 'number' is not assignable to type 'string'.",
+    expect(
+      relevantLines("src/api.ts(42,5): error TS2322: Type 'number' is not assignable to type 'string'.", wd),
+    ).toEqual(["src/api.ts:42:5 error TS2322: Type 'number' is not assignable to type 'string'."]);
+    expect(relevantLines('main.py:1:8: F401 [*] `os` imported but unused\nFound 1 error.', wd)).toEqual([
+      'main.py:1:8 F401 [*] `os` imported but unused',
     ]);
-    expect(relevantLines('main.py:1:8: F401 [*] `os` imported but unused\nFound 1 error.', wd)).toEqual(['main.py:1:8 F401 [*] `os` imported but unused']);
-    expect(relevantLines('# example.com/app\n./main.go:7:2: undefined: foo', wd)).toEqual(['main.go:7:2 undefined: foo']);
-    expect(relevantLines('src/Main.java:3: error: cannot find symbol', wd)).toEqual(['src/Main.java:3 error: cannot find symbol']);
+    expect(relevantLines('# example.com/app\n./main.go:7:2: undefined: foo', wd)).toEqual([
+      'main.go:7:2 undefined: foo',
+    ]);
+    expect(relevantLines('src/Main.java:3: error: cannot find symbol', wd)).toEqual([
+      'src/Main.java:3 error: cannot find symbol',
+    ]);
   });
 
   test('rustc errors are joined with their --> location; summary lines dropped', () => {
-    const out = 'error[E0308]: mismatched types\n --> src/lib.rs:3:5\n  |\n3 |     values.len()\n  |     ^^^^^^^^^^^^ expected `i64`, found `usize`\n\nerror: could not compile `app` (lib) due to 1 previous error\n';
+    const out =
+      'error[E0308]: mismatched types\n --> src/lib.rs:3:5\n  |\n3 |     values.len()\n  |     ^^^^^^^^^^^^ expected `i64`, found `usize`\n\nerror: could not compile `app` (lib) due to 1 previous error\n';
     expect(relevantLines(out, wd)).toEqual(['src/lib.rs:3:5: error[E0308]: mismatched types']);
   });
 
   test('no location: lines that say error/fail; else the last lines; never npm noise; bounded', () => {
-    expect(relevantLines('npm warn config x\nbuilding…\nError: webpack failed to compile\n', wd)).toEqual(['Error: webpack failed to compile']);
+    expect(relevantLines('npm warn config x\nbuilding…\nError: webpack failed to compile\n', wd)).toEqual([
+      'Error: webpack failed to compile',
+    ]);
     expect(relevantLines('one\ntwo\nthree\n', wd)).toEqual(['one', 'two', 'three']);
     const many = Array.from({ length: 100 }, (_, i) => `src/a${i}.ts(1,1): error TS1: x`).join('\n');
     expect(relevantLines(many, wd)).toHaveLength(20);
@@ -37,9 +46,18 @@ describe('relevantLines', () => {
 
 describe('unformattedFiles', () => {
   test('prettier, black, cargo fmt, gofmt -l', () => {
-    expect(unformattedFiles('Checking formatting...\n[warn] src/api.ts\n[warn] src/b.ts\n[warn] Code style issues found in 2 files. Run Prettier with --write to fix.', wd)).toEqual(['src/api.ts', 'src/b.ts']);
-    expect(unformattedFiles('would reformat /home/dev/app/main.py\n\nOh no! 1 file would be reformatted.', wd)).toEqual(['main.py']);
-    expect(unformattedFiles('Diff in /home/dev/app/src/lib.rs at line 1:\n-pub fn sum( x )\n+pub fn sum(x)\n', wd)).toEqual(['src/lib.rs:1']);
+    expect(
+      unformattedFiles(
+        'Checking formatting...\n[warn] src/api.ts\n[warn] src/b.ts\n[warn] Code style issues found in 2 files. Run Prettier with --write to fix.',
+        wd,
+      ),
+    ).toEqual(['src/api.ts', 'src/b.ts']);
+    expect(unformattedFiles('would reformat /home/dev/app/main.py\n\nOh no! 1 file would be reformatted.', wd)).toEqual(
+      ['main.py'],
+    );
+    expect(
+      unformattedFiles('Diff in /home/dev/app/src/lib.rs at line 1:\n-pub fn sum( x )\n+pub fn sum(x)\n', wd),
+    ).toEqual(['src/lib.rs:1']);
     expect(unformattedFiles('main.go\npkg/util.go\n', wd)).toEqual(['main.go', 'pkg/util.go']);
   });
 });
@@ -55,7 +73,11 @@ describe('failingCount', () => {
     ['pytest', '==== 1 failed, 3 passed in 0.12s ====', 1],
     ['pytest with errors', '==== 1 failed, 2 errors in 0.12s ====', 3],
     ['pytest all passed', '==== 4 passed in 0.12s ====', 0],
-    ['cargo (two binaries)', 'test result: FAILED. 3 passed; 1 failed; 0 ignored\ntest result: FAILED. 0 passed; 2 failed; 0 ignored', 3],
+    [
+      'cargo (two binaries)',
+      'test result: FAILED. 3 passed; 1 failed; 0 ignored\ntest result: FAILED. 0 passed; 2 failed; 0 ignored',
+      3,
+    ],
     ['go test', '--- FAIL: TestA (0.00s)\n--- FAIL: TestB (0.00s)\nFAIL\nFAIL\texample.com/app\t0.01s', 2],
     ['rspec', '10 examples, 3 failures', 3],
     ['minitest', '5 runs, 9 assertions, 1 failures, 1 errors, 0 skips', 2],

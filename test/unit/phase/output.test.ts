@@ -30,12 +30,23 @@ describe('assembleOutput', () => {
 
   test('any fail → fail; critical security → flag placed before checks', () => {
     const c = checks();
-    c.security_review = { status: 'fail', vulnerabilities: ['SQL Injection in a.ts:1'], severity: 'critical', execution_time_ms: 4 };
+    c.security_review = {
+      status: 'fail',
+      vulnerabilities: ['SQL Injection in a.ts:1'],
+      severity: 'critical',
+      execution_time_ms: 4,
+    };
     const out = assembleOutput(c, 10);
     expect(validate(out)).toBe(true);
     expect(out.status).toBe('fail');
     expect(out.critical_security_issue).toBe(true);
-    expect(Object.keys(out)).toEqual(['status', 'execution_time_ms', 'total_retries', 'critical_security_issue', 'checks']);
+    expect(Object.keys(out)).toEqual([
+      'status',
+      'execution_time_ms',
+      'total_retries',
+      'critical_security_issue',
+      'checks',
+    ]);
   });
 
   test('guarantees are enforced on whatever the checks returned', () => {
@@ -46,8 +57,20 @@ describe('assembleOutput', () => {
     c.code_review = { status: 'pass', findings: ['x'], severity: 'low', execution_time_ms: NaN };
     const out = assembleOutput(c, -3);
     expect(validate(out)).toBe(true);
-    expect(out.checks.build).toEqual({ status: 'skipped', errors: [], retry_count: 0, command: '', execution_time_ms: 0 });
-    expect(out.checks.tests).toEqual({ status: 'pass', failing_count: 0, retry_count: 0, command: 'pytest', execution_time_ms: 0 });
+    expect(out.checks.build).toEqual({
+      status: 'skipped',
+      errors: [],
+      retry_count: 0,
+      command: '',
+      execution_time_ms: 0,
+    });
+    expect(out.checks.tests).toEqual({
+      status: 'pass',
+      failing_count: 0,
+      retry_count: 0,
+      command: 'pytest',
+      execution_time_ms: 0,
+    });
     expect(out.checks.formatter.issues).toEqual([]);
     expect(out.checks.code_review).toEqual({ status: 'pass', findings: [], severity: 'none', execution_time_ms: 0 });
     expect(out.execution_time_ms).toBe(0);
@@ -57,7 +80,9 @@ describe('assembleOutput', () => {
 
 describe('invalidInputOutput', () => {
   test('is Example 4 for the missing working_directory', () => {
-    const want = JSON.parse(readFileSync(join(import.meta.dir, '../../fixtures/phase/examples/example4-response.json'), 'utf8'));
+    const want = JSON.parse(
+      readFileSync(join(import.meta.dir, '../../fixtures/phase/examples/example4-response.json'), 'utf8'),
+    );
     const out = invalidInputOutput(["Validation failed: missing required parameter 'working_directory'"]);
     expect(out).toEqual(want);
     expect(validate(out)).toBe(true);

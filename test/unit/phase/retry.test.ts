@@ -13,9 +13,22 @@ function ctx(maxRetries = 3): CheckContext & { notes: string[] } {
   const wd = mkdtempSync(join(tmpdir(), 'avp-phase-retry-'));
   made.push(wd);
   const notes: string[] = [];
-  return { wd, env: process.env, timeoutMs: 20_000, maxRetries, log: new PhaseLog(wd), note: (n) => notes.push(n), notes };
+  return {
+    wd,
+    env: process.env,
+    timeoutMs: 20_000,
+    maxRetries,
+    log: new PhaseLog(wd),
+    note: (n) => notes.push(n),
+    notes,
+  };
 }
-const plan = (command: string, fix?: string, extra: Partial<ToolPlan> = {}): ToolPlan => ({ command, ...(fix ? { fix } : {}), origin: 'input', ...extra });
+const plan = (command: string, fix?: string, extra: Partial<ToolPlan> = {}): ToolPlan => ({
+  command,
+  ...(fix ? { fix } : {}),
+  origin: 'input',
+  ...extra,
+});
 
 describe('runFixable', () => {
   test('check fails, fix repairs, check passes → one retry', async () => {
@@ -33,7 +46,11 @@ describe('runFixable', () => {
   test('a fix that keeps changing files but never succeeds runs max_retries rounds', async () => {
     const c = ctx(3);
     const r = await runFixable('formatter', plan('echo "would reformat main.py"; exit 1', 'touch "f$(ls | wc -l)"'), c);
-    expect(r).toMatchObject({ status: 'fail', retry_count: 3, issues: ['File main.py still has formatting issues after 3 retries'] });
+    expect(r).toMatchObject({
+      status: 'fail',
+      retry_count: 3,
+      issues: ['File main.py still has formatting issues after 3 retries'],
+    });
     expect(readdirSync(c.wd).filter((f) => f.startsWith('f'))).toHaveLength(3);
   });
 
@@ -54,11 +71,13 @@ describe('runFixable', () => {
   test('no fix mode: one run, the issue says so', async () => {
     const c = ctx();
     const r = await runFixable('formatter', plan('echo "would reformat a.py"; exit 1'), c);
-    expect(r.issues).toEqual(['File a.py still has formatting issues (no fix mode known for `echo "would reformat a.py"; exit 1`)']);
+    expect(r.issues).toEqual([
+      'File a.py still has formatting issues (no fix mode known for `echo "would reformat a.py"; exit 1`)',
+    ]);
     expect(r.retry_count).toBe(0);
   });
 
-  test('a fix mode that is not installed is reported next to the check\'s issues', async () => {
+  test("a fix mode that is not installed is reported next to the check's issues", async () => {
     const c = ctx();
     const r = await runFixable('formatter', plan('echo "would reformat a.py"; exit 1', 'avp-missing-fixer --write'), c);
     expect(r.issues).toEqual([
@@ -70,14 +89,19 @@ describe('runFixable', () => {
   test('failOnOutput: exit 0 with output is a failure (gofmt -l)', async () => {
     const c = ctx(0);
     const r = await runFixable('formatter', plan('echo main.go', undefined, { failOnOutput: true }), c);
-    expect(r).toMatchObject({ status: 'fail', issues: ['File main.go still has formatting issues (no fix mode known for `echo main.go`)'] });
+    expect(r).toMatchObject({
+      status: 'fail',
+      issues: ['File main.go still has formatting issues (no fix mode known for `echo main.go`)'],
+    });
   });
 
   test('no command (language unknown) fails with what to pass', async () => {
     const c = ctx();
     c.noLanguage = 'could not detect the language (no manifest)';
     const r = await runFixable('linter', plan(''), c);
-    expect(r.issues).toEqual(['No linter command: could not detect the language (no manifest) — pass "language" or "lint_command"']);
+    expect(r.issues).toEqual([
+      'No linter command: could not detect the language (no manifest) — pass "language" or "lint_command"',
+    ]);
   });
 });
 
@@ -86,7 +110,13 @@ describe('runBuild / runTests', () => {
     const c = ctx();
     const r = await runBuild(plan('echo "src/x.ts(2,3): error TS1005: \';\' expected."; exit 2'), c);
     expect(r).toMatchObject({ status: 'fail', errors: ["src/x.ts:2:3 error TS1005: ';' expected."], retry_count: 0 });
-    expect(await runBuild({ command: '', skip: 'no build step', origin: 'default' }, c)).toEqual({ status: 'skipped', errors: [], retry_count: 0, command: '', execution_time_ms: 0 });
+    expect(await runBuild({ command: '', skip: 'no build step', origin: 'default' }, c)).toEqual({
+      status: 'skipped',
+      errors: [],
+      retry_count: 0,
+      command: '',
+      execution_time_ms: 0,
+    });
   });
 
   test('tests: failing count from the summary; the reason goes to the notes', async () => {

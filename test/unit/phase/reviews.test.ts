@@ -28,7 +28,13 @@ describe('changedFiles', () => {
     writeFileSync(join(d, 'new.ts'), 'export const n = 1;\n');
     unlinkSync(join(d, 'gone.ts'));
     const [a, created, gone, outside] = await changedFiles(d, ['a.ts', 'new.ts', 'gone.ts', '../elsewhere.ts']);
-    expect(a).toMatchObject({ relPath: 'a.ts', kind: 'update', before: 'export const a = 1;\n', after: 'export const a = 2;\n', inProject: true });
+    expect(a).toMatchObject({
+      relPath: 'a.ts',
+      kind: 'update',
+      before: 'export const a = 1;\n',
+      after: 'export const a = 2;\n',
+      inProject: true,
+    });
     expect(a!.diff).toContain('-export const a = 1;\n+export const a = 2;');
     expect(a!.diff).toStartWith('--- a/a.ts\n+++ b/a.ts\n@@');
     expect(created).toMatchObject({ kind: 'create', before: null, after: 'export const n = 1;\n' });
@@ -62,7 +68,14 @@ describe('runReviews', () => {
     const r = await runReviews({
       wd: d,
       files: ['a.js'],
-      env: { PATH: process.env.PATH, HOME: d, AVP_HOME: join(d, '.avp-home'), AVP_JUDGE: 'command', AVP_JUDGE_COMMAND: 'sleep 30', AVP_NO_CACHE: '1' },
+      env: {
+        PATH: process.env.PATH,
+        HOME: d,
+        AVP_HOME: join(d, '.avp-home'),
+        AVP_JUDGE: 'command',
+        AVP_JUDGE_COMMAND: 'sleep 30',
+        AVP_NO_CACHE: '1',
+      },
       timeoutMs: 1000,
       note: (n) => notes.push(n),
     });
@@ -86,15 +99,30 @@ describe('verdict mapping', () => {
     const d = dir();
     writeFileSync(join(d, 'a.js'), 'x\n');
     const judge = join(d, 'judge.sh');
-    writeFileSync(judge, `#!/bin/sh\ncat > /dev/null\necho '{"passed": false, "violations": [], "summary": "the change is incomplete"}'\n`, { mode: 0o755 });
+    writeFileSync(
+      judge,
+      `#!/bin/sh\ncat > /dev/null\necho '{"passed": false, "violations": [], "summary": "the change is incomplete"}'\n`,
+      { mode: 0o755 },
+    );
     const r = await runReviews({
       wd: d,
       files: ['a.js'],
-      env: { PATH: process.env.PATH, HOME: d, AVP_HOME: join(d, '.avp-home'), AVP_JUDGE: 'command', AVP_JUDGE_COMMAND: judge, AVP_NO_CACHE: '1' },
+      env: {
+        PATH: process.env.PATH,
+        HOME: d,
+        AVP_HOME: join(d, '.avp-home'),
+        AVP_JUDGE: 'command',
+        AVP_JUDGE_COMMAND: judge,
+        AVP_NO_CACHE: '1',
+      },
       timeoutMs: 20_000,
       note: () => {},
     });
     expect(r.code).toMatchObject({ status: 'fail', findings: ['the change is incomplete'], severity: 'medium' });
-    expect(r.security).toMatchObject({ status: 'fail', vulnerabilities: ['the change is incomplete'], severity: 'medium' });
+    expect(r.security).toMatchObject({
+      status: 'fail',
+      vulnerabilities: ['the change is incomplete'],
+      severity: 'medium',
+    });
   });
 });

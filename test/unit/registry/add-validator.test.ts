@@ -14,7 +14,12 @@ describe('addValidator (the contract avp init uses)', () => {
       expect(catalog.length).toBeGreaterThan(0);
       for (const entry of catalog) {
         const r = await addValidator(entry.name, { scope: 'project', projectRoot: root, offline: true, env });
-        expect(r).toMatchObject({ name: entry.name, version: entry.version, source: 'catalog', dir: join(root, '.avp', 'validators', entry.name) });
+        expect(r).toMatchObject({
+          name: entry.name,
+          version: entry.version,
+          source: 'catalog',
+          dir: join(root, '.avp', 'validators', entry.name),
+        });
         expect(existsSync(join(r.dir, 'VALIDATOR.md'))).toBe(true);
       }
       const lock = JSON.parse(readFileSync(join(root, '.avp', 'avp-lock.json'), 'utf8'));

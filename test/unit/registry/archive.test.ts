@@ -1,13 +1,33 @@
 import { describe, expect, test } from 'bun:test';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTar } from 'nanotar';
 import { gzipSync } from 'fflate';
-import { extractArchive, inspectArchive, integrityOf, packDirectory, treeIntegrity } from '../../../src/registry/archive.ts';
+import {
+  extractArchive,
+  inspectArchive,
+  integrityOf,
+  packDirectory,
+  treeIntegrity,
+} from '../../../src/registry/archive.ts';
 import { lieAboutSize, makeZip, renameEntry, smuggleEntries, VALIDATOR_MD, validatorZip } from './zip-forge.ts';
 
-async function refusal(bytes: Uint8Array, opts?: Parameters<typeof inspectArchive>[1]): Promise<{ code: string; message: string; fix?: string }> {
+async function refusal(
+  bytes: Uint8Array,
+  opts?: Parameters<typeof inspectArchive>[1],
+): Promise<{ code: string; message: string; fix?: string }> {
   try {
     await inspectArchive(bytes, opts);
   } catch (e) {
@@ -54,7 +74,16 @@ describe('inspectArchive refuses hostile archives', () => {
   });
 
   test('absolute path', async () => {
-    expect((await refusal(makeZip([['/etc/passwd', 'x'], ['demo/VALIDATOR.md', VALIDATOR_MD()]]))).message).toContain('absolute path');
+    expect(
+      (
+        await refusal(
+          makeZip([
+            ['/etc/passwd', 'x'],
+            ['demo/VALIDATOR.md', VALIDATOR_MD()],
+          ]),
+        )
+      ).message,
+    ).toContain('absolute path');
   });
 
   test('backslash and drive letter', async () => {
@@ -89,26 +118,48 @@ describe('inspectArchive refuses hostile archives', () => {
   test('names that extract differently on Windows', async () => {
     expect((await refusal(validatorZip('demo', [['demo/aux.md', 'x']]))).message).toContain('reserved device name');
     expect((await refusal(validatorZip('demo', [['demo/a:stream', 'x']]))).message).toContain('Windows does not allow');
-    expect((await refusal(validatorZip('demo', [['demo/trailing. ', 'x']]))).message).toContain('ending with a dot or a space');
+    expect((await refusal(validatorZip('demo', [['demo/trailing. ', 'x']]))).message).toContain(
+      'ending with a dot or a space',
+    );
   });
 
   test('symlink entry (unix mode in the external attributes)', async () => {
-    const r = await refusal(validatorZip('demo', [['demo/link', '/etc/passwd', { os: 3, attrs: (0o120777 << 16) >>> 0 }]]));
+    const r = await refusal(
+      validatorZip('demo', [['demo/link', '/etc/passwd', { os: 3, attrs: (0o120777 << 16) >>> 0 }]]),
+    );
     expect(r.code).toBe('archive-unsafe-entry');
     expect(r.message).toContain('symlink');
   });
 
   test('device and fifo entries', async () => {
-    expect((await refusal(validatorZip('demo', [['demo/dev', '', { os: 3, attrs: (0o020644 << 16) >>> 0 }]]))).message).toContain('device');
-    expect((await refusal(validatorZip('demo', [['demo/fifo', '', { os: 3, attrs: (0o010644 << 16) >>> 0 }]]))).message).toContain('fifo');
+    expect(
+      (await refusal(validatorZip('demo', [['demo/dev', '', { os: 3, attrs: (0o020644 << 16) >>> 0 }]]))).message,
+    ).toContain('device');
+    expect(
+      (await refusal(validatorZip('demo', [['demo/fifo', '', { os: 3, attrs: (0o010644 << 16) >>> 0 }]]))).message,
+    ).toContain('fifo');
   });
 
   test('duplicate entries, exact and by case', async () => {
-    const withA = renameEntry(makeZip([['demo/VALIDATOR.md', VALIDATOR_MD()], ['demo/a.md', 'one'], ['demo/b.md', 'two']]), 'demo/b.md', 'demo/a.md');
+    const withA = renameEntry(
+      makeZip([
+        ['demo/VALIDATOR.md', VALIDATOR_MD()],
+        ['demo/a.md', 'one'],
+        ['demo/b.md', 'two'],
+      ]),
+      'demo/b.md',
+      'demo/a.md',
+    );
     const dup = await refusal(withA);
     expect(dup.code).toBe('archive-duplicate-entry');
     expect(dup.message).toContain('appears twice');
-    const cased = await refusal(makeZip([['demo/VALIDATOR.md', VALIDATOR_MD()], ['demo/Readme.md', '1'], ['demo/README.md', '2']]));
+    const cased = await refusal(
+      makeZip([
+        ['demo/VALIDATOR.md', VALIDATOR_MD()],
+        ['demo/Readme.md', '1'],
+        ['demo/README.md', '2'],
+      ]),
+    );
     expect(cased.message).toContain('differs only by case');
   });
 
@@ -135,7 +186,16 @@ describe('inspectArchive refuses hostile archives', () => {
   }, 30_000);
 
   test('wrong top folder: two tops, or a file at the root', async () => {
-    expect((await refusal(makeZip([['a/VALIDATOR.md', VALIDATOR_MD()], ['b/x.md', 'x']]))).code).toBe('archive-wrong-top');
+    expect(
+      (
+        await refusal(
+          makeZip([
+            ['a/VALIDATOR.md', VALIDATOR_MD()],
+            ['b/x.md', 'x'],
+          ]),
+        )
+      ).code,
+    ).toBe('archive-wrong-top');
     expect((await refusal(makeZip([['VALIDATOR.md', VALIDATOR_MD()]]))).code).toBe('archive-wrong-top');
   });
 
@@ -145,7 +205,9 @@ describe('inspectArchive refuses hostile archives', () => {
     expect(skill.message).toContain('skill');
     const plugin = await refusal(makeZip([['p/.claude-plugin/plugin.json', '{"name":"p","version":"1.0.0"}']]));
     expect(plugin.message).toContain('plugin');
-    const tool = await inspectArchive(makeZip([['t/TOOL.md', '---\nname: t\nversion: "1.0.0"\n---\n']]), { allowOtherTypes: true });
+    const tool = await inspectArchive(makeZip([['t/TOOL.md', '---\nname: t\nversion: "1.0.0"\n---\n']]), {
+      allowOtherTypes: true,
+    });
     expect(tool.type).toBe('tool');
   });
 
@@ -162,7 +224,9 @@ describe('inspectArchive refuses hostile archives', () => {
 
   test('bad names and non-semver versions', async () => {
     expect((await refusal(makeZip([['d/VALIDATOR.md', VALIDATOR_MD('Bad--Name')]]))).code).toBe('package-name-invalid');
-    expect((await refusal(makeZip([['d/VALIDATOR.md', VALIDATOR_MD('demo', '"1.0"')]]))).code).toBe('package-version-invalid');
+    expect((await refusal(makeZip([['d/VALIDATOR.md', VALIDATOR_MD('demo', '"1.0"')]]))).code).toBe(
+      'package-version-invalid',
+    );
   });
 
   test('compressed size over the limit, too many entries, garbage', async () => {
@@ -175,7 +239,8 @@ describe('inspectArchive refuses hostile archives', () => {
   test('a broken deflate stream is a corrupt archive, not a crash', async () => {
     const bytes = makeZip([['demo/VALIDATOR.md', VALIDATOR_MD()]]);
     // The entry's data follows its local header (30 bytes + name); 0xff starts a block of the reserved type 3.
-    const dataStart = 30 + 'demo/VALIDATOR.md'.length + new DataView(bytes.buffer, bytes.byteOffset).getUint16(28, true);
+    const dataStart =
+      30 + 'demo/VALIDATOR.md'.length + new DataView(bytes.buffer, bytes.byteOffset).getUint16(28, true);
     bytes.fill(0xff, dataStart, dataStart + 8);
     const r = await refusal(bytes);
     expect(r.code).toBe('archive-corrupt');
@@ -185,13 +250,26 @@ describe('inspectArchive refuses hostile archives', () => {
   test('tarballs get the same rules', async () => {
     const good = gzipSync(createTar([{ name: 'demo/VALIDATOR.md', data: VALIDATOR_MD() }]));
     expect((await inspectArchive(good)).manifest.name).toBe('demo');
-    const slip = gzipSync(createTar([{ name: 'demo/VALIDATOR.md', data: VALIDATOR_MD() }, { name: 'demo/../../x', data: 'x' }]));
+    const slip = gzipSync(
+      createTar([
+        { name: 'demo/VALIDATOR.md', data: VALIDATOR_MD() },
+        { name: 'demo/../../x', data: 'x' },
+      ]),
+    );
     expect((await refusal(slip)).code).toBe('archive-unsafe-path');
-    const bomb = gzipSync(createTar([{ name: 'demo/VALIDATOR.md', data: VALIDATOR_MD() }, { name: 'demo/big', data: new Uint8Array(9 * 1024 * 1024) }]));
+    const bomb = gzipSync(
+      createTar([
+        { name: 'demo/VALIDATOR.md', data: VALIDATOR_MD() },
+        { name: 'demo/big', data: new Uint8Array(9 * 1024 * 1024) },
+      ]),
+    );
     expect((await refusal(bomb, { maxExpandedBytes: 4 * 1024 * 1024 })).code).toBe('archive-too-large');
     const broken = good.slice();
     broken.fill(0xff, 10, 18); // the deflate stream after the 10-byte gzip header: a reserved block type
-    expect(await refusal(broken)).toMatchObject({ code: 'archive-corrupt', message: expect.stringContaining('the tarball is not readable: invalid gzip data') });
+    expect(await refusal(broken)).toMatchObject({
+      code: 'archive-corrupt',
+      message: expect.stringContaining('the tarball is not readable: invalid gzip data'),
+    });
   });
 });
 
@@ -210,7 +288,7 @@ describe('tarballs made by the system tar', () => {
       expect((await inspectArchive(tar('czf', 'plain.tgz', 'pkg'))).manifest.name).toBe('tarred');
       const dotted = Bun.spawnSync(['tar', 'czf', join(dir, 'dotted.tgz'), '-C', dir, './pkg']);
       expect(dotted.exitCode).toBe(0);
-      expect((await inspectArchive(new Uint8Array(readFileSync(join(dir, 'dotted.tgz')))) ).top).toBe('pkg');
+      expect((await inspectArchive(new Uint8Array(readFileSync(join(dir, 'dotted.tgz'))))).top).toBe('pkg');
       symlinkSync('/etc/passwd', join(src, 'passwd'));
       expect((await refusal(tar('czf', 'link.tgz', 'pkg'))).message).toContain('symlink');
       rmSync(join(src, 'passwd'));
@@ -257,7 +335,12 @@ describe('packDirectory and extractArchive', () => {
   test('a zip without unix modes (made on Windows) still gets executable shebang scripts', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'avp-extract-'));
     try {
-      const info = await inspectArchive(validatorZip('demo', [['demo/scripts/run.sh', '#!/bin/sh\n'], ['demo/scripts/data.txt', 'x']]));
+      const info = await inspectArchive(
+        validatorZip('demo', [
+          ['demo/scripts/run.sh', '#!/bin/sh\n'],
+          ['demo/scripts/data.txt', 'x'],
+        ]),
+      );
       await extractArchive(info, join(dir, 'out'));
       expect(statSync(join(dir, 'out', 'scripts', 'run.sh')).mode & 0o777).toBe(0o755);
       expect(statSync(join(dir, 'out', 'scripts', 'data.txt')).mode & 0o777).toBe(0o644);

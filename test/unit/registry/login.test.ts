@@ -25,7 +25,9 @@ describe('browser login', () => {
     const started = browserLogin('http://127.0.0.1:9', {
       async show(url) {
         const cb = decodeURIComponent(new URL(url).searchParams.get('redirect_uri')!).replace('localhost', '127.0.0.1');
-        const res = await fetch(`${cb}?error=access_denied&error_description=${encodeURIComponent('user said no')}`, { redirect: 'manual' });
+        const res = await fetch(`${cb}?error=access_denied&error_description=${encodeURIComponent('user said no')}`, {
+          redirect: 'manual',
+        });
         expect(res.status).toBe(303);
         expect(res.headers.get('location')).toBe('http://127.0.0.1:9/cli/error?message=user%20said%20no');
       },

@@ -13,7 +13,11 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'avp-rc-unit-'));
 describe('parseSpec', () => {
   test('registry names with ranges', async () => {
     expect(await parseSpec('no-secrets', '/')).toMatchObject({ kind: 'registry', name: 'no-secrets', range: 'latest' });
-    expect(await parseSpec('no-secrets@^1.2', '/')).toMatchObject({ kind: 'registry', name: 'no-secrets', range: '^1.2' });
+    expect(await parseSpec('no-secrets@^1.2', '/')).toMatchObject({
+      kind: 'registry',
+      name: 'no-secrets',
+      range: '^1.2',
+    });
     expect(await parseSpec('no-secrets@1.0.0', '/')).toMatchObject({ range: '1.0.0' });
     await expect(parseSpec('no-secrets@banana', '/')).rejects.toMatchObject({ code: 'spec-range-invalid' });
     await expect(parseSpec('No_Secrets', '/')).rejects.toMatchObject({ code: 'spec-invalid' });
@@ -29,19 +33,33 @@ describe('parseSpec', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    expect(await parseSpec('git@github.com:o/r.git#v1', '/')).toMatchObject({ kind: 'git', url: 'git@github.com:o/r.git', ref: 'v1' });
-    expect(await parseSpec('https://example.com/o/r.git#main', '/')).toMatchObject({ kind: 'git', url: 'https://example.com/o/r.git', ref: 'main' });
+    expect(await parseSpec('git@github.com:o/r.git#v1', '/')).toMatchObject({
+      kind: 'git',
+      url: 'git@github.com:o/r.git',
+      ref: 'v1',
+    });
+    expect(await parseSpec('https://example.com/o/r.git#main', '/')).toMatchObject({
+      kind: 'git',
+      url: 'https://example.com/o/r.git',
+      ref: 'main',
+    });
     expect(await parseSpec('git+file:///srv/r.git', '/')).toMatchObject({ kind: 'git', url: 'file:///srv/r.git' });
     expect(await parseSpec('https://example.com/p.tar.gz', '/')).toMatchObject({ kind: 'url' });
     expect(await parseSpec('https://example.com/p.zip?x=1', '/')).toMatchObject({ kind: 'url' });
     await expect(parseSpec('http://example.com/p.zip', '/')).rejects.toMatchObject({ code: 'spec-insecure-url' });
     expect(await parseSpec('http://127.0.0.1:8080/p.zip', '/')).toMatchObject({ kind: 'url' });
-    expect(await parseSpec('acme/rules#v2', '/')).toMatchObject({ kind: 'shorthand', name: 'acme/rules', url: 'https://github.com/acme/rules.git', ref: 'v2' });
+    expect(await parseSpec('acme/rules#v2', '/')).toMatchObject({
+      kind: 'shorthand',
+      name: 'acme/rules',
+      url: 'https://github.com/acme/rules.git',
+      ref: 'v2',
+    });
   });
 
   test('package name rule', () => {
     for (const ok of ['a', 'no-secrets', 'x1-y2', 'a'.repeat(64)]) expect(isPackageName(ok)).toBe(true);
-    for (const bad of ['', '-a', 'a-', 'a--b', 'A', 'a_b', 'a'.repeat(65), 'a/b']) expect(isPackageName(bad)).toBe(false);
+    for (const bad of ['', '-a', 'a-', 'a--b', 'A', 'a_b', 'a'.repeat(65), 'a/b'])
+      expect(isPackageName(bad)).toBe(false);
   });
 });
 
@@ -75,7 +93,9 @@ describe('withFileLock', () => {
       writeFileSync(lock, JSON.stringify({ pid: dead, host: hostname(), at: Date.now() }));
       expect(await withFileLock(lock, () => 'got it')).toBe('got it');
       writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() }));
-      await expect(withFileLock(lock, () => 'never', { timeoutMs: 150 })).rejects.toMatchObject({ code: 'lock-timeout' });
+      await expect(withFileLock(lock, () => 'never', { timeoutMs: 150 })).rejects.toMatchObject({
+        code: 'lock-timeout',
+      });
       expect(readFileSync(lock, 'utf8')).toContain(String(process.pid));
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -91,10 +111,27 @@ describe('lockfile', () => {
       expect(lockfilePath('project', '/p', {})).toBe('/p/.avp/avp-lock.json');
       const path = join(dir, 'avp-lock.json');
       expect(readLockfile(path).packages).toEqual({});
-      const entry = (v: string) => ({ version: v, resolved: 'u', integrity: 'sha512-x', installedAt: '2026-01-01T00:00:00Z', source: 'registry' as const });
-      writeLockfile(path, { version: '1.0.0', lockfileVersion: 1, packages: { zeta: entry('1.0.0'), alpha: entry('2.0.0') } });
+      const entry = (v: string) => ({
+        version: v,
+        resolved: 'u',
+        integrity: 'sha512-x',
+        installedAt: '2026-01-01T00:00:00Z',
+        source: 'registry' as const,
+      });
+      writeLockfile(path, {
+        version: '1.0.0',
+        lockfileVersion: 1,
+        packages: { zeta: entry('1.0.0'), alpha: entry('2.0.0') },
+      });
       expect(Object.keys(JSON.parse(readFileSync(path, 'utf8')).packages)).toEqual(['alpha', 'zeta']);
-      writeFileSync(path, JSON.stringify({ version: '1.0.0', lockfileVersion: 1, packages: { old: { version: '1.0.0', resolved: 'u', integrity: 'i', installedAt: 't' } } }));
+      writeFileSync(
+        path,
+        JSON.stringify({
+          version: '1.0.0',
+          lockfileVersion: 1,
+          packages: { old: { version: '1.0.0', resolved: 'u', integrity: 'i', installedAt: 't' } },
+        }),
+      );
       expect(readLockfile(path).packages.old!.version).toBe('1.0.0');
       writeFileSync(path, '{ nope');
       expect(() => readLockfile(path)).toThrow(/not valid JSON/);
@@ -111,7 +148,9 @@ describe('http helpers', () => {
     expect(errorBodyMessage('plain text')).toBe('plain text');
     expect(maskSecret('token abc123 bad', 'abc123')).toBe('token *** bad');
     // A hostile registry cannot drive the user's terminal.
-    expect(errorBodyMessage(JSON.stringify({ message: '\u001b]52;c;ZXZpbA==\u0007\u001b[2Jgone' }))).toBe(']52;c;ZXZpbA==[2Jgone');
+    expect(errorBodyMessage(JSON.stringify({ message: '\u001b]52;c;ZXZpbA==\u0007\u001b[2Jgone' }))).toBe(
+      ']52;c;ZXZpbA==[2Jgone',
+    );
     expect(errorBodyMessage('raw \u001b[2J body')).toBe('raw [2J body');
     expect(cleanText('line one\n  line two\u001b[31m')).toBe('line one line two[31m');
   });

@@ -20,7 +20,12 @@ export function makeZip(entries: Entry[]): Uint8Array {
 
 /** A well-formed validator package zip. */
 export function validatorZip(name = 'demo', extra: Entry[] = [], version = '1.0.0'): Uint8Array {
-  return makeZip([[`${name}/`, ''], [`${name}/VALIDATOR.md`, VALIDATOR_MD(name, `"${version}"`)], [`${name}/rules/one.md`, '---\nname: one\n---\nRule.\n'], ...extra]);
+  return makeZip([
+    [`${name}/`, ''],
+    [`${name}/VALIDATOR.md`, VALIDATOR_MD(name, `"${version}"`)],
+    [`${name}/rules/one.md`, '---\nname: one\n---\nRule.\n'],
+    ...extra,
+  ]);
 }
 
 const dv = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength);

@@ -5,10 +5,15 @@ import { prepareEvent } from '../../../src/engine/session.ts';
 import { sessionDir } from '../../../src/engine/session/store.ts';
 import { config, ev, gitRepo, sh, tempProject } from './helpers.ts';
 
-const bash = (root: string, event: string, id = 't1') => ev(root, event, { tool: 'Bash', toolInput: { command: '…' }, raw: { tool_use_id: id } });
+const bash = (root: string, event: string, id = 't1') =>
+  ev(root, event, { tool: 'Bash', toolInput: { command: '…' }, raw: { tool_use_id: id } });
 
 /** PreToolUse, the command, PostToolUse (or PostToolUseFailure) — as Claude Code runs them. */
-async function around(root: string, command: string, opts: { post?: string; id?: string; cfg?: ReturnType<typeof config> } = {}) {
+async function around(
+  root: string,
+  command: string,
+  opts: { post?: string; id?: string; cfg?: ReturnType<typeof config> } = {},
+) {
   const cfg = opts.cfg ?? config();
   await prepareEvent(bash(root, 'PreToolUse', opts.id), cfg);
   Bun.spawnSync(['bash', '-c', command], { cwd: root });
@@ -20,11 +25,23 @@ describe('Bash change tracking in a git repository', () => {
   test('sed -i, > redirects, rm, and new files are seen with before, after and diff', async () => {
     const root = tempProject();
     gitRepo(root);
-    sh(root, 'printf "one\\ntwo\\n" > a.txt && echo keep > b.txt && echo old > dirty.txt && git add . && git commit -qm init');
+    sh(
+      root,
+      'printf "one\\ntwo\\n" > a.txt && echo keep > b.txt && echo old > dirty.txt && git add . && git commit -qm init',
+    );
     sh(root, 'echo "edited before the session" >> dirty.txt && echo untracked > u.txt');
-    const files = await around(root, "sed -i 's/two/TWO/' a.txt && rm b.txt && echo 'KEY=1' > new.env && echo more >> dirty.txt && echo changed > u.txt");
+    const files = await around(
+      root,
+      "sed -i 's/two/TWO/' a.txt && rm b.txt && echo 'KEY=1' > new.env && echo more >> dirty.txt && echo changed > u.txt",
+    );
     expect(Object.keys(files).sort()).toEqual(['a.txt', 'b.txt', 'dirty.txt', 'new.env', 'u.txt']);
-    expect(files['a.txt']).toMatchObject({ kind: 'update', before: 'one\ntwo\n', after: 'one\nTWO\n', inProject: true, path: join(root, 'a.txt') });
+    expect(files['a.txt']).toMatchObject({
+      kind: 'update',
+      before: 'one\ntwo\n',
+      after: 'one\nTWO\n',
+      inProject: true,
+      path: join(root, 'a.txt'),
+    });
     expect(files['a.txt']!.diff).toContain('-two\n+TWO');
     expect(files['b.txt']).toMatchObject({ kind: 'delete', before: 'keep\n', after: null });
     expect(files['new.env']).toMatchObject({ kind: 'create', before: null, after: 'KEY=1\n' });
@@ -80,12 +97,34 @@ describe('Bash change tracking in a git repository', () => {
 describe('Bash change tracking outside git', () => {
   test('a bounded walk sees creates, updates (with the before avp saw) and deletes, skipping node_modules', async () => {
     const root = tempProject();
-    sh(root, 'mkdir -p src node_modules/dep && echo 1 > src/a.js && echo 2 > gone.js && echo dep > node_modules/dep/i.js');
+    sh(
+      root,
+      'mkdir -p src node_modules/dep && echo 1 > src/a.js && echo 2 > gone.js && echo dep > node_modules/dep/i.js',
+    );
     const cfg = config();
     // avp saw src/a.js's content through a Write earlier in the session.
     writeFileSync(join(root, 'src/a.js'), 'seen\n');
-    await prepareEvent(ev(root, 'PostToolUse', { tool: 'Write', files: [{ path: join(root, 'src/a.js'), relPath: 'src/a.js', inProject: true, kind: 'update', before: '1\n', after: 'seen\n' }] }), cfg);
-    const files = await around(root, 'echo new >> src/a.js && rm gone.js && echo n > n.js && echo x > node_modules/dep/i.js', { cfg });
+    await prepareEvent(
+      ev(root, 'PostToolUse', {
+        tool: 'Write',
+        files: [
+          {
+            path: join(root, 'src/a.js'),
+            relPath: 'src/a.js',
+            inProject: true,
+            kind: 'update',
+            before: '1\n',
+            after: 'seen\n',
+          },
+        ],
+      }),
+      cfg,
+    );
+    const files = await around(
+      root,
+      'echo new >> src/a.js && rm gone.js && echo n > n.js && echo x > node_modules/dep/i.js',
+      { cfg },
+    );
     expect(Object.keys(files).sort()).toEqual(['gone.js', 'n.js', 'src/a.js']);
     expect(files['src/a.js']).toMatchObject({ kind: 'update', before: 'seen\n', after: 'seen\nnew\n' });
     expect(files['gone.js']).toMatchObject({ kind: 'delete', after: null });
@@ -95,7 +134,10 @@ describe('Bash change tracking outside git', () => {
 
   test('a file avp never read has no before (unknown, not guessed)', async () => {
     const root = tempProject();
-    sh(root, 'for i in $(seq 1 205); do echo $i > f$i.txt; done && touch -d "2 days ago" f*.txt && echo big > last.txt && touch -d "3 days ago" last.txt');
+    sh(
+      root,
+      'for i in $(seq 1 205); do echo $i > f$i.txt; done && touch -d "2 days ago" f*.txt && echo big > last.txt && touch -d "3 days ago" last.txt',
+    );
     const files = await around(root, 'echo changed > last.txt');
     expect(files['last.txt']).toMatchObject({ kind: 'update', after: 'changed\n' });
     expect(files['last.txt']!.before).toBeUndefined();
@@ -113,7 +155,26 @@ describe('Bash change tracking outside git', () => {
 
 describe('Bash tracking only when a validator can use it', () => {
   const v = (trigger: string, tools?: string[]) =>
-    ({ id: trigger, name: trigger, source: 'project', form: 'file', path: '/x.md', spec: { name: trigger, description: 'd', severity: 'error', trigger, match: tools ? { tools } : {}, tags: [], once: false, timeout: 60 }, body: '', references: [], hash: '' }) as any;
+    ({
+      id: trigger,
+      name: trigger,
+      source: 'project',
+      form: 'file',
+      path: '/x.md',
+      spec: {
+        name: trigger,
+        description: 'd',
+        severity: 'error',
+        trigger,
+        match: tools ? { tools } : {},
+        tags: [],
+        once: false,
+        timeout: 60,
+      },
+      body: '',
+      references: [],
+      hash: '',
+    }) as any;
 
   test('skipped for Write-only PostToolUse validators; done for Bash, regex, untargeted and Stop validators', async () => {
     const root = tempProject();
@@ -133,7 +194,10 @@ describe('Bash tracking only when a validator can use it', () => {
       await prepareEvent(bash(root, 'PreToolUse', id), config(), { validators });
       sh(root, `echo ${id} > a.txt`);
       const post = await prepareEvent(bash(root, 'PostToolUse', id), config(), { validators });
-      expect({ validators: validators[0].spec.trigger + (validators[0].spec.match.tools ?? ''), seen: post.files.length > 0 }).toEqual({
+      expect({
+        validators: validators[0].spec.trigger + (validators[0].spec.match.tools ?? ''),
+        seen: post.files.length > 0,
+      }).toEqual({
         validators: validators[0].spec.trigger + (validators[0].spec.match.tools ?? ''),
         seen: tracked,
       });

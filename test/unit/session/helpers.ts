@@ -33,5 +33,8 @@ export function sh(cwd: string, command: string): void {
 }
 
 export function gitRepo(root: string): void {
-  sh(root, 'git init -q && git config user.email t@example.com && git config user.name t && git config commit.gpgsign false');
+  sh(
+    root,
+    'git init -q && git config user.email t@example.com && git config user.name t && git config commit.gpgsign false',
+  );
 }

@@ -16,7 +16,11 @@ describe('mkdir lock', () => {
       });
     await Promise.all([hold('a'), hold('b')]);
     expect(order.join(' ')).toMatch(/^(a\+ a- b\+ b-|b\+ b- a\+ a-)$/);
-    await expect(withLock(dir, 'x', () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      withLock(dir, 'x', () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(existsSync(join(dir, 'x.lock'))).toBe(false);
   });
 

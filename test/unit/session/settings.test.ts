@@ -2,7 +2,14 @@ import { describe, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'jsonc-parser';
-import { installHooks, isAvpHookCommand, planInstall, planRemove, readSettings, removeHooks } from '../../../src/hosts/claude-settings.ts';
+import {
+  installHooks,
+  isAvpHookCommand,
+  planInstall,
+  planRemove,
+  readSettings,
+  removeHooks,
+} from '../../../src/hosts/claude-settings.ts';
 import { isAvpError } from '../../../src/errors.ts';
 import { tempProject } from './helpers.ts';
 
@@ -43,7 +50,7 @@ describe('settings merge', () => {
     const p = file(tempProject(), USER_SETTINGS);
     installHooks(p, CMD, 120, EVENTS);
     const once = readFileSync(p, 'utf8');
-    expect(once).toContain('// the team\'s model');
+    expect(once).toContain("// the team's model");
     const v = parse(once, [], { allowTrailingComma: true });
     expect(v.model).toBe('opus');
     expect(v.permissions).toEqual({ allow: ['Bash(npm test)'] });
@@ -60,7 +67,7 @@ describe('settings merge', () => {
     expect(readFileSync(p, 'utf8')).toBe(USER_SETTINGS);
   });
 
-  test('a moved binary or a new timeout updates avp\'s entry in place instead of adding a second one', () => {
+  test("a moved binary or a new timeout updates avp's entry in place instead of adding a second one", () => {
     const p = file(tempProject());
     installHooks(p, '/old/place/avp hook --agent claude', 60, EVENTS);
     const r = installHooks(p, CMD, 120, EVENTS);
@@ -70,11 +77,28 @@ describe('settings merge', () => {
     expect(v.hooks.Stop).toEqual([{ hooks: [{ type: 'command', command: CMD, timeout: 120 }] }]);
   });
 
-  test('avp sharing a group with another hook: deinit removes only avp\'s hook', () => {
-    const text = JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify-send done' }, { type: 'command', command: `${CMD}`, timeout: 120 }] }] } }, null, 2);
+  test("avp sharing a group with another hook: deinit removes only avp's hook", () => {
+    const text = JSON.stringify(
+      {
+        hooks: {
+          Stop: [
+            {
+              hooks: [
+                { type: 'command', command: 'notify-send done' },
+                { type: 'command', command: `${CMD}`, timeout: 120 },
+              ],
+            },
+          ],
+        },
+      },
+      null,
+      2,
+    );
     const p = file(tempProject(), text);
     removeHooks(p);
-    expect(JSON.parse(readFileSync(p, 'utf8'))).toEqual({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }] } });
+    expect(JSON.parse(readFileSync(p, 'utf8'))).toEqual({
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }] },
+    });
   });
 
   test('a file that does not parse is refused with file:line:column and left untouched', () => {
@@ -97,7 +121,7 @@ describe('settings merge', () => {
     }
   });
 
-  test('recognizes avp\'s commands, not others that mention avp', () => {
+  test("recognizes avp's commands, not others that mention avp", () => {
     expect(isAvpHookCommand(CMD)).toBe(true);
     expect(isAvpHookCommand("'/home/me/my tools/avp' hook --agent claude")).toBe(true);
     expect(isAvpHookCommand('avp hook')).toBe(true);

@@ -12,7 +12,9 @@ describe('Stop loop guard', () => {
   test('blocks at most maxStopBlocks consecutive Stops, then lets the agent stop and tells the user what remains', async () => {
     const root = tempProject();
     const cfg = config({ maxStopBlocks: 3 });
-    expect(await stopGuard(stop(root, 1, false), true, cfg, { remaining: 'tests: 2 failing' })).toEqual({ block: true });
+    expect(await stopGuard(stop(root, 1, false), true, cfg, { remaining: 'tests: 2 failing' })).toEqual({
+      block: true,
+    });
     expect(await stopGuard(stop(root, 2, true), true, cfg)).toEqual({ block: true });
     expect(await stopGuard(stop(root, 3, true), true, cfg)).toEqual({ block: true });
     const released = await stopGuard(stop(root, 4, true), true, cfg, { remaining: 'tests: 2 failing' });
@@ -46,7 +48,8 @@ describe('Stop loop guard', () => {
     const root = tempProject();
     expect((await stopGuard(stop(root, 1, false), true, config({ maxStopBlocks: 0 }))).block).toBe(false);
     const cfg = config({ maxStopBlocks: 1 });
-    const sub = (n: number, active: boolean) => ev(root, 'SubagentStop', { stopHookActive: active, raw: { n, agent_id: 'a1', agent_type: 'reviewer' } });
+    const sub = (n: number, active: boolean) =>
+      ev(root, 'SubagentStop', { stopHookActive: active, raw: { n, agent_id: 'a1', agent_type: 'reviewer' } });
     expect((await stopGuard(sub(1, false), true, cfg)).block).toBe(true);
     expect((await stopGuard(stop(root, 2, false), true, cfg)).block).toBe(true);
     const r = await stopGuard(sub(3, true), true, cfg);
@@ -57,7 +60,8 @@ describe('Stop loop guard', () => {
   test('consecutive Stops with identical input are each counted', async () => {
     const root = tempProject();
     const cfg = config({ maxStopBlocks: 2 });
-    const same = () => ev(root, 'Stop', { stopHookActive: true, raw: { stop_hook_active: true, last_assistant_message: 'Done.' } });
+    const same = () =>
+      ev(root, 'Stop', { stopHookActive: true, raw: { stop_hook_active: true, last_assistant_message: 'Done.' } });
     expect((await stopGuard(same(), true, cfg)).block).toBe(true);
     expect((await stopGuard(same(), true, cfg)).block).toBe(true);
     expect((await stopGuard(same(), true, cfg)).block).toBe(false);

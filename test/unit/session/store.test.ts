@@ -2,7 +2,13 @@ import { describe, expect, test } from 'bun:test';
 import { appendFileSync, existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureProjectLayout } from '../../../src/engine/session/layout.ts';
-import { ensureSessionDir, pruneSessions, readRecords, sessionDir, stateRoot } from '../../../src/engine/session/store.ts';
+import {
+  ensureSessionDir,
+  pruneSessions,
+  readRecords,
+  sessionDir,
+  stateRoot,
+} from '../../../src/engine/session/store.ts';
 import { gitRepo, tempProject } from './helpers.ts';
 
 describe('state store', () => {

@@ -11,7 +11,16 @@ function write(root: string, rel: string, before: string | null, after: string, 
   return ev(root, 'PostToolUse', {
     tool: 'Write',
     raw: { ...extra },
-    files: [{ path: join(root, rel), relPath: rel, inProject: true, kind: before === null ? 'create' : 'update', before, after }],
+    files: [
+      {
+        path: join(root, rel),
+        relPath: rel,
+        inProject: true,
+        kind: before === null ? 'create' : 'update',
+        before,
+        after,
+      },
+    ],
   });
 }
 
@@ -68,7 +77,7 @@ describe('turn tracking', () => {
     expect(stop.files).toEqual([]);
   });
 
-  test('SubagentStop sees only its sub-agent\'s changes; the main Stop sees all of them', async () => {
+  test("SubagentStop sees only its sub-agent's changes; the main Stop sees all of them", async () => {
     const root = tempProject();
     const cfg = config();
     await prepareEvent(ev(root, 'UserPromptSubmit'), cfg);
@@ -91,7 +100,15 @@ describe('turn tracking', () => {
   });
 
   test('turnChanges over raw records', () => {
-    const c = (path: string, agent?: string): SessionRecord => ({ t: 'change', ts: 0, path, rel: path, in: true, kind: 'update', ...(agent ? { agent } : {}) });
+    const c = (path: string, agent?: string): SessionRecord => ({
+      t: 'change',
+      ts: 0,
+      path,
+      rel: path,
+      in: true,
+      kind: 'update',
+      ...(agent ? { agent } : {}),
+    });
     const recs: SessionRecord[] = [
       c('x'),
       { t: 'turn', ts: 0, reason: 'prompt' },
@@ -103,6 +120,8 @@ describe('turn tracking', () => {
       c('d'),
     ];
     expect(turnChanges(recs, undefined).map((r) => (r as { path: string }).path)).toEqual(['a', 'b', 'd']);
-    expect(turnChanges([...recs, { t: 'stop', ts: 0 }, c('e')], undefined).map((r) => (r as { path: string }).path)).toEqual(['e']);
+    expect(
+      turnChanges([...recs, { t: 'stop', ts: 0 }, c('e')], undefined).map((r) => (r as { path: string }).path),
+    ).toEqual(['e']);
   });
 });

@@ -59,7 +59,8 @@ export function parseShell(src: string): Parsed {
   };
   const endCommand = () => {
     endWord();
-    if (cmd.words.length || cmd.redirects.length || cmd.stdin !== undefined || heredocs.some((h) => h.cmd === cmd)) pipeline.push(cmd);
+    if (cmd.words.length || cmd.redirects.length || cmd.stdin !== undefined || heredocs.some((h) => h.cmd === cmd))
+      pipeline.push(cmd);
     cmd = { words: [], redirects: [] };
   };
   const endPipeline = () => {
@@ -121,7 +122,14 @@ export function parseShell(src: string): Parsed {
         }
         h.cmd.stdin = (h.cmd.stdin ?? '') + lines.join('\n');
       }
-    } else if (two === '&&' || two === '||' || c === ';' || c === '(' || c === ')' || (c === '&' && src[i + 1] !== '>')) {
+    } else if (
+      two === '&&' ||
+      two === '||' ||
+      c === ';' ||
+      c === '(' ||
+      c === ')' ||
+      (c === '&' && src[i + 1] !== '>')
+    ) {
       endPipeline();
       i += two === '&&' || two === '||' ? 2 : 1;
     } else if (c === '|') {
@@ -177,7 +185,8 @@ export function unwrap(words: string[]): string[] {
     if (!(name in WRAPPERS)) return w;
     const valued = WRAPPERS[name];
     let j = 1;
-    while (j < w.length && (w[j]!.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(w[j]!))) j += valued?.test(w[j]!) ? 2 : 1;
+    while (j < w.length && (w[j]!.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(w[j]!)))
+      j += valued?.test(w[j]!) ? 2 : 1;
     if (name === 'timeout' && /^\d/.test(w[j] ?? '')) j++; // the duration
     w = w.slice(j);
   }

@@ -93,7 +93,8 @@ function fromToolInput(event: HookEvent, root: string): { path: string; added: A
   const pieces: string[] = [];
   if (typeof input.new_string === 'string') pieces.push(input.new_string);
   if (typeof input.new_source === 'string') pieces.push(input.new_source);
-  if (Array.isArray(input.edits)) for (const e of input.edits) if (typeof e?.new_string === 'string') pieces.push(e.new_string);
+  if (Array.isArray(input.edits))
+    for (const e of input.edits) if (typeof e?.new_string === 'string') pieces.push(e.new_string);
   const onDisk = existsSync(abs);
   const added = pieces.flatMap((p) => {
     const first = onDisk ? lineOnDisk(abs, p) : undefined;
@@ -114,13 +115,15 @@ export function changes(event: HookEvent): Array<{ file: string; added: Added[];
     return event.files.map((f) => {
       const file = f.relPath ?? rel(f.path ?? '');
       if (f.kind === 'delete' || f.after === null) return { file, added: [] };
-      if (typeof f.diff === 'string' && f.diff.includes('@@')) return { file, added: fromDiff(f.diff), after: f.after ?? undefined };
+      if (typeof f.diff === 'string' && f.diff.includes('@@'))
+        return { file, added: fromDiff(f.diff), after: f.after ?? undefined };
       if (typeof f.after === 'string') {
         const added = typeof f.before === 'string' ? lineSetDiff(f.before, f.after) : numbered(f.after);
         return { file, added, after: f.after };
       }
       const input = fallback();
-      const same = input && f.path !== undefined && (input.path === f.path || input.path === join(root, f.relPath ?? ''));
+      const same =
+        input && f.path !== undefined && (input.path === f.path || input.path === join(root, f.relPath ?? ''));
       return same ? { file, added: input.added, after: input.after } : { file, added: [] };
     });
   }

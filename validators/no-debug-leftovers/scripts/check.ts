@@ -75,7 +75,8 @@ function blockLines(after: string, lang: Lang): Set<number> {
     for (const m of code.matchAll(open)) {
       const tok = m[0];
       if (!state && (tok === '/*' || tok === '"""' || tok === "'''" || tok === '=begin')) state = tok;
-      else if (state && (tok === '*/' ? state === '/*' : tok === '=end' ? state === '=begin' : tok === state)) state = undefined;
+      else if (state && (tok === '*/' ? state === '/*' : tok === '=end' ? state === '=begin' : tok === state))
+        state = undefined;
     }
   }
   return inside;
@@ -99,16 +100,29 @@ interface Rule {
 
 const RULES: Record<Lang, Rule[]> = {
   js: [
-    { id: 'console-log', re: /\bconsole\.(?:log|debug|trace|dir|dirxml|table)\s*\(/, what: 'console.log', output: true },
+    {
+      id: 'console-log',
+      re: /\bconsole\.(?:log|debug|trace|dir|dirxml|table)\s*\(/,
+      what: 'console.log',
+      output: true,
+    },
     { id: 'debugger', re: /(?:^|[;{}\s])debugger\s*(?:;|$)/, what: 'debugger statement' },
   ],
   py: [
-    { id: 'breakpoint', re: /\bbreakpoint\s*\(\s*\)|\b(?:i?pdb|pudb|ipdb)\.set_trace\s*\(|^\s*(?:import\s+(?:i?pdb|pudb)\b|from\s+(?:i?pdb|pudb)\s+import\b)/, what: 'debugger breakpoint' },
+    {
+      id: 'breakpoint',
+      re: /\bbreakpoint\s*\(\s*\)|\b(?:i?pdb|pudb|ipdb)\.set_trace\s*\(|^\s*(?:import\s+(?:i?pdb|pudb)\b|from\s+(?:i?pdb|pudb)\s+import\b)/,
+      what: 'debugger breakpoint',
+    },
     { id: 'print', re: /^\s*print\s*\(/, what: 'print()', unless: /\bfile\s*=/, output: true },
   ],
   rs: [{ id: 'dbg', re: /\bdbg!\s*\(/, what: 'dbg!' }],
   rb: [
-    { id: 'debugger', re: /\bbinding\.(?:pry|irb)\b|^\s*(?:byebug|debugger|binding\.pry)\s*$/, what: 'debugger breakpoint' },
+    {
+      id: 'debugger',
+      re: /\bbinding\.(?:pry|irb)\b|^\s*(?:byebug|debugger|binding\.pry)\s*$/,
+      what: 'debugger breakpoint',
+    },
     { id: 'debugger', re: /^\s*require\s+['"](?:pry|byebug|debug)['"]\s*$/, what: 'debugger require', raw: true },
   ],
   php: [
@@ -118,15 +132,16 @@ const RULES: Record<Lang, Rule[]> = {
 };
 
 /** Our marker, and the linters' own suppressions: someone already decided this output is intended. */
-const ALLOW = /avp:allow-debug|eslint-disable(?:-next)?-line[^\n]*no-(?:console|debugger)|biome-ignore[^\n]*noConsole|noqa(?::[^\n]*\bT20[13]\b)?|pylint:\s*disable=[^\n]*print/i;
+const ALLOW =
+  /avp:allow-debug|eslint-disable(?:-next)?-line[^\n]*no-(?:console|debugger)|biome-ignore[^\n]*noConsole|noqa(?::[^\n]*\bT20[13]\b)?|pylint:\s*disable=[^\n]*print/i;
 /** Output behind a debug switch (`if (process.env.DEBUG) console.log(…)`, `if DEBUG: print(…)`) is meant to stay. */
 const DEBUG_GUARD = /\bif\s*\(?[^)\n]*\b(?:DEBUG|debug|VERBOSE|verbose)\b/;
 const SUGGESTION: Record<Lang, string> = {
-  js: 'Remove it before finishing, or use the project\'s logger; keep it on purpose with `// avp:allow-debug`.',
+  js: "Remove it before finishing, or use the project's logger; keep it on purpose with `// avp:allow-debug`.",
   py: 'Remove it, or use the logging module (logger.debug); keep it on purpose with `# avp:allow-debug`.',
   rs: 'Remove dbg! before finishing (use log/tracing macros for lasting output).',
   rb: 'Remove the breakpoint before finishing.',
-  php: 'Remove the dump before finishing, or use the project\'s logger.',
+  php: "Remove the dump before finishing, or use the project's logger.",
 };
 
 /** Judges an event: warns about debugging statements in added lines of non-test source. */
@@ -142,7 +157,12 @@ export function validate(event: HookEvent): Verdict {
     for (const [i, a] of added.entries()) {
       scanned++;
       const prev = added[i - 1];
-      if (ALLOW.test(a.text) || DEBUG_GUARD.test(a.text) || (prev && prev.line === (a.line ?? NaN) - 1 && ALLOW.test(prev.text) && /^\s*(?:\/\/|#|\/\*|\*)/.test(prev.text))) continue;
+      if (
+        ALLOW.test(a.text) ||
+        DEBUG_GUARD.test(a.text) ||
+        (prev && prev.line === (a.line ?? NaN) - 1 && ALLOW.test(prev.text) && /^\s*(?:\/\/|#|\/\*|\*)/.test(prev.text))
+      )
+        continue;
       if (a.line !== undefined && blocks.has(a.line)) continue;
       if (/^\s*(?:\*|\/\*)/.test(a.text) && lang !== 'py') continue;
       // Blanking strings and comments only removes matches, so a line the raw patterns miss needs no more work.

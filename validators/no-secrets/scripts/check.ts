@@ -39,7 +39,12 @@ const SUGGESTION =
   'Remove the value and read it at run time from an environment variable or a secret manager (e.g. process.env.NAME, os.environ["NAME"]); rotate it if it is real. If it is test data, say so with `avp:allow-secret` in a comment on that line.';
 
 /** Scans one added line; returns the violations found (secret masked). */
-function scanLine(file: string, a: Added, around: { prev: string; next: string }, opts: { heuristics: boolean; keys: boolean }): Violation[] {
+function scanLine(
+  file: string,
+  a: Added,
+  around: { prev: string; next: string },
+  opts: { heuristics: boolean; keys: boolean },
+): Violation[] {
   // A data: URI (inline image, font) is base64 noise, not a credential.
   const text = a.text.replace(/data:[a-z]+\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/=]+/gi, ' ');
   if (ALLOW.test(a.text) || (ALLOW.test(around.prev) && COMMENT_LINE.test(around.prev))) return [];
@@ -78,7 +83,12 @@ function scanLine(file: string, a: Added, around: { prev: string; next: string }
       const [, , , pass = '', host = ''] = m;
       const at = (m.index ?? 0) + m[0].lastIndexOf(`:${pass}@`) + 1;
       if (overlaps(at, at + pass.length) || LOCAL_HOST.test(host) || pass.length < 6) continue;
-      if (isPlaceholderValue(pass) || /^(?:pass|pwd|user|username|admin|root|guest)$/i.test(pass) || ascendingRun(pass, 4)) continue;
+      if (
+        isPlaceholderValue(pass) ||
+        /^(?:pass|pwd|user|username|admin|root|guest)$/i.test(pass) ||
+        ascendingRun(pass, 4)
+      )
+        continue;
       taken.push([at, at + pass.length]);
       found.push({ rule: 'credentials-in-url', what: 'password in a URL', secret: pass, at });
     }
@@ -125,7 +135,10 @@ function scanLine(file: string, a: Added, around: { prev: string; next: string }
       ...(a.line === undefined ? {} : { line: a.line }),
       snippet,
       message: `${f.what}${f.secret ? ` (${mask(f.secret)})` : ''} is hard-coded`,
-      suggestion: f.rule === 'private-key' ? 'Keep private keys out of the repository: load the key from a file outside it or a secret manager, and rotate it if it is real.' : SUGGESTION,
+      suggestion:
+        f.rule === 'private-key'
+          ? 'Keep private keys out of the repository: load the key from a file outside it or a secret manager, and rotate it if it is real.'
+          : SUGGESTION,
     };
   });
 }
@@ -142,10 +155,16 @@ export function validate(event: HookEvent): Verdict {
       if (a.text.includes('\0')) break; // binary content
       scanned++;
       // Neighbours count only when they are the adjacent lines of the after file (both added).
-      const prev = added[i - 1]?.line !== undefined && added[i - 1]!.line === (a.line ?? NaN) - 1 ? added[i - 1]!.text : '';
+      const prev =
+        added[i - 1]?.line !== undefined && added[i - 1]!.line === (a.line ?? NaN) - 1 ? added[i - 1]!.text : '';
       // A PGP block has an empty line and maybe armor headers before the key material: look 4 lines ahead.
       let next = '';
-      for (let j = i + 1; j <= i + 4 && added[j]?.line !== undefined && added[j]!.line === (a.line ?? NaN) + (j - i); j++) next += `${added[j]!.text}\n`;
+      for (
+        let j = i + 1;
+        j <= i + 4 && added[j]?.line !== undefined && added[j]!.line === (a.line ?? NaN) + (j - i);
+        j++
+      )
+        next += `${added[j]!.text}\n`;
       violations.push(...scanLine(file, a, { prev, next }, opts));
     }
   }

@@ -41,7 +41,12 @@ export function looksTemplated(v: string): boolean {
 
 /** Leetspeak folded to letters so `s3cr3t`, `p4ssw0rd` are recognised as placeholder words. */
 export const unleet = (s: string) =>
-  s.toLowerCase().replace(/[013457@$]/g, (c) => ({ '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' })[c] ?? c);
+  s
+    .toLowerCase()
+    .replace(
+      /[013457@$]/g,
+      (c) => ({ '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' })[c] ?? c,
+    );
 
 /** Base64 that decodes to printable text (Kubernetes Secret `data:` values), else undefined. */
 export function decodedBase64(v: string): string | undefined {
@@ -53,7 +58,8 @@ export function decodedBase64(v: string): string | undefined {
 /** A generic value that is obviously not a real secret (also when base64-encoded). */
 export function isPlaceholderValue(v: string): boolean {
   const u = unleet(v);
-  if (looksTemplated(v) || PLACEHOLDER_WORD.test(v) || PLACEHOLDER_WORD.test(u) || /passw(or)?d|secret|s3cret/.test(u)) return true;
+  if (looksTemplated(v) || PLACEHOLDER_WORD.test(v) || PLACEHOLDER_WORD.test(u) || /passw(or)?d|secret|s3cret/.test(u))
+    return true;
   const decoded = decodedBase64(v);
   return decoded !== undefined && decoded !== v && isPlaceholderValue(decoded);
 }
@@ -61,7 +67,8 @@ export function isPlaceholderValue(v: string): boolean {
 /** True when `s` holds `n` ascending characters in a row (`1234`, `abcd`): typed by a person, not generated. */
 export function ascendingRun(s: string, n: number): boolean {
   const lower = s.toLowerCase();
-  for (let i = 0; i + n <= lower.length; i++) if (['0123456789', 'abcdefghijklmnopqrstuvwxyz'].some((q) => q.includes(lower.slice(i, i + n)))) return true;
+  for (let i = 0; i + n <= lower.length; i++)
+    if (['0123456789', 'abcdefghijklmnopqrstuvwxyz'].some((q) => q.includes(lower.slice(i, i + n)))) return true;
   return false;
 }
 
@@ -92,7 +99,13 @@ const E = String.raw`(?![A-Za-z0-9_-])`;
 const BS = String.raw`(?<![A-Za-z0-9_+/-])`;
 const ES = String.raw`(?![A-Za-z0-9_+/=-])`;
 export const PROVIDERS: ProviderRule[] = [
-  { id: 'aws-access-key-id', what: 'AWS access key id', re: new RegExp(`${BS}((?:AKIA|ASIA|ABIA|ACCA)([A-Z0-9]{16}))${ES}`, 'g'), body: 2, secret: 1 },
+  {
+    id: 'aws-access-key-id',
+    what: 'AWS access key id',
+    re: new RegExp(`${BS}((?:AKIA|ASIA|ABIA|ACCA)([A-Z0-9]{16}))${ES}`, 'g'),
+    body: 2,
+    secret: 1,
+  },
   {
     id: 'aws-secret-access-key',
     what: 'AWS secret access key',
@@ -100,10 +113,34 @@ export const PROVIDERS: ProviderRule[] = [
     body: 1,
     secret: 1,
   },
-  { id: 'github-token', what: 'GitHub token', re: new RegExp(`${B}(gh[pousr]_([A-Za-z0-9]{36,251}))${E}`, 'g'), body: 2, secret: 1 },
-  { id: 'github-token', what: 'GitHub fine-grained token', re: new RegExp(`${B}(github_pat_([A-Za-z0-9_]{60,251}))${E}`, 'g'), body: 2, secret: 1 },
-  { id: 'gitlab-token', what: 'GitLab token', re: new RegExp(`${B}(gl(?:pat|dt|rt|cbt|ptt|ft|imt|agent)-([A-Za-z0-9_-]{20,}))${E}`, 'g'), body: 2, secret: 1 },
-  { id: 'slack-token', what: 'Slack token', re: new RegExp(`${B}(xox[baprse]-((?:[0-9]{6,}-){1,3}[A-Za-z0-9-]{16,}))${E}`, 'g'), body: 2, secret: 1 },
+  {
+    id: 'github-token',
+    what: 'GitHub token',
+    re: new RegExp(`${B}(gh[pousr]_([A-Za-z0-9]{36,251}))${E}`, 'g'),
+    body: 2,
+    secret: 1,
+  },
+  {
+    id: 'github-token',
+    what: 'GitHub fine-grained token',
+    re: new RegExp(`${B}(github_pat_([A-Za-z0-9_]{60,251}))${E}`, 'g'),
+    body: 2,
+    secret: 1,
+  },
+  {
+    id: 'gitlab-token',
+    what: 'GitLab token',
+    re: new RegExp(`${B}(gl(?:pat|dt|rt|cbt|ptt|ft|imt|agent)-([A-Za-z0-9_-]{20,}))${E}`, 'g'),
+    body: 2,
+    secret: 1,
+  },
+  {
+    id: 'slack-token',
+    what: 'Slack token',
+    re: new RegExp(`${B}(xox[baprse]-((?:[0-9]{6,}-){1,3}[A-Za-z0-9-]{16,}))${E}`, 'g'),
+    body: 2,
+    secret: 1,
+  },
   {
     id: 'slack-webhook',
     what: 'Slack webhook URL',
@@ -111,11 +148,41 @@ export const PROVIDERS: ProviderRule[] = [
     body: 2,
     secret: 1,
   },
-  { id: 'stripe-key', what: 'Stripe live secret key', re: new RegExp(`${B}((?:sk|rk)_live_([A-Za-z0-9]{20,}))${E}`, 'g'), body: 2, secret: 1 },
-  { id: 'anthropic-key', what: 'Anthropic API key', re: new RegExp(`${B}(sk-ant-[a-z]+[0-9]*-([A-Za-z0-9_-]{32,}))${E}`, 'g'), body: 2, secret: 1 },
-  { id: 'openai-key', what: 'OpenAI API key', re: new RegExp(`${B}(sk-(?:proj|svcacct|admin)-([A-Za-z0-9_-]{32,}))${E}`, 'g'), body: 2, secret: 1 },
-  { id: 'openai-key', what: 'OpenAI API key', re: new RegExp(`${B}(sk-([A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9]{48}))${E}`, 'g'), body: 2, secret: 1 },
-  { id: 'google-api-key', what: 'Google API key', re: new RegExp(`${BS}(AIza([0-9A-Za-z_-]{35}))${ES}`, 'g'), body: 2, secret: 1 },
+  {
+    id: 'stripe-key',
+    what: 'Stripe live secret key',
+    re: new RegExp(`${B}((?:sk|rk)_live_([A-Za-z0-9]{20,}))${E}`, 'g'),
+    body: 2,
+    secret: 1,
+  },
+  {
+    id: 'anthropic-key',
+    what: 'Anthropic API key',
+    re: new RegExp(`${B}(sk-ant-[a-z]+[0-9]*-([A-Za-z0-9_-]{32,}))${E}`, 'g'),
+    body: 2,
+    secret: 1,
+  },
+  {
+    id: 'openai-key',
+    what: 'OpenAI API key',
+    re: new RegExp(`${B}(sk-(?:proj|svcacct|admin)-([A-Za-z0-9_-]{32,}))${E}`, 'g'),
+    body: 2,
+    secret: 1,
+  },
+  {
+    id: 'openai-key',
+    what: 'OpenAI API key',
+    re: new RegExp(`${B}(sk-([A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9]{48}))${E}`, 'g'),
+    body: 2,
+    secret: 1,
+  },
+  {
+    id: 'google-api-key',
+    what: 'Google API key',
+    re: new RegExp(`${BS}(AIza([0-9A-Za-z_-]{35}))${ES}`, 'g'),
+    body: 2,
+    secret: 1,
+  },
   { id: 'twilio-key', what: 'Twilio API key', re: new RegExp(`${BS}(SK([0-9a-f]{32}))${ES}`, 'g'), body: 2, secret: 1 },
   {
     id: 'sendgrid-key',
@@ -124,8 +191,20 @@ export const PROVIDERS: ProviderRule[] = [
     body: 2,
     secret: 1,
   },
-  { id: 'npm-token', what: 'npm access token', re: new RegExp(`${B}(npm_([A-Za-z0-9]{36}))${E}`, 'g'), body: 2, secret: 1 },
-  { id: 'pypi-token', what: 'PyPI API token', re: new RegExp(`${B}(pypi-AgEIcHlwaS5vcmc([A-Za-z0-9_-]{50,}))${E}`, 'g'), body: 2, secret: 1 },
+  {
+    id: 'npm-token',
+    what: 'npm access token',
+    re: new RegExp(`${B}(npm_([A-Za-z0-9]{36}))${E}`, 'g'),
+    body: 2,
+    secret: 1,
+  },
+  {
+    id: 'pypi-token',
+    what: 'PyPI API token',
+    re: new RegExp(`${B}(pypi-AgEIcHlwaS5vcmc([A-Za-z0-9_-]{50,}))${E}`, 'g'),
+    body: 2,
+    secret: 1,
+  },
   {
     id: 'discord-token',
     what: 'Discord bot token',
@@ -150,23 +229,29 @@ export const PROVIDERS: ProviderRule[] = [
 ];
 
 /** Cheap pre-filters: a line without any of these cannot match a provider rule / a secret-like name. */
-export const PROVIDER_HINT = /A[KSB]IA|ACCA|secret|gh[pousr]_|github_pat_|gl[a-z]+-|xox|hooks\.slack|_live_|sk-|AIza|SK[0-9a-f]|SG\.|npm_|pypi-|discord|_auth|\.[A-Za-z0-9_-]{6}\./i;
+export const PROVIDER_HINT =
+  /A[KSB]IA|ACCA|secret|gh[pousr]_|github_pat_|gl[a-z]+-|xox|hooks\.slack|_live_|sk-|AIza|SK[0-9a-f]|SG\.|npm_|pypi-|discord|_auth|\.[A-Za-z0-9_-]{6}\./i;
 export const SECRET_HINT = /pass|pwd|secret|token|key|credential|conn/i;
 
 export const SECRET_NAME =
   /(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|auth[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|client[_-]?secret|credentials?|secret[_-]?key[_-]?base|conn(?:ection)?[_-]?string)$/i;
 /** Names that end like a secret but hold public or throwaway values. */
-export const NOT_SECRET_NAME = /^(?:page|next|prev|continuation|cursor|csrf|xsrf|cancel|cancellation|sync|test|fake|mock|dummy|example|sample)|public|publishable/i;
+export const NOT_SECRET_NAME =
+  /^(?:page|next|prev|continuation|cursor|csrf|xsrf|cancel|cancellation|sync|test|fake|mock|dummy|example|sample)|public|publishable/i;
 
 /** `name = "value"`, `"name": "value"`, `name := "value"`, `NAME: 'value'`, `os.environ["NAME"] = "value"`. */
 export const ASSIGN_BEFORE =
   /(["'`]?)([A-Za-z_$@][\w$.-]*)\1\]?\s*(?::\s*[A-Za-z_][\w<>[\]|?. ]*?\s*)?(:=|=>|[!=]==?|=|:|,)\s*[bru]?$/i;
 export const LITERAL = /(["'`])((?:\\.|(?!\1)[^\\])*)\1/g;
 /** Files whose values are commonly unquoted: dotenv, shell, INI, properties, YAML, Dockerfile. */
-export const UNQUOTED_FILE = /(?:^|\/)(?:\.env[^/]*|[^/]+\.(?:env|ini|cfg|conf|properties|ya?ml|sh|bash|zsh)|Dockerfile[^/]*)$/i;
-export const UNQUOTED = /^\s*(?:export\s+|ENV\s+|ARG\s+|set\s+)?["']?([A-Za-z_][\w.-]*)["']?\s*(?:=|:\s|\s(?=\S))\s*([^\s"'`#;][^\s#;]*)\s*(?:[#;].*)?$/;
+export const UNQUOTED_FILE =
+  /(?:^|\/)(?:\.env[^/]*|[^/]+\.(?:env|ini|cfg|conf|properties|ya?ml|sh|bash|zsh)|Dockerfile[^/]*)$/i;
+export const UNQUOTED =
+  /^\s*(?:export\s+|ENV\s+|ARG\s+|set\s+)?["']?([A-Za-z_][\w.-]*)["']?\s*(?:=|:\s|\s(?=\S))\s*([^\s"'`#;][^\s#;]*)\s*(?:[#;].*)?$/;
 
-/** Words and identifiers (`Passwort`, `newPassword`, `AuthToken`, `SESSION_KEY`): translations and names, not secrets. */
+/**
+ * Words and identifiers (`Passwort`, `newPassword`, `AuthToken`, `SESSION_KEY`): translations and names, not secrets.
+ */
 export const WORDLIKE = /^[A-Z]?[a-z]+(?:[A-Z][a-z]+)*$|^[A-Z]+(?:_[A-Z]+)*$/;
 
 export function genericValueIsSecret(name: string, value: string): boolean {
@@ -179,7 +264,8 @@ export function genericValueIsSecret(name: string, value: string): boolean {
   return value.length < 16 ? h >= 2.5 : value.length < 32 ? h >= 3 : h >= 3.5;
 }
 
-export const LOCAL_HOST = /^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?|host\.docker\.internal|[a-z0-9_-]+)$|(?:^|\.)(?:example\.(?:com|org|net)|test|local|localhost|invalid)$/i;
+export const LOCAL_HOST =
+  /^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?|host\.docker\.internal|[a-z0-9_-]+)$|(?:^|\.)(?:example\.(?:com|org|net)|test|local|localhost|invalid)$/i;
 export const URL_CREDS = /\b([a-z][a-z0-9+.-]{1,20}):\/\/([^\s:/@"'`]*):([^\s@/"'`]+)@([^\s/:"'`?#]+)/gi;
 
 // ---------------------------------------------------------------------------------------------------------------
