@@ -1,14 +1,17 @@
 /**
  * The merged config-file layer, cached by the stats of the files it came from, so a hook call in a project with a
- * config file does not load c12 and valibot (~15 ms) every time. Kept in `<project>/.avp/cache/config.json` (only
- * when `.avp/` exists: avp never creates it for this). Data formats only: an `avp.config.ts`/`.js` may import other
- * files whose changes its stats would not show, so code configs are always loaded. Files changed in the last 2 s are
+ * config file does not load c12 and valibot (~15 ms) every time. Kept in `$AVP_HOME/cache/config/<hash of the
+ * root>.json`, outside the project: an agent that could write the cache could make avp believe any config. Data
+ * formats only: an `avp.config.ts`/`.js` may import other files whose changes its stats would not show, so code
+ * configs are always loaded. Files changed in the last 2 s are
  * not cached (coarse timestamps, see format/cache.ts).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AvpConfig } from './config-types.ts';
 import { fingerprint, RACY_MS, writeCache } from './format/cache.ts';
+import { avpHome } from './paths.ts';
 import { VERSION } from './version.ts';
 
 interface ConfigCache {
@@ -20,15 +23,15 @@ interface ConfigCache {
 
 const CODE_CONFIG = /\.[cm]?[jt]s$/;
 
-function cachePath(projectRoot: string): string | undefined {
-  const avp = join(projectRoot, '.avp');
-  return existsSync(avp) ? join(avp, 'cache', 'config.json') : undefined;
+/** `$AVP_HOME/cache/config/<16 hex of sha256(root)>.json`. */
+export function configCachePath(root: string, env: NodeJS.ProcessEnv): string {
+  return join(avpHome(env), 'cache', 'config', `${createHash('sha256').update(root).digest('hex').slice(0, 16)}.json`);
 }
 
 /** The cached layer when every present config file is unchanged since it was stored; else undefined. */
-export function readConfigCache(projectRoot: string, files: string[]): Partial<AvpConfig> | undefined {
-  const path = cachePath(projectRoot);
-  if (!path || files.some((f) => CODE_CONFIG.test(f))) return undefined;
+export function readConfigCache(root: string, files: string[], env: NodeJS.ProcessEnv): Partial<AvpConfig> | undefined {
+  const path = configCachePath(root, env);
+  if (files.some((f) => CODE_CONFIG.test(f))) return undefined;
   let data: ConfigCache;
   try {
     data = JSON.parse(readFileSync(path, 'utf8')) as ConfigCache;
@@ -43,13 +46,14 @@ export function readConfigCache(projectRoot: string, files: string[]): Partial<A
 
 /** Stores the layer loaded from `files` (fingerprints taken before loading, so a concurrent edit is a later miss). */
 export function writeConfigCache(
-  projectRoot: string,
+  root: string,
   files: string[],
   before: Record<string, string>,
   layer: Partial<AvpConfig>,
+  env: NodeJS.ProcessEnv,
 ): void {
-  const path = cachePath(projectRoot);
-  if (!path || files.some((f) => CODE_CONFIG.test(f))) return;
+  const path = configCachePath(root, env);
+  if (files.some((f) => CODE_CONFIG.test(f))) return;
   const now = Date.now();
   for (const f of files) {
     const { fp, changedAt } = fingerprint(f);

@@ -1,7 +1,7 @@
 /**
- * The slow half of config loading, imported only when a config file exists: c12 reads `avp.config.*`, `.avprc`
- * (project, then `~/.avprc`), plus `$AVP_HOME/config.json`; valibot checks each file on its own so an error names
- * the file and the key at fault.
+ * The slow half of config loading, imported only when a config file exists: c12 reads `avp.config.*`, rc9 the
+ * `.avprc` files (user, then project), plus `$AVP_HOME/config.json`; valibot checks each file on its own so an error
+ * names the file and the key at fault.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import type { AvpConfig } from './config-types.ts';
 import { AvpError } from './errors.ts';
 import { SEVERITIES } from './format/types.ts';
 import { avpHome } from './paths.ts';
+import { userRcPath } from './trust/control-files.ts';
 
 const Backend = v.picklist(['auto', 'claude', 'anthropic', 'openai', 'command']);
 const Int = (min: number) => v.pipe(v.number(), v.integer(), v.minValue(min));
@@ -91,37 +92,66 @@ function layer(into: Partial<AvpConfig>, over: Partial<AvpConfig>): Partial<AvpC
   return out;
 }
 
-/** Reads and validates every config file of the project and user; returns the merged partial config. */
-export async function loadConfigFiles(projectRoot: string, env: NodeJS.ProcessEnv): Promise<Partial<AvpConfig>> {
-  let merged: Partial<AvpConfig> = {};
-  const homeJson = join(avpHome(env), 'config.json');
+/** Reads an rc file (flat `key=value` lines, dotted keys nest); a missing file is empty. */
+async function readRc(path: string): Promise<Record<string, unknown> | undefined> {
+  let text: string;
   try {
-    merged = toPartial(check(JSON.parse(readFileSync(homeJson, 'utf8')), homeJson));
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new AvpError('config-invalid', `cannot read config: ${(e as Error).message}`, {
+      file: path,
+      fix: 'make it readable (or remove it)',
+    });
+  }
+  const { parse } = await import('rc9');
+  return parse(text) as Record<string, unknown>;
+}
+
+/**
+ * Reads and validates every config file of the project (in `root`) and of the user (`user`); returns the merged
+ * partial config. Precedence, lowest first: `$AVP_HOME/config.json`, the user's `.avprc`, the project's `.avprc`,
+ * `avp.config.*` / `.config/avp.*`. Only these local files are read: c12's remote `extends` and its workspace-level
+ * rc are off, so what avp runs on is exactly the files its accepted state lists.
+ */
+export async function loadConfigFiles(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  user: { json: string; rc: string } = { json: join(avpHome(env), 'config.json'), rc: userRcPath(env) },
+): Promise<Partial<AvpConfig>> {
+  let merged: Partial<AvpConfig> = {};
+  try {
+    merged = toPartial(check(JSON.parse(readFileSync(user.json, 'utf8')), user.json));
   } catch (e) {
     if (e instanceof AvpError) throw e;
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
       throw new AvpError('config-invalid', `cannot read config: ${(e as Error).message}`, {
-        file: homeJson,
+        file: user.json,
         fix: 'make it valid JSON',
       });
     }
+  }
+  for (const rc of [user.rc, join(root, '.avprc')]) {
+    const raw = await readRc(rc);
+    if (raw) merged = layer(merged, toPartial(check(coerceRc(raw), rc)));
   }
   const { loadConfig } = await import('c12');
   let result: Awaited<ReturnType<typeof loadConfig>>;
   try {
     result = await loadConfig({
       name: 'avp',
-      cwd: projectRoot,
-      rcFile: '.avprc',
-      globalRc: true,
+      cwd: root,
+      rcFile: false,
+      globalRc: false,
+      extend: false,
       dotenv: false,
       packageJson: false,
       envName: false,
     });
   } catch (e) {
     throw new AvpError('config-invalid', `cannot load the avp config: ${(e as Error).message}`, {
-      file: projectRoot,
-      fix: 'fix the syntax of avp.config.* / .avprc (or remove the file)',
+      file: root,
+      fix: 'fix the syntax of avp.config.* / .config/avp.* (or remove the file)',
     });
   }
   // c12 lists layers highest precedence first: apply them in reverse.
@@ -129,8 +159,7 @@ export async function loadConfigFiles(projectRoot: string, env: NodeJS.ProcessEn
     // The main layer names the unresolved 'avp.config'; c12 puts the resolved path on the result.
     const file =
       l.configFile === 'avp.config' && result.configFile ? result.configFile : (l.configFile ?? 'avp config');
-    const raw = file.endsWith('.avprc') || file === '.avprc' ? coerceRc(l.config) : l.config;
-    merged = layer(merged, toPartial(check(raw, file)));
+    merged = layer(merged, toPartial(check(l.config, file)));
   }
   return merged;
 }

@@ -4,13 +4,13 @@
  * The hook runs on every tool call and c12 costs ~65 ms to import, so when no config file exists (the common case)
  * the files are only looked up with two `readdir`s and a `stat`, and neither c12 nor valibot is loaded.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AvpConfig, BackendName } from './config-types.ts';
 import { AvpError } from './errors.ts';
 import type { Severity } from './format/types.ts';
 import { avpHome, findProjectRoot } from './paths.ts';
+import { projectConfigNames, userRcPath } from './trust/control-files.ts';
 
 export type { AvpConfig } from './config-types.ts';
 
@@ -37,31 +37,28 @@ export function defaultConfig(): AvpConfig {
   };
 }
 
-/** Config file names c12 reads in the project root (`avp.config.<ext>`, `.config/avp[.config].<ext>`, `.avprc`). */
-const CONFIG_NAME = /^avp\.config\.(?:[cm]?[jt]s|jsonc?|json5|ya?ml|toml)$/;
-const DOT_CONFIG_NAME = /^avp(?:\.config)?\.(?:[cm]?[jt]s|jsonc?|json5|ya?ml|toml)$/;
-
-function listDir(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
+/** The user's config files: `$AVP_HOME/config.json` and `.avprc` in `$XDG_CONFIG_HOME` (else the home folder). */
+export interface UserConfigFiles {
+  json: string;
+  rc: string;
 }
 
-/** The config files that exist, cheaply: the fast path needs only to know whether there are any. */
-export function configFilesPresent(projectRoot: string, env: NodeJS.ProcessEnv = process.env): string[] {
-  const found: string[] = [];
-  const names = listDir(projectRoot);
-  for (const n of names) if (CONFIG_NAME.test(n) || n === '.avprc') found.push(join(projectRoot, n));
-  if (names.includes('.config')) {
-    for (const n of listDir(join(projectRoot, '.config')))
-      if (DOT_CONFIG_NAME.test(n)) found.push(join(projectRoot, '.config', n));
-  }
-  const userRc = join(env.XDG_CONFIG_HOME || env.HOME || homedir(), '.avprc');
-  if (existsSync(userRc)) found.push(userRc);
-  const homeJson = join(avpHome(env), 'config.json');
-  if (existsSync(homeJson)) found.push(homeJson);
+export function userConfigFiles(env: NodeJS.ProcessEnv): UserConfigFiles {
+  return { json: join(avpHome(env), 'config.json'), rc: userRcPath(env) };
+}
+
+/**
+ * The config files that exist, cheaply: the fast path needs only to know whether there are any. `root` is where the
+ * project's files are looked for (the project root, or hook mode's accepted copy of it).
+ */
+export function configFilesPresent(
+  root: string,
+  env: NodeJS.ProcessEnv = process.env,
+  user: UserConfigFiles = userConfigFiles(env),
+): string[] {
+  const found = projectConfigNames(root).map((n) => join(root, n));
+  if (existsSync(user.rc)) found.push(user.rc);
+  if (existsSync(user.json)) found.push(user.json);
   return found;
 }
 
@@ -146,19 +143,24 @@ export async function loadConfig(opts: {
   projectRoot?: string;
   env?: NodeJS.ProcessEnv;
   overrides?: Partial<AvpConfig>;
+  /** Where the project's config files are read (default: the project root; hook mode passes the accepted copy). */
+  configRoot?: string;
+  /** The user's config files (default: the live ones; hook mode may pass the accepted copies). */
+  userConfig?: UserConfigFiles;
 }): Promise<AvpConfig> {
   const env = opts.env ?? process.env;
-  const projectRoot = opts.projectRoot ?? findProjectRoot(opts.cwd, env);
+  const root = opts.configRoot ?? opts.projectRoot ?? findProjectRoot(opts.cwd, env);
+  const user = opts.userConfig ?? userConfigFiles(env);
   let config = defaultConfig();
-  const files = configFilesPresent(projectRoot, env);
+  const files = configFilesPresent(root, env, user);
   if (files.length) {
     const { configFingerprints, readConfigCache, writeConfigCache } = await import('./config-cache.ts');
-    let layer = readConfigCache(projectRoot, files);
+    let layer = readConfigCache(root, files, env);
     if (!layer) {
       const before = configFingerprints(files);
       const { loadConfigFiles } = await import('./config-files.ts');
-      layer = await loadConfigFiles(projectRoot, env);
-      writeConfigCache(projectRoot, files, before, layer);
+      layer = await loadConfigFiles(root, env, user);
+      writeConfigCache(root, files, before, layer, env);
     }
     config = mergeConfig(config, layer);
   }

@@ -66,6 +66,12 @@ export default defineCommand({
           );
         }
       }
+      // The user ran this: what it installed is accepted (inside an agent it waits for `avp accept`).
+      const { acceptWrittenPaths } = await import('../trust/accept.ts');
+      const { lockfilePath } = await import('../registry/lockfile.ts');
+      const written = [...results.map((r) => r.dir), lockfilePath(scope, projectRoot)];
+      const waiting = acceptWrittenPaths(projectRoot, process.env, written);
+      if (waiting) log.warn(waiting);
       if (args.json) printJson(results.length === 1 ? results[0] : results);
     });
   },

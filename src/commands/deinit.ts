@@ -27,6 +27,12 @@ export default defineCommand({
         cwd: process.cwd(),
         dryRun: !!args['dry-run'],
       });
+      // The user ran this: the hooks it removed are accepted as gone (inside an agent it waits for `avp accept`).
+      const { findProjectRoot } = await import('../paths.ts');
+      const { acceptWrittenPaths } = await import('../trust/accept.ts');
+      const changed = result.dryRun ? [] : result.files.filter((f) => f.changed).map((f) => f.path);
+      const waiting = acceptWrittenPaths(findProjectRoot(process.cwd()), process.env, changed);
+      if (waiting) process.stderr.write(`${waiting}\n`);
       if (args.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       else process.stdout.write(formatDeinit(result));
     }),

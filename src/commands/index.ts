@@ -13,6 +13,7 @@ export const commands: Record<string, Loader> = {
   check: () => load(import('./check.ts')),
   init: () => load(import('./init.ts')),
   deinit: () => load(import('./deinit.ts')),
+  accept: () => load(import('./accept.ts')),
   // authoring
   list: () => load(import('./list.ts')),
   lint: () => load(import('./lint.ts')),

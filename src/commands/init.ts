@@ -40,7 +40,15 @@ export default defineCommand({
         dryRun: !!args['dry-run'],
         cwd: process.cwd(),
       });
+      // `avp init` is an acceptance: the files it wrote — and, the first time, everything avp reads — are accepted.
+      const waiting = result.dryRun
+        ? undefined
+        : (await import('../trust/accept.ts')).acceptWrittenPaths(result.projectRoot, process.env, [
+            result.settings.path,
+            ...result.installed.map((v) => v.dir),
+          ]);
       if (args.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       else process.stdout.write(formatInit(result));
+      if (waiting) process.stderr.write(`${waiting}\n`);
     }),
 });

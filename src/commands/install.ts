@@ -1,4 +1,5 @@
 import { defineCommand } from 'citty';
+import { join } from 'node:path';
 import { runCommand } from './run-command.ts';
 
 export default defineCommand({
@@ -32,14 +33,28 @@ export default defineCommand({
       ]);
       applyQuiet(args);
       const progress = terminalProgress('downloading', args);
+      const scope = args.user ? 'user' : 'project';
+      const projectRoot = findProjectRoot(process.cwd());
+      const { refuseUnacceptedLockfile } = await import('../trust/accept.ts');
+      refuseUnacceptedLockfile(scope, projectRoot, process.env);
       const results = await restoreFromLockfile({
-        scope: args.user ? 'user' : 'project',
-        projectRoot: findProjectRoot(process.cwd()),
+        scope,
+        projectRoot,
         frozen: args.frozen,
         progress: progress.onProgress,
       }).finally(() => progress.done());
-      if (args.json) return printJson(results);
       const log = await logger();
+      // The user ran this: what the (accepted) lockfile installed is accepted too.
+      const [{ acceptWrittenPaths }, { scopeValidatorsDir }] = await Promise.all([
+        import('../trust/accept.ts'),
+        import('../registry/lockfile.ts'),
+      ]);
+      const dirs = results
+        .filter((r) => r.action !== 'unchanged')
+        .map((r) => join(scopeValidatorsDir(scope, projectRoot), r.name));
+      const waiting = dirs.length ? acceptWrittenPaths(projectRoot, process.env, dirs) : undefined;
+      if (waiting) log.warn(waiting);
+      if (args.json) return printJson(results);
       const changed = results.filter((r) => r.action !== 'unchanged');
       for (const r of changed) log.success(`${r.action} ${r.name}@${r.version}`);
       log.info(`${results.length} validator(s) match the lockfile (${changed.length} installed now)`);

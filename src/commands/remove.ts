@@ -21,8 +21,14 @@ export default defineCommand({
         ]);
       applyQuiet(args);
       const scope = scopeOf(args);
-      const r = await removeValidator(args.name, { scope, projectRoot: findProjectRoot(process.cwd()) });
+      const projectRoot = findProjectRoot(process.cwd());
+      const r = await removeValidator(args.name, { scope, projectRoot });
+      // The user ran this: the removal is accepted (inside an agent it waits for `avp accept`).
+      const { acceptWrittenPaths } = await import('../trust/accept.ts');
+      const { lockfilePath } = await import('../registry/lockfile.ts');
+      const waiting = acceptWrittenPaths(projectRoot, process.env, [r.dir, lockfilePath(scope, projectRoot)]);
       if (args.json) printJson({ name: args.name, scope, ...r });
+      if (waiting) (await logger()).warn(waiting);
       (await logger()).success(`removed ${args.name}${r.version ? `@${r.version}` : ''} (${scope}) from ${r.dir}`);
     });
   },

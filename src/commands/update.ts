@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { defineCommand } from 'citty';
 import { runCommand } from './run-command.ts';
 
@@ -39,16 +40,30 @@ export default defineCommand({
       ]);
       applyQuiet(args);
       const progress = terminalProgress('downloading', args);
+      const scope = scopeOf(args);
+      const projectRoot = findProjectRoot(process.cwd());
       const results = await updateValidators({
         names: args.name ? [args.name] : undefined,
-        scope: scopeOf(args),
-        projectRoot: findProjectRoot(process.cwd()),
+        scope,
+        projectRoot,
         registry: args.registry,
         latest: args.latest,
         progress: progress.onProgress,
       }).finally(() => progress.done());
-      if (args.json) return printJson(results);
       const log = await logger();
+      // The user ran this: the updated validators are accepted (inside an agent they wait for `avp accept`).
+      const [{ acceptWrittenPaths }, { lockfilePath, scopeValidatorsDir }] = await Promise.all([
+        import('../trust/accept.ts'),
+        import('../registry/lockfile.ts'),
+      ]);
+      const dirs = results
+        .filter((r) => r.status === 'updated')
+        .map((r) => join(scopeValidatorsDir(scope, projectRoot), r.name));
+      const waiting = dirs.length
+        ? acceptWrittenPaths(projectRoot, process.env, [...dirs, lockfilePath(scope, projectRoot)])
+        : undefined;
+      if (waiting) log.warn(waiting);
+      if (args.json) return printJson(results);
       if (!results.length) log.info('nothing installed in this scope');
       for (const r of results) {
         if (r.status === 'updated') log.success(`${r.name} ${r.from} → ${r.to}`);

@@ -12,6 +12,9 @@ import { discover } from '../format/discover.ts';
 import { loadErrorsForEvent, matchValidators } from '../format/match.ts';
 import type { LoadError, Validator } from '../format/types.ts';
 import { normalizeClaudeEvent } from '../hosts/claude.ts';
+import { controlPlaneDenial } from '../trust/guard.ts';
+import { hookTrustView, type TrustView } from '../trust/hook-view.ts';
+import { denyAnswer, withNotice } from '../trust/notice.ts';
 import { onceState, prepareEvent, stopGuard } from './session.ts';
 import type { ValidatorRun } from './types.ts';
 
@@ -25,9 +28,20 @@ export interface HookAnswer {
 const PASS: HookAnswer = { stdout: '{}\n', exitCode: 0, notes: [] };
 
 /** Non-throwing config load: a broken config becomes a blocking "validator error" of avp's own config. */
-async function configFor(event: HookEvent, env: NodeJS.ProcessEnv): Promise<{ config: AvpConfig; problem?: AvpError }> {
+async function configFor(
+  event: HookEvent,
+  env: NodeJS.ProcessEnv,
+  view: TrustView,
+): Promise<{ config: AvpConfig; problem?: AvpError }> {
   try {
-    return { config: await loadConfig({ cwd: event.cwd, projectRoot: event.projectRoot, env }) };
+    const config = await loadConfig({
+      cwd: event.cwd,
+      projectRoot: event.projectRoot,
+      env,
+      configRoot: view.projectConfigRoot,
+      userConfig: view.userConfig,
+    });
+    return { config };
   } catch (e) {
     const problem = e instanceof AvpError ? e : new AvpError('config-invalid', errorMessage(e));
     // The kill switch must work even when the config is what is broken.
@@ -67,14 +81,28 @@ export async function answerClaudeHook(
   const pass = () => (profile ? { ...PASS, notes: [profile.done()] } : PASS);
   let event = normalizeClaudeEvent(input, env);
   profile?.mark('normalize');
-  const { config, problem } = await configFor(event, env);
+  // The user's kill switch comes first: it needs no config, no accepted state.
+  if (truthy(env.AVP_DISABLE)) return pass();
+  // What avp runs on is the state the user accepted; changes to it (pending) are announced, not obeyed.
+  const view = hookTrustView(event.projectRoot, env, event.event);
+  const notice = (answer: HookAnswer) => withNotice(answer, event, view.notice, view.tellModel);
+  profile?.mark('accepted state');
+  const denial = controlPlaneDenial(event, env);
+  if (denial) return notice(denyAnswer(event, denial));
+  const { config, problem } = await configFor(event, env, view);
   profile?.mark('config');
-  if (config.disabled) return pass();
+  if (config.disabled) return notice(pass());
 
-  const found = await discover({ projectRoot: event.projectRoot, env, noCache: !config.cache.enabled });
+  const found = await discover({
+    projectRoot: event.projectRoot,
+    env,
+    noCache: !config.cache.enabled,
+    projectDir: view.projectValidators,
+    userDir: view.userValidators,
+  });
   profile?.mark('discover');
   // Nothing installed anywhere: nothing can ever match, and there is no turn worth tracking.
-  if (!found.validators.length && !found.errors.length) return pass();
+  if (!found.validators.length && !found.errors.length) return notice(pass());
 
   const active = found.validators.filter((v) => !isDisabled(config, v.id, v.name));
   // Given the enabled validators, session tracking skips Bash snapshots no validator could look at.
@@ -90,7 +118,7 @@ export async function answerClaudeHook(
     matched = matched.filter((v) => !v.spec.once || mine.has(v.id));
   }
   profile?.mark('match');
-  if (!matched.length && !loadErrors.length) return pass();
+  if (!matched.length && !loadErrors.length) return notice(pass());
 
   const [{ runValidators, loadErrorName }, { aggregate }, { renderClaude }, { writeRunLog }, { completeFileChanges }] =
     await Promise.all([
@@ -103,7 +131,7 @@ export async function answerClaudeHook(
   profile?.mark('load engine');
   // A broken validator can be switched off by the name its error is reported under.
   loadErrors = loadErrors.filter((e) => !isDisabled(config, loadErrorName(e), loadErrorName(e)));
-  if (!matched.length && !loadErrors.length) return pass();
+  if (!matched.length && !loadErrors.length) return notice(pass());
   event = await completeFileChanges(event);
   profile?.mark('complete files');
   const runs = await runValidators(matched, loadErrors, event, config, { deadline: startedAt + config.budgetMs });
@@ -121,7 +149,7 @@ export async function answerClaudeHook(
   profile?.mark('guard + log');
   const rendered = renderClaude(event, report, runs, extra);
   if (profile) notes.push(profile.done());
-  return { ...rendered, notes };
+  return notice({ ...rendered, notes });
 }
 
 function profiler() {

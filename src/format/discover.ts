@@ -5,9 +5,10 @@
  * Runs on every hook call. The warm path only walks the folders, stats files and reads the parse cache; the loader
  * (gray-matter, valibot) is imported only when a unit is new or changed.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { avpHome, projectAvpDir, projectValidatorsDir, userValidatorsDir } from '../paths.ts';
+import { avpHome, projectValidatorsDir, userValidatorsDir } from '../paths.ts';
 import { entryValid, makeEntry, readCache, writeCache, type CacheFile } from './cache.ts';
 import { declaringPath, findDuplicates } from './duplicates.ts';
 import { filesUnder, walkValidators } from './walk.ts';
@@ -26,24 +27,32 @@ export interface DiscoverOptions {
   env?: NodeJS.ProcessEnv;
   /** Skip the parse cache (read and write): `avp lint`-grade freshness, used by the bench's cold runs. */
   noCache?: boolean;
+  /** Where the project's validators are read (default `<root>/.avp/validators`; hook mode may pass accepted copies). */
+  projectDir?: string;
+  /** Where the user's validators are read (default `$AVP_HOME/validators`). */
+  userDir?: string;
+}
+
+/**
+ * The parse cache of a validators folder: `$AVP_HOME/cache/discovery/<hash of the folder>.json`. Outside the
+ * project on purpose: a cache the agent could write would let it replace what a validator says.
+ */
+export function discoveryCachePath(dir: string, env: NodeJS.ProcessEnv): string {
+  const key = createHash('sha256').update(dir).digest('hex').slice(0, 16);
+  return join(avpHome(env), 'cache', 'discovery', `${key}.json`);
 }
 
 /** All validators of both sources, load errors as records, shadowed user validators reported. */
 export async function discover(opts: DiscoverOptions): Promise<Discovery> {
   const env = opts.env ?? process.env;
-  const projectDir = resolve(projectValidatorsDir(opts.projectRoot));
-  const userDir = resolve(userValidatorsDir(env));
-  const project = await loadSource(
-    projectDir,
-    'project',
-    join(projectAvpDir(opts.projectRoot), 'cache', 'discovery.json'),
-    opts.noCache,
-  );
+  const projectDir = resolve(opts.projectDir ?? projectValidatorsDir(opts.projectRoot));
+  const userDir = resolve(opts.userDir ?? userValidatorsDir(env));
+  const project = await loadSource(projectDir, 'project', discoveryCachePath(projectDir, env), opts.noCache);
   // When the project root is the home directory both sources are the same folder: count it once, as the project.
   const user =
     userDir === projectDir
       ? { validators: [], errors: [], warnings: [] }
-      : await loadSource(userDir, 'user', join(avpHome(env), 'cache', 'discovery.json'), opts.noCache);
+      : await loadSource(userDir, 'user', discoveryCachePath(userDir, env), opts.noCache);
   return applyPrecedence(project, user);
 }
 

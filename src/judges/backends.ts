@@ -80,5 +80,5 @@ export async function createLlmJudge(
         ? env.OPENAI_BASE_URL
         : undefined;
   const { cachingJudge } = await import('./cache.ts');
-  return cachingJudge(lazy, { model, maxBytes: config.cache.maxBytes, ...(identity ? { identity } : {}) });
+  return cachingJudge(lazy, { model, maxBytes: config.cache.maxBytes, env, ...(identity ? { identity } : {}) });
 }

@@ -16,16 +16,22 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { HookEvent } from '../event.ts';
-import { projectAvpDir } from '../paths.ts';
+import { avpHome } from '../paths.ts';
 import type { Judge, JudgeRequest, JudgeResult, Verdict } from './types.ts';
 
 /** Bump when the prompt or verdict reading changes meaning: old entries then simply stop matching. */
 const CACHE_VERSION = 'avp-verdict-1';
 
-export function verdictCacheDir(projectRoot: string): string {
-  return join(projectAvpDir(projectRoot), 'cache', 'verdicts');
+/**
+ * `$AVP_HOME/cache/verdicts/<hash of the project root>`: outside the project, so an agent cannot plant a passing
+ * verdict for the change it is about to make.
+ */
+export function verdictCacheDir(projectRoot: string, env: NodeJS.ProcessEnv = process.env): string {
+  const key = createHash('sha256').update(projectRoot).digest('hex').slice(0, 16);
+  return join(avpHome(env), 'cache', 'verdicts', key);
 }
 
 /**
@@ -164,11 +170,14 @@ export function evict(dir: string, maxBytes: number): void {
  * Wraps a judge with the verdict cache. `model` and `identity` (e.g. the command line of a `command` judge) are part
  * of the key, so switching models or commands never reuses another's verdict.
  */
-export function cachingJudge(inner: Judge, opts: { model: string; identity?: string; maxBytes: number }): Judge {
+export function cachingJudge(
+  inner: Judge,
+  opts: { model: string; identity?: string; maxBytes: number; env?: NodeJS.ProcessEnv },
+): Judge {
   return {
     name: inner.name,
     async evaluate(req: JudgeRequest): Promise<JudgeResult> {
-      const dir = verdictCacheDir(req.event.projectRoot);
+      const dir = verdictCacheDir(req.event.projectRoot, opts.env);
       const key = verdictCacheKey(
         req.validator.hash,
         `${inner.name}${opts.identity ? `:${opts.identity}` : ''}`,

@@ -33,7 +33,7 @@ export async function judgeFor(
     const judge = (await import('./command.ts')).commandJudge(config.judge.command);
     if (!config.cache.enabled) return judge;
     const { cachingJudge } = await import('./cache.ts');
-    return cachingJudge(judge, { model: '', identity: config.judge.command, maxBytes: config.cache.maxBytes });
+    return cachingJudge(judge, { model: '', identity: config.judge.command, maxBytes: config.cache.maxBytes, env });
   }
   const { detectBackend } = await import('./detect.ts');
   const found = detectBackend(config, env, validator);

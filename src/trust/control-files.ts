@@ -1,0 +1,117 @@
+/**
+ * avp's control plane: the files that decide what avp checks. An agent that could change them could switch its own
+ * checks off, so hook mode runs on the state the user last accepted (see state.ts) and this module lists what there
+ * is to compare: per scope, every file under the validators folder, the config files, the lockfile, and avp's own
+ * entries in the agent's hook settings (only those entries: Claude Code rewrites the rest of its settings itself).
+ *
+ * Cheap on purpose (it runs on every hook call): `readdir` + `stat` only; contents are read when a stat differs.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { filesUnder } from '../format/walk.ts';
+import { avpHome } from '../paths.ts';
+
+export type TrustScope = 'project' | 'user';
+
+/**
+ * One control file. `key` is stable and shown to people (`.avp/validators/x.md`, `~/.avp/config.json`); `copy`
+ * says whether hook mode may need its accepted contents (validators and configs) or only its digest.
+ */
+export interface ControlFile {
+  key: string;
+  path: string;
+  kind: 'file' | 'hooks';
+  copy: boolean;
+}
+
+/** Config file names in a project root and its `.config/` folder (every name avp's config loader reads). */
+export const CONFIG_NAME = /^avp\.config\.(?:[cm]?[jt]s|jsonc?|json5|ya?ml|toml)$/;
+export const DOT_CONFIG_NAME = /^avp(?:\.config)?\.(?:[cm]?[jt]s|jsonc?|json5|ya?ml|toml)$/;
+/** Config files that are programs: loading one runs it. */
+export const CODE_CONFIG = /\.[cm]?[jt]s$/;
+
+function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** The project's config files, relative to `root`: `avp.config.*`, `.avprc`, `.config/avp[.config].*`. */
+export function projectConfigNames(root: string): string[] {
+  const out: string[] = [];
+  const names = listDir(root);
+  for (const n of names) if (CONFIG_NAME.test(n) || n === '.avprc') out.push(n);
+  if (names.includes('.config')) {
+    for (const n of listDir(join(root, '.config'))) if (DOT_CONFIG_NAME.test(n)) out.push(`.config/${n}`);
+  }
+  return out.sort();
+}
+
+/** The user's rc file: `$XDG_CONFIG_HOME/.avprc`, else `~/.avprc`. */
+export function userRcPath(env: NodeJS.ProcessEnv): string {
+  return join(env.XDG_CONFIG_HOME || env.HOME || homedir(), '.avprc');
+}
+
+/** Claude Code's user settings (`$CLAUDE_CONFIG_DIR/settings.json`, else `~/.claude/settings.json`). */
+export function claudeUserSettings(env: NodeJS.ProcessEnv): string {
+  return join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'), 'settings.json');
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Every file under a validators folder, as control files keyed under `prefix`. */
+function validatorFiles(dir: string, prefix: string): ControlFile[] {
+  if (!existsSync(dir)) return [];
+  return filesUnder(dir).map((path) => ({
+    key: `${prefix}/${path
+      .slice(dir.length + 1)
+      .split('\\')
+      .join('/')}`,
+    path,
+    kind: 'file' as const,
+    copy: true,
+  }));
+}
+
+/** The control files of the project at `root` that exist now. */
+export function projectControlFiles(root: string): ControlFile[] {
+  const out = validatorFiles(join(root, '.avp', 'validators'), '.avp/validators');
+  for (const name of projectConfigNames(root))
+    out.push({ key: name, path: join(root, name), kind: 'file', copy: true });
+  const lock = join(root, '.avp', 'avp-lock.json');
+  if (isFile(lock)) out.push({ key: '.avp/avp-lock.json', path: lock, kind: 'file', copy: false });
+  for (const name of ['settings.json', 'settings.local.json']) {
+    const path = join(root, '.claude', name);
+    if (isFile(path)) out.push({ key: `.claude/${name}`, path, kind: 'hooks', copy: false });
+  }
+  return out;
+}
+
+/** The user's control files that exist now (`$AVP_HOME` is shown as `~/.avp`). */
+export function userControlFiles(env: NodeJS.ProcessEnv): ControlFile[] {
+  const home = avpHome(env);
+  const out = validatorFiles(join(home, 'validators'), '~/.avp/validators');
+  const json = join(home, 'config.json');
+  if (isFile(json)) out.push({ key: '~/.avp/config.json', path: json, kind: 'file', copy: true });
+  const rc = userRcPath(env);
+  if (isFile(rc)) out.push({ key: '~/.avprc', path: rc, kind: 'file', copy: true });
+  const lock = join(home, 'avp-lock.json');
+  if (isFile(lock)) out.push({ key: '~/.avp/avp-lock.json', path: lock, kind: 'file', copy: false });
+  const settings = claudeUserSettings(env);
+  if (isFile(settings)) out.push({ key: '~/.claude/settings.json', path: settings, kind: 'hooks', copy: false });
+  return out;
+}
+
+/** Where a key's accepted copy lives inside a scope's accepted tree (the tree mirrors what hook mode reads). */
+export function treePath(tree: string, key: string): string {
+  return join(tree, ...key.replace(/^~\//, '').split('/'));
+}

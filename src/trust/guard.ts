@@ -1,0 +1,114 @@
+/**
+ * The one check avp makes on its own behalf, before any validator: an agent's file tool (Write, Edit, …) may not
+ * write avp's own state (the accepted state, caches, session state, credentials) nor change avp's entries in the
+ * agent's hook settings. Those are denied at PreToolUse / PermissionRequest. Validators and config files are not
+ * denied: writing them is a normal request ("write me a validator"), and they only take effect once the user accepts
+ * them. Shell commands cannot be judged this way (see "What avp defends against" in docs/hook-mode.md).
+ */
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import type { HookEvent } from '../event.ts';
+import { avpHome } from '../paths.ts';
+import { claudeUserSettings } from './control-files.ts';
+import { avpHookEntries } from './store.ts';
+
+/** The real path of `path`, resolving the longest existing prefix (the file itself may not exist yet). */
+export function realish(path: string): string {
+  const rest: string[] = [];
+  let dir = path;
+  for (let i = 0; i < 4096; i++) {
+    try {
+      const real = realpathSync(dir);
+      return rest.length ? join(real, ...rest.reverse()) : real;
+    } catch {
+      const parent = dirname(dir);
+      if (parent === dir) break;
+      rest.push(basename(dir));
+      dir = parent;
+    }
+  }
+  return path;
+}
+
+function inside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel));
+}
+
+/** On a case-insensitive file system `.AVP/State` is `.avp/state`: compare folded where the file system folds. */
+function foldIfInsensitive(path: string): string {
+  const real = realish(path);
+  let probe = real;
+  while (!existsSync(probe)) {
+    const parent = dirname(probe);
+    if (parent === probe) return real;
+    probe = parent;
+  }
+  const swapped = probe.replace(/[a-z]/gi, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
+  if (swapped === probe) return real;
+  try {
+    const a = statSync(probe);
+    const b = statSync(swapped);
+    return a.ino === b.ino && a.dev === b.dev ? real.toLowerCase() : real;
+  } catch {
+    return real;
+  }
+}
+
+/** Why a file-tool write to `path` is refused, or undefined when it is allowed. */
+function protectedReason(path: string, projectRoot: string, env: NodeJS.ProcessEnv): string | undefined {
+  const real = foldIfInsensitive(path);
+  const home = foldIfInsensitive(avpHome(env));
+  if (inside(real, home)) {
+    const rel = relative(home, real).split(sep);
+    if (rel[0] !== 'validators' && !(rel.length === 1 && rel[0] === 'config.json')) return "avp's own state";
+  }
+  const projectAvp = foldIfInsensitive(join(projectRoot, '.avp'));
+  for (const owned of ['state', 'cache', 'logs', 'trust']) {
+    if (inside(real, join(projectAvp, owned))) return "avp's own state";
+  }
+  return undefined;
+}
+
+function settingsFiles(projectRoot: string, env: NodeJS.ProcessEnv): string[] {
+  return [
+    join(projectRoot, '.claude', 'settings.json'),
+    join(projectRoot, '.claude', 'settings.local.json'),
+    claudeUserSettings(env),
+  ].map(foldIfInsensitive);
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The deny reason for a PreToolUse / PermissionRequest whose file tool would write avp's own state or change avp's
+ * hook entries; undefined when the event is allowed to go on to the validators.
+ */
+export function controlPlaneDenial(event: HookEvent, env: NodeJS.ProcessEnv): string | undefined {
+  if (event.event !== 'PreToolUse' && event.event !== 'PermissionRequest') return undefined;
+  for (const file of event.files) {
+    const why = protectedReason(file.path, event.projectRoot, env);
+    if (why) {
+      return (
+        `avp refuses this ${event.tool ?? 'file'} change: ${file.relPath} is ${why}, which only avp itself writes. ` +
+        'Leave it alone; if the user wants avp reset, they run avp commands in their own terminal.'
+      );
+    }
+    if (!settingsFiles(event.projectRoot, env).includes(foldIfInsensitive(file.path))) continue;
+    const before = avpHookEntries(readText(file.path));
+    const after = typeof file.after === 'string' ? avpHookEntries(file.after) : undefined;
+    if (after === before) continue;
+    if (after === undefined && !before) continue; // an edit of a settings file that has no avp hook to lose
+    return (
+      `avp refuses this change to ${file.relPath}: it would change avp's hook entries, which only the user changes ` +
+      '(`avp init` / `avp deinit` in their own terminal). Edit the other settings without touching the avp hooks.'
+    );
+  }
+  return undefined;
+}

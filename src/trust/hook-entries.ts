@@ -1,0 +1,22 @@
+/**
+ * avp's own entries in an agent's hook settings, as canonical text: what the accepted state compares for hook
+ * settings files (the rest of those files is the agent's and the user's business).
+ */
+import { parse } from 'jsonc-parser';
+import { isAvpHookCommand } from '../hosts/claude-settings.ts';
+
+/** avp's hook entries of a settings file as canonical text (event, matcher, command, timeout), sorted. */
+export function avpHookEntries(text: string): string {
+  const value = parse(text, [], { allowTrailingComma: true }) as { hooks?: Record<string, unknown> } | undefined;
+  const rows: string[] = [];
+  const hooks = value && typeof value === 'object' && value.hooks && typeof value.hooks === 'object' ? value.hooks : {};
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    for (const g of groups as Array<{ matcher?: unknown; hooks?: unknown }>) {
+      for (const h of Array.isArray(g?.hooks) ? (g.hooks as Array<Record<string, unknown>>) : []) {
+        if (isAvpHookCommand(h?.command)) rows.push(JSON.stringify([event, g.matcher ?? '', h.command, h.timeout]));
+      }
+    }
+  }
+  return rows.sort().join('\n');
+}

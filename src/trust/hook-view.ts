@@ -1,0 +1,110 @@
+/**
+ * What hook mode reads, given the accepted state. For each scope (project, user): when the live control files are
+ * the accepted ones, hook mode reads them where they are (today's fast path); when anything is pending, it reads the
+ * accepted copies from `$AVP_HOME/trust/…/tree` instead, so a change the agent made — a config that disables avp, an
+ * edited or deleted validator, a new validator shadowing a user one — has no effect until the user accepts it, and
+ * the user is told at once. The first time avp meets a scope it accepts what is there (trust on first use) and says
+ * so: `avp init` normally does this first.
+ */
+import { join } from 'node:path';
+import { avpHome, projectValidatorsDir, userValidatorsDir } from '../paths.ts';
+import { userRcPath } from './control-files.ts';
+import { describePending, pendingFingerprint, scopeState, type PendingChange, type ScopeState } from './state.ts';
+import { writeAccepted } from './store.ts';
+
+export interface TrustView {
+  /** Where discovery reads the project's validators. */
+  projectValidators: string;
+  /** Where config loading reads the project's config files (a folder laid out like the project root). */
+  projectConfigRoot: string;
+  /** Where discovery reads the user's validators. */
+  userValidators: string;
+  /** The user's config files to read. */
+  userConfig: { json: string; rc: string };
+  /** True when a scope runs on its accepted copy (the parse caches of those copies are kept apart). */
+  fromAccepted: { project: boolean; user: boolean };
+  pending: PendingChange[];
+  /** For the user: pending changes, or a first acceptance. Undefined when there is nothing new to say. */
+  notice?: string;
+  /** True when the model should be told that changes wait for the user (a pending set is announced). */
+  tellModel: boolean;
+}
+
+function firstAcceptance(state: ScopeState, env: NodeJS.ProcessEnv): string | undefined {
+  writeAccepted(
+    state.scope,
+    state.base,
+    env,
+    state.live,
+    state.pending.filter((p) => p.change === 'deleted').map((p) => p.key),
+  );
+  if (!state.live.length) return undefined;
+  const where = state.scope === 'project' ? state.base : 'your user folder (~/.avp)';
+  return (
+    `avp accepted the ${state.live.length} avp control file(s) of ${where} as they are now (first run here). ` +
+    'From now on, changes to validators, config and avp hooks wait until you run `avp accept` in your terminal.'
+  );
+}
+
+/**
+ * The view for one hook call (`event`: the hook event's name). Writes only on a first acceptance and when a new
+ * pending set is announced.
+ */
+export function hookTrustView(projectRoot: string, env: NodeJS.ProcessEnv, event = ''): TrustView {
+  const states = [scopeState('project', projectRoot, env), scopeState('user', avpHome(env), env)];
+  const notices: string[] = [];
+  const pending: PendingChange[] = [];
+  for (const s of states) {
+    if (!s.record) {
+      const said = firstAcceptance(s, env);
+      if (said) notices.push(said);
+      s.pending = [];
+      continue;
+    }
+    pending.push(...s.pending);
+  }
+  const [project, user] = states as [ScopeState, ScopeState];
+  const projectFromTree = project.pending.length > 0;
+  const userFromTree = user.pending.length > 0;
+  // Announced once per new pending set, and again at the start of every session while anything is pending.
+  const tellModel = pending.length > 0 && (announce(project.dir, pending) || event === 'SessionStart');
+  if (tellModel) {
+    notices.push(
+      `avp: ${pending.length} change(s) to avp's validators, config or hooks are not in effect: ` +
+        `${describePending(pending)}. avp keeps checking with the accepted state. ` +
+        'To review and accept them, run `avp accept` in your own terminal (the agent cannot).',
+    );
+  }
+  return {
+    projectValidators: projectFromTree
+      ? join(project.dir, 'tree', '.avp', 'validators')
+      : projectValidatorsDir(projectRoot),
+    projectConfigRoot: projectFromTree ? join(project.dir, 'tree') : projectRoot,
+    userValidators: userFromTree ? join(user.dir, 'tree', '.avp', 'validators') : userValidatorsDir(env),
+    userConfig: userFromTree
+      ? { json: join(user.dir, 'tree', '.avp', 'config.json'), rc: join(user.dir, 'tree', '.avprc') }
+      : { json: join(avpHome(env), 'config.json'), rc: userRcPath(env) },
+    fromAccepted: { project: projectFromTree, user: userFromTree },
+    pending,
+    notice: notices.length ? notices.join('\n') : undefined,
+    tellModel,
+  };
+}
+
+/** True the first time this pending set is seen (it is then remembered), so each new set is announced once. */
+function announce(dir: string, pending: PendingChange[]): boolean {
+  const { readFileSync, writeFileSync } = require('node:fs') as typeof import('node:fs');
+  const path = join(dir, 'announced.txt');
+  const fp = pendingFingerprint(pending);
+  try {
+    if (readFileSync(path, 'utf8') === fp) return false;
+  } catch {
+    // never announced
+  }
+  try {
+    writeFileSync(path, fp);
+  } catch {
+    // announce again next time rather than never
+  }
+  return true;
+}

@@ -1,0 +1,154 @@
+/**
+ * The accepted state, kept outside the project in `$AVP_HOME/trust/`: per project (keyed by the hash of its real
+ * path) and once for the user, a record of every control file's digest and a copy of the validators and config
+ * files (`tree/`) that hook mode runs on while the live files differ. Writes are atomic: a new tree is built beside
+ * the old one and swapped in, then the record is replaced, so a crash leaves either state whole.
+ */
+import { createHash } from 'node:crypto';
+import {
+  copyFileSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+import { avpHome } from '../paths.ts';
+import { treePath, type ControlFile, type TrustScope } from './control-files.ts';
+import { avpHookEntries } from './hook-entries.ts';
+
+export { avpHookEntries };
+
+/** One accepted file: its digest, and the stat fingerprint it had when accepted (a cheap "unchanged"). */
+export interface AcceptedFile {
+  sha: string;
+  fp: string;
+}
+
+export interface TrustRecord {
+  format: 1;
+  scope: TrustScope;
+  /** The project's real path (project scope) or `$AVP_HOME` (user scope). */
+  base: string;
+  acceptedAt: string;
+  files: Record<string, AcceptedFile>;
+}
+
+/** `$AVP_HOME/trust/projects/<16 hex of sha256(real path)>` or `$AVP_HOME/trust/user`. */
+export function trustDir(scope: TrustScope, base: string, env: NodeJS.ProcessEnv): string {
+  const root = join(avpHome(env), 'trust');
+  if (scope === 'user') return join(root, 'user');
+  return join(root, 'projects', createHash('sha256').update(realBase(base)).digest('hex').slice(0, 16));
+}
+
+/** The real path of a project root (so a symlinked checkout and its target share one record). */
+export function realBase(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** `size:mtimeMs:ctimeMs`, or `-` when missing. Files changed in the last 2 s get `racy:` (coarse timestamps). */
+export function statFingerprint(path: string): string {
+  try {
+    const s = statSync(path);
+    const fp = `${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+    return Date.now() - Math.max(s.mtimeMs, s.ctimeMs) < 2000 ? `racy:${fp}` : fp;
+  } catch {
+    return '-';
+  }
+}
+
+/** The digest of a control file: its bytes, or for hook settings only avp's own hook entries (`-` when unreadable). */
+export function digest(file: ControlFile): string {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file.path);
+  } catch {
+    return '-';
+  }
+  if (file.kind === 'hooks')
+    return createHash('sha256')
+      .update(avpHookEntries(bytes.toString('utf8')))
+      .digest('hex');
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The scope's record, or undefined when none was ever accepted (or it is unreadable). */
+export function readRecord(dir: string): TrustRecord | undefined {
+  try {
+    const r = JSON.parse(readFileSync(join(dir, 'accepted.json'), 'utf8')) as TrustRecord;
+    return r?.format === 1 && r.files && typeof r.files === 'object' ? r : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeFileAtomic(path: string, text: string): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, text, { mode: 0o600 });
+  renameSync(tmp, path);
+}
+
+/**
+ * Records `accept` (control files whose live state becomes the accepted one) and drops `forget` (accepted keys
+ * deleted live), keeping every other accepted entry and its copy as it was. Returns the new record.
+ */
+export function writeAccepted(
+  scope: TrustScope,
+  base: string,
+  env: NodeJS.ProcessEnv,
+  accept: ControlFile[],
+  forget: string[],
+): TrustRecord {
+  const dir = trustDir(scope, base, env);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const old = readRecord(dir);
+  const files: Record<string, AcceptedFile> = { ...(old?.files ?? {}) };
+  for (const key of forget) delete files[key];
+  const next = join(dir, `tree.${process.pid}.${Date.now()}`);
+  const oldTree = join(dir, 'tree');
+  // The new tree: the old accepted copies that stay, then the newly accepted files.
+  for (const key of Object.keys(files)) {
+    if (accept.some((f) => f.key === key)) continue;
+    const from = treePath(oldTree, key);
+    try {
+      statSync(from);
+    } catch {
+      continue; // a digest-only entry (lockfile, hook settings)
+    }
+    mkdirSync(dirname(treePath(next, key)), { recursive: true });
+    copyFileSync(from, treePath(next, key));
+  }
+  for (const f of accept) {
+    const fp = statFingerprint(f.path);
+    files[f.key] = { sha: digest(f), fp };
+    if (!f.copy) continue;
+    mkdirSync(dirname(treePath(next, f.key)), { recursive: true });
+    copyFileSync(f.path, treePath(next, f.key));
+  }
+  mkdirSync(next, { recursive: true });
+  const retired = `${oldTree}.old.${process.pid}`;
+  try {
+    renameSync(oldTree, retired);
+  } catch {
+    // no previous tree
+  }
+  renameSync(next, oldTree);
+  rmSync(retired, { recursive: true, force: true });
+  const record: TrustRecord = {
+    format: 1,
+    scope,
+    base: scope === 'project' ? realBase(base) : base,
+    acceptedAt: new Date().toISOString(),
+    files,
+  };
+  writeFileAtomic(join(dir, 'accepted.json'), `${JSON.stringify(record, null, 1)}\n`);
+  rmSync(join(dir, 'verified.json'), { force: true });
+  return record;
+}
