@@ -70,13 +70,13 @@ export function normalizeClaudeEvent(input: unknown, env: NodeJS.ProcessEnv = pr
   if (raw.tool_input !== undefined && !obj(raw.tool_input)) throw badInput('"tool_input" must be an object');
   const tool = TOOL_EVENTS.has(event) ? str(raw.tool_name) : undefined;
   const toolInput = obj(raw.tool_input);
-  const givenCwd = bounded(str(raw.cwd) || process.cwd(), '"cwd"');
+  const givenCwd = resolve(bounded(str(raw.cwd) || process.cwd(), '"cwd"'));
   const named = namedFile(tool, toolInput);
   const resolver = new PathResolver();
   const cwd = resolver.resolve(givenCwd).path;
   // Relative to the cwd Claude Code gave; its real form names the same place.
   const file =
-    named !== undefined ? resolver.resolve(resolve(cwd, bounded(named, '"tool_input.file_path"'))) : undefined;
+    named !== undefined ? resolver.resolve(bounded(resolve(cwd, named), '"tool_input.file_path"')) : undefined;
   let location;
   try {
     location = locateProject(cwd, file?.path, resolver, env);
@@ -116,7 +116,7 @@ function bounded(path: string, what: string): string {
   } catch (e) {
     throw badInput((e as Error).message);
   }
-  return resolve(path);
+  return path;
 }
 
 /** The file a tool input names (`file_path`, or `notebook_path` for NotebookEdit and notebook tools). */
