@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { checkPathBounds, type PathResolver } from './real-paths.ts';
 
 /** `~/.avp`, or `AVP_HOME` when set (tests and portable installs rely on it). */
 export function avpHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -22,23 +23,101 @@ export function projectAvpDir(projectRoot: string): string {
   return join(projectRoot, '.avp');
 }
 
-/**
- * The project root: `CLAUDE_PROJECT_DIR` (or `GEMINI_PROJECT_DIR`) when the host sets it, else the nearest ancestor of
- * `cwd` holding `.avp/` or `.git/`, else `cwd` itself.
- */
-export function findProjectRoot(cwd: string, env: NodeJS.ProcessEnv = process.env): string {
-  const fromHost = env.CLAUDE_PROJECT_DIR || env.GEMINI_PROJECT_DIR;
-  if (fromHost) return resolve(fromHost);
-  const start = resolve(cwd);
+/** True when `dir` holds `.avp/` or `.git/`: what makes a directory a project. */
+function marksProject(dir: string): boolean {
+  return existsSync(join(dir, '.avp')) || existsSync(join(dir, '.git'));
+}
+
+/** The nearest ancestor of absolute `start` (itself included) holding `.avp/` or `.git/`: one pass up. */
+export function nearestProject(start: string): string | undefined {
   for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, '.avp')) || existsSync(join(dir, '.git'))) return dir;
-    if (dirname(dir) === dir) return start;
+    if (marksProject(dir)) return dir;
+    if (dirname(dir) === dir) return undefined;
   }
 }
 
-/** Project-relative path with `/` separators, or the absolute path for a file outside the project. */
-export function relativize(path: string, projectRoot: string): { relPath: string; inProject: boolean } {
-  const rel = relative(projectRoot, path);
+/**
+ * The project root for commands run in `cwd`: `CLAUDE_PROJECT_DIR` (or `GEMINI_PROJECT_DIR`) when the host sets it,
+ * else the nearest ancestor of `cwd` holding `.avp/` or `.git/`, else `cwd` itself.
+ *
+ * Contract: linear in the depth of `cwd` (one pass up); a path no file can have (see `checkPathBounds`) throws
+ * `AvpError('path-too-long')` at once. The answer is a place to look for validators, not a licence to write: it may
+ * not exist or not be a project (the `cwd` fallback), so code that creates `.avp/` under it must first ask
+ * `isProjectRoot` (hook mode carries the answer as `HookEvent.stateless`).
+ */
+export function findProjectRoot(cwd: string, env: NodeJS.ProcessEnv = process.env): string {
+  const fromHost = env.CLAUDE_PROJECT_DIR || env.GEMINI_PROJECT_DIR;
+  if (fromHost) {
+    checkPathBounds(fromHost, 'CLAUDE_PROJECT_DIR');
+    return resolve(fromHost);
+  }
+  checkPathBounds(cwd, 'the working directory');
+  const start = resolve(cwd);
+  return nearestProject(start) ?? start;
+}
+
+/**
+ * True when avp may keep state (`.avp/state`, logs, caches) under `root`: an existing directory that is a project
+ * (`.avp/` or `.git/`) or the one the host named as the project. Never a missing directory, never `/` or a home
+ * folder that merely happened to be the working directory.
+ */
+export function isProjectRoot(root: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  let isDir = false;
+  try {
+    isDir = statSync(root).isDirectory();
+  } catch {
+    return false;
+  }
+  if (!isDir) return false;
+  if (marksProject(root)) return true;
+  const fromHost = env.CLAUDE_PROJECT_DIR || env.GEMINI_PROJECT_DIR;
+  return !!fromHost && resolve(fromHost) === root;
+}
+
+/** Where a hook event's project is, all paths real (symlinks resolved). */
+export interface ProjectLocation {
+  root: string;
+  /** False when `root` is only a fallback (no project found, or it does not exist): avp must not write under it. */
+  isProject: boolean;
+}
+
+/**
+ * The project of a hook event, from real paths: the host's project dir when set; else the project of `cwd` when the
+ * changed file lies in it (or no file changed); else the project holding the changed file itself (a `cwd` of `/`,
+ * a deleted or unrelated folder must not turn the project's validators off); else the project of `cwd`; else `cwd`.
+ */
+export function locateProject(
+  cwd: string,
+  file: string | undefined,
+  resolver: PathResolver,
+  env: NodeJS.ProcessEnv = process.env,
+): ProjectLocation {
+  const fromHost = env.CLAUDE_PROJECT_DIR || env.GEMINI_PROJECT_DIR;
+  if (fromHost) {
+    checkPathBounds(fromHost, 'CLAUDE_PROJECT_DIR');
+    const root = resolver.resolve(fromHost).path;
+    return { root, isProject: resolver.exists(root) };
+  }
+  const fromCwd = nearestProject(cwd);
+  if (fromCwd && (!file || relativize(file, fromCwd).inProject)) return { root: fromCwd, isProject: true };
+  const fromFile = file ? nearestProject(dirname(file)) : undefined;
+  if (fromFile) return { root: fromFile, isProject: true };
+  if (fromCwd) return { root: fromCwd, isProject: true };
+  return { root: cwd, isProject: false };
+}
+
+/**
+ * Project-relative path with `/` separators, or the absolute path for a file outside the project. `nocase`: the file
+ * system ignores case, so `/Proj/x` is inside `/proj`.
+ */
+export function relativize(path: string, projectRoot: string, nocase = false): { relPath: string; inProject: boolean } {
+  let rel = relative(projectRoot, path);
+  if (nocase && (rel.startsWith('..') || isAbsolute(rel)) && path.toLowerCase().length === path.length) {
+    const folded = relative(projectRoot.toLowerCase(), path.toLowerCase());
+    // Same length once folded: take the tail of the real path so the file keeps its own spelling.
+    if (!(folded === '' || folded.startsWith('..') || isAbsolute(folded)))
+      rel = path.slice(path.length - folded.length);
+  }
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel))
     return { relPath: path.split(sep).join('/'), inProject: false };
   return { relPath: rel.split(sep).join('/'), inProject: true };

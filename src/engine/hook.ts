@@ -89,7 +89,12 @@ export async function answerClaudeHook(
   profile?.mark('accepted state');
   const denial = controlPlaneDenial(event, env);
   if (denial) return notice(denyAnswer(event, denial));
-  const { config, problem } = await configFor(event, env, view);
+  const loaded = await configFor(event, env, view);
+  const problem = loaded.problem;
+  // Not a project (no `.avp/`/`.git/`, or missing): validators still run, but nothing is written under it.
+  const config = event.stateless
+    ? { ...loaded.config, cache: { ...loaded.config.cache, enabled: false } }
+    : loaded.config;
   profile?.mark('config');
   if (config.disabled) return notice(pass());
 
@@ -106,13 +111,13 @@ export async function answerClaudeHook(
 
   const active = found.validators.filter((v) => !isDisabled(config, v.id, v.name));
   // Given the enabled validators, session tracking skips Bash snapshots no validator could look at.
-  event = await prepareEvent(event, config, { validators: active });
+  if (!event.stateless) event = await prepareEvent(event, config, { validators: active });
   profile?.mark('prepareEvent');
   let matched: Validator[] = matchValidators(active, event);
   let loadErrors: LoadError[] = loadErrorsForEvent(found.errors, event);
   if (matched.some((v) => v.spec.once)) {
     // Claimed atomically: of several hook processes racing on the same session, exactly one runs a once-validator.
-    const once = await onceState(event.projectRoot, event.sessionId);
+    const once = await onceState(event.projectRoot, event.stateless ? undefined : event.sessionId);
     const wanted = matched.filter((v) => v.spec.once && !once.isDone(v.id)).map((v) => v.id);
     const mine = new Set(event.sessionId ? await once.claim(wanted) : wanted);
     matched = matched.filter((v) => !v.spec.once || mine.has(v.id));
@@ -132,7 +137,7 @@ export async function answerClaudeHook(
   // A broken validator can be switched off by the name its error is reported under.
   loadErrors = loadErrors.filter((e) => !isDisabled(config, loadErrorName(e), loadErrorName(e)));
   if (!matched.length && !loadErrors.length) return notice(pass());
-  event = await completeFileChanges(event);
+  event = await completeFileChanges(event, startedAt + config.budgetMs);
   profile?.mark('complete files');
   const runs = await runValidators(matched, loadErrors, event, config, { deadline: startedAt + config.budgetMs });
   profile?.mark('run validators');
@@ -141,10 +146,12 @@ export async function answerClaudeHook(
   const notes: string[] = [];
   let extra: { systemMessage?: string; noBlock?: boolean } = {};
   if (event.event === 'Stop' || event.event === 'SubagentStop') {
-    const guard = await stopGuard(event, report.outcome === 'ERROR', config, { remaining: report.summary });
+    const guard: { block: boolean; systemMessage?: string } = event.stateless
+      ? { block: report.outcome === 'ERROR' }
+      : await stopGuard(event, report.outcome === 'ERROR', config, { remaining: report.summary });
     extra = { ...(guard.systemMessage ? { systemMessage: guard.systemMessage } : {}), noBlock: !guard.block };
   }
-  const logError = await writeRunLog(event, runs, report);
+  const logError = event.stateless ? undefined : await writeRunLog(event, runs, report);
   if (logError) notes.push(`avp: could not write the run log: ${logError.message}`);
   profile?.mark('guard + log');
   const rendered = renderClaude(event, report, runs, extra);

@@ -8,6 +8,7 @@ import type { AvpConfig } from '../config-types.ts';
 import { effectiveSeverity } from '../config.ts';
 import { AvpError } from '../errors.ts';
 import type { HookEvent } from '../event.ts';
+import { matchedFiles } from '../format/match.ts';
 import type { LoadError, Validator } from '../format/types.ts';
 import { disableHint } from '../judges/script.ts';
 import type { ValidatorRun } from './types.ts';
@@ -85,6 +86,17 @@ async function runOne(
       started,
       `not started: avp's budget of ${config.budgetMs / 1000} s for this hook call ran out`,
       `raise budgetMs / AVP_BUDGET_MS or lower concurrency demands; ${disableHint(v)}`,
+    );
+  }
+  // A change avp could not rebuild within its bounds (hostile edits): no verdict on a partial picture.
+  const unseen = matchedFiles(v, event).find((f) => f.unavailable !== undefined);
+  if (unseen) {
+    return errorRun(
+      v,
+      config,
+      started,
+      `cannot show ${unseen.relPath} after the change: ${unseen.unavailable}`,
+      `make the change in smaller edits; ${disableHint(v)}`,
     );
   }
   const timeoutMs = Math.min(v.spec.timeout * 1000, left);

@@ -1,7 +1,6 @@
 /**
- * Which validators an event concerns. Pure and synchronous (picomatch and node:path only) so hook mode, `avp check` and
- * tests
- * share one definition:
+ * Which validators an event concerns. Synchronous (picomatch and node:path; the disk only to resolve a path a non-file
+ * tool names, once per event) so hook mode, `avp check` and tests share one definition:
  *
  * - `trigger` equals the event name.
  * - `match.tools`: each entry is a regular expression anchored over the whole tool name (`^(?:entry)$`),
@@ -9,7 +8,11 @@
  *   an event without a tool never matches a validator that lists tools.
  * - `match.files`: picomatch globs over the project-relative path (`FileChange.relPath`), dotfiles included. A
  *   pattern without `/` also matches the basename anywhere (`*.ts` matches `src/utils/helper.ts`). `!pattern`
- *   excludes. Files outside the project match basename patterns and absolute patterns only.
+ *   excludes. Paths are real paths (the host adapter follows symlinks: `cc/settings.json` through `cc -> .claude` is
+ *   `.claude/settings.json`; a file reached through a symlink to outside the project is outside). On a file system
+ *   that ignores case the comparison does too (`.CLAUDE/settings.json` matches `.claude/**`). Files outside the
+ *   project match basename patterns, patterns that start with `**` (any depth: `**`, `**\/*`, `**\/*.ts`) and
+ *   absolute patterns; a pattern rooted in the project (`src/**`) cannot mean them.
  *   Tool events: at least one changed file must match; a tool that touched no file ignores `files` (Bash with no
  *   detected change, WebFetch). Stop/SubagentStop: at least one file changed in the turn must match (no change → no
  * run).
@@ -23,6 +26,7 @@ import { resolve } from 'node:path';
 import picomatch from 'picomatch';
 import type { FileChange, HookEvent } from '../event.ts';
 import { relativize } from '../paths.ts';
+import { PathResolver } from '../real-paths.ts';
 import {
   MATCHER_TRIGGERS,
   STOP_TRIGGERS,
@@ -59,12 +63,21 @@ function anchored(source: string): RegExp {
 function globMatcher(pattern: string): (f: FileChange) => boolean {
   const absolute = pattern.startsWith('/');
   const basenameOnly = !pattern.includes('/');
-  const isMatch = picomatch(pattern, { dot: true, basename: basenameOnly });
+  // `**`, `**/*`, `**/*.ts`: any depth, so a file outside the project is still "any file".
+  const anyDepth = pattern.startsWith('**');
+  const exact = picomatch(pattern, { dot: true, basename: basenameOnly });
+  let folded: picomatch.Matcher | undefined;
   return (f) => {
-    if (absolute) return isMatch(f.path.replaceAll('\\', '/'));
+    // Compiled on first need: most file systems are case-sensitive.
+    const isMatch = f.caseInsensitive
+      ? (folded ??= picomatch(pattern, { dot: true, basename: basenameOnly, nocase: true }))
+      : exact;
+    const abs = f.path.replaceAll('\\', '/');
+    if (absolute) return isMatch(abs);
     if (f.inProject) return isMatch(f.relPath);
-    // Outside the project a relative pattern with a folder (`src/**`) cannot mean this file; a bare `*.ts` can.
-    return basenameOnly && isMatch(f.path.replaceAll('\\', '/'));
+    // Outside the project a relative pattern with a folder (`src/**`) cannot mean this file; `*.ts` and `**/*` can.
+    if (anyDepth) return isMatch(abs.replace(/^\/+/, ''));
+    return basenameOnly && isMatch(abs);
   };
 }
 
@@ -99,10 +112,25 @@ export function toolFiles(event: HookEvent): FileChange[] {
   const input = event.toolInput ?? {};
   const named = [input.file_path, input.notebook_path].find((p): p is string => typeof p === 'string' && p.length > 0);
   if (!named) return [];
-  // Normalized as the host adapter does for file tools: `src/../secrets/x` must not slip past `secrets/**`.
-  const path = resolve(event.cwd, named);
-  return [{ path, ...relativize(path, event.projectRoot), kind: 'update' }];
+  const known = namedFiles.get(event);
+  if (known) return known;
+  // Resolved as the host adapter does for file tools: `src/../secrets/x` must not slip past `secrets/**`, nor a
+  // symlink (`cc -> .claude`) past `.claude/**`.
+  const given = resolve(event.cwd, named);
+  const real = new PathResolver().resolve(given);
+  const change: FileChange = {
+    path: real.path,
+    ...relativize(real.path, event.projectRoot, real.caseInsensitive),
+    kind: 'update',
+  };
+  if (given !== real.path) change.namedPath = given;
+  if (real.caseInsensitive) change.caseInsensitive = true;
+  namedFiles.set(event, [change]);
+  return [change];
 }
+
+// The path a tool input names, resolved once per event (several validators ask).
+const namedFiles = new WeakMap<HookEvent, FileChange[]>();
 
 /** True when `v` concerns `event`. */
 export function validatorMatches(v: Validator, event: HookEvent): boolean {

@@ -1,14 +1,16 @@
 /**
  * Claude Code → HookEvent. Synchronous and dependency-free: it runs on every hook call before avp knows whether any
- * validator matches, so it never reads the disk and never loads a library. What needs the disk or a diff algorithm
- * (PreToolUse, where the change has not happened yet) is filled later by `completeFileChanges`, only when
- * validators will actually see the event.
+ * validator matches, so the only disk it touches is the few paths of the event (real paths: cwd, the project dir, the
+ * named file — a symlink must not hide what a change touches) and it never loads a library. Everything that costs in
+ * proportion to the input (applying edits, reading the current file, a diff algorithm) is done later by
+ * `completeFileChanges`, only when validators will actually see the event.
  */
 import { resolve } from 'node:path';
 import { AvpError } from '../errors.ts';
 import type { FileChange, HookEvent } from '../event.ts';
-import { findProjectRoot, relativize } from '../paths.ts';
-import { applyEdits, diffForCreate, diffFromHunks, isPatchHunks, toolEdits } from './diff.ts';
+import { locateProject, relativize } from '../paths.ts';
+import { checkPathBounds, PathResolver, type RealPath } from '../real-paths.ts';
+import { diffForCreate, diffFromHunks, isPatchHunks } from './diff.ts';
 
 /** Tools whose input names a file they change. */
 const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
@@ -66,10 +68,22 @@ export function normalizeClaudeEvent(input: unknown, env: NodeJS.ProcessEnv = pr
     if (raw[key] !== undefined && typeof raw[key] !== 'string') throw badInput(`"${key}" must be a string`);
   }
   if (raw.tool_input !== undefined && !obj(raw.tool_input)) throw badInput('"tool_input" must be an object');
-  const cwd = resolve(str(raw.cwd) || process.cwd());
-  const projectRoot = findProjectRoot(cwd, env);
   const tool = TOOL_EVENTS.has(event) ? str(raw.tool_name) : undefined;
   const toolInput = obj(raw.tool_input);
+  const givenCwd = resolve(bounded(str(raw.cwd) || process.cwd(), '"cwd"'));
+  const named = namedFile(tool, toolInput);
+  const resolver = new PathResolver();
+  const cwd = resolver.resolve(givenCwd).path;
+  // Relative to the cwd Claude Code gave; its real form names the same place.
+  const file =
+    named !== undefined ? resolver.resolve(bounded(resolve(cwd, named), '"tool_input.file_path"')) : undefined;
+  let location;
+  try {
+    location = locateProject(cwd, file?.path, resolver, env);
+  } catch (e) {
+    throw e instanceof AvpError ? badInput(e.message) : e;
+  }
+  const projectRoot = location.root;
   const field = MATCHER_FIELD[event];
   // Lifecycle events match on their own field; tool events on the tool name (as Claude Code's `matcher` does).
   const matcherValue = field ? str(raw[field]) : tool;
@@ -80,11 +94,12 @@ export function normalizeClaudeEvent(input: unknown, env: NodeJS.ProcessEnv = pr
     cwd,
     projectRoot,
     files:
-      tool && toolInput && FILE_TOOLS.has(tool)
-        ? fileChanges(event, tool, toolInput, raw.tool_response, cwd, projectRoot)
+      tool && toolInput && file && FILE_TOOLS.has(tool)
+        ? [fileChange(event, tool, toolInput, raw.tool_response, file, resolve(givenCwd, named!), projectRoot)]
         : [],
     raw,
   };
+  if (!location.isProject) hookEvent.stateless = true;
   if (tool !== undefined) hookEvent.tool = tool;
   if (toolInput) hookEvent.toolInput = toolInput;
   if (raw.tool_response !== undefined) hookEvent.toolResponse = raw.tool_response;
@@ -94,21 +109,39 @@ export function normalizeClaudeEvent(input: unknown, env: NodeJS.ProcessEnv = pr
   return hookEvent;
 }
 
+/** A path from the input, refused as bad input when no file can have it (a 1 MB cwd must not cost a walk). */
+function bounded(path: string, what: string): string {
+  try {
+    checkPathBounds(path, what);
+  } catch (e) {
+    throw badInput((e as Error).message);
+  }
+  return path;
+}
+
+/** The file a tool input names (`file_path`, or `notebook_path` for NotebookEdit and notebook tools). */
+function namedFile(tool: string | undefined, input: Record<string, unknown> | undefined): string | undefined {
+  if (!tool || !input) return undefined;
+  if (tool === 'NotebookEdit') return str(input.notebook_path) || undefined;
+  if (FILE_TOOLS.has(tool)) return str(input.file_path) || undefined;
+  return [input.file_path, input.notebook_path].find((p): p is string => typeof p === 'string' && p.length > 0);
+}
+
 /**
- * The change a file tool made (Post*) or is about to make (Pre*, PermissionRequest), from the input and response alone.
+ * The change a file tool made (Post*) or is about to make (Pre*, PermissionRequest), from the input and response
+ * alone. `file` is the real path; `given` the absolute path as the input named it.
  */
-function fileChanges(
+function fileChange(
   event: string,
   tool: string,
   input: Record<string, unknown>,
   response: unknown,
-  cwd: string,
+  file: RealPath,
+  given: string,
   projectRoot: string,
-): FileChange[] {
-  const given = str(tool === 'NotebookEdit' ? input.notebook_path : input.file_path);
-  if (!given) return [];
-  const path = resolve(cwd, given);
-  const { relPath, inProject } = relativize(path, projectRoot);
+): FileChange {
+  const path = file.path;
+  const { relPath, inProject } = relativize(path, projectRoot, file.caseInsensitive);
   const res = obj(response);
   // Only a successful PostToolUse has a response describing the result; elsewhere the change is the proposal.
   const done = event === 'PostToolUse' && res !== undefined;
@@ -119,6 +152,8 @@ function fileChanges(
   const hunks =
     done && isPatchHunks(res.structuredPatch) && res.structuredPatch.length ? res.structuredPatch : undefined;
   const change: FileChange = { path, relPath, inProject, kind: 'update' };
+  if (given !== path) change.namedPath = given;
+  if (file.caseInsensitive) change.caseInsensitive = true;
 
   if (tool === 'Write') {
     const content = str(input.content);
@@ -128,17 +163,14 @@ function fileChanges(
     if (content !== undefined) change.after = content;
     if (created && content !== undefined) change.diff = diffForCreate(relPath, content);
     else if (hunks) change.diff = diffFromHunks(relPath, hunks);
-    return [change];
+    return change;
   }
   if (tool === 'Edit' || tool === 'MultiEdit') {
-    const edits = toolEdits(tool, input);
-    if (typeof original === 'string') {
-      change.before = original;
-      const after = edits ? applyEdits(original, edits) : undefined;
-      if (after !== undefined) change.after = after;
-    }
+    // `after` is not rebuilt here: replacements can grow the text exponentially (replace_all doubling), so that
+    // waits until a validator wants this file, and then runs bounded (completeFileChanges).
+    if (typeof original === 'string') change.before = original;
     if (hunks) change.diff = diffFromHunks(relPath, hunks);
-    return [change];
+    return change;
   }
   // NotebookEdit: the notebook is JSON; validators care about the cell's source, so the diff is the cell's.
   const source = str(input.new_source);
@@ -152,5 +184,5 @@ function fileChanges(
             `--- a/$1${cell}\n+++ b/$1${cell}\n`,
           );
   }
-  return [change];
+  return change;
 }

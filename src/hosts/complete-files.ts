@@ -1,12 +1,16 @@
 /**
  * Completes the file changes of an event once validators are known to see it: before a tool runs (PreToolUse,
  * PermissionRequest) Claude Code sends only the proposal, so the current content is read from disk and the edit is
- * applied to it; when both sides are known but no hunks came with the event, the diff is computed. Never on the
- * no-match path.
+ * applied to it; after an Edit the result is rebuilt from the original and the edits; when both sides are known but
+ * no hunks came with the event, the diff is computed. Never on the no-match path.
+ *
+ * Hostile input: edits can grow a text exponentially (each `replace_all` doubling it), so the rebuild is bounded in
+ * size, work and time (`EDIT_BOUNDS`, the call's deadline). Past a bound the change is marked `unavailable` and the
+ * validators that would look at it get a validator error (fail closed), never a verdict on a guess.
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { FileChange, HookEvent } from '../event.ts';
-import { applyEdits, diffTexts, toolEdits } from './diff.ts';
+import { applyEditsBounded, diffTextsWithin, EDIT_BOUNDS, toolEdits } from './diff.ts';
 
 /** Files larger than this are not read into the prompt (validators still see the path and the proposed edit). */
 const MAX_READ_BYTES = 2 * 1024 * 1024;
@@ -21,15 +25,26 @@ async function readCurrent(path: string): Promise<string | null | undefined> {
   }
 }
 
-function proposedAfter(event: HookEvent, before: string): string | undefined {
+/** The content after the proposed change; `unavailable` says why it could not be rebuilt within the bounds. */
+function proposedAfter(
+  event: HookEvent,
+  before: string,
+  deadline: number | undefined,
+): { after?: string; unavailable?: string } {
   const input = event.toolInput ?? {};
-  if (event.tool === 'Write') return typeof input.content === 'string' ? input.content : undefined;
+  if (event.tool === 'Write') return typeof input.content === 'string' ? { after: input.content } : {};
   const edits = toolEdits(event.tool, input);
-  return edits && applyEdits(before, edits);
+  if (!edits) return {};
+  const r = applyEditsBounded(before, edits, { ...EDIT_BOUNDS, ...(deadline !== undefined ? { deadline } : {}) });
+  if ('text' in r) return { after: r.text };
+  return 'tooLarge' in r ? { unavailable: r.tooLarge } : {};
 }
 
-async function complete(event: HookEvent, change: FileChange): Promise<FileChange> {
-  if (change.diff !== undefined) return change;
+async function complete(event: HookEvent, change: FileChange, deadline: number | undefined): Promise<FileChange> {
+  const isEdit = event.tool === 'Edit' || event.tool === 'MultiEdit';
+  // An Edit's hunks give the diff, but validators also read `after`: rebuild it whenever the original is known.
+  const rebuild = isEdit && typeof change.before === 'string' && change.after === undefined;
+  if (change.diff !== undefined && !rebuild) return change;
   const next = { ...change };
   const pending = event.event !== 'PostToolUse';
   if (pending && next.before === undefined && event.tool !== 'NotebookEdit') {
@@ -37,17 +52,33 @@ async function complete(event: HookEvent, change: FileChange): Promise<FileChang
     if (current !== undefined) {
       next.before = current;
       if (current === null) next.kind = 'create';
-      const after = proposedAfter(event, current ?? '');
-      if (after !== undefined) next.after = after;
     }
   }
-  if (next.before !== undefined && next.after !== undefined)
-    next.diff = await diffTexts(next.relPath, next.before, next.after);
+  if (typeof next.before === 'string' || (next.before === null && pending)) {
+    if (next.after === undefined) {
+      const { after, unavailable } = proposedAfter(event, next.before ?? '', deadline);
+      if (after !== undefined) next.after = after;
+      if (unavailable !== undefined) next.unavailable = unavailable;
+    }
+  }
+  if (next.diff === undefined && next.before !== undefined && next.after !== undefined) {
+    const diff = await diffTextsWithin(
+      next.relPath,
+      next.before,
+      next.after,
+      deadline === undefined ? undefined : deadline - Date.now(),
+    );
+    if (diff !== undefined) next.diff = diff;
+    else next.unavailable = "computing the change's diff ran out of the hook call's time";
+  }
   return next;
 }
 
-/** Returns the event with `before`/`after`/`diff` filled where they can be known. Never throws for unreadable files. */
-export async function completeFileChanges(event: HookEvent): Promise<HookEvent> {
-  if (!event.files.length || !event.files.some((f) => f.diff === undefined)) return event;
-  return { ...event, files: await Promise.all(event.files.map((f) => complete(event, f))) };
+/**
+ * Returns the event with `before`/`after`/`diff` filled where they can be known, within `deadline` (epoch ms, the
+ * call's budget). Never throws for unreadable files; marks a change `unavailable` when a bound stopped its rebuild.
+ */
+export async function completeFileChanges(event: HookEvent, deadline?: number): Promise<HookEvent> {
+  if (!event.files.length) return event;
+  return { ...event, files: await Promise.all(event.files.map((f) => complete(event, f, deadline))) };
 }

@@ -74,12 +74,32 @@ export function diffForDelete(relPath: string, before: string): string {
  * hot path only ask for it once validators are known to run.
  */
 export async function diffTexts(relPath: string, before: string | null, after: string | null): Promise<string> {
+  return (await diffTextsWithin(relPath, before, after))!;
+}
+
+/**
+ * `diffTexts` with the algorithm bounded by `timeoutMs` (its cost grows with size times difference): undefined when
+ * it gave up. Without `timeoutMs` it always answers.
+ */
+export async function diffTextsWithin(
+  relPath: string,
+  before: string | null,
+  after: string | null,
+  timeoutMs?: number,
+): Promise<string | undefined> {
   if (before === null && after !== null) return diffForCreate(relPath, after);
   if (after === null && before !== null) return diffForDelete(relPath, before);
   if (before === null || after === null) return header(relPath, before, after);
   if (before === after) return '';
   const { structuredPatch } = await import('diff');
-  const patch = structuredPatch(`a/${relPath}`, `b/${relPath}`, before, after, '', '', { context: CONTEXT });
+  const patch =
+    timeoutMs === undefined
+      ? structuredPatch(`a/${relPath}`, `b/${relPath}`, before, after, '', '', { context: CONTEXT })
+      : structuredPatch(`a/${relPath}`, `b/${relPath}`, before, after, '', '', {
+          context: CONTEXT,
+          timeout: Math.max(1, timeoutMs),
+        });
+  if (!patch) return undefined;
   return diffFromHunks(
     relPath,
     patch.hunks.map((h) => ({ ...h, lines: h.lines.filter((l) => !l.startsWith('\\')) })),
@@ -106,25 +126,70 @@ export function toolEdits(tool: string | undefined, input: Record<string, unknow
   return edits;
 }
 
+/** How far rebuilding an edited file may go before it is given up (a validator error, never a guess or a pass). */
+export interface EditBounds {
+  /** Largest text any step may produce (UTF-16 units). */
+  maxChars: number;
+  /** Total characters scanned and built over all steps: many edits on a large text cost too. */
+  maxWork: number;
+  /** Epoch ms after which the rebuild stops (the hook call's budget). */
+  deadline?: number;
+}
+
+/** Past any file a validator can read in full (files over 2 MiB are not read), far below what stalls the hook. */
+export const EDIT_BOUNDS: EditBounds = { maxChars: 8 * 1024 * 1024, maxWork: 64 * 1024 * 1024 };
+
+export type EditResult = { text: string } | { missing: true } | { tooLarge: string };
+
+/** Occurrences of `needle` in `text`, stopping once the count alone proves the result too large. */
+function countUpTo(text: string, needle: string, limit: number): number {
+  let n = 0;
+  for (let at = text.indexOf(needle); at >= 0 && n <= limit; at = text.indexOf(needle, at + needle.length)) n++;
+  return n;
+}
+
 /**
  * Applies Edit-tool replacements to `text` the way Claude Code does: each `old_string` must occur; without
- * `replace_all` only the first occurrence is replaced. Returns undefined when an `old_string` is not found (the
- * caller then falls back to what it knows, never guesses).
+ * `replace_all` only the first occurrence is replaced. `{ missing }` when an `old_string` is not found (the caller
+ * then falls back to what it knows, never guesses); `{ tooLarge }` when a step would exceed `bounds` — checked before
+ * the step is built, so a doubling `replace_all` chain never allocates its result.
  */
-export function applyEdits(text: string, edits: Edit[]): string | undefined {
+export function applyEditsBounded(text: string, edits: Edit[], bounds: EditBounds = EDIT_BOUNDS): EditResult {
   let out = text;
-  for (const e of edits) {
+  let work = 0;
+  for (const [i, e] of edits.entries()) {
+    if (bounds.deadline !== undefined && Date.now() > bounds.deadline)
+      return { tooLarge: `rebuilding the edited file ran out of time at edit ${i + 1} of ${edits.length}` };
     if (e.old_string === '') {
       // An empty old_string on an empty file is how the Edit tool creates content.
-      if (out !== '') return undefined;
+      if (out !== '') return { missing: true };
       out = e.new_string;
       continue;
     }
     const at = out.indexOf(e.old_string);
-    if (at < 0) return undefined;
+    if (at < 0) return { missing: true };
+    const growth = e.new_string.length - e.old_string.length;
+    const room = Math.floor((bounds.maxChars - out.length) / Math.max(1, growth));
+    const count = e.replace_all ? countUpTo(out, e.old_string, growth > 0 ? room : Infinity) : 1;
+    const size = out.length + count * growth;
+    work += out.length + size;
+    if (size > bounds.maxChars || work > bounds.maxWork) {
+      return {
+        tooLarge:
+          size > bounds.maxChars
+            ? `edit ${i + 1} of ${edits.length} would make the file over ${bounds.maxChars} characters`
+            : `the ${edits.length} edits take more than ${bounds.maxWork} characters of work to rebuild`,
+      };
+    }
     out = e.replace_all
       ? out.split(e.old_string).join(e.new_string)
       : out.slice(0, at) + e.new_string + out.slice(at + e.old_string.length);
   }
-  return out;
+  return { text: out };
+}
+
+/** `applyEditsBounded` for callers that only care about a result: undefined when missing or over the bounds. */
+export function applyEdits(text: string, edits: Edit[], bounds: EditBounds = EDIT_BOUNDS): string | undefined {
+  const r = applyEditsBounded(text, edits, bounds);
+  return 'text' in r ? r.text : undefined;
 }

@@ -1,11 +1,12 @@
 /** Matching: trigger, match.tools (anchored, case-sensitive), match.files, triggerMatcher, once, load-error scoping. */
 import { describe, expect, test } from 'bun:test';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileChange, HookEvent } from '../../../src/event.ts';
-import { loadErrorsForEvent, matchedFiles, matchValidators } from '../../../src/format/match.ts';
+import { loadErrorsForEvent, matchedFiles, matchValidators, toolFiles } from '../../../src/format/match.ts';
 import type { LoadError, Validator, ValidatorSpec } from '../../../src/format/types.ts';
 import { normalizeClaudeEvent } from '../../../src/hosts/claude.ts';
+import { tempDir } from '../../support/run-avp.ts';
 
 const ROOT = '/home/dev/project';
 
@@ -112,12 +113,44 @@ describe('match.files', () => {
     expect(f(['!docs/**'], 'docs/x.md')).toBe(false);
     expect(f(['!docs/**'], 'src/x.md')).toBe(true);
   });
-  test('files outside the project: basename and absolute patterns only', () => {
+  test('files outside the project: basename, any-depth (`**`) and absolute patterns only', () => {
     expect(f(['*.ts'], '/tmp/scratch/x.ts')).toBe(true);
     expect(f(['src/**/*.ts'], '/tmp/src/x.ts')).toBe(false);
-    expect(f(['**/*.ts'], '/tmp/x.ts')).toBe(false);
+    expect(f(['**/*.ts'], '/tmp/x.ts')).toBe(true);
+    expect(f(['**/*'], '/tmp/a/b/x.md')).toBe(true);
+    expect(f(['**'], '/tmp/x.md')).toBe(true);
+    expect(f(['*'], '/tmp/x.md')).toBe(true);
+    expect(f(['**/*.ts'], '/tmp/x.md')).toBe(false);
     expect(f(['/etc/**'], '/etc/hosts')).toBe(true);
     expect(f(['/etc/**'], 'etc/hosts')).toBe(false);
+  });
+  test('a file system that ignores case: `.CLAUDE/settings.json` is `.claude/settings.json`', () => {
+    const upper = { ...file('.CLAUDE/settings.json'), caseInsensitive: true };
+    const spec = { match: { files: ['.claude/**'] } };
+    expect(matches(spec, ev('PostToolUse', { tool: 'Write', files: [upper] }))).toBe(true);
+    expect(
+      matches(
+        { match: { files: ['*.env', '.env'] } },
+        ev('PostToolUse', { tool: 'Write', files: [{ ...file('.ENV'), caseInsensitive: true }] }),
+      ),
+    ).toBe(true);
+    // Where the file system tells case apart, so does matching.
+    expect(matches(spec, ev('PostToolUse', { tool: 'Write', files: [file('.CLAUDE/settings.json')] }))).toBe(false);
+  });
+  test('a path a non-file tool names is resolved through symlinks before matching', () => {
+    const root = realpathSync(tempDir('avp-match-'));
+    mkdirSync(join(root, '.claude'));
+    symlinkSync('.claude', join(root, 'cc'));
+    const event: HookEvent = {
+      ...ev('PreToolUse', { tool: 'Read', toolInput: { file_path: 'cc/settings.json' } }),
+      cwd: root,
+      projectRoot: root,
+    };
+    expect(matches({ trigger: 'PreToolUse', match: { files: ['.claude/**'] } }, event)).toBe(true);
+    expect(toolFiles(event)[0]).toMatchObject({
+      relPath: '.claude/settings.json',
+      namedPath: join(root, 'cc/settings.json'),
+    });
   });
   test('tools AND files', () => {
     const spec = { match: { tools: ['Write|Edit'], files: ['*.ts'] } };

@@ -34,8 +34,11 @@ describe('normalizeClaudeEvent on captured inputs', () => {
     );
   });
 
-  test('PostToolUse Edit: before from originalFile, after by applying the edit, diff from structuredPatch', () => {
-    const e = normalizeClaudeEvent(fixture('hook-input-PostToolUse-Edit.json'), env);
+  test('PostToolUse Edit: before from originalFile, diff from structuredPatch; after once a validator needs it', async () => {
+    const normalized = normalizeClaudeEvent(fixture('hook-input-PostToolUse-Edit.json'), env);
+    // Rebuilding `after` can cost in proportion to the input (replace_all chains): never before matching.
+    expect(normalized.files[0]!.after).toBeUndefined();
+    const e = await completeFileChanges(normalized);
     const f = e.files[0]!;
     expect(f.kind).toBe('update');
     expect(f.before).toBe('const API_KEY = "sk-live-1234567890abcdef";\n');
@@ -109,8 +112,8 @@ describe('tool inputs', () => {
     expect(e.files[0]!.diff).toContain('@@ -1,1 +1,2 @@\n x\n+y\n');
   });
 
-  test('MultiEdit applies every edit in order; replace_all honoured', () => {
-    const e = post(
+  test('MultiEdit applies every edit in order; replace_all honoured', async () => {
+    const normalized = post(
       'MultiEdit',
       {
         file_path: 'rel/b.ts',
@@ -123,6 +126,7 @@ describe('tool inputs', () => {
         originalFile: 'a a c\nac\n',
       },
     );
+    const e = await completeFileChanges(normalized);
     expect(e.files[0]!.path).toBe('/home/dev/project/rel/b.ts');
     expect(e.files[0]!.relPath).toBe('rel/b.ts');
     expect(e.files[0]!.after).toBe('b b c\nX\n');

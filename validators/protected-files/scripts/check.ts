@@ -6,13 +6,17 @@
  * (gitignore-style globs, read at run time so a team can edit the list). The list is found through
  * AVP_VALIDATOR_DIR (set by avp for script judges) or, when run in-process, next to this script.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 
 interface FileChange {
   path?: string;
   relPath?: string;
+  /** The path as the tool input named it, when avp resolved it to another real path (a symlink). */
+  namedPath?: string;
+  /** The file system ignores case: `.ENV` is `.env`. */
+  caseInsensitive?: boolean;
 }
 interface HookEvent {
   tool?: string;
@@ -37,8 +41,8 @@ export interface Verdict {
 export interface Pattern {
   glob: string;
   negate: boolean;
-  /** Matches against the project-relative path (or absolute path for `~/` patterns). */
-  test: (rel: string, abs: string) => boolean;
+  /** Matches against the project-relative path (or absolute path for `~/` patterns); `nocase` ignores case. */
+  test: (rel: string, abs: string, nocase?: boolean) => boolean;
   reason?: string;
   line: number;
 }
@@ -88,27 +92,33 @@ export function parsePatterns(text: string, file = 'protected.txt'): Pattern[] {
     if (dir) glob = glob.slice(0, -1);
     const anchored = home || glob.includes('/');
     const body = home ? glob.slice(2) : glob.replace(/^\//, '');
-    let re: RegExp;
+    let exact: RegExp;
+    let folded: RegExp;
     try {
-      const src = globSource(body);
-      re = new RegExp(`${anchored ? '^' : '(?:^|/)'}${src}${dir ? '/' : '$'}`);
+      const src = `${anchored ? '^' : '(?:^|/)'}${globSource(body)}${dir ? '/' : '$'}`;
+      exact = new RegExp(src);
+      folded = new RegExp(src, 'i');
     } catch (err) {
       throw new Error(`${file}:${i + 1}: invalid pattern "${line}": ${(err as Error).message}`);
     }
     const test = home
-      ? (_rel: string, abs: string) => abs.startsWith(`${homedir()}/`) && re.test(abs.slice(homedir().length + 1))
+      ? (_rel: string, abs: string, nocase?: boolean) => {
+          const h = `${homedir()}/`;
+          const inHome = nocase ? abs.toLowerCase().startsWith(h.toLowerCase()) : abs.startsWith(h);
+          return inHome && (nocase ? folded : exact).test(abs.slice(h.length));
+        }
       : anchored
-        ? (rel: string) => !rel.startsWith('/') && re.test(rel)
-        : (rel: string) => re.test(rel);
+        ? (rel: string, _abs: string, nocase?: boolean) => !rel.startsWith('/') && (nocase ? folded : exact).test(rel)
+        : (rel: string, _abs: string, nocase?: boolean) => (nocase ? folded : exact).test(rel);
     patterns.push({ glob: line, negate, test, reason, line: i + 1 });
   }
   return patterns;
 }
 
 /** The last matching pattern decides (gitignore semantics); undefined when the path is not protected. */
-export function protectedBy(patterns: Pattern[], rel: string, abs: string): Pattern | undefined {
+export function protectedBy(patterns: Pattern[], rel: string, abs: string, nocase = false): Pattern | undefined {
   let hit: Pattern | undefined;
-  for (const p of patterns) if (p.test(rel, abs)) hit = p.negate ? undefined : p;
+  for (const p of patterns) if (p.test(rel, abs, nocase)) hit = p.negate ? undefined : p;
   return hit;
 }
 
@@ -117,20 +127,45 @@ function listPath(): string {
   return join(dir, 'references', 'protected.txt');
 }
 
-/** Paths the tool is about to write: the engine's file list, else the tool input (PreToolUse may carry only that). */
-function targets(event: HookEvent): Array<{ rel: string; abs: string }> {
+/** The real path of `abs`: symlinks followed, a missing tail kept under its nearest existing ancestor's real path. */
+function realPath(abs: string): string {
+  try {
+    return realpathSync(abs);
+  } catch {
+    const parent = dirname(abs);
+    return parent === abs ? abs : join(realPath(parent), basename(abs));
+  }
+}
+
+interface Target {
+  rel: string;
+  abs: string;
+  nocase: boolean;
+}
+
+/**
+ * Paths the tool is about to write: the engine's file list (real paths; also the path as named when a symlink made
+ * them differ — either being protected is enough), else the tool input (PreToolUse may carry only that).
+ */
+function targets(event: HookEvent): Target[] {
   const root = resolve(event.projectRoot ?? event.cwd ?? process.cwd());
   const toRel = (abs: string) => (abs.startsWith(`${root}/`) ? abs.slice(root.length + 1) : abs);
   const out = (event.files ?? []).flatMap((f) => {
     const abs = f.path ? resolve(root, f.path) : f.relPath ? resolve(root, f.relPath) : '';
-    return abs ? [{ rel: f.relPath ?? toRel(abs), abs }] : [];
+    if (!abs) return [];
+    const nocase = f.caseInsensitive === true;
+    const real = { rel: f.relPath ?? toRel(abs), abs, nocase };
+    return f.namedPath && f.namedPath !== abs ? [real, { rel: toRel(f.namedPath), abs: f.namedPath, nocase }] : [real];
   });
   if (out.length) return out;
   const input = event.toolInput ?? {};
   const p = input.file_path ?? input.notebook_path ?? input.path;
   if (typeof p !== 'string' || !p) return [];
-  const abs = isAbsolute(p) ? resolve(p) : resolve(root, p);
-  return [{ rel: toRel(abs), abs }];
+  const abs = isAbsolute(p) ? resolve(p) : resolve(event.cwd ?? root, p);
+  const real = realPath(abs);
+  const realRoot = realPath(root);
+  const rel = real.startsWith(`${realRoot}/`) ? real.slice(realRoot.length + 1) : toRel(real);
+  return [{ rel, abs: real, nocase: false }];
 }
 
 /** Parsed lists by path, reused while the file's size and mtime are unchanged (an in-process engine calls often). */
@@ -150,9 +185,11 @@ function loadList(path: string): Pattern[] {
 export function validate(event: HookEvent, patterns?: Pattern[]): Verdict {
   const list = patterns ?? loadList(listPath());
   const violations: Violation[] = [];
+  const seen = new Set<string>();
   for (const t of targets(event)) {
-    const hit = protectedBy(list, t.rel, t.abs);
-    if (!hit) continue;
+    const hit = protectedBy(list, t.rel, t.abs, t.nocase);
+    if (!hit || seen.has(t.rel)) continue;
+    seen.add(t.rel);
     violations.push({
       rule: 'protected-file',
       file: t.rel,
