@@ -116,3 +116,21 @@ describe('the turn baseline costs nothing without a Stop validator', () => {
     }
   });
 });
+
+describe('ignore rules of the earlier snapshot', () => {
+  test('a new entry in a tracked .gitignore hides nothing; what the old rules ignored stays out', async () => {
+    const root = tempProject();
+    committed(root, { '.gitignore': '*.log\nnode_modules/\n', 'sub/.gitignore': 'local.txt\n', 'a.txt': 'a\n' });
+    sh(root, 'mkdir -p node_modules/pkg && echo old > node_modules/pkg/index.js');
+    const files = await around(
+      root,
+      'printf "secret.txt\\nout/\\nnode_modules/\\n" >> .gitignore && echo "*" > sub/.gitignore' +
+        ' && echo k1 > secret.txt && mkdir out && echo k2 > out/a.txt && echo k3 > sub/b.txt' +
+        ' && echo noise > debug.log && echo local > sub/local.txt && echo new > node_modules/pkg/new.js',
+      't1',
+    );
+    expect(Object.keys(files).sort()).toEqual(['.gitignore', 'out/a.txt', 'secret.txt', 'sub/.gitignore', 'sub/b.txt']);
+    expect(files['secret.txt']).toMatchObject({ kind: 'create', before: null, after: 'k1\n' });
+    expect(files['.gitignore']!.before).toBe('*.log\nnode_modules/\n');
+  });
+});
