@@ -95,8 +95,8 @@ export async function changesBetween(
     .filter((c) => !c.rel.startsWith('.avp/'))
     .sort((x, y) => (x.rel < y.rel ? -1 : x.rel > y.rel ? 1 : 0))
     .slice(0, maxFiles);
-  // A file entering the untracked set is new (no lookup) unless git says its path held something before.
-  const fromGit = new Set(list.filter((c) => c.wasClean || (moved.has(c.rel) && !pre.files[c.rel])).map((c) => c.rel));
+  // A file entering the untracked set is new (no lookup) unless git says its path held something before (`moved`).
+  const fromGit = new Set(list.filter((c) => c.wasClean).map((c) => c.rel));
   const before = await earlierTexts(
     dir,
     root,

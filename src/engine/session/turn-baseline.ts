@@ -70,10 +70,11 @@ export async function baselineChanges(
  * does.
  */
 export function mergeTurnFiles(recorded: FileChange[], fromBaseline: FileChange[]): FileChange[] {
-  const byPath = new Map(recorded.map((f) => [f.path, f]));
+  // Keyed by the project-relative path: a symlinked project root must not make one file two.
+  const byPath = new Map(recorded.map((f) => [f.relPath, f]));
   for (const f of fromBaseline) {
-    const r = byPath.get(f.path);
-    if (!r || f.before !== undefined || r.before === undefined) byPath.set(f.path, f);
+    const r = byPath.get(f.relPath);
+    if (!r || f.before !== undefined || r.before === undefined) byPath.set(f.relPath, f);
   }
   return [...byPath.values()];
 }
