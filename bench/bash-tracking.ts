@@ -7,7 +7,9 @@
  * - the walk used outside git (same tree, no .git);
  * - a whole Bash round trip through prepareEvent (PreToolUse snapshot + PostToolUse compare, one file changed by `sed
  * -i`);
- * - the same round trip through the compiled hook (`dist/avp hook`, two processes) vs an event that matches nothing.
+ * - the same round trip through the compiled hook (`dist/avp hook`, two processes) vs an event that matches nothing;
+ * - the extra git cost of seeing committed/staged changes: the git state alone (`rev-parse` + `diff --cached`, run in
+ *   parallel with the two `ls-files`), and a turn's Stop against its baseline with nothing changed vs after a commit.
  * Prints medians, ratios, snapshot size and memory.
  */
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -16,6 +18,7 @@ import { join, resolve } from 'node:path';
 import { defaultConfig } from '../src/config.ts';
 import { prepareEvent } from '../src/engine/session.ts';
 import { snapshot } from '../src/engine/session/fingerprint.ts';
+import { readGitState } from '../src/engine/session/git-state.ts';
 import type { HookEvent } from '../src/event.ts';
 
 const FILES = 10_000;
@@ -120,6 +123,24 @@ try {
   }
   const rssAfter = process.memoryUsage().rss;
 
+  // The git state every git-mode snapshot now carries, alone; and a Stop compared with the turn's baseline.
+  const [gitState] = (await interleaved([() => readGitState(repo, 20_000)])) as [number];
+  const turnEv = (event: string): HookEvent => ({ ...ev(event, 'x'), tool: undefined, sessionId: 'bench-turn' });
+  const stopQuiet: number[] = [];
+  const stopCommit: number[] = [];
+  let committedSeen = 0;
+  for (let i = 0; i < RUNS; i++) {
+    await prepareEvent(turnEv('UserPromptSubmit'), config);
+    let s = performance.now();
+    await prepareEvent(turnEv('Stop'), config);
+    stopQuiet.push(performance.now() - s);
+    await prepareEvent(turnEv('UserPromptSubmit'), config);
+    sh(repo, `echo "// turn ${i}" >> src/m700/f1.ts && git commit -qam turn${i}`);
+    s = performance.now();
+    committedSeen = (await prepareEvent(turnEv('Stop'), config)).files.length;
+    stopCommit.push(performance.now() - s);
+  }
+
   // Through the compiled binary: a Bash PreToolUse + PostToolUse pair vs an event that matches nothing.
   let hookNote = 'dist/avp not built: run `bun run build.ts` for the hook numbers';
   try {
@@ -185,6 +206,11 @@ try {
   );
   console.log(`  PreToolUse (snapshot + save):        ${median(preTimes).toFixed(1)} ms`);
   console.log(`  PostToolUse (snapshot + compare + diff, ${changed} file changed): ${median(postTimes).toFixed(1)} ms`);
+  console.log(`  git state alone (rev-parse + diff --cached, in parallel with ls-files): ${gitState.toFixed(1)} ms`);
+  console.log(
+    `  Stop vs the turn's baseline: nothing changed ${median(stopQuiet).toFixed(1)} ms; ` +
+      `after a commit (${committedSeen} file seen) ${median(stopCommit).toFixed(1)} ms`,
+  );
   console.log(`  load average while measuring: ${loadavg()[0]!.toFixed(1)} (2 cores)`);
   console.log(
     `  memory: rss ${(rssAfter / 1048576).toFixed(0)} MiB after ${RUNS} round trips (+${((rssAfter - rssBefore) / 1048576).toFixed(1)} MiB)`,

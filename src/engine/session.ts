@@ -5,6 +5,8 @@
  * with several hook processes at once. Every function here is a cheap no-op for events it has nothing to do with,
  * and state problems never break a hook call: tracking is best-effort, validation still runs.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AvpConfig } from '../config-types.ts';
 import type { HookEvent } from '../event.ts';
 import type { Validator } from '../format/types.ts';
@@ -27,11 +29,14 @@ export function isShellTool(tool: string | undefined): boolean {
  * - PostToolUse of Write/Edit/MultiEdit/NotebookEdit: records the event's `files` as changes of the current turn;
  * - PreToolUse of Bash: fingerprints the project; PostToolUse/PostToolUseFailure of Bash: compares, fills `files`
  *   with what the command changed and records those changes;
- * - UserPromptSubmit: a new turn begins;
- * - Stop/SubagentStop: fills `files` with every file changed during the turn (before, after, diff);
- * - SessionStart: takes the Bash baseline.
+ * - UserPromptSubmit: a new turn begins (with a baseline snapshot when a Stop validator is installed);
+ * - Stop/SubagentStop: fills `files` with every file changed during the turn (before, after, diff) — for the main
+ *   agent's Stop also what changed behind avp's back, compared with the turn's baseline;
+ * - SessionStart: takes the Bash baseline (and the first turn's);
+ * - any event right after an unblocked Stop: takes the next turn's baseline.
  * Without a session id there is no session state: the event is returned as it is. With `opts.validators` (the
- * installed, enabled validators), Bash snapshots are skipped when none of them could see Bash changes.
+ * installed, enabled validators), Bash snapshots are skipped when none of them could see Bash changes, and turn
+ * baselines when there is no Stop validator.
  */
 export async function prepareEvent(
   event: HookEvent,
@@ -41,6 +46,9 @@ export async function prepareEvent(
   if (!event.sessionId) return event;
   const name = event.event;
   const tool = event.tool;
+  // Only a Stop validator looks at the turn's baseline: without one, no git run and no snapshot for it.
+  const baseline = !opts.validators || opts.validators.some((v) => v.spec.trigger === 'Stop');
+  if (baseline && name !== 'UserPromptSubmit' && name !== 'SessionStart') await turnAfterStop(event, config);
   // Snapshots cost a `git ls-files` each: skip them when the caller says no installed validator could see the result.
   if (
     isShellTool(tool) &&
@@ -61,20 +69,29 @@ export async function prepareEvent(
     if (name === 'SessionStart') {
       pruneSessions(event.projectRoot);
       const { takeBaseline } = await import('./session/bash.ts');
-      await takeBaseline(dir, event, config);
+      const snap = await takeBaseline(dir, event, config);
+      if (baseline) await (await import('./session/turn-baseline.ts')).beginTurn(dir, event, config, snap);
       return event;
     }
     if (name === 'UserPromptSubmit') {
       const { startTurn } = await import('./session/turn.ts');
       startTurn(dir, 'prompt');
+      if (baseline) await (await import('./session/turn-baseline.ts')).beginTurn(dir, event, config);
       return event;
     }
     if (STOPS.has(name)) {
       const { agentOf, turnFiles } = await import('./session/turn.ts');
-      const files = await turnFiles(dir, event);
+      let files = await turnFiles(dir, event);
       const agent = agentOf(event);
+      // The main agent's turn: also what changed behind avp's back. A sub-agent's turn holds only its own changes,
+      // which the baseline cannot tell apart from the main agent's.
+      const main = name === 'Stop' && !agent && baseline;
+      const turnBase = main ? await import('./session/turn-baseline.ts') : undefined;
+      const seen = turnBase ? await turnBase.baselineChanges(dir, event, config) : undefined;
+      if (turnBase && seen) files = turnBase.mergeTurnFiles(files, seen);
       // After computing the files: this Stop's own record must not end the turn it is judging.
       appendRecords(dir, [{ t: 'stop', ts: Date.now(), ...(agent ? { agent } : {}) }]);
+      turnBase?.markStopped(dir);
       return { ...event, files };
     }
     if (isShellTool(tool)) {
@@ -93,6 +110,18 @@ export async function prepareEvent(
     // State is an aid, not a gate: a full disk or a read-only project must not turn every tool call into an error.
     if (process.env.AVP_DEBUG) process.stderr.write(`avp: session state: ${(e as Error).message}\n`);
     return event;
+  }
+}
+
+/** After an unblocked main-agent Stop, the next event begins a turn (one `stat` otherwise). */
+async function turnAfterStop(event: HookEvent, config: AvpConfig): Promise<void> {
+  try {
+    const dir = sessionDir(event.projectRoot, event.sessionId!);
+    if (!existsSync(join(dir, 'turn', 'stopped'))) return;
+    const { continueOrBegin } = await import('./session/turn-baseline.ts');
+    await continueOrBegin(dir, event, config);
+  } catch (e) {
+    if (process.env.AVP_DEBUG) process.stderr.write(`avp: turn baseline: ${(e as Error).message}\n`);
   }
 }
 

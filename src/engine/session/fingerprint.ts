@@ -11,6 +11,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { readGitState, type GitState } from './git-state.ts';
 
 /** `[size, mtimeMs, tag]`; size -1 = the file does not exist; tag `C` modified tracked, `?` untracked, `` walk. */
 export type Entry = [number, number, string];
@@ -22,6 +23,8 @@ export interface Snapshot {
   files: Record<string, Entry>;
   /** More files than `trackMaxFiles`: the rest were not fingerprinted. */
   truncated?: boolean;
+  /** Git mode: HEAD, staged entries, exclude files (what a commit, `git add` or a new ignore rule would move). */
+  git?: GitState;
 }
 
 const SKIP_DIRS = new Set(['.git', 'node_modules', '.avp', '.hg', '.svn']);
@@ -56,7 +59,7 @@ async function gitDirty(root: string): Promise<Array<[string, string]> | undefin
   return [...modified.map((p): [string, string] => ['C', p]), ...untracked.map((p): [string, string] => ['?', p])];
 }
 
-function entryFor(abs: string, tag: string): Entry {
+export function entryFor(abs: string, tag: string): Entry {
   try {
     const st = statSync(abs);
     if (!st.isFile()) return [-1, 0, tag];
@@ -98,7 +101,7 @@ function walk(root: string, max: number): Snapshot {
 
 /** Takes a snapshot of the project at `root`. */
 export async function snapshot(root: string, maxFiles: number): Promise<Snapshot> {
-  const dirty = await gitDirty(root);
+  const [dirty, git] = await Promise.all([gitDirty(root), readGitState(root, maxFiles)]);
   if (!dirty) return walk(root, maxFiles);
   const files: Record<string, Entry> = {};
   let count = 0;
@@ -113,7 +116,7 @@ export async function snapshot(root: string, maxFiles: number): Promise<Snapshot
     files[rel] = entryFor(join(root, rel), tag === '?' ? '?' : 'C');
     count++;
   }
-  return { mode: 'git', takenAt: Date.now(), files, ...(truncated ? { truncated } : {}) };
+  return { mode: 'git', takenAt: Date.now(), files, ...(truncated ? { truncated } : {}), ...(git ? { git } : {}) };
 }
 
 export interface PathChange {

@@ -28,6 +28,7 @@ describe('turn tracking', () => {
   test('Stop sees every file changed in the turn: first before, current after, one diff per file', async () => {
     const root = tempProject();
     const cfg = config();
+    writeFileSync(join(root, 'a.ts'), 'v1\n');
     await prepareEvent(ev(root, 'UserPromptSubmit'), cfg);
     await prepareEvent(write(root, 'a.ts', 'v1\n', 'v2\n'), cfg);
     await prepareEvent(write(root, 'a.ts', 'v2\n', 'v3\n'), cfg);
