@@ -26,6 +26,7 @@ const FileConfig = v.strictObject({
   concurrency: v.optional(Int(1)),
   budgetMs: v.optional(Int(1)),
   maxStopBlocks: v.optional(Int(0)),
+  softValidatorErrors: v.optional(v.boolean()),
   trackMaxFiles: v.optional(Int(1)),
   judge: v.optional(
     v.strictObject({
@@ -72,6 +73,7 @@ function toPartial(f: FileConfig): Partial<AvpConfig> {
   if (f.concurrency !== undefined) out.concurrency = f.concurrency;
   if (f.budgetMs !== undefined) out.budgetMs = f.budgetMs;
   if (f.maxStopBlocks !== undefined) out.maxStopBlocks = f.maxStopBlocks;
+  if (f.softValidatorErrors !== undefined) out.softValidatorErrors = f.softValidatorErrors;
   if (f.trackMaxFiles !== undefined) out.trackMaxFiles = f.trackMaxFiles;
   if (f.judge)
     out.judge = Object.fromEntries(Object.entries(f.judge).filter(([, x]) => x !== undefined)) as AvpConfig['judge'];

@@ -20,6 +20,11 @@ export interface AvpConfig {
   budgetMs: number;
   /** Stop loop guard: after this many consecutive Stop blocks in one session, pass and tell the user what remains. */
   maxStopBlocks: number;
+  /**
+   * Off by default (fail closed, as the spec asks: a validator that cannot be evaluated blocks whatever its severity).
+   * `true` leaves the spec: a `warn`/`info` validator that cannot be evaluated only warns.
+   */
+  softValidatorErrors: boolean;
   judge: {
     backend: BackendName;
     /** Default model for LLM backends (each backend has its own default when unset). */

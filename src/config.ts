@@ -30,6 +30,7 @@ export function defaultConfig(): AvpConfig {
     concurrency: 8,
     budgetMs: 90_000,
     maxStopBlocks: 3,
+    softValidatorErrors: false,
     judge: { backend: 'auto', validators: {}, concurrency: 8 },
     cache: { enabled: true, maxBytes: 64 * 1024 * 1024 },
     registry: { url: DEFAULT_REGISTRY_URL },

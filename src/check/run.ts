@@ -110,7 +110,7 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
       ...(event.tool ? { tool: event.tool } : {}),
       files: event.files.map((f) => f.relPath),
       validators: runs.map((r) => r.id),
-      report: aggregate(runs),
+      report: aggregate(runs, config),
     });
   }
   // A broken validator that concerns several events is one problem, reported once.
@@ -122,7 +122,7 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
     seenErrors.add(key);
     return true;
   });
-  const report = aggregate(unique);
+  const report = aggregate(unique, config);
   const usage = sumUsage(all);
   return { report, events: checked, runs: all, files, ...(usage ? { usage } : {}) };
 }

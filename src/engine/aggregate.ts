@@ -1,8 +1,9 @@
 /**
  * seed 001's aggregation, plus validator errors kept apart from violations:
- * - ERROR  when an `error` validator found violations or could not be evaluated (fail closed);
- * - WARNED when a `warn` validator found violations, or a `warn`/`info` validator could not be evaluated (a broken
- *   validator must never pass silently, but a non-blocking one does not block either);
+ * - ERROR  when an `error` validator found violations, or any validator could not be evaluated whatever its severity
+ *   (the spec's fail closed: the error is a blocking violation);
+ * - WARNED when a `warn` validator found violations (or, with `softValidatorErrors`, which leaves the spec, a
+ *   `warn`/`info` validator could not be evaluated);
  * - PASSED otherwise — `info` findings are logged, not shown.
  */
 import type { Violation } from '../judges/types.ts';
@@ -10,22 +11,27 @@ import type { Outcome, Report, ValidatorRun } from './types.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+export interface AggregateOptions {
+  /** `softValidatorErrors` from config: a warn/info validator that cannot be evaluated warns instead of blocking. */
+  softValidatorErrors?: boolean;
+}
+
 /** Whether a run blocks (`error`), warns (`warn`) or only informs (`info` / passed). */
-export function runLevel(run: ValidatorRun): 'error' | 'warn' | 'info' | 'pass' {
+export function runLevel(run: ValidatorRun, opts: AggregateOptions = {}): 'error' | 'warn' | 'info' | 'pass' {
   if (run.status === 'passed') return 'pass';
-  if (run.status === 'error') return run.severity === 'error' ? 'error' : 'warn';
+  if (run.status === 'error') return run.severity === 'error' || !opts.softValidatorErrors ? 'error' : 'warn';
   return run.severity;
 }
 
-/** Aggregates the runs of one event into seed 001's report. */
-export function aggregate(runs: ValidatorRun[]): Report {
+/** Aggregates the runs of one event into seed 001's report (pass the config as `opts`). */
+export function aggregate(runs: ValidatorRun[], opts: AggregateOptions = {}): Report {
   let outcome: Outcome = 'PASSED';
   let totalViolations = 0;
   let failed = 0;
   let errors = 0;
   let infos = 0;
   const validators: Report['validators'] = runs.map((run) => {
-    const level = runLevel(run);
+    const level = runLevel(run, opts);
     if (level === 'error') outcome = 'ERROR';
     else if (level === 'warn' && outcome === 'PASSED') outcome = 'WARNED';
     const shown: Violation[] =

@@ -15,7 +15,8 @@ import { normalizeClaudeEvent } from '../hosts/claude.ts';
 import { controlPlaneDenial } from '../trust/guard.ts';
 import { hookTrustView, type TrustView } from '../trust/hook-view.ts';
 import { denyAnswer, withNotice } from '../trust/notice.ts';
-import { onceState, prepareEvent, stopGuard } from './session.ts';
+import { onceState, prepareEvent, stopGuard, type OnceState } from './session.ts';
+
 import type { ValidatorRun } from './types.ts';
 
 export interface HookAnswer {
@@ -65,6 +66,8 @@ function configRun(problem: AvpError): ValidatorRun {
     error: {
       cause: `avp's configuration is invalid: ${problem.describe().split('\n')[0]}`,
       fix: `${problem.fix ?? 'fix the config file'}; AVP_DISABLE=1 turns avp off meanwhile`,
+      code: problem.code,
+      setup: true,
     },
     durationMs: 0,
   };
@@ -115,35 +118,54 @@ export async function answerClaudeHook(
   profile?.mark('prepareEvent');
   let matched: Validator[] = matchValidators(active, event);
   let loadErrors: LoadError[] = loadErrorsForEvent(found.errors, event);
+  let once: { state: OnceState; mine: Set<string> } | undefined;
   if (matched.some((v) => v.spec.once)) {
-    // Claimed atomically: of several hook processes racing on the same session, exactly one runs a once-validator.
-    const once = await onceState(event.projectRoot, event.stateless ? undefined : event.sessionId);
-    const wanted = matched.filter((v) => v.spec.once && !once.isDone(v.id)).map((v) => v.id);
-    const mine = new Set(event.sessionId ? await once.claim(wanted) : wanted);
+    // Claimed atomically: of several hook processes racing on the same session, exactly one runs a once-validator;
+    // the claim is released below if that run errors, so "done" means evaluated.
+    const state = await onceState(event.projectRoot, event.stateless ? undefined : event.sessionId);
+    const wanted = matched.filter((v) => v.spec.once && !state.isDone(v.id)).map((v) => v.id);
+    const mine = new Set(event.sessionId ? await state.claim(wanted) : wanted);
     matched = matched.filter((v) => !v.spec.once || mine.has(v.id));
+    once = { state, mine };
   }
   profile?.mark('match');
   if (!matched.length && !loadErrors.length) return notice(pass());
 
-  const [{ runValidators, loadErrorName }, { aggregate }, { renderClaude }, { writeRunLog }, { completeFileChanges }] =
-    await Promise.all([
-      import('./run.ts'),
-      import('./aggregate.ts'),
-      import('../hosts/claude-render.ts'),
-      import('./log.ts'),
-      import('../hosts/complete-files.ts'),
-    ]);
+  const [
+    { runValidators, loadErrorName },
+    { aggregate },
+    { renderClaude },
+    { writeRunLog, fullReportPath, writeFullReport },
+    { completeFileChanges },
+  ] = await Promise.all([
+    import('./run.ts'),
+    import('./aggregate.ts'),
+    import('../hosts/claude-render.ts'),
+    import('./log.ts'),
+    import('../hosts/complete-files.ts'),
+  ]);
   profile?.mark('load engine');
   // A broken validator can be switched off by the name its error is reported under.
   loadErrors = loadErrors.filter((e) => !isDisabled(config, loadErrorName(e), loadErrorName(e)));
   if (!matched.length && !loadErrors.length) return notice(pass());
-  event = await completeFileChanges(event, startedAt + config.budgetMs);
-  profile?.mark('complete files');
-  const runs = await runValidators(matched, loadErrors, event, config, { deadline: startedAt + config.budgetMs });
+  let runs: ValidatorRun[];
+  try {
+    event = await completeFileChanges(event, startedAt + config.budgetMs);
+    profile?.mark('complete files');
+    runs = await runValidators(matched, loadErrors, event, config, { deadline: startedAt + config.budgetMs });
+  } catch (e) {
+    // avp itself failed (the caller answers with a block): nothing was evaluated, so nothing is done.
+    await once?.state.release([...once.mine]).catch(() => {});
+    throw e;
+  }
   profile?.mark('run validators');
-  if (problem) runs.unshift(configRun(problem));
-  const report = aggregate(runs);
   const notes: string[] = [];
+  if (once) {
+    const unevaluated = runs.filter((r) => r.status === 'error' && once.mine.has(r.id)).map((r) => r.id);
+    await once.state.release(unevaluated).catch((e: Error) => notes.push(`avp: once state: ${e.message}`));
+  }
+  if (problem) runs.unshift(configRun(problem));
+  const report = aggregate(runs, config);
   let extra: { systemMessage?: string; noBlock?: boolean } = {};
   if (event.event === 'Stop' || event.event === 'SubagentStop') {
     const guard: { block: boolean; systemMessage?: string } = event.stateless
@@ -154,7 +176,13 @@ export async function answerClaudeHook(
   const logError = event.stateless ? undefined : await writeRunLog(event, runs, report);
   if (logError) notes.push(`avp: could not write the run log: ${logError.message}`);
   profile?.mark('guard + log');
-  const rendered = renderClaude(event, report, runs, extra);
+  // Not a project: nothing is written under it, so there is no full report to point to.
+  const reportPath = event.stateless ? undefined : fullReportPath(event);
+  const { fullReport, ...rendered } = renderClaude(event, report, runs, { ...extra, fullReport: reportPath });
+  if (fullReport !== undefined && reportPath) {
+    const error = await writeFullReport(event.projectRoot, reportPath, fullReport);
+    if (error) notes.push(`avp: could not write the full report: ${error.message}`);
+  }
   if (profile) notes.push(profile.done());
   return notice({ ...rendered, notes });
 }

@@ -2,8 +2,9 @@
  * One JSONL line per validator run in `<projectRoot>/.avp/logs/hook-YYYY-MM-DD.jsonl`: what ran, on which event, the
  * outcome, how long it took, which judge and how many tokens. `info` findings live here (they are never shown to the
  * agent). All lines of a call go out in one append so concurrent hook processes do not interleave within a line.
+ * When an answer had to summarise its report, the full text goes to `.avp/logs/reports/` (the newest 100 are kept).
  */
-import { appendFile, mkdir } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HookEvent } from '../event.ts';
 import { projectAvpDir } from '../paths.ts';
@@ -59,6 +60,30 @@ export async function writeRunLog(event: HookEvent, runs: ValidatorRun[], report
   try {
     await mkdir(logDir(event.projectRoot), { recursive: true });
     await appendFile(logFile(event.projectRoot), logLines(event, runs, report));
+    return undefined;
+  } catch (e) {
+    return e as Error;
+  }
+}
+
+/** Full reports kept in `.avp/logs/reports/`; older ones are removed when a new one is written. */
+const KEEP_REPORTS = 100;
+
+/** The project-relative path a call's full report gets (unique per process and millisecond). */
+export function fullReportPath(event: HookEvent, when = new Date()): string {
+  const stamp = when.toISOString().replace(/[:.]/g, '-');
+  return `.avp/logs/reports/${stamp}-${event.event.replace(/[^\w-]/g, '')}-${process.pid}.md`;
+}
+
+/** Writes a full report (see `fullReportPath`) and prunes old ones; never throws (returns the error). */
+export async function writeFullReport(projectRoot: string, relPath: string, text: string): Promise<Error | undefined> {
+  try {
+    const dir = join(logDir(projectRoot), 'reports');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(projectRoot, relPath), `${text}\n`);
+    // Names start with an ISO timestamp: sorted by name is sorted by age.
+    const names = (await readdir(dir)).filter((n) => n.endsWith('.md')).sort();
+    await Promise.all(names.slice(0, -KEEP_REPORTS).map((n) => rm(join(dir, n), { force: true })));
     return undefined;
   } catch (e) {
     return e as Error;

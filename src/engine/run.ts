@@ -1,7 +1,8 @@
 /**
  * Runs the matching validators of one event: concurrently (at most `config.concurrency` at once), each under its own
  * timeout (frontmatter `timeout`), all under the call's budget (`config.budgetMs`) so that avp answers before the
- * host cancels the hook. Fail closed: whatever prevents a verdict becomes a run with `status: 'error'`, never a pass.
+ * host cancels the hook. Fail closed: whatever prevents a verdict becomes a run with `status: 'error'`, never a pass;
+ * its `error.code` says what kind (`judge-timeout`, …) and `error.setup` marks the user's setup (no judge configured).
  */
 import { basename, dirname } from 'node:path';
 import type { AvpConfig } from '../config-types.ts';
@@ -42,12 +43,26 @@ export function loadErrorRun(error: LoadError, config: AvpConfig): ValidatorRun 
     source: error.source,
     path: error.path,
     status: 'error',
-    error: { cause: `cannot load ${where}: ${error.message}`, fix: `${error.fix}; ${disableHint({ id: name })}` },
+    error: {
+      cause: `cannot load ${where}: ${error.message}`,
+      fix: `${error.fix}; ${disableHint({ id: name })}`,
+      code: 'validator-load',
+    },
     durationMs: 0,
   };
 }
 
-function errorRun(v: Validator, config: AvpConfig, started: number, cause: string, fix: string): ValidatorRun {
+/** Judge errors that are the user's setup, not this run: the same for every validator until the user acts. */
+const SETUP_CODES = new Set(['judge-unconfigured', 'judge-none', 'judge-auth']);
+
+function errorRun(
+  v: Validator,
+  config: AvpConfig,
+  started: number,
+  cause: string,
+  fix: string,
+  code?: string,
+): ValidatorRun {
   return {
     id: v.id,
     name: v.name,
@@ -55,7 +70,7 @@ function errorRun(v: Validator, config: AvpConfig, started: number, cause: strin
     source: v.source,
     path: v.path,
     status: 'error',
-    error: { cause, fix },
+    error: { cause, fix, ...(code ? { code } : {}), ...(code && SETUP_CODES.has(code) ? { setup: true } : {}) },
     durationMs: Math.round(performance.now() - started),
   };
 }
@@ -86,6 +101,7 @@ async function runOne(
       started,
       `not started: avp's budget of ${config.budgetMs / 1000} s for this hook call ran out`,
       `raise budgetMs / AVP_BUDGET_MS or lower concurrency demands; ${disableHint(v)}`,
+      'judge-timeout',
     );
   }
   // A change avp could not rebuild within its bounds (hostile edits): no verdict on a partial picture.
@@ -138,7 +154,8 @@ async function runOne(
         : ownTimeout
           ? `raise "timeout" in the validator's frontmatter, or make its judge faster; ${disableHint(v)}`
           : `raise budgetMs / AVP_BUDGET_MS (and the hook timeout); ${disableHint(v)}`;
-    return errorRun(v, config, started, cause, fix.includes('AVP_DISABLE') ? fix : `${fix}; ${disableHint(v)}`);
+    const code = controller.signal.aborted ? 'judge-timeout' : e instanceof AvpError ? e.code : 'judge-crash';
+    return errorRun(v, config, started, cause, fix.includes('AVP_DISABLE') ? fix : `${fix}; ${disableHint(v)}`, code);
   } finally {
     clearTimeout(timer);
     budget.removeEventListener('abort', onBudget);

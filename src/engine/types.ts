@@ -3,6 +3,17 @@ import type { TokenUsage, Verdict, Violation } from '../judges/types.ts';
 
 export type Outcome = 'PASSED' | 'WARNED' | 'ERROR';
 
+/**
+ * Why a validator could not be evaluated. `code` is the judge's AvpError code when there was one; `setup` marks a
+ * problem of the user's setup (no judge configured, a rejected API key) rather than of this run or of the code.
+ */
+export interface RunError {
+  cause: string;
+  fix: string;
+  code?: string;
+  setup?: boolean;
+}
+
 /** The result of one validator on one event. */
 export interface ValidatorRun {
   id: string;
@@ -13,7 +24,7 @@ export interface ValidatorRun {
   /** `failed` = the judge found violations; `error` = the validator could not be evaluated (fail closed). */
   status: 'passed' | 'failed' | 'error';
   verdict?: Verdict;
-  error?: { cause: string; fix: string };
+  error?: RunError;
   durationMs: number;
   judge?: string;
   model?: string;
@@ -30,7 +41,7 @@ export interface Report {
     passed: boolean;
     violations: Violation[];
     summary: string;
-    error?: { cause: string; fix: string };
+    error?: RunError;
   }>;
   totalViolations: number;
   summary: string;

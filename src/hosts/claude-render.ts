@@ -7,13 +7,23 @@
  * - ERROR: PreToolUse → `permissionDecision: "deny"`; PermissionRequest → `decision.behavior: "deny"`; PostToolUse,
  *   PostToolUseFailure, Stop, SubagentStop, UserPromptSubmit → `decision: "block"`; events Claude cannot block
  *   (SessionStart, Notification …) → `systemMessage` for the user and, where accepted, `additionalContext` for the
- * model.
+ *   model, worded as problems found, never as "avp blocked".
  * - WARNED: `systemMessage` (user) + `additionalContext` (model) where the event accepts it; never blocks.
  * - PASSED: the AVP fields only.
  */
 import type { Report, ValidatorRun } from '../engine/types.ts';
 import type { HookEvent } from '../event.ts';
-import type { Violation } from '../judges/types.ts';
+import {
+  clip,
+  fairShare,
+  MAX_SNIPPET,
+  type Mode,
+  reportText,
+  type ShownViolation,
+  violationGroups,
+} from './report-text.ts';
+
+export { KILL_SWITCH, type ShownViolation } from './report-text.ts';
 
 /**
  * Events where avp puts text in the model's context with `additionalContext` (Claude Code 2.1's output schema accepts
@@ -31,76 +41,31 @@ const CONTEXT_EVENTS = new Set([
 ]);
 /** Events on which `decision: "block"` makes Claude Code act on `reason`. */
 const BLOCK_EVENTS = new Set(['PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop', 'UserPromptSubmit']);
+/** Events avp can stop: the two permission events through their own deny, the others through `decision`. */
+const canBlock = (name: string) => name === 'PreToolUse' || name === 'PermissionRequest' || BLOCK_EVENTS.has(name);
 
-/** Named in every block so people always know how to get out of a broken setup. */
-export const KILL_SWITCH =
-  'To turn avp off: AVP_DISABLE=1 (or "disabled": true in avp.config.json); to skip one validator, add its name to "disabledValidators".';
-
-const MAX_REASON = 24_000;
-const MAX_SNIPPET = 400;
+/** The `violations` array's bound: a runaway judge must not turn the answer into megabytes (all are in the log). */
 const MAX_VIOLATIONS = 200;
-
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-
-export interface ShownViolation extends Violation {
-  validator: string;
-  validatorSeverity: string;
-}
+/** A validator error's cause or fix in the `errors` array. */
+const MAX_ERROR_FIELD = 600;
 
 /** Violations people must see (error + warn validators), each tagged with its validator. */
 export function shownViolations(runs: ValidatorRun[]): ShownViolation[] {
-  return runs.flatMap((r) =>
-    r.status === 'failed' && r.severity !== 'info'
-      ? (r.verdict?.violations.length
-          ? r.verdict.violations
-          : [{ rule: r.name, message: r.verdict?.summary || 'the validator failed' }]
-        ).map((v) => ({ ...v, validator: r.id, validatorSeverity: r.severity }))
-      : [],
-  );
+  return violationGroups(runs).flat();
 }
 
-function describeViolation(v: ShownViolation): string {
-  const where = v.file
-    ? `${v.file}${v.line ? `:${v.line}` : ''}${v.lineUnverified ? ' (line not in the change)' : ''}`
-    : '';
-  const what = v.message || (v.rule && v.rule !== v.validator ? v.rule : '');
-  let text = `- [${v.validator}${v.validatorSeverity === 'warn' ? ', warning' : ''}] ${[where, what].filter(Boolean).join(': ') || 'violation'}`;
-  if (v.rule && v.rule !== v.validator && v.message) text += ` (rule ${v.rule})`;
-  if (v.snippet) text += `\n    code: ${clip(v.snippet.trim().replace(/\s*\n\s*/g, ' ⏎ '), MAX_SNIPPET)}`;
-  if (v.suggestion) text += `\n    fix: ${v.suggestion}`;
-  return text;
+export interface RenderExtra {
+  systemMessage?: string;
+  noBlock?: boolean;
+  /** Where the full report will be written (project-relative), shown when the answer had to summarise. */
+  fullReport?: string;
 }
 
-/** The full human/model-readable text: every violation and every validator error, then the kill switch. */
-export function reasonText(event: HookEvent, report: Report, runs: ValidatorRun[], blocking: boolean): string {
-  const on = `${event.event}${event.tool ? ` ${event.tool}` : ''}`;
-  const head = blocking
-    ? `avp blocked ${on}: ${report.summary}.`
-    : `avp ${report.outcome === 'ERROR' ? 'found blocking problems (not blocking this time)' : 'warnings'} on ${on}: ${report.summary}.`;
-  const lines = [head];
-  const violations = shownViolations(runs);
-  if (violations.length) {
-    lines.push('', 'Violations:', ...violations.slice(0, MAX_VIOLATIONS).map(describeViolation));
-    if (violations.length > MAX_VIOLATIONS)
-      lines.push(`… and ${violations.length - MAX_VIOLATIONS} more (see .avp/logs/)`);
-  }
-  const errors = runs.filter((r) => r.status === 'error');
-  if (errors.length) {
-    lines.push('', 'Validator errors (avp could not evaluate these validators — not findings in your code):');
-    for (const r of errors)
-      lines.push(
-        `- [${r.id}${r.severity === 'error' ? '' : `, ${r.severity}`}] ${r.error?.cause ?? 'unknown error'}\n    fix: ${r.error?.fix ?? ''}`,
-      );
-  }
-  if (blocking)
-    lines.push(
-      '',
-      event.event === 'PreToolUse'
-        ? 'Change the tool call so that it satisfies these validators.'
-        : 'Fix every violation listed above, then continue.',
-    );
-  lines.push(KILL_SWITCH);
-  return clip(lines.join('\n'), MAX_REASON);
+export interface Rendered {
+  stdout: string;
+  exitCode: number;
+  /** The full, unclipped report text, set when the answer summarised it: the caller writes it to `fullReport`. */
+  fullReport?: string;
 }
 
 /** One JSON document for Claude Code and the exit code (always 0: exit 2 would discard the JSON). */
@@ -108,34 +73,53 @@ export function renderClaude(
   event: HookEvent,
   report: Report,
   runs: ValidatorRun[],
-  extra: { systemMessage?: string; noBlock?: boolean } = {},
-): { stdout: string; exitCode: number } {
+  extra: RenderExtra = {},
+): Rendered {
   const name = event.event;
-  const blocking = report.outcome === 'ERROR' && !extra.noBlock;
-  const avp = {
+  const mode: Mode =
+    report.outcome !== 'ERROR' ? 'warning' : extra.noBlock ? 'released' : canBlock(name) ? 'blocking' : 'cannot-block';
+  const blocking = mode === 'blocking';
+  const groups = violationGroups(runs);
+  // Round-robin within the bound, so every failing validator is in the array, not just the first noisy one.
+  const counts = fairShare(groups, Infinity, () => 1, MAX_VIOLATIONS);
+  const listed = groups.flatMap((g, i) => g.slice(0, counts[i]));
+  const total = groups.reduce((n, g) => n + g.length, 0);
+  const errors = runs.filter((r) => r.status === 'error');
+  const avp: Record<string, unknown> = {
     passed: report.outcome !== 'ERROR' && !report.validators.some((v) => !v.passed),
-    // Bounded: a runaway judge must not turn the hook's answer into megabytes (the full list is in the run log).
-    violations: shownViolations(runs)
-      .slice(0, MAX_VIOLATIONS)
-      .map((v) => (v.snippet && v.snippet.length > MAX_SNIPPET ? { ...v, snippet: clip(v.snippet, MAX_SNIPPET) } : v)),
+    violations: listed.map((v) =>
+      v.snippet && v.snippet.length > MAX_SNIPPET ? { ...v, snippet: clip(v.snippet, MAX_SNIPPET) } : v,
+    ),
     summary: report.summary,
-    ...(runs.some((r) => r.status === 'error')
+    ...(errors.length
       ? {
-          errors: runs
-            .filter((r) => r.status === 'error')
-            .map((r) => ({ validator: r.id, severity: r.severity, ...r.error })),
+          errors: errors.map((r) => ({
+            validator: r.id,
+            severity: r.severity,
+            cause: clip(r.error?.cause ?? 'unknown error', MAX_ERROR_FIELD),
+            // A setup problem's long fix is said once, in the reason; here it points there.
+            fix: r.error?.setup
+              ? 'avp is not set up for this validator: see the reason, or run `avp doctor`'
+              : clip(r.error?.fix ?? '', MAX_ERROR_FIELD),
+            ...(r.error?.code ? { code: r.error.code } : {}),
+            ...(r.error?.setup ? { setup: true } : {}),
+          })),
         }
       : {}),
+    ...(total > listed.length ? { omittedViolations: total - listed.length } : {}),
   };
   if (report.outcome === 'PASSED')
     return done({ ...avp, ...(extra.systemMessage ? { systemMessage: extra.systemMessage } : {}) });
 
-  const reason = reasonText(event, report, runs, blocking);
+  const text = reportText(event, report, runs, mode, extra.fullReport);
+  const reason = text.text;
+  if (text.summarised && extra.fullReport) avp.fullReport = extra.fullReport;
   const out: Record<string, unknown> = {};
+  const setup = errors.some((r) => r.error?.setup) ? ' avp is not set up for some validators: run `avp doctor`.' : '';
   const user = [
     extra.systemMessage,
     blocking
-      ? `avp blocked ${name}${event.tool ? ` ${event.tool}` : ''}: ${report.summary}. AVP_DISABLE=1 turns avp off.`
+      ? `avp blocked ${name}${event.tool ? ` ${event.tool}` : ''}: ${report.summary}.${setup} AVP_DISABLE=1 turns avp off.`
       : reason,
   ]
     .filter(Boolean)
@@ -145,17 +129,18 @@ export function renderClaude(
   } else if (blocking && name === 'PermissionRequest') {
     out.hookSpecificOutput = { hookEventName: name, decision: { behavior: 'deny', message: reason } };
   } else {
-    if (blocking && BLOCK_EVENTS.has(name)) out.decision = 'block';
-    // The model must see warnings (and blocks Claude cannot enforce on this event) without being stopped.
-    if (CONTEXT_EVENTS.has(name) && (!blocking || !BLOCK_EVENTS.has(name) || name === 'PostToolUseFailure')) {
+    if (blocking) out.decision = 'block';
+    // The model must see warnings (and problems Claude cannot block on this event) without being stopped.
+    if (CONTEXT_EVENTS.has(name) && (!blocking || name === 'PostToolUseFailure')) {
       out.hookSpecificOutput = { hookEventName: name, additionalContext: reason };
     }
   }
   out.reason = reason;
   out.systemMessage = user;
-  return done({ ...out, ...avp });
+  const rendered = done({ ...out, ...avp });
+  return text.summarised ? { ...rendered, fullReport: text.full } : rendered;
 }
 
-function done(doc: Record<string, unknown>): { stdout: string; exitCode: number } {
+function done(doc: Record<string, unknown>): Rendered {
   return { stdout: `${JSON.stringify(doc)}\n`, exitCode: 0 };
 }

@@ -39,8 +39,9 @@ export interface Transport {
 }
 
 export const REPAIR_INSTRUCTION =
-  'Your previous reply could not be read as a verdict. Reply only with the JSON verdict object ' +
-  '{"passed": true or false, "violations": [...], "summary": "..."} for the change above — no prose, no code fence.';
+  'Your previous reply could not be read as a verdict (or contradicted itself). Reply only with the JSON verdict object ' +
+  '{"passed": true or false, "violations": [...], "summary": "..."} for the change above — "passed" a JSON boolean, ' +
+  'false whenever you list a violation; no prose, no code fence.';
 
 function addUsage(a: TokenUsage | undefined, b: TokenUsage | undefined): TokenUsage | undefined {
   if (!a) return b;

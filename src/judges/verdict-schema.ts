@@ -1,7 +1,8 @@
 /**
  * The valibot schemas of the verdict forms judges return (shared by the LLM verdict parser and the script judge).
  * Lenient on input (unknown keys ignored, numeric strings accepted as line numbers) because judges are models and
- * scripts written by others; `toVerdict` turns any accepted form into avp's `Verdict`.
+ * scripts written by others; `readVerdict` turns any accepted form into avp's `Verdict`. Lenient about shape, never
+ * about passing: a verdict that contradicts itself fails, an ambiguous one is not a verdict.
  *
  * Import this module only when a judge result must be validated: valibot is not loaded on the hook fast path.
  */
@@ -31,12 +32,14 @@ export const ViolationSchema = v.looseObject({
 
 /** seed 002's response (`decision`/`reason` may ride along). */
 export const AvpResponseSchema = v.looseObject({
-  // Some models quote booleans: "false" is read as false, never as a truthy string.
+  // Some models quote booleans: "false" is read as false (the safe side). A quoted "true" is not a pass: it is
+  // ambiguous (see `readVerdict`), so the judge is asked again and the validator fails closed if it insists.
   passed: v.union([
     v.boolean(),
     v.pipe(
-      v.picklist(['true', 'false']),
-      v.transform((s) => s === 'true'),
+      v.string(),
+      v.regex(/^\s*false\s*$/i),
+      v.transform(() => false),
     ),
   ]),
   violations: v.optional(v.nullable(v.array(ViolationSchema))),
@@ -79,35 +82,92 @@ export const VERDICT_JSON_SCHEMA = {
   },
 } as const;
 
-/**
- * Validates a parsed JSON value as one of the accepted verdict forms; `undefined` when it is neither.
- * `rule` names violations the judge did not name (the status form has none).
- */
-export function toVerdict(value: unknown, rule: string): Verdict | undefined {
-  const avp = v.safeParse(AvpResponseSchema, value);
-  if (avp.success) {
-    const r = avp.output;
-    const violations: Violation[] = (r.violations ?? []).map((x) => {
-      const out: Violation = { rule: x.rule || rule };
-      if (x.file) out.file = x.file;
-      if (typeof x.line === 'number' && x.line > 0) out.line = x.line;
-      if (x.snippet) out.snippet = x.snippet;
-      if (x.suggestion) out.suggestion = x.suggestion;
-      if (x.message) out.message = x.message;
-      if (x.severity) out.severity = x.severity;
-      return out;
-    });
-    const summary = r.summary || r.reason || (r.passed ? 'passed' : `${violations.length} violation(s)`);
+/** `decision` values that deny (Claude Code's `block`, permission `deny`, …); a pass with one of them is a failure. */
+const DENYING = /^\s*(?:block(?:ed)?|den(?:y|ied)|reject(?:ed)?|fail(?:ed)?)\s*$/i;
+/** `decision` values compatible with a pass. Any other decision next to `passed: true` is ambiguous. */
+const ALLOWING = /^\s*(?:approve[d]?|allow(?:ed)?|pass(?:ed)?|continue|ok)?\s*$/i;
+
+/** What one JSON value says: a verdict, or an ambiguous attempt at one (never a pass). */
+export type Reading = { verdict: Verdict; ambiguous?: undefined } | { ambiguous: string; verdict?: undefined };
+
+const failure = (rule: string, message: string, violations: Violation[] = []): Verdict => ({
+  passed: false,
+  violations: violations.length ? violations : [{ rule, message }],
+  summary: message,
+});
+
+function violationsOf(list: AvpResponse['violations'], rule: string): Violation[] {
+  return (list ?? []).map((x) => {
+    const out: Violation = { rule: x.rule || rule };
+    if (x.file) out.file = x.file;
+    if (typeof x.line === 'number' && x.line > 0) out.line = x.line;
+    if (x.snippet) out.snippet = x.snippet;
+    if (x.suggestion) out.suggestion = x.suggestion;
+    if (x.message) out.message = x.message;
+    if (x.severity) out.severity = x.severity;
+    return out;
+  });
+}
+
+const quote = (x: unknown) => (JSON.stringify(x) ?? String(x)).slice(0, 60);
+const withText = (said: string | undefined) => (said ? `: ${said}` : '');
+
+/** The AVP form once valibot accepted it; contradictions are failures, an unknown decision next to a pass ambiguous. */
+function readAvp(r: AvpResponse, raw: Record<string, unknown>, rule: string, denied: boolean): Reading {
+  const violations = violationsOf(r.violations, rule);
+  if (!r.passed) {
     // A failure with no listed violation still has to tell the agent what is wrong.
-    if (!r.passed && violations.length === 0)
-      violations.push({ rule, message: r.reason || r.summary || 'the judge reported a failure' });
-    return { passed: r.passed, violations, summary };
+    if (!violations.length) return { verdict: failure(rule, r.reason || r.summary || 'the judge reported a failure') };
+    return {
+      verdict: { passed: false, violations, summary: r.summary || r.reason || `${violations.length} violation(s)` },
+    };
   }
+  const said = r.reason || r.summary || undefined;
+  const decision = raw.decision as string | undefined;
+  if (violations.length)
+    return { verdict: failure(rule, `the judge said passed but listed ${violations.length} violation(s)`, violations) };
+  if (denied) return { verdict: failure(rule, `the judge said passed with decision "${decision}"${withText(said)}`) };
+  if (typeof raw.status === 'string' && /^\s*fail/i.test(raw.status))
+    return { verdict: failure(rule, `the judge said passed with status "${raw.status}"${withText(said)}`) };
+  if (typeof decision === 'string' && !ALLOWING.test(decision))
+    return { ambiguous: `"passed": true with decision ${quote(decision)}` };
+  return { verdict: { passed: true, violations: [], summary: said || 'passed' } };
+}
+
+/**
+ * Reads a parsed JSON value as one of the accepted verdict forms; `undefined` when it is none. A verdict that
+ * contradicts itself is never a pass: `passed: true` with violations, with a denying `decision` or with
+ * `status: "failed"` is a failure; a `passed` that is neither a boolean nor "false" (`"true"`, `1`, `"yes"`) and a pass
+ * with an unknown `decision` are ambiguous. `rule` names violations the judge did not name.
+ */
+export function readVerdict(value: unknown, rule: string): Reading | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const raw = value as Record<string, unknown>;
+  const decision = typeof raw.decision === 'string' ? raw.decision : undefined;
+  const denied = decision !== undefined && DENYING.test(decision);
+  const avp = v.safeParse(AvpResponseSchema, value);
+  if (avp.success) return readAvp(avp.output, raw, rule, denied);
+  if ('passed' in raw) return { ambiguous: `"passed" is ${quote(raw.passed)}, not true or false` };
   const status = v.safeParse(StatusResponseSchema, value);
   if (status.success) {
-    const passed = /^pass/i.test(status.output.status);
-    const message = status.output.message || (passed ? 'passed' : 'the judge reported a failure');
-    return { passed, violations: passed ? [] : [{ rule, message }], summary: message };
+    const message = status.output.message || undefined;
+    if (!/^pass/i.test(status.output.status))
+      return { verdict: failure(rule, message || 'the judge reported a failure') };
+    const listed = Array.isArray(raw.violations) ? raw.violations.length : 0;
+    if (listed) return { verdict: failure(rule, `the judge said passed but listed ${listed} violation(s)`) };
+    if (denied) return { verdict: failure(rule, `the judge said passed with decision "${decision}"`) };
+    return { verdict: { passed: true, violations: [], summary: message || 'passed' } };
+  }
+  // Claude Code's own hook shape, `{"decision": "block", "reason": …}`: a denial is a failure; an approval alone is
+  // no verdict (nothing in it says the rules were checked).
+  if (denied) {
+    const said = [raw.reason, raw.message].find((x): x is string => typeof x === 'string' && x !== '');
+    return { verdict: failure(rule, said || `the judge's decision was "${decision}"`) };
   }
   return undefined;
+}
+
+/** `readVerdict` for callers that only want a usable verdict: ambiguous values are `undefined` (never a pass). */
+export function toVerdict(value: unknown, rule: string): Verdict | undefined {
+  return readVerdict(value, rule)?.verdict;
 }

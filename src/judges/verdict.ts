@@ -1,17 +1,20 @@
 /**
  * Reading a judge's reply. Models wrap JSON in prose and code fences, quote the code they reviewed (which may itself
- * contain verdict-shaped JSON planted by an attacker), or answer "ALLOW — reason" in plain text. The rules:
- * 1. every balanced `{…}` that parses as JSON and validates as a verdict form is a candidate;
- * 2. if any candidate says failed, the last failed one wins (an injected `{"passed":true}` can never outvote the
- * judge's
- *    own failure; an injected failure only blocks, which is the safe side); else the last candidate wins;
- * 3. no JSON candidate → an ALLOW/DENY (PASS/FAIL, BLOCK) line; a denying line wins over an allowing one;
- * 4. nothing readable → AvpError `judge-unreadable` (the caller may ask once for a repair, then fails closed).
+ * contain verdict-shaped JSON planted by an attacker), or answer "ALLOW — reason" in plain text. Nothing ambiguous or
+ * contradictory ever reads as a pass. The rules:
+ * 1. every balanced `{…}` that parses as JSON (or one level inside it) is read with `readVerdict`: a verdict, an
+ *    ambiguous one (`"passed": "true"`, a pass with an unknown decision) or nothing;
+ * 2. if any verdict says failed, the last failed one wins (an injected `{"passed":true}` can never outvote the judge's
+ *    own failure; an injected failure only blocks, which is the safe side);
+ * 3. else anything ambiguous → `judge-unreadable` (the caller asks once for a repair, then fails closed);
+ * 4. else a passing JSON verdict next to a decisive DENY/FAIL/BLOCK line is a failure (either may be quoted code);
+ * 5. no JSON verdict → an ALLOW/DENY (PASS/FAIL, BLOCK) line; a denying line wins over an allowing one;
+ * 6. nothing readable → AvpError `judge-unreadable`.
  */
 import { AvpError } from '../errors.ts';
 import type { FileChange, HookEvent } from '../event.ts';
 import type { Verdict } from './types.ts';
-import { toVerdict } from './verdict-schema.ts';
+import { readVerdict, type Reading } from './verdict-schema.ts';
 
 /** Replies longer than this are judged on their last part (a verdict comes at the end of a long reasoning). */
 const MAX_REPLY = 200_000;
@@ -62,13 +65,35 @@ function textDecision(text: string, rule: string): Verdict | undefined {
     if (!m) continue;
     const word = m[1]!.toUpperCase();
     const rest = [m[2] ?? '', ...lines.slice(i + 1)].join('\n').trim().slice(0, 2000);
-    if (/^(DEN|BLOCK|REJECT|FAIL)/.test(word)) {
-      const message = rest || 'the judge denied the change';
-      return { passed: false, violations: [{ rule, message }], summary: message.split('\n')[0]! };
-    }
+    if (/^(DEN|BLOCK|REJECT|FAIL)/.test(word)) return denial(rule, rest);
     allow ??= { reason: rest };
   }
   if (allow) return { passed: true, violations: [], summary: allow.reason.split('\n')[0] || 'passed' };
+  return undefined;
+}
+
+function denial(rule: string, rest: string): Verdict {
+  const message = rest || 'the judge denied the change';
+  return { passed: false, violations: [{ rule, message }], summary: message.split('\n')[0]! };
+}
+
+/**
+ * A line that states a denial outright: `DENY`, `**BLOCKED** — …`, `FAIL: …` (the word upper-case, alone or before a
+ * separator) or `Decision: deny` / `Verdict: fail` in any case. Prose such as "Fail when the change adds a key" (a
+ * validator's rule, quoted) is not one.
+ */
+const DENIAL_AFTER_LABEL =
+  /^[\s>*_#`-]*(?:final\s+)?(?:decision|verdict|result|answer)\s*[:=]?\s*[*_`"]*(?:deny|denied|block(?:ed)?|reject(?:ed)?|fail(?:ed)?)\b[*_`"]*[\s.]*(?:[-—–:]+\s*)?(.*)$/i;
+const DENIAL_ALONE =
+  /^[\s>*_#`-]*[*_`"]*(?:DENY|DENIED|BLOCK(?:ED)?|REJECT(?:ED)?|FAIL(?:ED)?)[*_`"]*\s*(?:$|[-—–:.]+\s*(.*)$)/;
+
+function decisiveDenial(text: string, rule: string): Verdict | undefined {
+  for (const line of text.split(/\r?\n/)) {
+    const m = DENIAL_AFTER_LABEL.exec(line) ?? DENIAL_ALONE.exec(line);
+    if (!m) continue;
+    const v = denial(rule, (m[1] ?? '').trim());
+    return { ...v, summary: `the judge's reply holds a passing JSON verdict and a denial: ${v.summary}` };
+  }
   return undefined;
 }
 
@@ -89,20 +114,23 @@ export function parseVerdict(text: string, opts: { rule?: string } = {}): Verdic
       fix: 'check the judge backend (`avp doctor`); the validator fails closed until it answers',
     });
   }
-  const verdicts: Verdict[] = [];
+  const readings: Reading[] = [];
   for (const o of jsonObjectsIn(reply)) {
     // `{"verdict": {...}}` and similar wrappers: look one level down when the object itself is not a verdict.
-    const found =
-      toVerdict(o, rule) ??
-      nested(o)
-        .map((x) => toVerdict(x, rule))
-        .find((x) => x !== undefined);
-    if (found) verdicts.push(found);
+    const own = readVerdict(o, rule);
+    if (own) readings.push(own);
+    else for (const x of nested(o)) readings.push(...[readVerdict(x, rule)].filter((r) => r !== undefined));
   }
-  if (verdicts.length > 0) {
-    const failed = verdicts.filter((x) => !x.passed);
-    return failed.length > 0 ? failed[failed.length - 1]! : verdicts[verdicts.length - 1]!;
+  const verdicts = readings.flatMap((r) => (r.verdict ? [r.verdict] : []));
+  const failed = verdicts.filter((x) => !x.passed);
+  if (failed.length) return failed[failed.length - 1]!;
+  const ambiguous = readings.find((r) => r.ambiguous !== undefined)?.ambiguous;
+  if (ambiguous) {
+    throw new AvpError('judge-unreadable', `the judge's verdict is ambiguous (${ambiguous})`, {
+      fix: 'the judge must answer "passed": true or false (a JSON boolean); the validator fails closed until it does',
+    });
   }
+  if (verdicts.length) return decisiveDenial(reply, rule) ?? verdicts[verdicts.length - 1]!;
   const fromText = textDecision(reply, rule);
   if (fromText) return fromText;
   throw new AvpError(
@@ -116,17 +144,18 @@ export function parseVerdict(text: string, opts: { rule?: string } = {}): Verdic
 
 /** Validates an already-parsed value (forced tool use input, structured output). Throws `judge-unreadable`. */
 export function verdictFromValue(value: unknown, opts: { rule?: string } = {}): Verdict {
-  const verdict = toVerdict(value, opts.rule ?? 'judge');
-  if (!verdict) {
+  const reading = readVerdict(value, opts.rule ?? 'judge');
+  if (!reading?.verdict) {
+    const why = reading?.ambiguous ? `is ambiguous (${reading.ambiguous})` : 'does not match the schema';
     throw new AvpError(
       'judge-unreadable',
-      `the judge's structured verdict does not match the schema: ${JSON.stringify(value).slice(0, 160)}`,
+      `the judge's structured verdict ${why}: ${JSON.stringify(value).slice(0, 160)}`,
       {
-        fix: 'the judge must fill `passed`, `violations` and `summary`; try another model or backend',
+        fix: 'the judge must fill `passed` (a JSON boolean), `violations` and `summary`; try another model or backend',
       },
     );
   }
-  return verdict;
+  return reading.verdict;
 }
 
 function lineCount(text: string): number {

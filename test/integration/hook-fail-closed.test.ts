@@ -25,8 +25,11 @@ function expectValidatorError(json: any, id: string, cause: RegExp) {
   const err = json.errors.find((e: any) => e.validator === id);
   expect(err).toBeDefined();
   expect(err.cause).toMatch(cause);
-  expect(json.reason).toContain('Validator errors (avp could not evaluate these validators');
-  expect(json.reason).toContain(`[${id}]`);
+  // Setup problems (no judge, a broken config) have their own section, said once, for the user.
+  expect(json.reason).toMatch(
+    err.setup ? /Not evaluated — avp is not set up/ : /Validator errors \(avp could not evaluate these validators/,
+  );
+  expect(json.reason).toContain(`[${id}${err.severity === 'error' ? ']' : `, ${err.severity}]`}`);
   expect(json.reason).toMatch(/disabledValidators/);
   expect(json.reason).toContain('AVP_DISABLE=1');
 }
@@ -96,13 +99,11 @@ describe('fail closed: a validator that cannot be evaluated blocks, reported as 
     expect(badEnvOff.stdout).toBe('{}\n');
   });
 
-  test('a warn validator that cannot be evaluated warns instead of blocking', async () => {
+  test('a warn validator that cannot be evaluated blocks too (fail closed whatever the severity)', async () => {
     const r = await brokenRun((p) => p.validator('soft', { severity: 'warn' }, sh('exit 3')));
-    expect(r.json.decision).toBeUndefined();
-    expect(r.json.passed).toBe(false);
+    expectValidatorError(r.json, 'soft', /exited with code 3/);
     expect(r.json.errors[0]).toMatchObject({ validator: 'soft', severity: 'warn' });
-    expect(r.json.hookSpecificOutput.additionalContext).toContain('[soft, warn] script');
-    expect(r.json.systemMessage).toContain('soft');
+    expect(r.json.reason).toContain('[soft, warn] script');
   });
 
   test('every violation and every error in one report', async () => {

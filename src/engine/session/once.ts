@@ -1,9 +1,10 @@
 /**
- * `once: true` validators run once per session. Each done validator is one empty file `once/<sha1(id)>` created with
- * `O_EXCL`: creation is atomic, so concurrent hook processes never lose or duplicate a mark, and `claim` lets exactly
- * one of several racing processes win the right to run a once-validator.
+ * `once: true` validators run once per session. Each claimed validator is one empty file `once/<sha1(id)>` created
+ * with `O_EXCL`: creation is atomic, so concurrent hook processes never lose or duplicate a mark, and `claim` lets
+ * exactly one of several racing processes win the right to run a once-validator. A run that could not be evaluated
+ * (error, timeout) did not happen: its winner `release`s the claim, and the next event runs it again.
  */
-import { closeSync, mkdirSync, openSync, readdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface OnceState {
@@ -13,6 +14,8 @@ export interface OnceState {
   markDone(ids: string[]): Promise<void>;
   /** Marks the validators as run and returns those this process marked first (the others ran or run elsewhere). */
   claim(ids: string[]): Promise<string[]>;
+  /** Undoes this process's claims of validators whose run errored: they are not done and run again next time. */
+  release(ids: string[]): Promise<void>;
 }
 
 function keyOf(id: string): string {
@@ -51,11 +54,23 @@ export function loadOnce(dir: string | undefined): OnceState {
     }
     return won;
   };
+  const release = async (ids: string[]): Promise<void> => {
+    if (!onceDir) return;
+    for (const id of ids) {
+      try {
+        unlinkSync(join(onceDir, keyOf(id)));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      }
+      done.delete(keyOf(id));
+    }
+  };
   return {
     isDone: (id) => done.has(keyOf(id)),
     markDone: async (ids) => {
       await claim(ids);
     },
     claim,
+    release,
   };
 }

@@ -65,9 +65,17 @@ describe('aggregate (seed 001)', () => {
     expect(r.summary).toBe('1 validator could not be evaluated');
   });
 
-  test('warn and info validators that cannot be evaluated WARN (never a silent pass, never a block)', () => {
-    expect(aggregate([run('w', 'warn', 'error')]).outcome).toBe('WARNED');
-    expect(aggregate([run('i', 'info', 'error')]).outcome).toBe('WARNED');
+  test('fail closed whatever the severity: a warn or info validator that cannot be evaluated → ERROR', () => {
+    expect(aggregate([run('w', 'warn', 'error')]).outcome).toBe('ERROR');
+    expect(aggregate([run('i', 'info', 'error')]).outcome).toBe('ERROR');
+    expect(aggregate([run('i', 'info', 'error')], { softValidatorErrors: false }).outcome).toBe('ERROR');
+  });
+
+  test('softValidatorErrors (leaves the spec): warn/info errors only warn; error validators still block', () => {
+    const soft = { softValidatorErrors: true };
+    expect(aggregate([run('w', 'warn', 'error')], soft).outcome).toBe('WARNED');
+    expect(aggregate([run('i', 'info', 'error')], soft).outcome).toBe('WARNED');
+    expect(aggregate([run('e', 'error', 'error'), run('w', 'warn', 'error')], soft).outcome).toBe('ERROR');
   });
 
   test('a failure without listed violations still counts as one', () => {

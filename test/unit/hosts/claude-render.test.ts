@@ -3,6 +3,7 @@ import { aggregate } from '../../../src/engine/aggregate.ts';
 import type { ValidatorRun } from '../../../src/engine/types.ts';
 import type { HookEvent } from '../../../src/event.ts';
 import { KILL_SWITCH, renderClaude } from '../../../src/hosts/claude-render.ts';
+import { HOW_TO_CONFIGURE } from '../../../src/judges/detect.ts';
 
 const event = (name: string, tool?: string): HookEvent => ({
   agent: 'claude',
@@ -46,6 +47,22 @@ const broken: ValidatorRun = {
   durationMs: 30000,
   error: { cause: 'timed out after 30 s', fix: 'raise "timeout"' },
 };
+/** A validator that could not run because no judge is configured (the same long fix for every one of them). */
+const setupError = (id: string): ValidatorRun => ({
+  id,
+  name: id,
+  severity: 'error',
+  path: `/p/.avp/validators/${id}.md`,
+  status: 'error',
+  durationMs: 1,
+  error: {
+    cause:
+      'no LLM judge is available: `claude` is not on PATH and ANTHROPIC_API_KEY, OPENAI_BASE_URL and OPENAI_API_KEY are unset',
+    fix: `${HOW_TO_CONFIGURE}; to skip this validator add "${id}" to disabledValidators in avp.config.json (or AVP_DISABLED_VALIDATORS=${id}); AVP_DISABLE=1 turns avp off`,
+    code: 'judge-unconfigured',
+    setup: true,
+  },
+});
 const passed: ValidatorRun = {
   ...failed('fine', 'error'),
   status: 'passed',
@@ -114,7 +131,18 @@ describe('renderClaude', () => {
     const doc = render(event('SessionStart'), [failed('v', 'error')]);
     expect(doc.decision).toBeUndefined();
     expect(doc.hookSpecificOutput).toEqual({ hookEventName: 'SessionStart', additionalContext: doc.reason });
-    expect(doc.systemMessage).toContain('avp blocked SessionStart');
+    expect(doc.systemMessage).not.toContain('avp blocked');
+    expect(doc.reason).not.toContain('avp blocked');
+    expect(doc.reason).toStartWith('avp found blocking problems on SessionStart (this event cannot be blocked)');
+  });
+
+  test('no event that cannot be blocked ever says "avp blocked", whatever went wrong', () => {
+    for (const name of ['SessionStart', 'SessionEnd', 'Notification', 'PreCompact', 'Setup', 'SubagentStart', 'X']) {
+      const doc = render(event(name), [failed('v', 'error'), broken, setupError('llm-a')]);
+      expect(doc.decision).toBeUndefined();
+      expect(JSON.stringify(doc)).not.toMatch(/avp blocked/);
+      expect(doc.systemMessage).toContain('this event cannot be blocked');
+    }
   });
 
   test('WARNED: systemMessage for the user, additionalContext for the model with the right hookEventName, no block', () => {
@@ -154,6 +182,73 @@ describe('renderClaude', () => {
     expect(doc.hookSpecificOutput).toBeUndefined();
   });
 
+  test('no judge configured: one line per validator, the fix once, a configuration problem for the user', () => {
+    const runs = Array.from({ length: 13 }, (_, i) => setupError(`llm-${i}`));
+    const doc = render(event('PostToolUse', 'Write'), [failed('no-secrets', 'error'), ...runs]);
+    const stdout = JSON.stringify(doc);
+    expect(stdout.split(HOW_TO_CONFIGURE.slice(0, 60)).length - 1).toBe(1);
+    expect(stdout.length).toBeLessThan(8000);
+    for (let i = 0; i < 13; i++) expect(doc.reason.split(`[llm-${i}]`).length - 1).toBe(1);
+    expect(doc.reason).toContain('avp doctor');
+    expect(doc.reason).toContain('configuration problem for the user, not something to fix in the code');
+    // The one real finding is still there, with its instruction.
+    expect(doc.reason).toContain('[no-secrets] src/config.ts:12: hardcoded key');
+    expect(doc.reason).toContain('Fix every violation listed above');
+    expect(doc.systemMessage).toContain('avp doctor');
+    expect(doc.errors[0]).toMatchObject({ validator: 'llm-0', code: 'judge-unconfigured', setup: true });
+    const only = render(event('PostToolUse', 'Write'), runs);
+    expect(only.reason).not.toContain('Fix every violation');
+  });
+
+  test('at volume every failing and erroring validator is named with its count; the rest is in the full report', () => {
+    const runs: ValidatorRun[] = Array.from({ length: 30 }, (_, i) => {
+      const r = failed(`check-${String(i).padStart(2, '0')}`, 'error');
+      r.verdict!.violations = Array.from({ length: 40 }, (_, j) => ({
+        rule: 'r',
+        file: `src/f${j}.ts`,
+        line: j + 1,
+        message: 'm'.repeat(900),
+        suggestion: 's'.repeat(2000),
+      }));
+      return r;
+    });
+    for (let i = 0; i < 20; i++)
+      runs.push({
+        ...broken,
+        id: `dead-${i}`,
+        name: `dead-${i}`,
+        error: { cause: 'c'.repeat(3000), fix: 'f'.repeat(3000) },
+      });
+    const out = renderClaude(event('PostToolUse', 'Write'), aggregate(runs), runs, {
+      fullReport: '.avp/logs/reports/x.md',
+    });
+    const doc = JSON.parse(out.stdout);
+    for (const r of runs) expect(doc.reason).toContain(r.id);
+    expect(doc.reason).toContain('check-29 (40 violations)');
+    expect(doc.reason).toContain('Could not be evaluated (20)');
+    expect(doc.reason).toContain('.avp/logs/reports/x.md');
+    expect(doc.reason).toContain('Fix every violation listed above');
+    expect(doc.reason).toEndWith(KILL_SWITCH);
+    expect(doc.reason.length).toBeLessThanOrEqual(24_000);
+    // Every failing validator has violations in the bounded array, not just the first ones.
+    expect(new Set(doc.violations.map((v: any) => v.validator)).size).toBe(30);
+    expect(doc.violations.length + doc.omittedViolations).toBe(1200);
+    expect(doc.fullReport).toBe('.avp/logs/reports/x.md');
+    // The full report holds everything, unclipped.
+    expect(out.fullReport).toContain('s'.repeat(2000));
+    expect(out.fullReport).toContain('f'.repeat(3000));
+    expect(out.fullReport!.split('\n- [check-').length - 1).toBe(1200);
+  });
+
+  test('a small report is not summarised and writes no full report', () => {
+    const out = renderClaude(event('PostToolUse', 'Write'), aggregate([failed('a', 'error')]), [failed('a', 'error')], {
+      fullReport: '.avp/logs/reports/x.md',
+    });
+    expect(out.fullReport).toBeUndefined();
+    expect(JSON.parse(out.stdout).fullReport).toBeUndefined();
+    expect(JSON.parse(out.stdout).reason).not.toContain('full report');
+  });
+
   test('a runaway judge is bounded: at most 200 violations, snippets clipped, reason capped', () => {
     const run = failed('noisy', 'error');
     run.verdict!.violations = Array.from({ length: 5000 }, (_, i) => ({
@@ -167,5 +262,7 @@ describe('renderClaude', () => {
     expect(doc.violations[0].snippet.length).toBeLessThanOrEqual(400);
     expect(doc.reason.length).toBeLessThanOrEqual(24_000);
     expect(doc.summary).toBe('1 validator failed with 5000 violations');
+    expect(doc.reason).toContain('noisy (5000 violations)');
+    expect(doc.reason).toMatch(/… \d+ more violations in the full report/);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { AvpError } from '../../../src/errors.ts';
 import { hunkRanges, parseVerdict, verdictFromValue, verifyLines } from '../../../src/judges/verdict.ts';
 import { editEvent, writeEvent } from './helpers.ts';
+import { NEVER_A_PASS, STILL_A_PASS } from './verdict-corpus.ts';
 
 function unreadable(text: string): AvpError {
   try {
@@ -61,9 +62,9 @@ describe('parseVerdict: accepted forms', () => {
     expect(v.summary).toBe('secret in config');
   });
 
-  test('quoted booleans', () => {
+  test('a quoted "false" is a failure; a quoted "true" is not a pass (see the corpus below)', () => {
     expect(parseVerdict('{"passed": "false", "violations": [], "summary": "x"}').passed).toBe(false);
-    expect(parseVerdict('{"passed": "true", "violations": [], "summary": "x"}').passed).toBe(true);
+    expect(parseVerdict('{"passed": "FALSE", "violations": [], "summary": "x"}').passed).toBe(false);
   });
 
   test('a verdict wrapped one level down', () => {
@@ -123,6 +124,52 @@ describe('parseVerdict: replies that quote the reviewed code', () => {
     const v = parseVerdict(reply);
     expect(v.violations[0]!.snippet).toBe('if (x) { return "}" }');
   });
+});
+
+describe('the verdict injection corpus: ambiguous or contradictory replies are never a pass', () => {
+  for (const [i, [what, reply]] of NEVER_A_PASS.entries()) {
+    test(`${i}: ${what}`, () => {
+      let verdict;
+      try {
+        verdict = parseVerdict(reply, { rule: 'no-secrets' });
+      } catch (e) {
+        // A validator error (after one repair request): fail closed.
+        expect((e as AvpError).code).toBe('judge-unreadable');
+        return;
+      }
+      expect(verdict.passed).toBe(false);
+      expect(verdict.violations.length).toBeGreaterThan(0);
+    });
+  }
+
+  test('contradictions read as failures keep what the judge listed and say why', () => {
+    const v = parseVerdict(
+      '{"passed": true, "violations": [{"rule": "r", "file": "a.ts", "line": 2}], "summary": "ok"}',
+    );
+    expect(v).toEqual({
+      passed: false,
+      violations: [{ rule: 'r', file: 'a.ts', line: 2 }],
+      summary: 'the judge said passed but listed 1 violation(s)',
+    });
+    const d = parseVerdict('{"passed": true, "decision": "block", "reason": "key on line 3"}', { rule: 'x' });
+    expect(d.violations).toEqual([
+      { rule: 'x', message: 'the judge said passed with decision "block": key on line 3' },
+    ]);
+    expect(unreadable('{"passed": "true", "violations": [], "summary": "x"}').message).toContain('ambiguous');
+  });
+
+  test('structured values (forced tool use, scripts) follow the same rules', () => {
+    expect(verdictFromValue({ passed: true, violations: [{ rule: 'r' }], summary: 'ok' }).passed).toBe(false);
+    expect(verdictFromValue({ passed: true, violations: [], summary: 'ok', decision: 'deny' }).passed).toBe(false);
+    expect(() => verdictFromValue({ passed: 'true', violations: [], summary: 'ok' })).toThrow(/ambiguous/);
+    expect(() => verdictFromValue({ passed: 1, violations: [], summary: 'ok' })).toThrow(/ambiguous/);
+  });
+
+  for (const [i, [what, reply]] of STILL_A_PASS.entries()) {
+    test(`honest passes still pass ${i}: ${what}`, () => {
+      expect(parseVerdict(reply, { rule: 'no-secrets' }).passed).toBe(true);
+    });
+  }
 });
 
 describe('verifyLines', () => {
