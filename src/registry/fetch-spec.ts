@@ -91,15 +91,15 @@ async function fetchRegistry(spec: Extract<Spec, { kind: 'registry' }>, opts: Fe
     const why = await whyUnavailable(client, spec, e);
     const pkg = why ? await catalogPackage(spec.name) : undefined;
     if (!why || !pkg || (spec.range !== 'latest' && !(await satisfies(pkg.version, spec.range)))) throw e;
-    return { ...pkg, fallback: { registry: client.base, reason: `${client.base} ${why}` } };
+    return { ...pkg, fallback: { registry: client.base, reason: why } };
   }
   return fetchRegistryVersion(client, v, { progress: opts.progress });
 }
 
 /**
- * Why the registry cannot serve this name at all, or undefined when it can (then nothing may stand in for it). A 404
- * for one version of a package the registry has is not a missing package: it becomes a version-not-found error, so
- * the catalog never replaces a registry package that merely lacks the version asked for.
+ * Why the registry cannot serve this name at all (said to the user), or undefined when it can (then nothing may
+ * stand in for it). A 404 for one version of a package the registry has is not a missing package: it becomes a
+ * version-not-found error, so the catalog never replaces a registry package that merely lacks the version asked for.
  */
 async function whyUnavailable(
   client: RegistryClient,
@@ -108,17 +108,17 @@ async function whyUnavailable(
 ): Promise<string | undefined> {
   if (!isAvpError(e)) return undefined;
   const unreachable = (x: AvpError) => x.code === 'registry-unreachable' || /^registry-5\d\d$/.test(x.code);
-  if (unreachable(e)) return `could not be reached (${e.message})`;
+  if (unreachable(e)) return e.message;
   if (e.code !== 'registry-404') return undefined;
   const { default: semver } = await import('semver');
   // Only an exact version is resolved with GET …/{version}, whose 404 may mean "no such version".
-  if (spec.range === 'latest' || !semver.valid(spec.range)) return 'has no package of that name';
+  if (spec.range === 'latest' || !semver.valid(spec.range)) return `${client.base} has no package named ${spec.name}`;
   let latest: string;
   try {
     latest = (await client.latest(spec.name)).version;
   } catch (e2) {
-    if (isAvpError(e2) && e2.code === 'registry-404') return 'has no package of that name';
-    if (isAvpError(e2) && unreachable(e2)) return `could not be reached (${e2.message})`;
+    if (isAvpError(e2) && e2.code === 'registry-404') return `${client.base} has no package named ${spec.name}`;
+    if (isAvpError(e2) && unreachable(e2)) return e2.message;
     throw e2;
   }
   throw new AvpError('version-not-found', `${client.base} has ${spec.name}, but not version ${spec.range}`, {
