@@ -5,7 +5,7 @@
  * `dist/avp` against a loopback registry (test/support/hostile-registry.ts, honest mode).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHostileRegistry, type HostileRegistry } from '../support/hostile-registry.ts';
 import { validatorZip } from '../unit/registry/zip-forge.ts';
@@ -63,6 +63,15 @@ describe('a registry package named like a catalog validator', () => {
     const u = await sb.avp(['update', NAME, '--json']);
     expect(u.code).toBe(0);
     expect(JSON.parse(u.stdout)).toMatchObject([{ name: NAME, status: 'current' }]);
+    // outdated compares it with this avp's catalog, not with the registry's package of that name.
+    const lf = JSON.parse(readFileSync(sb.userLock, 'utf8'));
+    lf.packages[NAME].version = '0.9.0';
+    writeFileSync(sb.userLock, JSON.stringify(lf));
+    const o = await sb.avp(['outdated', '--json']);
+    expect(o.code).toBe(0);
+    expect(JSON.parse(o.stdout)).toEqual([
+      { name: NAME, scope: 'user', current: '0.9.0', wanted: '1.0.0', latest: '1.0.0', source: 'catalog' },
+    ]);
     expect(reg.requests.length).toBe(before);
     const bad = await sb.avp(['add', `catalog:${NAME}@^9`]);
     expect(bad.code).toBe(1);
