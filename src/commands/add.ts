@@ -5,14 +5,14 @@ export default defineCommand({
   meta: {
     name: 'add',
     description:
-      'Install a validator: a registry name[@version|@range], ./dir, a git URL, owner/repo[#ref] or an https .zip/.tar.gz URL',
+      'Install a validator: a registry name[@version|@range], catalog:name, ./dir, a git URL, owner/repo[#ref] or an https .zip/.tar.gz URL',
   },
   args: {
     spec: {
       type: 'positional',
       required: true,
       description:
-        'What to install (several may be given): no-secrets, no-secrets@^1.2, ./my-validator, owner/repo#v1, https://…/x.zip',
+        "What to install (several may be given): no-secrets, no-secrets@^1.2, catalog:no-secrets (avp's embedded copy), ./my-validator, owner/repo#v1, https://…/x.zip",
     },
     user: { type: 'boolean', description: 'Install for the user: ~/.avp/validators (default)' },
     project: { type: 'boolean', description: 'Install for the project: <project>/.avp/validators' },
@@ -59,6 +59,12 @@ export default defineCommand({
         }).finally(() => progress.done());
         results.push(result);
         const from = result.replaced && result.replaced !== result.version ? ` (was ${result.replaced})` : '';
+        if (result.fallback) {
+          log.warn(
+            `${result.fallback.reason}: installed ${result.name}@${result.version} from avp's embedded catalog instead ` +
+              `of the registry's package; \`avp update ${result.name}\` asks the registry again`,
+          );
+        }
         log.success(`added ${result.name}@${result.version}${from} from ${result.source} → ${result.dir}`);
         if (result.shadowedBy) {
           log.warn(

@@ -4,10 +4,14 @@ import { runCommand } from './run-command.ts';
 export default defineCommand({
   meta: {
     name: 'list',
-    description: 'List the active validators (project and user), what shadows what, and load errors',
+    description:
+      'List the validators (project and user): version, where each came from, whether config disables it, what shadows what, and load errors',
   },
   args: {
-    json: { type: 'boolean', description: 'Print JSON: { validators, errors, warnings, shadowed }' },
+    json: {
+      type: 'boolean',
+      description: 'Print JSON: { validators (version, scope, source, disabled, …), errors, warnings, shadowed }',
+    },
     available: {
       type: 'boolean',
       description: 'List the first-party catalog embedded in avp (install with `avp add <name>`)',
@@ -16,18 +20,28 @@ export default defineCommand({
   run: ({ args }) =>
     runCommand(async () => {
       if (args.available) return listAvailable(Boolean(args.json));
-      const [{ discover }, { findProjectRoot, projectValidatorsDir, userValidatorsDir }, view] = await Promise.all([
-        import('../format/discover.ts'),
-        import('../paths.ts'),
-        import('../format/list-view.ts'),
-      ]);
+      const [{ discover }, { findProjectRoot, projectValidatorsDir, userValidatorsDir }, view, { originsOf }] =
+        await Promise.all([
+          import('../format/discover.ts'),
+          import('../paths.ts'),
+          import('../format/list-view.ts'),
+          import('../registry/origins.ts'),
+        ]);
       const projectRoot = findProjectRoot(process.cwd());
       const d = await discover({ projectRoot });
+      const origins = originsOf(d.validators, projectRoot, process.env);
+      const { disabled, notes } = await disabledBy(projectRoot);
+      const ctx = { origins: origins.byId, disabled };
+      if (origins.problems.length || notes.length) {
+        const { logger } = await import('../logger.ts');
+        const log = await logger();
+        for (const p of [...origins.problems, ...notes]) log.warn(p);
+      }
       if (args.json) {
-        process.stdout.write(`${JSON.stringify(view.listJson(d), null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify(view.listJson(d, ctx), null, 2)}\n`);
         return;
       }
-      const text = view.listText(d);
+      const text = view.listText(d, ctx);
       if (text) process.stdout.write(`${text}\n`);
       if (d.warnings.length) {
         const { logger } = await import('../logger.ts');
@@ -43,6 +57,23 @@ export default defineCommand({
       }
     }),
 });
+
+/**
+ * Which validators config keeps from running (`disabledValidators` by id or name; the kill switch turns off all).
+ * A config file that does not load is said on stderr and disables nothing here: the list still shows what exists.
+ */
+async function disabledBy(
+  projectRoot: string,
+): Promise<{ disabled: (v: { id: string; name: string }) => boolean; notes: string[] }> {
+  const { loadConfig, isDisabled } = await import('../config.ts');
+  try {
+    const config = await loadConfig({ cwd: process.cwd(), projectRoot, env: process.env });
+    const notes = config.disabled ? ['avp is turned off (AVP_DISABLE=1 or `disabled: true`): no validator runs'] : [];
+    return { disabled: (v) => config.disabled || isDisabled(config, v.id, v.name), notes };
+  } catch (e) {
+    return { disabled: () => false, notes: [`config not read, so STATUS ignores it: ${(e as Error).message}`] };
+  }
+}
 
 /** The first-party catalog embedded in the binary (not a source: its validators run only once installed). */
 async function listAvailable(json: boolean): Promise<void> {

@@ -1,12 +1,31 @@
 /** What `avp list` shows: a JSON view of a Discovery and its plain-text table. Pure (no I/O). */
+import type { Origin } from '../registry/origins.ts';
 import type { Discovery, Validator } from './types.ts';
+
+/** What `avp list` knows besides the Discovery: where each validator came from and which config turns off. */
+export interface ListContext {
+  /** By validator id; a validator missing here is `local`. */
+  origins?: Map<string, Origin>;
+  /** True when config (`disabledValidators`, or the kill switch) keeps this validator from running. */
+  disabled?: (v: Validator) => boolean;
+}
 
 /** One row of `avp list --json`. */
 export interface ListedValidator {
   id: string;
   name: string;
   rule?: string;
-  source: Validator['source'];
+  /** The lockfile's version, else the frontmatter's `metadata.version`. */
+  version?: string;
+  /** Where it is installed: the project or the user folder (precedence project > user). */
+  scope: Validator['source'];
+  /** Where it came from: a lockfile entry's source, or `local` (hand-written, in no lockfile). */
+  source: Origin['source'];
+  resolved?: string;
+  registry?: string;
+  /** The registry the catalog copy stood in for (it could not serve the name at install time). */
+  fallbackFrom?: string;
+  disabled: boolean;
   form: Validator['form'];
   path: string;
   description: string;
@@ -22,25 +41,34 @@ export interface ListedValidator {
 }
 
 /** The `--json` document of `avp list`. */
-export function listJson(d: Discovery) {
-  const validators: ListedValidator[] = d.validators.map((v) => ({
-    id: v.id,
-    name: v.name,
-    ...(v.rule ? { rule: v.rule } : {}),
-    source: v.source,
-    form: v.form,
-    path: v.path,
-    description: v.spec.description,
-    trigger: v.spec.trigger,
-    severity: v.spec.severity,
-    ...(v.spec.match.tools ? { tools: v.spec.match.tools } : {}),
-    ...(v.spec.match.files ? { files: v.spec.match.files } : {}),
-    ...(v.spec.triggerMatcher !== undefined ? { triggerMatcher: v.spec.triggerMatcher } : {}),
-    once: v.spec.once,
-    timeout: v.spec.timeout,
-    tags: v.spec.tags,
-    judge: v.spec.script ? 'script' : 'llm',
-  }));
+export function listJson(d: Discovery, ctx: ListContext = {}) {
+  const validators: ListedValidator[] = d.validators.map((v) => {
+    const o: Origin = ctx.origins?.get(v.id) ?? { source: 'local' };
+    return {
+      id: v.id,
+      name: v.name,
+      ...(v.rule ? { rule: v.rule } : {}),
+      ...(o.version ? { version: o.version } : {}),
+      scope: v.source,
+      source: o.source,
+      ...(o.resolved ? { resolved: o.resolved } : {}),
+      ...(o.registry ? { registry: o.registry } : {}),
+      ...(o.fallbackFrom ? { fallbackFrom: o.fallbackFrom } : {}),
+      disabled: ctx.disabled?.(v) ?? false,
+      form: v.form,
+      path: v.path,
+      description: v.spec.description,
+      trigger: v.spec.trigger,
+      severity: v.spec.severity,
+      ...(v.spec.match.tools ? { tools: v.spec.match.tools } : {}),
+      ...(v.spec.match.files ? { files: v.spec.match.files } : {}),
+      ...(v.spec.triggerMatcher !== undefined ? { triggerMatcher: v.spec.triggerMatcher } : {}),
+      once: v.spec.once,
+      timeout: v.spec.timeout,
+      tags: v.spec.tags,
+      judge: v.spec.script ? 'script' : 'llm',
+    };
+  });
   return { validators, errors: d.errors, warnings: d.warnings, shadowed: d.shadowed };
 }
 
@@ -66,14 +94,24 @@ function matchers(v: ListedValidator): string {
 }
 
 /** The human table of `avp list`: validators, then what is shadowed, then load errors. */
-export function listText(d: Discovery): string {
-  const j = listJson(d);
+export function listText(d: Discovery, ctx: ListContext = {}): string {
+  const j = listJson(d, ctx);
   const out: string[] = [];
   if (j.validators.length) {
     out.push(
       table(
-        ['NAME', 'SOURCE', 'TRIGGER', 'SEVERITY', 'JUDGE', 'MATCH'],
-        j.validators.map((v) => [v.id, v.source, v.trigger, v.severity, v.judge, matchers(v)]),
+        ['NAME', 'VERSION', 'SCOPE', 'SOURCE', 'STATUS', 'TRIGGER', 'SEVERITY', 'JUDGE', 'MATCH'],
+        j.validators.map((v) => [
+          v.id,
+          v.version ?? '-',
+          v.scope,
+          v.fallbackFrom ? `${v.source} (fallback)` : v.source,
+          v.disabled ? 'disabled' : 'on',
+          v.trigger,
+          v.severity,
+          v.judge,
+          matchers(v),
+        ]),
       ),
     );
   }

@@ -1,5 +1,6 @@
 import { AvpError, isAvpError } from '../errors.ts';
 import { catalogPackage } from './catalog-source.ts';
+import type { RegistryClient } from './api.ts';
 import { clientFor } from './credentials.ts';
 import type { ProgressFn } from './http.ts';
 import type { Spec } from './resolve.ts';
@@ -15,17 +16,11 @@ export interface FetchOptions {
   progress?: ProgressFn;
 }
 
-/** Registry failures after which the embedded catalog may stand in (never integrity or archive failures). */
-function registryUnavailable(e: unknown): boolean {
-  return (
-    isAvpError(e) && (e.code === 'registry-unreachable' || e.code === 'registry-404' || /^registry-5\d\d$/.test(e.code))
-  );
-}
-
 /**
- * Fetches and checks what a spec names. Registry names fall back to the embedded catalog when offline, when the
- * registry is unreachable or does not know the name, and when the registry has nothing newer than the catalog
- * (no download needed); `owner/repo` falls back to GitHub when the registry says 404.
+ * Fetches and checks what a spec names. A registry name is the registry's package: avp's embedded catalog stands in
+ * only when the registry cannot serve the name at all (unreachable, 5xx, or it has no package of that name), and the
+ * result says so (`fallback`). `catalog:NAME` and `--offline` ask for the embedded copy on purpose. `owner/repo`
+ * falls back to GitHub when the registry says 404.
  */
 export async function fetchSpec(spec: Spec, opts: FetchOptions): Promise<Fetched> {
   switch (spec.kind) {
@@ -52,24 +47,37 @@ export async function fetchSpec(spec: Spec, opts: FetchOptions): Promise<Fetched
         throw e;
       }
     }
+    case 'catalog':
+      return fetchCatalog(spec);
     case 'registry':
-      return fetchRegistry(spec, opts);
+      return opts.offline ? fetchCatalog(spec) : fetchRegistry(spec, opts);
   }
 }
 
-async function fetchRegistry(spec: Extract<Spec, { kind: 'registry' }>, opts: FetchOptions): Promise<Fetched> {
-  const { default: semver } = await import('semver');
-  const fromCatalog = async (why: string, cause?: unknown): Promise<Fetched> => {
-    const pkg = await catalogPackage(spec.name);
-    if (pkg && (spec.range === 'latest' || semver.satisfies(pkg.version, spec.range))) return pkg;
-    if (cause) throw cause;
-    throw new AvpError('not-in-catalog', `${spec.raw} is not in avp's embedded catalog (${why})`, {
+/** avp's embedded copy, asked for on purpose: a missing name or a version outside the range is an error. */
+async function fetchCatalog(spec: { name: string; range: string; raw: string }): Promise<Fetched> {
+  const pkg = await catalogPackage(spec.name);
+  if (pkg && (spec.range === 'latest' || (await satisfies(pkg.version, spec.range)))) return pkg;
+  throw new AvpError(
+    'not-in-catalog',
+    pkg
+      ? `${spec.raw} is not in avp's embedded catalog: it has ${spec.name}@${pkg.version}`
+      : `${spec.raw} is not in avp's embedded catalog`,
+    {
       fix: pkg
-        ? `the catalog has ${spec.name}@${pkg.version}; ask for that version or go online`
-        : 'list the catalog with `avp list --catalog`, or install from a registry without --offline',
-    });
-  };
-  if (opts.offline) return fromCatalog('offline');
+        ? `ask for catalog:${spec.name}@${pkg.version}, or install the registry's package: avp add ${spec.name}@${spec.range}`
+        : 'list the catalog with `avp list --available`, or install from a registry without --offline',
+    },
+  );
+}
+
+async function satisfies(version: string, range: string): Promise<boolean> {
+  const { default: semver } = await import('semver');
+  return semver.satisfies(version, range);
+}
+
+/** The registry's package; the catalog only when the registry cannot serve this name at all (and it says so). */
+async function fetchRegistry(spec: Extract<Spec, { kind: 'registry' }>, opts: FetchOptions): Promise<Fetched> {
   const client = await clientFor({
     registry: opts.registry,
     projectRoot: opts.projectRoot,
@@ -80,18 +88,40 @@ async function fetchRegistry(spec: Extract<Spec, { kind: 'registry' }>, opts: Fe
   try {
     v = await resolveVersion(client, spec.name, spec.range);
   } catch (e) {
-    if (registryUnavailable(e)) return fromCatalog(`the registry: ${(e as Error).message}`, e);
-    throw e;
-  }
-  const pkg = await catalogPackage(spec.name);
-  // Same or older than what the binary carries: install the embedded copy, no download.
-  if (
-    pkg &&
-    semver.valid(v.version) &&
-    semver.gte(pkg.version, v.version) &&
-    (spec.range === 'latest' || semver.satisfies(pkg.version, spec.range))
-  ) {
-    return pkg;
+    const why = await whyUnavailable(client, spec, e);
+    const pkg = why ? await catalogPackage(spec.name) : undefined;
+    if (!why || !pkg || (spec.range !== 'latest' && !(await satisfies(pkg.version, spec.range)))) throw e;
+    return { ...pkg, fallback: { registry: client.base, reason: why } };
   }
   return fetchRegistryVersion(client, v, { progress: opts.progress });
+}
+
+/**
+ * Why the registry cannot serve this name at all (said to the user), or undefined when it can (then nothing may
+ * stand in for it). A 404 for one version of a package the registry has is not a missing package: it becomes a
+ * version-not-found error, so the catalog never replaces a registry package that merely lacks the version asked for.
+ */
+async function whyUnavailable(
+  client: RegistryClient,
+  spec: { name: string; range: string },
+  e: unknown,
+): Promise<string | undefined> {
+  if (!isAvpError(e)) return undefined;
+  const unreachable = (x: AvpError) => x.code === 'registry-unreachable' || /^registry-5\d\d$/.test(x.code);
+  if (unreachable(e)) return e.message;
+  if (e.code !== 'registry-404') return undefined;
+  const { default: semver } = await import('semver');
+  // Only an exact version is resolved with GET …/{version}, whose 404 may mean "no such version".
+  if (spec.range === 'latest' || !semver.valid(spec.range)) return `${client.base} has no package named ${spec.name}`;
+  let latest: string;
+  try {
+    latest = (await client.latest(spec.name)).version;
+  } catch (e2) {
+    if (isAvpError(e2) && e2.code === 'registry-404') return `${client.base} has no package named ${spec.name}`;
+    if (isAvpError(e2) && unreachable(e2)) return e2.message;
+    throw e2;
+  }
+  throw new AvpError('version-not-found', `${client.base} has ${spec.name}, but not version ${spec.range}`, {
+    fix: `install a version it has (latest: ${spec.name}@${latest}; \`avp info ${spec.name}\` lists them), or avp's embedded copy on purpose: avp add catalog:${spec.name}`,
+  });
 }

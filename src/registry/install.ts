@@ -48,6 +48,8 @@ export interface AddResult {
   integrity: string;
   /** The version this install replaced, if any. */
   replaced?: string;
+  /** avp's embedded catalog stood in for a registry name: the registry asked and why it could not serve it. */
+  fallback?: { registry: string; reason: string };
 }
 
 /** The lock serializing changes to one scope's validators directory and lockfile. */
@@ -70,7 +72,7 @@ export async function addValidator(spec: string, opts: AddOptions): Promise<AddR
       : await parseSpec(spec, opts.cwd ?? opts.projectRoot);
   const fetched = await fetchSpec(parsed, { ...opts, env });
   const requested =
-    parsed.kind === 'registry'
+    parsed.kind === 'registry' || parsed.kind === 'catalog'
       ? parsed.range
       : parsed.kind === 'git' || parsed.kind === 'shorthand'
         ? parsed.ref
@@ -137,6 +139,7 @@ async function installFetchedUnwrapped(
         });
       }
       if (existsSync(target) && !known && !opts.force) throw conflict(target, f.name);
+      if (f.fallback && known && known.source !== 'catalog') throw fallbackRefused(f, known);
       replaced = known?.version;
       const commit = commitStaged(staged, validatorsDir, entry.treeIntegrity!);
       try {
@@ -161,6 +164,7 @@ async function installFetchedUnwrapped(
     integrity: f.integrity,
   };
   if (replaced) result.replaced = replaced;
+  if (f.fallback) result.fallback = f.fallback;
   if (scope === 'user') {
     const winner = await projectWinner(projectRoot, f.name);
     if (winner) result.shadowedBy = winner;
@@ -179,6 +183,21 @@ async function projectWinner(projectRoot: string, name: string): Promise<string 
   const { validators, errors } = await loadValidatorsAt(dir, 'project');
   const v = validators.find((x) => x.name === name);
   return v ? (v.dir ?? v.path) : errors.find((e) => e.name === name)?.path;
+}
+
+/**
+ * The catalog stood in for an unreachable registry, but the scope already has this name from a recorded source
+ * with a known integrity: a different package, never replaced by a stand-in.
+ */
+function fallbackRefused(f: Fetched, known: LockEntry): AvpError {
+  return new AvpError(
+    'fallback-refused',
+    `${f.fallback!.reason}; ${f.name}@${known.version} is installed from ${known.source} (${known.resolved}, ` +
+      `${known.integrity.slice(0, 20)}…) and avp's embedded catalog copy would replace it with another package`,
+    {
+      fix: `nothing was changed; retry when the registry answers, or take the catalog copy on purpose: avp add catalog:${f.name}`,
+    },
+  );
 }
 
 function conflict(path: string, name: string): AvpError {

@@ -25,6 +25,12 @@ export interface LockEntry {
   requested?: string;
   /** Integrity of the installed file tree, whatever the source (lets `install --frozen` check the directory). */
   treeIntegrity?: string;
+  /**
+   * Catalog entries only: the registry that was asked for this name and could not answer, so avp's embedded copy
+   * stood in. `avp update` asks that registry again; a catalog entry without it was asked for on purpose
+   * (`catalog:NAME`, `--offline`) and stays with the catalog.
+   */
+  fallbackFrom?: string;
 }
 
 export interface Lockfile {
@@ -82,7 +88,45 @@ export function readLockfile(path: string): Lockfile {
       },
     );
   }
-  return { version: '1.0.0', lockfileVersion: 1, packages: { ...lf.packages } };
+  const packages: Record<string, LockEntry> = {};
+  for (const [name, raw] of Object.entries(lf.packages)) packages[name] = readEntry(path, name, raw);
+  return { version: '1.0.0', lockfileVersion: 1, packages };
+}
+
+/**
+ * One entry, checked: version, resolved and integrity must be strings. A missing `source` (lockfiles written by the
+ * earlier client, or by hand) is inferred from `resolved`: the earlier client installed from registries only.
+ */
+function readEntry(path: string, name: string, raw: unknown): LockEntry {
+  const e = raw as Partial<LockEntry> | null;
+  const missing = ['version', 'resolved', 'integrity'].filter(
+    (k) => typeof (e as Record<string, unknown> | null)?.[k] !== 'string',
+  );
+  if (!e || typeof e !== 'object' || missing.length) {
+    throw new AvpError('lockfile-invalid', `${path}: entry "${name}" has no string ${missing.join(', ') || 'fields'}`, {
+      fix: `restore the file from version control, or remove the entry and re-add it: avp add ${name}`,
+      file: path,
+    });
+  }
+  const entry = { ...e } as LockEntry;
+  if (!entry.source) entry.source = inferSource(entry.resolved);
+  else if (!SOURCES.includes(entry.source)) {
+    throw new AvpError('lockfile-invalid', `${path}: entry "${name}" has unknown source "${String(entry.source)}"`, {
+      fix: `use one of ${SOURCES.join(', ')}, or upgrade avp (a newer avp may have written it)`,
+      file: path,
+    });
+  }
+  return entry;
+}
+
+const SOURCES: SourceKind[] = ['registry', 'catalog', 'file', 'git', 'url'];
+
+/** The source an entry's `resolved` implies (for entries written before `source` existed). */
+export function inferSource(resolved: string): SourceKind {
+  if (resolved.startsWith('catalog:')) return 'catalog';
+  if (resolved.startsWith('file:')) return 'file';
+  if (resolved.startsWith('git+')) return 'git';
+  return 'registry';
 }
 
 /** Writes atomically (temp file + rename) with packages in name order, so diffs in version control stay small. */

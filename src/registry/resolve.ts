@@ -9,6 +9,8 @@ import type { PackageVersion } from './types.ts';
 /** What `avp add <spec>` asks for. */
 export type Spec =
   | { kind: 'registry'; name: string; range: string; raw: string }
+  /** `catalog:NAME[@range]`: avp's embedded copy on purpose, never the registry. */
+  | { kind: 'catalog'; name: string; range: string; raw: string }
   /** `owner/repo[#ref]`: a qualified registry name first, GitHub when the registry says 404. */
   | { kind: 'shorthand'; name: string; url: string; ref?: string; raw: string }
   | { kind: 'dir'; path: string; raw: string }
@@ -28,13 +30,17 @@ function isLoopback(url: URL): boolean {
   return url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]';
 }
 
-/** Parses a spec. Order: local path, git forms, archive URL, `owner/repo`, `name[@range]`. */
+/** Parses a spec. Order: `catalog:`, local path, git forms, archive URL, `owner/repo`, `name[@range]`. */
 export async function parseSpec(raw: string, cwd: string): Promise<Spec> {
   const spec = raw.trim();
   if (!spec)
     throw new AvpError('spec-empty', 'no validator given', {
       fix: 'avp add <name>[@version|@range] (e.g. avp add no-secrets@^1)',
     });
+  if (spec.startsWith('catalog:')) {
+    const { name, range } = await nameAndRange(spec.slice('catalog:'.length), spec);
+    return { kind: 'catalog', name, range, raw: spec };
+  }
   const expanded = spec.startsWith('~/') ? join(homedir(), spec.slice(2)) : spec;
   const looksLocal = /^(?:\.{1,2}(?:\/|$)|\/|~\/)/.test(spec);
   if (
@@ -77,15 +83,21 @@ export async function parseSpec(raw: string, cwd: string): Promise<Spec> {
       raw: spec,
     };
   }
-  const at = spec.lastIndexOf('@');
-  const name = at > 0 ? spec.slice(0, at) : spec;
-  const range = at > 0 ? spec.slice(at + 1) : 'latest';
+  const { name, range } = await nameAndRange(spec, spec);
+  return { kind: 'registry', name, range, raw: spec };
+}
+
+/** `name[@range]` → name and range (`latest` when none), both checked. */
+async function nameAndRange(s: string, spec: string): Promise<{ name: string; range: string }> {
+  const at = s.lastIndexOf('@');
+  const name = at > 0 ? s.slice(0, at) : s;
+  const range = at > 0 ? s.slice(at + 1) : 'latest';
   if (!isPackageName(name)) {
     throw new AvpError(
       'spec-invalid',
       `"${spec}" is neither a package name, a directory, a git URL nor an archive URL`,
       {
-        fix: 'names are 1–64 characters of a-z, 0-9 and "-" (avp add no-secrets, avp add no-secrets@^1.2, avp add ./my-validator, avp add owner/repo)',
+        fix: 'names are 1–64 characters of a-z, 0-9 and "-" (avp add no-secrets, avp add no-secrets@^1.2, avp add ./my-validator, avp add owner/repo, avp add catalog:no-secrets)',
       },
     );
   }
@@ -95,7 +107,7 @@ export async function parseSpec(raw: string, cwd: string): Promise<Spec> {
       fix: `use an exact version (${name}@1.2.3), a range (${name}@^1.2) or ${name}@latest`,
     });
   }
-  return { kind: 'registry', name, range, raw: spec };
+  return { name, range };
 }
 
 /**

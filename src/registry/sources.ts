@@ -16,6 +16,8 @@ export interface Fetched {
   resolved: string;
   integrity: string;
   registry?: string;
+  /** Set when avp's embedded catalog stood in for a registry name the registry could not serve: which and why. */
+  fallback?: { registry: string; reason: string };
 }
 
 /** Local directory: packed with the publish rules (so it installs exactly what `avp publish` would upload). */
@@ -187,6 +189,7 @@ export function lockEntryOf(f: Fetched, requested?: string): LockEntry {
     treeIntegrity: treeIntegrity(f.info.files),
   };
   if (f.registry) entry.registry = f.registry;
+  if (f.fallback) entry.fallbackFrom = f.fallback.registry;
   if (requested) entry.requested = requested;
   return entry;
 }

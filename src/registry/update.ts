@@ -1,4 +1,5 @@
 import { AvpError, isAvpError } from '../errors.ts';
+import { catalogPackage } from './catalog-source.ts';
 import { clientFor } from './credentials.ts';
 import { fetchSpec } from './fetch-spec.ts';
 import type { ProgressFn } from './http.ts';
@@ -15,10 +16,15 @@ export interface UpdateResult {
   reason?: string;
 }
 
-/** The spec that re-resolves a lock entry: registry/catalog names within the recorded range, git at its ref. */
+/**
+ * The spec that re-resolves a lock entry from its recorded source: registry names within the recorded range (a
+ * catalog copy that stood in for an unreachable registry asks that registry again), catalog entries asked for on
+ * purpose from this avp's catalog, git at its ref, local directories re-read.
+ */
 function respec(name: string, e: LockEntry, latest: boolean): string | undefined {
-  if (e.source === 'registry' || e.source === 'catalog')
-    return latest || !e.requested ? name : `${name}@${e.requested}`;
+  const range = latest || !e.requested || e.requested === 'latest' ? '' : `@${e.requested}`;
+  if (e.source === 'registry' || (e.source === 'catalog' && e.fallbackFrom)) return `${name}${range}`;
+  if (e.source === 'catalog') return `catalog:${name}${range}`;
   if (e.source === 'git') return `${e.resolved.replace(/#[0-9a-f]{40}$/, '')}${e.requested ? `#${e.requested}` : ''}`;
   if (e.source === 'file') return e.resolved.replace(/^file:/, '');
   return undefined; // an archive URL names one fixed archive: nothing to update to
@@ -64,16 +70,35 @@ export async function updateValidators(opts: {
     const parsed = await parseSpec(spec, opts.projectRoot);
     const fetched = await fetchSpec(parsed, {
       projectRoot: opts.projectRoot,
-      registry: opts.registry ?? e.registry,
+      registry: opts.registry ?? e.registry ?? e.fallbackFrom,
       env,
       progress: opts.progress,
     });
-    if (fetched.integrity === e.integrity && fetched.version === e.version) {
+    // A stand-in never replaces a package recorded from elsewhere (installFetched would refuse it too).
+    if (fetched.fallback && e.source !== 'catalog') {
+      results.push({
+        name,
+        scope: opts.scope,
+        from: e.version,
+        to: e.version,
+        status: 'skipped',
+        reason: fetched.fallback.reason,
+      });
+      continue;
+    }
+    if (fetched.integrity === e.integrity && fetched.version === e.version && !e.fallbackFrom === !fetched.fallback) {
       results.push({ name, scope: opts.scope, from: e.version, to: e.version, status: 'current' });
       continue;
     }
-    // Never a downgrade: the installed version may be newer than what resolves now (it was yanked since).
-    if (semver.valid(fetched.version) && semver.valid(e.version) && semver.lt(fetched.version, e.version)) {
+    // Never a downgrade: the installed version may be newer than what resolves now (it was yanked since). A catalog
+    // stand-in is not a version of the registry's package: the registry's package replaces it whatever its version.
+    const replacesStandIn = Boolean(e.fallbackFrom) && !fetched.fallback;
+    if (
+      !replacesStandIn &&
+      semver.valid(fetched.version) &&
+      semver.valid(e.version) &&
+      semver.lt(fetched.version, e.version)
+    ) {
       results.push({
         name,
         scope: opts.scope,
@@ -119,7 +144,18 @@ export async function outdated(opts: {
     const lf = readLockfile(lockfilePath(scope, opts.projectRoot, env));
     for (const [name, e] of Object.entries(lf.packages)) {
       if (e.source !== 'registry' && e.source !== 'catalog') continue;
-      const client = await clientFor({ registry: opts.registry ?? e.registry, projectRoot: opts.projectRoot, env });
+      if (e.source === 'catalog' && !e.fallbackFrom) {
+        // Asked for on purpose: what is newer is this avp's catalog copy, not a registry package of that name.
+        const pkg = await catalogPackage(name);
+        if (pkg && semver.valid(e.version) && semver.gt(pkg.version, e.version))
+          rows.push({ name, scope, current: e.version, wanted: pkg.version, latest: pkg.version, source: e.source });
+        continue;
+      }
+      const client = await clientFor({
+        registry: opts.registry ?? e.registry ?? e.fallbackFrom,
+        projectRoot: opts.projectRoot,
+        env,
+      });
       let latest: string;
       let wanted: string;
       try {

@@ -172,17 +172,21 @@ describe('avp list', () => {
     const r = await w.run(['list']);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toMatch(/^NAME\s+SOURCE\s+TRIGGER\s+SEVERITY\s+JUDGE\s+MATCH$/);
-    expect(lines[1]).toMatch(/^no-secrets\s+project\s+PostToolUse\s+error\s+llm\s+tools=Write,Edit files=\*\.ts$/);
-    expect(lines[2]).toMatch(/^session\/greet\s+user\s+SessionStart\s+error\s+llm\s+when=startup\|resume once$/);
+    expect(lines[0]).toMatch(/^NAME\s+VERSION\s+SCOPE\s+SOURCE\s+STATUS\s+TRIGGER\s+SEVERITY\s+JUDGE\s+MATCH$/);
+    expect(lines[1]).toMatch(
+      /^no-secrets\s+-\s+project\s+local\s+on\s+PostToolUse\s+error\s+llm\s+tools=Write,Edit files=\*\.ts$/,
+    );
+    expect(lines[2]).toMatch(
+      /^session\/greet\s+-\s+user\s+local\s+on\s+SessionStart\s+error\s+llm\s+when=startup\|resume once$/,
+    );
     expect(r.stdout).toContain(`no-secrets: ${w.uv('no-secrets.md')} is shadowed by ${w.pv('no-secrets.md')}`);
     expect(r.stdout).toContain(`${w.pv('team/broken.md')}:5:10: \`trigger\` "AfterEdit" is not an AVP trigger`);
     expect(r.stderr).toContain('1 warning in validator files: run avp lint to see them');
 
     const j = JSON.parse((await w.run(['list', '--json'])).stdout);
-    expect(j.validators.map((v: { id: string; source: string }) => [v.id, v.source])).toEqual([
-      ['no-secrets', 'project'],
-      ['session/greet', 'user'],
+    expect(j.validators.map((v: { id: string; scope: string; source: string }) => [v.id, v.scope, v.source])).toEqual([
+      ['no-secrets', 'project', 'local'],
+      ['session/greet', 'user', 'local'],
     ]);
     expect(j.validators[0]).toMatchObject({
       tools: ['Write', 'Edit'],
