@@ -87,12 +87,14 @@ function checkItems(what: string, list: unknown[], shape: Record<string, Rule>, 
 }
 
 /** Optional display fields filled in, so table and info code never meets undefined. */
-function summaryDefaults(p: { description?: unknown; author?: unknown; latest?: unknown; tags?: unknown }) {
+function summaryDefaults(p: Partial<Record<'description' | 'author' | 'latest' | 'tags' | 'downloads', unknown>>) {
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
   return {
-    description: typeof p.description === 'string' ? p.description : '',
-    author: typeof p.author === 'string' ? p.author : '',
-    latest: typeof p.latest === 'string' ? p.latest : '',
+    description: str(p.description),
+    author: str(p.author),
+    latest: str(p.latest),
     tags: Array.isArray(p.tags) ? (p.tags as string[]) : [],
+    downloads: typeof p.downloads === 'number' && Number.isFinite(p.downloads) ? p.downloads : 0,
   };
 }
 

@@ -29,8 +29,9 @@ describe('answers', () => {
     expect(() => answers.version(what, v)).toThrow(/GET https:\/\/r\/api\/packages\/x\/latest answered something/);
   });
   test('search fills display defaults and checks every item', () => {
-    expect(answers.search(what, { packages: [{ name: 'a' }] }).packages[0]).toEqual({
+    expect(answers.search(what, { packages: [{ name: 'a' }] }).packages[0]).toMatchObject({
       name: 'a',
+      downloads: 0,
       description: '',
       author: '',
       latest: '',
