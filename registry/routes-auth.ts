@@ -68,15 +68,28 @@ function checkState(raw: string | null): string {
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/**
+ * Headers of every HTML answer. The login page takes a token: another site must not frame it (clickjacking) or
+ * script it. The form may only post here, and the 303 after it goes to the CLI's loopback callback.
+ */
+export const HTML_HEADERS: Record<string, string> = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'; " +
+    "form-action 'self' http://127.0.0.1:* http://localhost:* http://[::1]:*",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
 function page(title: string, body: string, status = 200): Response {
   const html = `<!doctype html><html><head><meta charset="utf-8"><title>${esc(title)}</title>
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <style>body{font:16px system-ui,sans-serif;max-width:34rem;margin:4rem auto;padding:0 1rem}input{width:100%;padding:.5rem;font:inherit}
 button{padding:.5rem 1rem;font:inherit;margin-top:1rem}.err{color:#b00}</style></head><body><h1>${esc(title)}</h1>${body}</body></html>`;
-  return new Response(html, {
-    status,
-    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
-  });
+  return new Response(html, { status, headers: HTML_HEADERS });
 }
 
 function form(redirect: string, state: string, error?: string): string {

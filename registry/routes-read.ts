@@ -82,6 +82,7 @@ export async function download(ctx: Ctx, req: Request, name: string, ver: string
   return new Response(file, {
     headers: {
       'content-type': 'application/zip',
+      'x-content-type-options': 'nosniff',
       'content-disposition': `attachment; filename="${name}-${ver}.zip"`,
       'cache-control': 'public, max-age=31536000, immutable',
       etag: `"${v.integrity}"`,

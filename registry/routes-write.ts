@@ -30,7 +30,7 @@ export async function publish(ctx: Ctx, req: Request): Promise<Response> {
   if (!part || typeof part === 'string')
     throw badRequest('the multipart body has no file part named `package`', 'missing_package');
   const bytes = new Uint8Array(await part.arrayBuffer());
-  const checked = await checkUpload(bytes);
+  const checked = await checkUpload(bytes, ctx.blobs.tmp);
   const m = checked.info.manifest;
   // Refuse a non-owner or an existing version before writing anything; the transaction below checks again (races).
   const admin = principal.scope === 'admin';
@@ -142,8 +142,18 @@ export async function changeOwner(ctx: Ctx, req: Request, name: string, account:
   if (!(await ctx.store.getPackage(name))) throw notFound(`package ${name} not found`);
   await requireOwner(ctx.store, principal, name);
   if (!ACCOUNT_RE.test(account)) throw badRequest(`invalid account name ${JSON.stringify(account)}`);
-  if (req.method === 'PUT') await ctx.store.addOwner(name, account, principal.account);
-  else if (!(await ctx.store.removeOwner(name, account))) {
+  if (req.method === 'PUT') {
+    // An owner nobody can log in as would be a typo that looks like success (or a name squatted later).
+    if (!(await ctx.store.accountExists(account))) {
+      throw new HttpError(
+        404,
+        'unknown_account',
+        `account "${account}" has no token on this registry, so it cannot be an owner yet; ` +
+          `an admin creates one with \`avp registry token create --name ${account}\`, then add the owner again`,
+      );
+    }
+    await ctx.store.addOwner(name, account, principal.account);
+  } else if (!(await ctx.store.removeOwner(name, account))) {
     throw conflict(`${account} is the last owner of ${name}; add another owner first`);
   }
   return json({ name, owners: await ctx.store.owners(name) });

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { VERSION } from '../src/version.ts';
+import { baseUrlFor, requireBaseUrl } from './base-url.ts';
 import { BlobStore } from './blobs.ts';
 import { LIMITS } from './body.ts';
 import { HttpError, badRequest, json, notFound, toResponse } from './errors.ts';
@@ -12,7 +13,7 @@ import { Store } from './store.ts';
 export interface Ctx {
   store: Store;
   blobs: BlobStore;
-  /** The public base URL for `downloadUrl`s: `--base-url`, else the origin the request was addressed to. */
+  /** The public base URL for `downloadUrl`s: `--base-url`, else a loopback origin the request was addressed to. */
   baseUrl(req: Request): string;
 }
 
@@ -41,14 +42,25 @@ function methodNotAllowed(allow: string): HttpError {
 
 /** Splits `/api/packages/owner%2Frepo/1.0.0` into decoded segments; `%2F` stays inside its segment. */
 function segmentsOf(pathname: string): string[] {
+  let seg: string[];
   try {
-    return pathname
+    seg = pathname
       .split('/')
       .filter(Boolean)
       .map((s) => decodeURIComponent(s));
   } catch {
     throw badRequest('the path is not valid percent-encoding');
   }
+  // PostgreSQL refuses NUL in text (a 500) and SQLite cuts strings at it (a search matching everything).
+  if (seg.some((s) => s.includes('\0'))) throw badRequest('the path contains a NUL byte (%00)', 'nul_byte');
+  return seg;
+}
+
+/** Query values reach the store too: NUL is refused there as in the path. */
+function checkQuery(url: URL): void {
+  for (const [k, v] of url.searchParams)
+    if (k.includes('\0') || v.includes('\0'))
+      throw badRequest(`query parameter ${JSON.stringify(k.replace(/\0/g, ''))} contains a NUL byte`, 'nul_byte');
 }
 
 /** Routes one request to its handler (exported so the API can be embedded in another Bun.serve). */
@@ -56,6 +68,7 @@ export async function route(ctx: Ctx, req: Request): Promise<Response> {
   const url = new URL(req.url);
   const m = req.method === 'HEAD' ? 'GET' : req.method;
   const seg = segmentsOf(url.pathname);
+  checkQuery(url);
   if (seg[0] === 'cli') {
     if (seg[1] === 'auth' && seg[2] === 'start' && seg.length === 3) {
       if (m !== 'GET' && m !== 'POST') throw methodNotAllowed('GET, POST');
@@ -116,10 +129,12 @@ export async function route(ctx: Ctx, req: Request): Promise<Response> {
 /** Opens the store and blob directory and serves the API until `stop()`. */
 export async function startRegistry(opts: ServeOptions): Promise<RunningRegistry> {
   const dataDir = resolve(opts.dataDir);
+  requireBaseUrl(opts.host ?? '127.0.0.1', opts.baseUrl);
   const store = await Store.open(dataDir, opts.db);
   const blobs = new BlobStore(dataDir);
-  const fixedBase = opts.baseUrl?.replace(/\/+$/, '');
-  const ctx: Ctx = { store, blobs, baseUrl: (req) => fixedBase ?? new URL(req.url).origin };
+  blobs.cleanStrays();
+  let ownUrl = '';
+  const ctx: Ctx = { store, blobs, baseUrl: baseUrlFor(opts.baseUrl?.replace(/\/+$/, ''), () => ownUrl) };
   let server: ReturnType<typeof Bun.serve>;
   try {
     server = serve(ctx, opts);
@@ -128,6 +143,7 @@ export async function startRegistry(opts: ServeOptions): Promise<RunningRegistry
     throw e;
   }
   const url = `http://${server.hostname?.includes(':') ? `[${server.hostname}]` : server.hostname}:${server.port}`;
+  ownUrl = url;
   return {
     url,
     port: server.port ?? 0,

@@ -1,5 +1,5 @@
 import { SQL } from 'bun';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { rcompare, prerelease } from 'semver';
 import { migrate } from './migrations.ts';
@@ -75,6 +75,16 @@ function toVersion(row: any): VersionRow {
   return { ...row, size: Number(row.size), yanked: Number(row.yanked) === 1, tags: JSON.parse(row.tags) as string[] };
 }
 
+/**
+ * Creates the SQLite file 0600 before SQLite does (it would use the umask, usually 0644: token hashes and account
+ * emails readable by every local user), and tightens an existing one. SQLite gives its -wal and -shm files the
+ * database file's permissions.
+ */
+function privateFile(path: string): void {
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+  else if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
+}
+
 /** True for a unique/primary-key violation on either engine. */
 function isUniqueViolation(e: unknown): boolean {
   const err = e as { errno?: unknown; code?: unknown; message?: unknown };
@@ -95,8 +105,9 @@ export class Store {
 
   /** Opens (creating the data dir and SQLite file when needed) and migrates. */
   static async open(dataDir: string, dbUrl?: string): Promise<Store> {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const { url, engine } = resolveDbUrl(dataDir, dbUrl);
+    if (engine === 'sqlite') privateFile(url.slice('sqlite://'.length));
     const db = engine === 'sqlite' ? new SQL(url) : new SQL(url, { max: 10 });
     if (engine === 'sqlite') {
       // WAL lets `avp registry token create` and `export` read and write while a server runs on the same file.
@@ -182,6 +193,14 @@ export class Store {
     const rows = await this.db`SELECT * FROM packages ORDER BY name`;
     const tags = await this.tagsOf((rows as any[]).map((r) => r.name));
     return (rows as any[]).map((r) => toPackage(r, tags.get(r.name) ?? []));
+  }
+
+  /** True when an account is known here: it has (or had) a token, or owns a package. */
+  async accountExists(account: string): Promise<boolean> {
+    const [t] = await this.db`SELECT 1 AS x FROM tokens WHERE account = ${account} LIMIT 1`;
+    if (t) return true;
+    const [o] = await this.db`SELECT 1 AS x FROM owners WHERE account = ${account} LIMIT 1`;
+    return Boolean(o);
   }
 
   async owners(name: string): Promise<string[]> {

@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isAvpError } from '../src/errors.ts';
 import type { ArchiveInfo } from '../src/registry/archive.ts';
@@ -26,7 +25,7 @@ const invalid = (error: string, description: string) => new HttpError(422, error
  * semantic-version rules, and the same lint as `avp lint` on the extracted files. Integrity is computed here,
  * never taken from the client.
  */
-export async function checkUpload(bytes: Uint8Array): Promise<CheckedUpload> {
+export async function checkUpload(bytes: Uint8Array, tmp: string): Promise<CheckedUpload> {
   if (bytes.length > LIMITS.archiveBytes) {
     throw new HttpError(
       413,
@@ -59,7 +58,7 @@ export async function checkUpload(bytes: Uint8Array): Promise<CheckedUpload> {
   }
   if (info.type !== 'validator')
     throw invalid('archive-not-validator', `this package is a ${info.type}; this registry accepts validators only`);
-  const problems = await lintArchive(info, extractArchive);
+  const problems = await lintArchive(info, extractArchive, tmp);
   if (problems.length) {
     throw invalid('invalid_validator', `the validator does not pass \`avp lint\`: ${problems.join('; ')}`);
   }
@@ -70,8 +69,10 @@ export async function checkUpload(bytes: Uint8Array): Promise<CheckedUpload> {
 async function lintArchive(
   info: ArchiveInfo,
   extract: (i: ArchiveInfo, d: string) => Promise<void>,
+  tmp: string,
 ): Promise<string[]> {
-  const root = mkdtempSync(join(tmpdir(), 'avp-upload-'));
+  // Under the data folder, named by our pid, so the next start can remove it if this process is killed meanwhile.
+  const root = mkdtempSync(join(tmp, `${process.pid}-`));
   try {
     const dir = join(root, info.manifest.name);
     await extract(info, dir);

@@ -1,4 +1,5 @@
 import { errorMessage, isAvpError } from '../errors.ts';
+import { redactUserinfo } from '../redact.ts';
 
 /**
  * Wraps a command's body: an AvpError becomes `avp: <file:line: message> / fix: …` on stderr and exit 1 (or the
@@ -10,8 +11,9 @@ export async function runCommand(body: () => Promise<number | void>, failureCode
     if (typeof code === 'number') process.exitCode = code;
   } catch (e) {
     const text = isAvpError(e) ? e.describe() : errorMessage(e);
-    process.stderr.write(`avp: ${text}\n`);
-    if (process.env.AVP_DEBUG && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
+    // A password in a registry URL must not be printed, whichever library put the URL in the message.
+    process.stderr.write(`avp: ${redactUserinfo(text)}\n`);
+    if (process.env.AVP_DEBUG && e instanceof Error && e.stack) process.stderr.write(`${redactUserinfo(e.stack)}\n`);
     process.exitCode = failureCode;
   }
 }

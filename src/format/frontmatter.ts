@@ -30,6 +30,23 @@ export interface Frontmatter {
 const FENCE = /^---[ \t]*$/;
 
 /**
+ * Bounds on frontmatter YAML, enforced wherever avp parses it (hook discovery, `avp lint`, publish, install, the
+ * registry's upload checks). js-yaml resolves an alias to the anchored object itself, so parsing a "billion laughs"
+ * document is cheap; expanding it (the JSON round trip, schema checks, the parse cache) is what costs seconds and
+ * gigabytes. `nodes` bounds that expansion: every value counted as often as aliases make it appear.
+ */
+export const YAML_LIMITS = {
+  /** The frontmatter text between the `---` lines, in UTF-8 bytes. Real validators use well under 4 KiB. */
+  bytes: 64 * 1024,
+  /** Alias (`*name`) occurrences. */
+  aliases: 100,
+  /** Values after alias expansion (mappings, lists and scalars). */
+  nodes: 10_000,
+  /** Nesting of mappings and lists. */
+  depth: 64,
+};
+
+/**
  * Parses `text` (the whole file). Returns the frontmatter, or a problem when the file has no frontmatter, the fence
  * is not closed, or the YAML is invalid (at the YAML error's own line).
  */
@@ -53,11 +70,31 @@ export function parseFrontmatter(text: string): Frontmatter | Problem {
   }
   if (close < 0) return problem(1, 1, 'frontmatter is not closed', 'add a `---` line after the last frontmatter key');
   const yamlLines = lines.slice(1, close);
+  const yamlText = yamlLines.join('\n');
+  const size = Buffer.byteLength(yamlText);
+  if (size > YAML_LIMITS.bytes) {
+    return problem(
+      2,
+      1,
+      `frontmatter is ${Math.ceil(size / 1024)} KiB; the limit is ${YAML_LIMITS.bytes / 1024} KiB`,
+      'keep the frontmatter to its keys and move long text into the prompt below the closing `---`',
+    );
+  }
+  const aliases = aliasPositions(yamlLines);
+  if (aliases.length > YAML_LIMITS.aliases) {
+    const at = aliases[YAML_LIMITS.aliases]!;
+    return problem(
+      at.line,
+      at.column,
+      `frontmatter uses more than ${YAML_LIMITS.aliases} YAML aliases (\`*name\`)`,
+      'write the values out instead of repeating anchors with aliases',
+    );
+  }
   let parsed: unknown;
   try {
     // gray-matter's yaml engine is js-yaml's safeLoad: no custom tags, no code execution.
     parsed = (matter as unknown as { engines: { yaml: { parse: (s: string) => unknown } } }).engines.yaml.parse(
-      yamlLines.join('\n'),
+      yamlText,
     );
   } catch (e) {
     const err = e as { reason?: string; mark?: { line: number; column: number }; message?: string };
@@ -82,6 +119,17 @@ export function parseFrontmatter(text: string): Frontmatter | Problem {
       'write `key: value` lines such as `name: my-validator`',
     );
   }
+  const excess = expansionExcess(parsed);
+  if (excess) {
+    // A bomb is made of aliases: the first one is where the expansion starts.
+    const at = aliases[0] ?? { line: 2, column: 1 };
+    return problem(
+      at.line,
+      at.column,
+      `frontmatter YAML ${excess} (a YAML alias bomb?)`,
+      'write the values out instead of nesting anchors and aliases',
+    );
+  }
   // JSON round trip: the same values whether they come from YAML now or from the JSON parse cache later.
   const data = JSON.parse(JSON.stringify(parsed)) as Record<string, unknown>;
   return {
@@ -90,6 +138,61 @@ export function parseFrontmatter(text: string): Frontmatter | Problem {
     bodyLine: close + 2,
     locate: (path) => locateKey(yamlLines, path),
   };
+}
+
+/**
+ * What the parsed YAML exceeds once aliases are expanded (`nodes` values or `depth` levels), else undefined. The walk
+ * stops at the first value past a limit, so a bomb costs at most `nodes` steps here.
+ */
+function expansionExcess(root: unknown): string | undefined {
+  let nodes = 0;
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length) {
+    const [value, depth] = stack.pop()!;
+    if (++nodes > YAML_LIMITS.nodes) return `expands to more than ${YAML_LIMITS.nodes} values`;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > YAML_LIMITS.depth) return `nests deeper than ${YAML_LIMITS.depth} levels`;
+    for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push([child, depth + 1]);
+  }
+  return undefined;
+}
+
+/**
+ * File positions of the YAML aliases (`*name` where a value starts: after `: `, `- `, `? `, `[`, `{`, `,` or at the
+ * start of a line), skipping quoted scalars, comments and block scalars. Only used for counting and positions.
+ */
+function aliasPositions(yaml: string[]): Array<{ line: number; column: number }> {
+  const out: Array<{ line: number; column: number }> = [];
+  let blockIndent = -1; // inside a `|` or `>` block scalar: lines indented deeper than its key
+  for (let i = 0; i < yaml.length; i++) {
+    const l = yaml[i]!;
+    const indent = indentOf(l);
+    if (blockIndent >= 0) {
+      if (l.trim() === '' || indent > blockIndent) continue;
+      blockIndent = -1;
+    }
+    let quote = '';
+    let valueStart = true;
+    for (let j = 0; j < l.length; j++) {
+      const ch = l[j]!;
+      if (quote) {
+        if (ch === '\\' && quote === '"') j++;
+        else if (ch === quote) quote = '';
+        continue;
+      }
+      if (ch === '#' && (j === 0 || /\s/.test(l[j - 1]!))) break;
+      if (valueStart && (ch === '"' || ch === "'")) quote = ch;
+      else if (valueStart && ch === '*') out.push({ line: i + 2, column: j + 1 });
+      else if (valueStart && (ch === '|' || ch === '>') && /^[|>][-+0-9]*\s*(#.*)?$/.test(l.slice(j))) {
+        blockIndent = indent;
+        break;
+      }
+      if (ch === ' ' || ch === '\t') continue;
+      const next = l[j + 1];
+      valueStart = '[{,'.includes(ch) || ('-:?'.includes(ch) && (next === undefined || next === ' '));
+    }
+  }
+  return out;
 }
 
 /** File position of the first value that opens a quote it does not close on the same line. */

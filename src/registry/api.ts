@@ -1,6 +1,16 @@
 import { AvpError } from '../errors.ts';
+import { redactUserinfo } from '../redact.ts';
+import { answers } from './answers.ts';
 import { ARCHIVE_LIMITS } from './archive-rules.ts';
-import { httpError, networkError, readBody, type ProgressFn } from './http.ts';
+import {
+  RESPONSE_LIMITS,
+  httpError,
+  networkError,
+  readBody,
+  timeoutError,
+  timeoutFromEnv,
+  type ProgressFn,
+} from './http.ts';
 import type {
   PackageDetail,
   PackageVersion,
@@ -15,32 +25,56 @@ import type {
 /** Percent-encodes one path segment (`owner/repo` travels as `owner%2Frepo`). */
 export const seg = (s: string) => encodeURIComponent(s);
 
+type RequestInit2 = {
+  body?: RequestInit['body'];
+  json?: unknown;
+  auth?: boolean;
+  headers?: Record<string, string>;
+};
+
+/** An answer with what reading its body needs: the final URL and the request's deadline. */
+interface Sent {
+  res: Response;
+  method: string;
+  url: string;
+  deadline: number;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
 /**
  * A client for the public AVP registry API, over the built-in fetch (no client library: the few calls need exact
- * control of redirects and headers — the token is only ever sent to the registry's own origin).
+ * control of redirects, headers and limits — the token is only ever sent to the registry's own origin).
+ *
+ * Every request has one deadline (AVP_REGISTRY_TIMEOUT seconds, default 60) covering redirects and reading the
+ * answer; every answer is read under a size cap, on the wire and after gzip/deflate (RESPONSE_LIMITS).
  */
 export class RegistryClient {
+  /** The registry URL for messages and records: without a user or password. */
   readonly base: string;
+  /** The URL requests go to (may carry userinfo for a proxy in front of the registry). */
+  private readonly requestBase: string;
   private readonly token: string | undefined;
   private readonly timeoutMs: number;
 
-  constructor(base: string, opts: { token?: string; timeoutMs?: number } = {}) {
+  constructor(base: string, opts: { token?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}) {
     let url: URL;
     try {
       url = new URL(base);
     } catch {
-      throw new AvpError('registry-url-invalid', `registry URL ${JSON.stringify(base)} is not a URL`, {
+      throw new AvpError('registry-url-invalid', `registry URL ${JSON.stringify(redactUserinfo(base))} is not a URL`, {
         fix: 'pass --registry https://host or set AVP_REGISTRY_URL to a full URL',
       });
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      throw new AvpError('registry-url-invalid', `registry URL ${base} must be http(s)`, {
+      throw new AvpError('registry-url-invalid', `registry URL ${redactUserinfo(base)} must be http(s)`, {
         fix: 'use an https:// URL',
       });
     }
-    this.base = base.replace(/\/+$/, '');
+    this.requestBase = base.replace(/\/+$/, '');
+    this.base = redactUserinfo(this.requestBase);
     this.token = opts.token;
-    this.timeoutMs = opts.timeoutMs ?? 30_000;
+    this.timeoutMs = opts.timeoutMs ?? timeoutFromEnv(opts.env);
   }
 
   get hasToken(): boolean {
@@ -48,24 +82,21 @@ export class RegistryClient {
   }
 
   /**
-   * One request. Redirects are followed by hand (at most 5) so that the Authorization header never leaves the
-   * registry's origin (a download URL may point to a CDN or object store).
+   * One request, its redirects followed by hand (at most 5): the Authorization header never leaves the registry's
+   * origin, a redirect may only lead to http(s), and a write (POST, DELETE) is never carried to another origin or
+   * turned into a GET — a publish answered by someone else must not be reported as published.
    */
-  async request(
-    method: string,
-    path: string,
-    init: {
-      body?: RequestInit['body'];
-      json?: unknown;
-      auth?: boolean;
-      headers?: Record<string, string>;
-      timeoutMs?: number;
-    } = {},
-  ): Promise<Response> {
-    let url = path.startsWith('http://') || path.startsWith('https://') ? path : `${this.base}${path}`;
-    const origin = new URL(this.base).origin;
+  private async send(method: string, path: string, init: RequestInit2 = {}): Promise<Sent> {
+    const deadline = Date.now() + this.timeoutMs;
+    let url = /^https?:\/\//.test(path) ? path : `${this.requestBase}${path}`;
+    const origin = new URL(this.requestBase).origin;
     for (let hop = 0; hop < 6; hop++) {
-      const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'avp', ...init.headers };
+      const headers: Record<string, string> = {
+        accept: 'application/json',
+        'accept-encoding': 'gzip, deflate',
+        'user-agent': 'avp',
+        ...init.headers,
+      };
       if (init.auth !== false && this.token && new URL(url).origin === origin)
         headers.authorization = `Bearer ${this.token}`;
       let body = init.body;
@@ -80,34 +111,83 @@ export class RegistryClient {
           headers,
           body,
           redirect: 'manual',
-          signal: AbortSignal.timeout(init.timeoutMs ?? this.timeoutMs),
-        });
+          decompress: false,
+          signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
+        } as RequestInit);
       } catch (e) {
+        if (e instanceof Error && e.name === 'TimeoutError') throw timeoutError(method, url, this.timeoutMs);
         throw networkError(url, e, this.token);
       }
       const location = res.headers.get('location');
       if (res.status >= 300 && res.status < 400 && location) {
-        await res.body?.cancel();
-        url = new URL(location, url).toString();
-        if (res.status === 303) method = 'GET';
+        await res.body?.cancel().catch(() => {});
+        url = this.nextHop(method, url, location, res.status);
         continue;
       }
-      if (!res.ok) throw httpError(method, url, res.status, await res.text().catch(() => ''), this.token);
-      return res;
+      if (!res.ok) {
+        const text = await this.text({ res, method, url, deadline }, RESPONSE_LIMITS.errorBytes, 'error answer').catch(
+          () => '',
+        );
+        throw httpError(method, url, res.status, text, this.token);
+      }
+      return { res, method, url, deadline };
     }
-    throw new AvpError('registry-redirects', `too many redirects from ${path}`, { fix: 'check the registry URL' });
+    throw new AvpError('registry-redirects', `too many redirects from ${redactUserinfo(path)}`, {
+      fix: 'check the registry URL',
+    });
   }
 
-  private async json<T>(method: string, path: string, init?: Parameters<RegistryClient['request']>[2]): Promise<T> {
-    const res = await this.request(method, path, init);
-    const text = await res.text();
+  /** Where a redirect may lead, or the error saying why it may not. */
+  private nextHop(method: string, from: string, location: string, status: number): string {
+    let next: URL;
     try {
-      return JSON.parse(text) as T;
+      next = new URL(location, from);
     } catch {
-      throw new AvpError('registry-bad-response', `${method} ${this.base}${path} answered something that is not JSON`, {
+      throw redirectError(method, from, `to ${JSON.stringify(location.slice(0, 100))}, which is not a URL`);
+    }
+    if (next.protocol !== 'https:' && next.protocol !== 'http:') {
+      throw redirectError(method, from, `to a ${next.protocol} URL; avp follows redirects to http(s) only`);
+    }
+    if (!SAFE_METHODS.has(method)) {
+      if (next.origin !== new URL(from).origin)
+        throw redirectError(method, from, `to another origin (${next.origin}); avp does not send writes elsewhere`);
+      if (status !== 307 && status !== 308)
+        throw redirectError(method, from, `with ${status}, which would turn the ${method} into a GET`);
+    }
+    return next.toString();
+  }
+
+  /** One request whose answer is not read (health, yank, logout): the body is discarded. */
+  async request(method: string, path: string, init: RequestInit2 = {}): Promise<Response> {
+    const sent = await this.send(method, path, init);
+    await sent.res.body?.cancel().catch(() => {});
+    return sent.res;
+  }
+
+  private async text(sent: Sent, maxBytes: number, what: string): Promise<string> {
+    const bytes = await readBody(sent.res, { ...sent, maxBytes, timeoutMs: this.timeoutMs, what });
+    return new TextDecoder().decode(bytes);
+  }
+
+  /** A JSON answer, read under the cap and checked by `check` (see answers.ts). */
+  private async json<T>(
+    method: string,
+    path: string,
+    check: (what: string, v: unknown) => T,
+    init?: RequestInit2,
+  ): Promise<T> {
+    const sent = await this.send(method, path, init);
+    const what = `${method} ${redactUserinfo(sent.url)}`;
+    const text = await this.text(sent, RESPONSE_LIMITS.jsonBytes, 'a JSON answer');
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new AvpError('registry-bad-response', `${what} answered something that is not JSON`, {
         fix: 'check that the URL is an AVP registry (it should answer /api/health)',
       });
     }
+    return check(what, value);
   }
 
   health(): Promise<Response> {
@@ -122,65 +202,67 @@ export class RegistryClient {
     if (opts.tag) p.set('tag', opts.tag);
     if (opts.limit !== undefined) p.set('limit', String(opts.limit));
     if (opts.offset !== undefined) p.set('offset', String(opts.offset));
-    return this.json('GET', `/api/packages?${p}`);
+    return this.json('GET', `/api/packages?${p}`, answers.search);
   }
 
   detail(name: string): Promise<PackageDetail> {
-    return this.json('GET', `/api/packages/${seg(name)}`);
+    return this.json('GET', `/api/packages/${seg(name)}`, answers.detail);
   }
 
   latest(name: string): Promise<PackageVersion> {
-    return this.json('GET', `/api/packages/${seg(name)}/latest`);
+    return this.json('GET', `/api/packages/${seg(name)}/latest`, answers.version);
   }
 
   version(name: string, version: string): Promise<PackageVersion> {
-    return this.json('GET', `/api/packages/${seg(name)}/${seg(version)}`);
+    return this.json('GET', `/api/packages/${seg(name)}/${seg(version)}`, answers.version);
   }
 
   versions(name: string): Promise<VersionList> {
-    return this.json('GET', `/api/packages/${seg(name)}/versions`);
+    return this.json('GET', `/api/packages/${seg(name)}/versions`, answers.versions);
   }
 
   /** Downloads archive bytes from a Version's downloadUrl (absolute; redirects allowed), at most 10 MiB. */
   async download(url: string, progress?: ProgressFn): Promise<Uint8Array> {
-    // The timeout covers reading the body too: allow a slow link 5 minutes for at most 10 MiB.
-    const res = await this.request('GET', url, {
-      headers: { accept: 'application/zip, application/octet-stream' },
-      timeoutMs: 300_000,
+    const sent = await this.send('GET', url, { headers: { accept: 'application/zip, application/octet-stream' } });
+    return readBody(sent.res, {
+      ...sent,
+      maxBytes: ARCHIVE_LIMITS.maxCompressedBytes,
+      timeoutMs: this.timeoutMs,
+      progress,
+      what: 'download',
     });
-    try {
-      return await readBody(res, url, ARCHIVE_LIMITS.maxCompressedBytes, progress);
-    } catch (e) {
-      if (e instanceof AvpError) throw e;
-      throw networkError(url, e, this.token); // connection dropped or timed out mid-body
-    }
   }
 
   /** Uploads a package zip as multipart part `package` (`package.zip`, application/zip). */
   publish(bytes: Uint8Array): Promise<PublishResult> {
     const form = new FormData();
     form.append('package', new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/zip' }), 'package.zip');
-    return this.json('POST', '/api/packages', { body: form, timeoutMs: 300_000 });
+    return this.json('POST', '/api/packages', answers.publish, { body: form });
   }
 
   async yank(name: string, version: string): Promise<void> {
-    await (await this.request('DELETE', `/api/packages/${seg(name)}/${seg(version)}`)).body?.cancel();
+    await this.request('DELETE', `/api/packages/${seg(name)}/${seg(version)}`);
   }
 
   async updates(installed: Array<{ name: string; version: string }>): Promise<UpdateInfo[]> {
-    const r = await this.json<{ updates?: UpdateInfo[] }>('POST', '/api/packages/updates', { json: { installed } });
-    return Array.isArray(r.updates) ? r.updates : [];
+    return this.json('POST', '/api/packages/updates', answers.updates, { json: { installed } });
   }
 
   verify(): Promise<VerifyResult> {
-    return this.json('GET', '/api/auth/cli/verify');
+    return this.json('GET', '/api/auth/cli/verify', answers.verify);
   }
 
   exchangeCode(code: string): Promise<TokenExchange> {
-    return this.json('POST', '/api/auth/cli/token', { json: { code }, auth: false });
+    return this.json('POST', '/api/auth/cli/token', answers.token, { json: { code }, auth: false });
   }
 
   async revokeToken(): Promise<void> {
-    await (await this.request('DELETE', '/api/auth/cli/token')).body?.cancel();
+    await this.request('DELETE', '/api/auth/cli/token');
   }
+}
+
+function redirectError(method: string, from: string, why: string): AvpError {
+  return new AvpError('registry-redirect-refused', `${method} ${redactUserinfo(from)} redirected ${why}`, {
+    fix: 'check the registry URL (use the final address directly), or report the redirect to its operator',
+  });
 }

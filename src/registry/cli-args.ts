@@ -1,5 +1,6 @@
 import { AvpError } from '../errors.ts';
 import type { Scope } from './lockfile.ts';
+import { redactUserinfo } from '../redact.ts';
 
 /** `--user` (default) or `--project`; both is an error. */
 export function scopeOf(args: { user?: boolean; project?: boolean }): Scope {
@@ -15,5 +16,6 @@ export function applyQuiet(args: { quiet?: boolean }): void {
 
 /** One JSON document on stdout. */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  // A registry URL's password never reaches output (it may be in --registry or AVP_REGISTRY_URL).
+  process.stdout.write(`${redactUserinfo(JSON.stringify(value, null, 2))}\n`);
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AvpError } from '../errors.ts';
 import { RegistryClient } from './api.ts';
+import { redactUserinfo } from '../redact.ts';
 import { cleanText } from './http.ts';
 import { deleteCredentials, readCredentials, type Credentials } from './credentials.ts';
 
@@ -95,7 +96,7 @@ export async function verifyToken(base: string, token: string): Promise<{ email?
     r = await client.verify();
   } catch (e) {
     if (e instanceof AvpError && (e.code === 'registry-401' || e.code === 'registry-403')) {
-      throw new AvpError('token-invalid', `${base} does not accept this token (${e.message})`, {
+      throw new AvpError('token-invalid', `${redactUserinfo(base)} does not accept this token (${e.message})`, {
         fix: 'create a new token on the registry (or run `avp login` without --token)',
         cause: e,
       });
@@ -105,7 +106,7 @@ export async function verifyToken(base: string, token: string): Promise<{ email?
   if (r.valid === true || (r.email && r.name)) return { email: r.email, name: r.name };
   throw new AvpError(
     'token-invalid',
-    `${base} does not accept this token${r.error_description ? `: ${r.error_description}` : ''}`,
+    `${redactUserinfo(base)} does not accept this token${r.error_description ? `: ${cleanText(r.error_description)}` : ''}`,
     {
       fix: 'create a new token on the registry (or run `avp login` without --token)',
     },

@@ -89,24 +89,16 @@ export async function parseFrontmatter(text: string, file: string): Promise<Reco
       line: 1,
     });
   }
-  const { default: matter } = await import('gray-matter');
-  try {
-    // gray-matter caches by content; an empty options object turns the cache off so a bad parse is never reused.
-    const data = matter(text, {}).data;
-    return isRecord(data) ? data : {};
-  } catch (e) {
-    const mark = (e as { mark?: { line?: number; column?: number } }).mark;
-    throw new AvpError(
-      'frontmatter-invalid',
-      `${file}: invalid YAML frontmatter: ${(e as Error).message.split('\n')[0]}`,
-      {
-        fix: 'fix the YAML between the `---` lines (quote values containing `:` or `#`)',
-        file,
-        line: mark?.line !== undefined ? mark.line + 2 : undefined,
-        column: mark?.column !== undefined ? mark.column + 1 : undefined,
-      },
-    );
-  }
+  // The same parse (and YAML limits: alias bombs, size) as loading and `avp lint`.
+  const { parseFrontmatter: parse, isProblem } = await import('../format/frontmatter.ts');
+  const fm = parse(text);
+  if (!isProblem(fm)) return fm.data;
+  throw new AvpError('frontmatter-invalid', `${file}:${fm.line}: ${fm.message}`, {
+    fix: fm.fix ?? 'fix the YAML between the `---` lines (quote values containing `:` or `#`)',
+    file,
+    line: fm.line,
+    column: fm.column,
+  });
 }
 
 function isRecord(v: unknown): v is Record<string, any> {

@@ -57,6 +57,16 @@ export async function uploadPackage(
   });
   try {
     const r = await client.publish(pack.bytes);
+    // Only an answer about this very package counts as published (not a proxy's page, not another upload's result).
+    if (r.published === false || r.name !== pack.manifest.name || r.version !== pack.manifest.version) {
+      throw new AvpError(
+        'publish-unconfirmed',
+        `${client.base} answered the upload of ${pack.manifest.name}@${pack.manifest.version} with ` +
+          `${JSON.stringify({ name: r.name, version: r.version, published: r.published }).slice(0, 200)}, ` +
+          'not a confirmation of this package',
+        { fix: 'check with `avp info <name>` whether it was published, and that the URL is an AVP registry' },
+      );
+    }
     return { ...r, registry: client.base };
   } catch (e) {
     if (isAvpError(e) && e.code === 'registry-409') {

@@ -29,6 +29,11 @@ export interface HostileRegistry {
   serve(name: string, v: ServedVersion): void;
   /** Uploads received by POST /api/packages. */
   uploads: Array<{ filename: string; type: string; bytes: Uint8Array }>;
+  /**
+   * Answers `METHOD /path` (query ignored) with `answer` instead of the honest registry: endless or gzip-bombed
+   * bodies, slow trickles, redirects anywhere, malformed JSON. The function gets the base URL.
+   */
+  lie(method: string, path: string, answer: (base: string, req: Request) => Response | Promise<Response>): void;
   close(): Promise<void>;
 }
 
@@ -41,6 +46,7 @@ export async function startHostileRegistry(opts: { failHealth?: boolean } = {}):
   const packages = new Map<string, ServedVersion[]>();
   const requests: HostileRegistry['requests'] = [];
   const uploads: HostileRegistry['uploads'] = [];
+  const lies = new Map<string, (base: string, req: Request) => Response | Promise<Response>>();
   let base = '';
 
   const json = (body: unknown, status = 200) => Response.json(body, { status });
@@ -87,6 +93,8 @@ export async function startHostileRegistry(opts: { failHealth?: boolean } = {}):
     async fetch(req) {
       const url = new URL(req.url);
       requests.push({ method: req.method, path: url.pathname + url.search, auth: req.headers.get('authorization') });
+      const lie = lies.get(`${req.method} ${url.pathname}`);
+      if (lie) return lie(base, req);
       const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
       if (url.pathname === '/api/health')
         return opts.failHealth ? new Response('down', { status: 503 }) : json({ ok: true });
@@ -208,6 +216,9 @@ export async function startHostileRegistry(opts: { failHealth?: boolean } = {}):
     url: base,
     requests,
     uploads,
+    lie(method, path, answer) {
+      lies.set(`${method} ${path}`, answer);
+    },
     serve(name, v) {
       const list = packages.get(name) ?? [];
       packages.set(name, [...list.filter((x) => x.version !== v.version), v]);

@@ -27,7 +27,8 @@ export default defineCommand({
     ...storeArgs,
     'base-url': {
       type: 'string',
-      description: 'Public base URL used in downloadUrl (default: the origin each request was sent to)',
+      description:
+        'Public base URL used in downloadUrl; required with a --host beyond loopback (default: the loopback origin)',
     },
   },
   async run({ args }) {
@@ -58,6 +59,7 @@ export default defineCommand({
         onError: (e, req) =>
           log.error(`${req.method} ${req.url}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
       }).catch((e: unknown) => {
+        if (e instanceof AvpError) throw e; // already says what to change (e.g. --base-url for a public --host)
         throw new AvpError(
           'registry-start-failed',
           `the registry could not start: ${e instanceof Error ? e.message : String(e)}`,
