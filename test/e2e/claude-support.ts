@@ -46,6 +46,9 @@ export async function makeProject(validators: string[], opts: { catalog?: boolea
   });
   if (init.exitCode !== 0) throw new Error(`avp init failed (${init.exitCode}): ${init.stderr}`);
   for (const v of validators) cpSync(join(FIXTURES, v), join(root, '.avp', 'validators', v), { recursive: true });
+  // Validators copied in after `avp init` are pending until the user accepts them.
+  const accept = Bun.spawnSync([AVP_BIN, 'accept'], { cwd: root, env, stdout: 'pipe', stderr: 'pipe' });
+  if (accept.exitCode !== 0) throw new Error(`avp accept failed (${accept.exitCode}): ${accept.stderr}`);
   return { root, home, env, cleanup: () => rmSync(base, { recursive: true, force: true }) };
 }
 

@@ -15,6 +15,8 @@ function project() {
     root,
     env,
     add: (name: string) => runAvp(['add', name, '--project', '--offline', '--quiet'], { cwd: root, env }),
+    /** The user accepts an edit (hook mode runs on the accepted state). */
+    accept: async () => expect((await runAvp(['accept'], { cwd: root, env })).code).toBe(0),
     hook: async (input: object, extra: Record<string, string> = {}) => {
       const r = await runAvp(['hook'], { cwd: root, stdin: JSON.stringify(input), env: { ...env, ...extra } });
       return { ...r, json: JSON.parse(r.stdout) };
@@ -77,6 +79,7 @@ describe('built-in catalog scripts', () => {
         '$&\n  if (event) return { passed: true, violations: [], summary: "edited copy" };',
       ),
     );
+    await p.accept();
     const r = await p.hook(writeEvent(p.root, 'const API_KEY = "sk-live-1234567890abcdef";\n'));
     expect(r.json).toMatchObject({ passed: true, summary: '1 validator passed' });
     expect(p.judges().at(-1)).toBe('script');
@@ -104,6 +107,7 @@ describe('built-in catalog scripts', () => {
         .filter((l) => !l.includes('.env'))
         .join('\n'),
     );
+    await p.accept();
     const allowed = await p.hook(pre);
     expect(allowed.json.hookSpecificOutput?.permissionDecision).toBeUndefined();
     expect(p.judges().at(-1)).toBe('builtin-script');
@@ -113,6 +117,7 @@ describe('built-in catalog scripts', () => {
     const p = project();
     expect((await p.add('no-secrets')).code).toBe(0);
     appendFileSync(join(p.root, '.avp/validators/no-secrets/scripts/extra.ts'), 'export {};\n');
+    await p.accept();
     const r = await p.hook(writeEvent(p.root, 'const API_KEY = "sk-live-1234567890abcdef";\n'));
     expect(r.json.decision).toBe('block');
     expect(p.judges().at(-1)).toBe('script');

@@ -241,11 +241,15 @@ describe('protected-files through avp hook', () => {
     }
   });
 
-  test('the installed copy of references/protected.txt is the list: edits take effect on the next call', async () => {
+  test('the installed copy of references/protected.txt is the list: edits take effect once accepted', async () => {
     const p = project(['protected-files']);
     expect(clean(await p.hook(preWrite(p, 'secrets/prod.json')))).toBe(true);
     const list = join(p.root, '.avp/validators/protected-files/references/protected.txt');
     writeFileSync(list, `${readFileSync(list, 'utf8')}\n# reason: production secrets\nsecrets/\n`);
+    // Pending: an edit of the list (the agent could make it) is announced, not obeyed, until the user accepts.
+    const pending = await p.hook(preWrite(p, 'secrets/prod.json'));
+    expect(pending.json.systemMessage).toContain('changed .avp/validators/protected-files/references/protected.txt');
+    await p.accept();
     const r = await p.hook(preWrite(p, 'secrets/prod.json'));
     expect(denied(r.json)).toBe(true);
     expect(r.json.violations[0].message).toContain('production secrets');

@@ -17,6 +17,8 @@ export interface Project {
   /** A captured fixture with its paths moved into this project. */
   fixture(name: string): Record<string, any>;
   hook(input: unknown, env?: Record<string, string>): Promise<AvpRun & { json: any }>;
+  /** `avp accept` as the user: makes the project's files as they are now the state hook mode runs on. */
+  accept(): Promise<AvpRun>;
 }
 
 function yaml(value: unknown, indent = ''): string {
@@ -29,10 +31,16 @@ function yaml(value: unknown, indent = ''): string {
   return JSON.stringify(value);
 }
 
-export function project(): Project {
+/**
+ * A throwaway project. Like a user who ran `avp init`, the files written before the first hook call are accepted
+ * then (`acceptFirst: false` leaves that to avp's first-run acceptance); files changed later need `p.accept()`.
+ */
+export function project(opts: { acceptFirst?: boolean } = {}): Project {
   const root = tempDir('avp-e-hook-');
   const home = tempDir('avp-e-hook-home-');
   mkdirSync(join(root, '.git'));
+  let accepted = opts.acceptFirst === false;
+  const env = () => ({ HOME: home, AVP_HOME: join(home, '.avp'), CLAUDE_PROJECT_DIR: root });
   const p: Project = {
     root,
     home,
@@ -63,12 +71,19 @@ export function project(): Project {
         readFileSync(join(FIXTURES, name), 'utf8').replaceAll('/home/dev/project', root).replaceAll('/home/dev', home),
       );
     },
-    async hook(input, env = {}) {
+    async accept() {
+      accepted = true;
+      const run = await runAvp(['accept'], { bin: BIN, cwd: root, env: env() });
+      if (run.code !== 0) throw new Error(`avp accept failed: ${run.stderr}`);
+      return run;
+    },
+    async hook(input, extra = {}) {
+      if (!accepted) await p.accept();
       const run = await runAvp(['hook'], {
         bin: BIN,
         cwd: root,
         stdin: typeof input === 'string' ? input : `${JSON.stringify(input)}\n`,
-        env: { HOME: home, AVP_HOME: join(home, '.avp'), CLAUDE_PROJECT_DIR: root, ...env },
+        env: { ...env(), ...extra },
         timeoutMs: 30_000,
       });
       let json: any;

@@ -44,10 +44,12 @@ describe('verdicts cannot be talked into a pass', () => {
     expect(r.json.reason).toContain('[soft, warn]');
     // The opt-out leaves the spec: the same crash only warns.
     p.write('avp.config.json', '{"softValidatorErrors": true}');
+    await p.accept();
     const soft = await p.hook(p.fixture(WRITE));
     expect(soft.json.decision).toBeUndefined();
     expect(soft.json.hookSpecificOutput.additionalContext).toContain('[soft, warn]');
     p.write('avp.config.json', '{"softValidatorErrors": "yes"}');
+    await p.accept();
     expect((await p.hook(p.fixture(WRITE))).json.errors[0].cause).toContain('softValidatorErrors');
   });
 

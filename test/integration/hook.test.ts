@@ -241,6 +241,7 @@ describe('avp hook: kill switch and disabled validators', () => {
     expect((await p.hook(p.fixture('hook-input-PostToolUse-Write.json'))).json.decision).toBe('block');
     expect((await p.hook(p.fixture('hook-input-PostToolUse-Write.json'), { AVP_DISABLE: '1' })).stdout).toBe('{}\n');
     p.write('avp.config.json', '{"disabled": true}');
+    await p.accept();
     expect((await p.hook(p.fixture('hook-input-PostToolUse-Write.json'))).stdout).toBe('{}\n');
   });
 
@@ -249,9 +250,11 @@ describe('avp hook: kill switch and disabled validators', () => {
     p.validator('always', {}, blocking);
     p.validator('fine', {}, PASSES);
     p.write('avp.config.json', '{"disabledValidators": ["always"]}');
+    await p.accept();
     const r = await p.hook(p.fixture('hook-input-PostToolUse-Write.json'));
     expect(r.json).toEqual({ passed: true, violations: [], summary: '1 validator passed' });
     p.write('avp.config.json', '{}');
+    await p.accept();
     const viaEnv = await p.hook(p.fixture('hook-input-PostToolUse-Write.json'), {
       AVP_DISABLED_VALIDATORS: 'always,fine',
     });

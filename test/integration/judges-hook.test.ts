@@ -67,7 +67,8 @@ describe('avp hook with LLM judges', () => {
     expect(server.requests).toHaveLength(8); // no request reached the server
     expect(second.json.decision).toBe('block');
     expect(second.json.reason).toContain('llm-5');
-    expect(existsSync(join(p.root, '.avp/cache/verdicts'))).toBe(true);
+    expect(existsSync(join(p.home, '.avp/cache/verdicts'))).toBe(true);
+    expect(existsSync(join(p.root, '.avp/cache'))).toBe(false); // never in the project, where the agent writes
 
     // token usage reaches the JSONL run log; the cached runs say so and spend nothing
     const logs = readdirSync(join(p.root, '.avp/logs'))

@@ -142,6 +142,8 @@ describe('a lockfile without source fields (the earlier client, or written by ha
     writeFileSync(sb.projectLock, JSON.stringify(projectLf));
     rmSync(join(sb.project, '.avp', 'validators', 'from-reg'), { recursive: true });
     rmSync(join(sb.avpHome, 'validators', 'no-secrets'), { recursive: true });
+    // The hand-edited lockfiles are the user's: accepted before installing from them.
+    expect((await sb.avp(['accept'])).code).toBe(0);
     const p = await sb.avp(['install', '--frozen', '--json']);
     expect(p.code).toBe(0);
     expect(JSON.parse(p.stdout)).toEqual([{ name: 'from-reg', version: '1.2.0', action: 'installed' }]);

@@ -212,6 +212,9 @@ describe('avp install [--frozen]', () => {
     lf.packages['multi-1'].integrity = `sha512-${Buffer.alloc(64).toString('base64')}`;
     writeFileSync(sb.projectLock, JSON.stringify(lf));
     rmSync(join(sb.project, '.avp', 'validators'), { recursive: true });
+    // A changed lockfile is installed from only once the user accepted it.
+    expect((await sb.avp(['install', '--frozen'])).stderr).toContain('avp accept');
+    expect((await sb.avp(['accept'])).code).toBe(0);
     const r = await sb.avp(['install', '--frozen']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('integrity check failed');

@@ -17,8 +17,12 @@ function sh(cwd: string, command: string): void {
 }
 
 /** A git repository with one commit (config.ts, notes.txt) and the given validators installed. */
+/** One avp home per project, as on a real machine (its accepted state and caches persist between calls). */
+const homes = new Map<string, string>();
+
 function project(validators: string[], opts: { git?: boolean } = {}): string {
   const root = tempDir('avp-git-turn-');
+  homes.set(root, tempDir('avp-git-turn-home-'));
   writeFileSync(join(root, 'config.ts'), 'export const url = "x";\n');
   writeFileSync(join(root, 'notes.txt'), 'first\n');
   if (opts.git !== false) {
@@ -37,7 +41,7 @@ async function hook(root: string, input: Record<string, unknown>, env: Record<st
   const r = await runAvp(['hook', '--agent', 'claude'], {
     cwd: root,
     stdin: JSON.stringify({ transcript_path: join(root, 't.jsonl'), cwd: root, ...input }),
-    env: { CLAUDE_PROJECT_DIR: root, ...env },
+    env: { CLAUDE_PROJECT_DIR: root, HOME: homes.get(root)!, AVP_HOME: join(homes.get(root)!, '.avp'), ...env },
   });
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout) as { decision?: string; reason?: string; systemMessage?: string };

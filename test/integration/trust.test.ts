@@ -28,7 +28,7 @@ function writeEvent(p: Project, rel = 'src/a.ts', content = 'const a = 1;\n', ev
 
 /** A project whose `gate` validator always fails (blocks every Write), already accepted by the user. */
 async function gated(): Promise<Project> {
-  const p = project();
+  const p = project({ acceptFirst: false });
   p.validator('gate', { match: { tools: ['Write', 'Edit'] } }, FAILS);
   const first = await p.hook(writeEvent(p));
   expect(first.json.decision).toBe('block');
@@ -84,7 +84,7 @@ describe('config written by the agent is not obeyed until accepted', () => {
   });
 
   test('maxStopBlocks: 0 written by the agent does not release the Stop loop guard', async () => {
-    const p = project();
+    const p = project({ acceptFirst: false });
     p.validator('stop-gate', { trigger: 'Stop' }, FAILS);
     const stop = {
       session_id: 's2',
@@ -113,7 +113,7 @@ describe('validators changed by the agent run as accepted', () => {
   });
 
   test('a project validator shadowing a user validator waits for acceptance', async () => {
-    const p = project();
+    const p = project({ acceptFirst: false });
     const userDir = join(p.home, '.avp/validators/gate');
     mkdirSync(join(userDir, 'scripts'), { recursive: true });
     writeFileSync(
@@ -129,7 +129,7 @@ describe('validators changed by the agent run as accepted', () => {
   });
 
   test('the good workflow: a validator the agent writes is pending, then active once the user accepts', async () => {
-    const p = project();
+    const p = project({ acceptFirst: false });
     p.write('src/keep.ts', 'x\n');
     expect((await p.hook(writeEvent(p))).json?.decision).toBeUndefined();
     p.validator('new-rule', { match: { tools: ['Write'] } }, FAILS);
@@ -176,7 +176,7 @@ describe('acceptance comes from the user, not the agent', () => {
   });
 
   test('avp add run by the user is accepted at once; run inside the agent it waits', async () => {
-    const p = project();
+    const p = project({ acceptFirst: false });
     const env = { HOME: p.home, AVP_HOME: join(p.home, '.avp'), CLAUDE_PROJECT_DIR: p.root };
     const mine = await runAvp(['add', 'no-secrets', '--project', '--offline'], { bin: BIN, cwd: p.root, env });
     expect(mine.code).toBe(0);
@@ -213,7 +213,7 @@ describe("avp's own files are not the agent's to write", () => {
   });
 
   test("a Write that drops avp's hook from .claude/settings.json is denied; other settings edits are not", async () => {
-    const p = project();
+    const p = project({ acceptFirst: false });
     const init = await runAvp(['init', '--no-validators', '--command', 'avp hook --agent claude'], {
       bin: BIN,
       cwd: p.root,
@@ -250,7 +250,7 @@ describe("avp's own files are not the agent's to write", () => {
   });
 
   test('avp install refuses a lockfile the agent changed until it is accepted', async () => {
-    const p = project();
+    const p = project({ acceptFirst: false });
     const env = { HOME: p.home, AVP_HOME: join(p.home, '.avp'), CLAUDE_PROJECT_DIR: p.root };
     expect((await runAvp(['add', 'no-secrets', '--project', '--offline'], { bin: BIN, cwd: p.root, env })).code).toBe(
       0,

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { configCachePath } from '../../../src/config-cache.ts';
 import { configFilesPresent, defaultConfig, loadConfig } from '../../../src/config.ts';
 import { AvpError } from '../../../src/errors.ts';
 import { tempDir } from '../../support/run-avp.ts';
@@ -121,7 +122,7 @@ describe('loadConfig', () => {
   });
 });
 
-describe('config cache (.avp/cache/config.json)', () => {
+describe('config cache ($AVP_HOME/cache/config/)', () => {
   // Files changed less than 2 s ago are never cached (coarse timestamps; ctime cannot be set back), so these wait.
   const settle = () => Bun.sleep(2100);
 
@@ -133,8 +134,9 @@ describe('config cache (.avp/cache/config.json)', () => {
     const file = join(root, 'avp.config.json');
     await settle();
     expect((await loadConfig({ cwd: root, projectRoot: root, env })).concurrency).toBe(3);
-    const cache = join(root, '.avp/cache/config.json');
+    const cache = configCachePath(root, env);
     expect(existsSync(cache)).toBe(true);
+    expect(existsSync(join(root, '.avp/cache'))).toBe(false); // outside the project, where the agent writes
     // The next call answers from the cache: a planted value there is what it returns.
     const data = JSON.parse(readFileSync(cache, 'utf8'));
     writeFileSync(cache, JSON.stringify({ ...data, layer: { concurrency: 7 } }));
@@ -148,16 +150,16 @@ describe('config cache (.avp/cache/config.json)', () => {
     expect([both.concurrency, both.budgetMs]).toEqual([5, 5000]);
   }, 10_000);
 
-  test('files changed in the last 2 s, code configs and projects without .avp/ are never cached', async () => {
+  test('files changed in the last 2 s and code configs are never cached; nothing is written into the project', async () => {
     const fresh = project({ 'avp.config.json': JSON.stringify({ concurrency: 2 }), '.avp/validators/.keep': '' });
     await loadConfig({ cwd: fresh.root, projectRoot: fresh.root, env: fresh.env });
-    expect(existsSync(join(fresh.root, '.avp/cache/config.json'))).toBe(false);
+    expect(existsSync(configCachePath(fresh.root, fresh.env))).toBe(false);
 
     const code = project({ 'avp.config.ts': 'export default { concurrency: 2 };\n', '.avp/validators/.keep': '' });
     const bare = project({ 'avp.config.json': JSON.stringify({ concurrency: 2 }) });
     await settle();
     expect((await loadConfig({ cwd: code.root, projectRoot: code.root, env: code.env })).concurrency).toBe(2);
-    expect(existsSync(join(code.root, '.avp/cache/config.json'))).toBe(false);
+    expect(existsSync(configCachePath(code.root, code.env))).toBe(false);
     expect((await loadConfig({ cwd: bare.root, projectRoot: bare.root, env: bare.env })).concurrency).toBe(2);
     expect(existsSync(join(bare.root, '.avp'))).toBe(false);
   }, 10_000);
@@ -170,6 +172,6 @@ describe('config cache (.avp/cache/config.json)', () => {
     await settle();
     for (let i = 0; i < 2; i++)
       expect((await rejection(loadConfig({ cwd: root, projectRoot: root, env }))).code).toBe('config-invalid');
-    expect(existsSync(join(root, '.avp/cache/config.json'))).toBe(false);
+    expect(existsSync(configCachePath(root, env))).toBe(false);
   }, 10_000);
 });

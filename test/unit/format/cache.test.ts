@@ -5,11 +5,13 @@
 import { describe, expect, test } from 'bun:test';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { discover } from '../../../src/format/discover.ts';
+import { discover, discoveryCachePath } from '../../../src/format/discover.ts';
 import { RACY_MS } from '../../../src/format/cache.ts';
 import { tree, valid, write } from './helpers.ts';
 
-const cacheOf = (projectRoot: string) => join(projectRoot, '.avp/cache/discovery.json');
+/** The project's parse cache: in the avp home, never in the project. */
+const cacheOf = (projectRoot: string, home: string) =>
+  discoveryCachePath(resolve(projectRoot, '.avp/validators'), { AVP_HOME: home });
 const settle = () => Bun.sleep(RACY_MS + 150);
 
 /** Rewrites the cached body of every cached validator: if a later call returns it, the call used the cache. */
@@ -32,11 +34,10 @@ describe('parse cache', () => {
 
     const cold = await run();
     expect(cold.validators.map((v) => v.id)).toEqual(['a', 'd']);
-    expect(existsSync(cacheOf(projectRoot))).toBe(true);
-    expect(readFileSync(join(projectRoot, '.avp/cache/.gitignore'), 'utf8')).toBe('*\n');
-    expect(existsSync(join(home, 'cache'))).toBe(false); // no user validators folder → no user cache
+    expect(existsSync(cacheOf(projectRoot, home))).toBe(true);
+    expect(existsSync(join(projectRoot, '.avp/cache'))).toBe(false); // never in the project, where the agent writes
 
-    markCache(cacheOf(projectRoot), 'FROM-CACHE');
+    markCache(cacheOf(projectRoot, home), 'FROM-CACHE');
     const warm = await run();
     expect(warm.validators.map((v) => v.body)).toEqual(['FROM-CACHE', 'FROM-CACHE']);
 
@@ -71,7 +72,7 @@ describe('parse cache', () => {
     expect(broken.errors).toMatchObject([{ name: 'b', line: 4 }]);
 
     // A corrupt cache is ignored.
-    writeFileSync(cacheOf(projectRoot), '{"format":1,"entr');
+    writeFileSync(cacheOf(projectRoot, home), '{"format":1,"entr');
     expect((await run()).validators.map((v) => v.id)).toEqual(['d']);
   }, 20_000);
 
@@ -94,8 +95,9 @@ describe('parse cache', () => {
     // b changes "now": an mtime a minute ahead stays inside the racy window however slow this machine is.
     const soon = new Date(Date.now() + 60_000);
     utimesSync(join(projectRoot, '.avp/validators/b.md'), soon, soon);
-    await discover({ projectRoot, env: { AVP_HOME: tree() } });
-    const data = JSON.parse(readFileSync(cacheOf(projectRoot), 'utf8'));
+    const home = tree();
+    await discover({ projectRoot, env: { AVP_HOME: home } });
+    const data = JSON.parse(readFileSync(cacheOf(projectRoot, home), 'utf8'));
     expect(Object.keys(data.entries)).toEqual([join(projectRoot, '.avp/validators/a.md')]);
   });
 
