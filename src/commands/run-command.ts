@@ -2,7 +2,8 @@ import { errorMessage, isAvpError } from '../errors.ts';
 
 /**
  * Wraps a command's body: an AvpError becomes `avp: <file:line: message> / fix: …` on stderr and exit 1 (or the
- * given code); anything else is reported the same way, without a stack trace unless AVP_DEBUG is set.
+ * given code; a usage error, code `usage`, exits 2 like every other misuse of the command line); anything else is
+ * reported the same way, without a stack trace unless AVP_DEBUG is set.
  */
 export async function runCommand(body: () => Promise<number | void>, failureCode = 1): Promise<void> {
   try {
@@ -12,6 +13,6 @@ export async function runCommand(body: () => Promise<number | void>, failureCode
     const text = isAvpError(e) ? e.describe() : errorMessage(e);
     process.stderr.write(`avp: ${text}\n`);
     if (process.env.AVP_DEBUG && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
-    process.exitCode = failureCode;
+    process.exitCode = isAvpError(e) && e.code === 'usage' ? 2 : failureCode;
   }
 }

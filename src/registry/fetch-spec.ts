@@ -66,7 +66,7 @@ async function fetchRegistry(spec: Extract<Spec, { kind: 'registry' }>, opts: Fe
     throw new AvpError('not-in-catalog', `${spec.raw} is not in avp's embedded catalog (${why})`, {
       fix: pkg
         ? `the catalog has ${spec.name}@${pkg.version}; ask for that version or go online`
-        : 'list the catalog with `avp list --catalog`, or install from a registry without --offline',
+        : 'list the catalog with `avp list --available`, or install from a registry without --offline',
     });
   };
   if (opts.offline) return fromCatalog('offline');
