@@ -21,7 +21,11 @@ export default defineCommand({
         ]);
       applyQuiet(args);
       const scope = scopeOf(args);
-      const r = await removeValidator(args.name, { scope, projectRoot: findProjectRoot(process.cwd()) });
+      const projectRoot = findProjectRoot(process.cwd());
+      const r = await removeValidator(args.name, { scope, projectRoot }).catch(async (e: unknown) => {
+        const { withNameSuggestion } = await import('./validator-names.ts');
+        throw await withNameSuggestion(e, args.name, projectRoot, 'remove');
+      });
       if (args.json) printJson({ name: args.name, scope, ...r });
       (await logger()).success(`removed ${args.name}${r.version ? `@${r.version}` : ''} (${scope}) from ${r.dir}`);
     });
