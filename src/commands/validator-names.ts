@@ -35,7 +35,8 @@ export async function closestValidatorName(
 
 /**
  * `e` with "did you mean X?" added when it says a plain validator name was not found and a known name is close
- * (for `remove`, an installed one; otherwise also the catalog's); otherwise `e` itself. Specs that are paths, URLs or carry a version range are left alone.
+ * (for `remove`, an installed one; otherwise also the catalog's); otherwise `e` itself. Specs that are paths, URLs
+ * or carry a version range are left alone.
  */
 export async function withNameSuggestion(
   e: unknown,
