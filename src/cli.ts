@@ -1,37 +1,44 @@
 #!/usr/bin/env bun
-import { VERSION } from './version.ts';
-
 /**
  * Entry point. `avp hook` runs on every tool call of every agent session, so it skips citty and goes straight to
- * its module; every other command goes through citty with lazily loaded subcommands.
+ * its module; every other command line is checked against the command table first (unknown commands and flags are
+ * usage errors, exit 2), then run through citty with lazily loaded subcommands.
  */
-async function main(argv: string[]): Promise<void> {
+async function main(argv: string[]): Promise<number | undefined> {
   if (argv[0] === 'hook' && !argv.includes('--help') && !argv.includes('-h')) {
     const { runHookCommand } = await import('./commands/hook.ts');
-    process.exitCode = await runHookCommand(argv.slice(1));
-    return;
+    return runHookCommand(argv.slice(1));
   }
-  const [{ defineCommand, renderUsage, runMain }, { commands }] = await Promise.all([
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+    const { VERSION } = await import('./version.ts');
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const [{ runMain }, { rootCommand, usageText, writeUsage }, args, { isAvpError }] = await Promise.all([
     import('citty'),
-    import('./commands/index.ts'),
+    import('./commands/usage.ts'),
+    import('./commands/args.ts'),
+    import('./errors.ts'),
   ]);
-  const main = defineCommand({
-    meta: {
-      name: 'avp',
-      version: VERSION,
-      description: "Agent Validator Protocol runtime: validate coding agents' changes with VALIDATOR.md sub-agents.",
-    },
-    subCommands: commands,
-  });
-  await runMain(main, {
-    rawArgs: argv,
-    // citty colours its usage even into a pipe; colour only a terminal (and never with NO_COLOR).
-    showUsage: async (cmd, parent) => {
-      const text = await renderUsage(cmd, parent);
-      const plain = !process.stdout.isTTY || Boolean(process.env.NO_COLOR);
-      process.stdout.write(`${plain ? text.replace(/\x1b\[[0-9;]*m/g, '') : text}\n`);
-    },
-  });
+  try {
+    const resolved = await args.resolveCommand(rootCommand, argv);
+    const group = !resolved.cmd.run;
+    // Help, and a command group given no command (`avp`, `avp registry`): the help screen, exit 0.
+    if (args.wantsHelp(resolved.rest) || (group && resolved.rest.length === 0)) {
+      writeUsage(await usageText(resolved.cmd, resolved.path));
+      return 0;
+    }
+    await args.checkArgs(resolved);
+  } catch (e) {
+    if (!isAvpError(e) || e.code !== 'usage') throw e;
+    process.stderr.write(`avp: ${e.describe()}\n`);
+    return 2;
+  }
+  // The checks above leave citty nothing to refuse; should it still, its message alone says why (no usage dump).
+  await runMain(rootCommand, { rawArgs: argv, showUsage: async () => {} });
+  return undefined;
 }
 
-await main(process.argv.slice(2));
+export {};
+const code = await main(process.argv.slice(2));
+if (code !== undefined) process.exitCode = code;

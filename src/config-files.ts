@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import type { AvpConfig } from './config-types.ts';
+import { closest } from './did-you-mean.ts';
 import { AvpError } from './errors.ts';
 import { SEVERITIES } from './format/types.ts';
 import { avpHome } from './paths.ts';
@@ -42,6 +43,16 @@ const FileConfig = v.strictObject({
 });
 type FileConfig = v.InferOutput<typeof FileConfig>;
 
+/** The keys a config file may hold at `path` (`[]` = the top level, `['judge']` = inside `judge`). */
+function keysAt(path: string[]): string[] {
+  let entries: Record<string, unknown> = FileConfig.entries;
+  for (const key of path) {
+    const schema = entries[key] as { wrapped?: { entries?: Record<string, unknown> } } | undefined;
+    entries = schema?.wrapped?.entries ?? {};
+  }
+  return Object.keys(entries);
+}
+
 /** rc files are flat `key=value` text, so numbers and booleans arrive as strings there; accept them. */
 function coerceRc(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(coerceRc);
@@ -58,9 +69,27 @@ function check(raw: unknown, file: string): FileConfig {
   if (result.success) return result.output;
   const issue = result.issues[0];
   const key = v.getDotPath(issue) ?? '(top level)';
+  const help = 'see docs/hook-mode.md#configuration for the keys and their types';
+  if (issue.type === 'strict_object' && issue.path?.length) {
+    // An unknown key is most often a typo of a known one: name the one it is closest to.
+    const parent = issue.path.slice(0, -1).map((p) => String(p.key));
+    const siblings = keysAt(parent);
+    const unknown = String(issue.path.at(-1)?.key);
+    const near = closest(unknown, siblings);
+    throw new AvpError(
+      'config-invalid',
+      `unknown config key "${key}"${near ? ` (did you mean ${[...parent, near].join('.')}?)` : ''}`,
+      {
+        file,
+        fix: near
+          ? `rename it to ${near}`
+          : `remove it; the keys here are ${siblings.join(', ')} (${help.replace('see ', '')})`,
+      },
+    );
+  }
   throw new AvpError('config-invalid', `invalid config key "${key}": ${issue.message}`, {
     file,
-    fix: 'see docs/hook-mode.md#configuration for the keys and their types (or remove the key)',
+    fix: `${help} (or remove the key)`,
   });
 }
 

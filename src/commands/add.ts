@@ -56,7 +56,12 @@ export default defineCommand({
           offline: args.offline,
           force: args.force,
           progress: progress.onProgress,
-        }).finally(() => progress.done());
+        })
+          .finally(() => progress.done())
+          .catch(async (e: unknown) => {
+            const { withNameSuggestion } = await import('./validator-names.ts');
+            throw await withNameSuggestion(e, spec, projectRoot, 'add');
+          });
         results.push(result);
         const from = result.replaced && result.replaced !== result.version ? ` (was ${result.replaced})` : '';
         if (result.fallback) {

@@ -20,7 +20,11 @@ export default defineCommand({
     diff: { type: 'string', description: 'Check changes since REV (REV → working tree), or a range A..B / A...B' },
     staged: { type: 'boolean', description: 'Check the staged changes (HEAD → index), for pre-commit hooks' },
     event: { type: 'string', description: 'Only this event: PostToolUse (one per file) or Stop (all changes at once)' },
-    json: { type: 'boolean', description: "Print seed 001's report as JSON (with events, files and token usage)" },
+    json: {
+      type: 'boolean',
+      description:
+        'Print the aggregated report as JSON (outcome, violations, summary, plus events, files and token usage)',
+    },
     cache: {
       type: 'boolean',
       default: true,

@@ -47,10 +47,13 @@ export async function runHookCommand(argv: string[]): Promise<number> {
       !(a === '--agent' || a === '--no-cache' || a.startsWith('--agent=') || (agentAt >= 0 && i === agentAt + 1)),
   );
   if ((agent !== undefined && agent !== 'claude') || unknown.length) {
-    await write(
-      process.stderr,
-      `avp: ${agent !== undefined && agent !== 'claude' ? `unsupported agent "${agent}" (supported: claude)` : `unknown argument ${unknown[0]}`}\n${USAGE}\n`,
-    );
+    // Only a broken hook entry gets here: the did-you-mean costs nothing on the normal path.
+    const { didYouMean } = await import('../did-you-mean.ts');
+    const why =
+      agent !== undefined && agent !== 'claude'
+        ? `unsupported agent "${agent}" (supported: claude)${didYouMean(agent, ['claude'])}`
+        : `unknown ${unknown[0]?.startsWith('-') ? 'flag' : 'argument'} ${unknown[0]} for avp hook${didYouMean(unknown[0] ?? '', ['--agent', '--no-cache', '--help'])}`;
+    await write(process.stderr, `avp: ${why}\n${USAGE}\n  see \`avp hook --help\`\n`);
     return 2;
   }
   // Whatever happens below, the process ends soon after answering (a judge's stray handle must not hold the agent).

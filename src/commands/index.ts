@@ -35,4 +35,7 @@ export const commands: Record<string, Loader> = {
   registry: () => load(import('./registry/index.ts')),
   // phase validation
   phase: () => load(import('./phase.ts')),
+  // about avp itself
+  help: () => load(import('./help.ts')),
+  version: () => load(import('./version.ts')),
 };

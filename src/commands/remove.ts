@@ -22,7 +22,10 @@ export default defineCommand({
       applyQuiet(args);
       const scope = scopeOf(args);
       const projectRoot = findProjectRoot(process.cwd());
-      const r = await removeValidator(args.name, { scope, projectRoot });
+      const r = await removeValidator(args.name, { scope, projectRoot }).catch(async (e: unknown) => {
+        const { withNameSuggestion } = await import('./validator-names.ts');
+        throw await withNameSuggestion(e, args.name, projectRoot, 'remove');
+      });
       // The user ran this: the removal is accepted (inside an agent it waits for `avp accept`).
       const { acceptWrittenPaths } = await import('../trust/accept.ts');
       const { lockfilePath } = await import('../registry/lockfile.ts');

@@ -3,7 +3,8 @@ import { redactUserinfo } from '../redact.ts';
 
 /**
  * Wraps a command's body: an AvpError becomes `avp: <file:line: message> / fix: …` on stderr and exit 1 (or the
- * given code); anything else is reported the same way, without a stack trace unless AVP_DEBUG is set.
+ * given code; a usage error, code `usage`, exits 2 like every other misuse of the command line); anything else is
+ * reported the same way, without a stack trace unless AVP_DEBUG is set.
  */
 export async function runCommand(body: () => Promise<number | void>, failureCode = 1): Promise<void> {
   try {
@@ -14,6 +15,6 @@ export async function runCommand(body: () => Promise<number | void>, failureCode
     // A password in a registry URL must not be printed, whichever library put the URL in the message.
     process.stderr.write(`avp: ${redactUserinfo(text)}\n`);
     if (process.env.AVP_DEBUG && e instanceof Error && e.stack) process.stderr.write(`${redactUserinfo(e.stack)}\n`);
-    process.exitCode = failureCode;
+    process.exitCode = isAvpError(e) && e.code === 'usage' ? 2 : failureCode;
   }
 }

@@ -2,6 +2,7 @@
  * `avp new`'s library: writes a validator skeleton (single file, directory or RuleSet) that passes `avp lint`, without
  * ever overwriting anything and without leaving half a validator behind.
  */
+import { didYouMean } from '../did-you-mean.ts';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AvpError } from '../errors.ts';
@@ -59,9 +60,13 @@ export async function scaffoldValidator(o: ScaffoldOptions): Promise<Scaffolded>
     throw new AvpError('new-bad-name', `\`${o.name}\` is not a valid validator name`, { fix: NAME_FIX });
   const trigger = (o.trigger ?? 'PostToolUse') as Trigger;
   if (!TRIGGERS.includes(trigger))
-    throw new AvpError('new-bad-trigger', `\`${o.trigger}\` is not an AVP trigger`, {
-      fix: `use one of ${TRIGGERS.join(', ')}`,
-    });
+    throw new AvpError(
+      'new-bad-trigger',
+      `\`${o.trigger}\` is not an AVP trigger${didYouMean(String(o.trigger), TRIGGERS)}`,
+      {
+        fix: `use one of ${TRIGGERS.join(', ')}`,
+      },
+    );
   const severity = (o.severity ?? 'warn') as Severity;
   if (!SEVERITIES.includes(severity))
     throw new AvpError('new-bad-severity', `severity \`${o.severity}\` is not one of info, warn, error`, {

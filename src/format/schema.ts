@@ -2,6 +2,7 @@
  * The AVP 1.0 frontmatter schema (valibot) with a message and a fix for every rule, plus the avp extensions `script`
  * and `model`. Loaded only on a parse-cache miss (valibot costs ~8 ms at startup).
  */
+import { didYouMean } from '../did-you-mean.ts';
 import * as v from 'valibot';
 import { MATCHER_TRIGGERS, SEVERITIES, STOP_TRIGGERS, TOOL_TRIGGERS, TRIGGERS, type ValidatorSpec } from './types.ts';
 import type { Frontmatter, Problem } from './frontmatter.ts';
@@ -196,9 +197,7 @@ const REQUIRED_FIX: Record<string, string> = {
 };
 
 function suggestTrigger(input: unknown): string {
-  if (typeof input !== 'string') return '';
-  const hit = TRIGGERS.find((t) => t.toLowerCase() === input.toLowerCase().replace(/[\s_-]/g, ''));
-  return hit ? ` (did you mean ${hit}?)` : '';
+  return typeof input === 'string' ? didYouMean(input, TRIGGERS) : '';
 }
 
 const list = (x: string | string[] | undefined) => (x === undefined ? undefined : Array.isArray(x) ? x : [x]);

@@ -202,7 +202,7 @@ describe('avp hook: arguments, once, lifecycle matchers', () => {
     const other = await runHook(p, ['hook', '--agent=gemini'], input);
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('unsupported agent "gemini"');
-    expect((await runHook(p, ['hook', '--verbose'], input)).stderr).toContain('unknown argument --verbose');
+    expect((await runHook(p, ['hook', '--verbose'], input)).stderr).toContain('unknown flag --verbose');
   });
 
   test('a once validator runs once per session; triggerMatcher selects the SessionStart source', async () => {
