@@ -95,7 +95,7 @@ async function fuzz(numbers: number[], runner: 'in-process' | 'binary') {
 describe(`avp hook fuzz (seed ${SEED})`, () => {
   test(`in-process: ${ONLY ?? CASES} generated inputs through answerClaudeHook`, async () => {
     const { failures, knownBugs } = await fuzz(caseNumbers(), 'in-process');
-    if (knownBugs.length) console.error(`fuzz: ${knownBugs.length} case(s) hit the known "dotdot-name" bug (todo)`);
+    if (knownBugs.length) console.error(`fuzz: ${knownBugs.length} case(s) hit a known bug (see the todo tests)`);
     if (failures.length) throw new Error(describeFailures('in-process', failures));
   }, 300_000);
 
@@ -147,16 +147,14 @@ describe(`avp hook fuzz (seed ${SEED})`, () => {
  * Known bugs the fuzzer found, kept as failing cases for the fix (`bun test --todo` runs them; they fail today).
  */
 describe('known bugs (todo until fixed in src/)', () => {
-  // BUG dotdot-name: src/paths.ts `relativize` takes any relative path starting with ".." for "outside the project",
-  // so `<root>/..foo`, `<root>/...` and `<root>/..bak/x.ts` are outside to `match.files`: a `**/*` (or `src/**`)
-  // error validator does not run and the Write passes. Expected: a block, as for any other file in the project.
-  test.todo('a project file whose name starts with ".." is matched by **/* and blocked', async () => {
+  /** Generated cases that hit `bug`, plus hand-written PostToolUse Writes of `names`, all expected to block. */
+  async function pathBug(bug: string, names: string[]): Promise<void> {
     const generated = Array.from({ length: CASES }, (_, n) => generateCase(SEED, n, p)).filter(
-      (c) => expectFor(c.stdin, c.env, process.cwd(), p).knownBug === 'dotdot-name',
+      (c) => expectFor(c.stdin, c.env, p.root, p).knownBug === bug,
     );
-    const handWritten = ['..foo', '...', '..bak/secret.ts'].map((name, i) => ({
+    const handWritten = names.map((name, i) => ({
       n: -1 - i,
-      label: `PostToolUse/Write ${name}`,
+      label: `PostToolUse/Write ${JSON.stringify(name)}`,
       env: { CLAUDE_PROJECT_DIR: p.root },
       stdin: JSON.stringify({
         hook_event_name: 'PostToolUse',
@@ -174,8 +172,23 @@ describe('known bugs (todo until fixed in src/)', () => {
       const what = problems(event, x, r);
       if (what.length) failures.push({ c, x, r, what });
     }
-    if (failures.length) throw new Error(describeFailures('dotdot-name', failures));
-  });
+    if (failures.length) throw new Error(describeFailures(bug, failures));
+  }
+
+  // BUG dotdot-name: src/paths.ts `relativize` takes any relative path starting with ".." for "outside the project",
+  // so `<root>/..foo`, `<root>/...` and `<root>/..bak/x.ts` are outside to `match.files`: a `**/*` (or `src/**`)
+  // error validator does not run and the Write passes. Expected: a block, as for any other file in the project.
+  test.todo('a project file whose name starts with ".." is matched by **/* and blocked', () =>
+    pathBug('dotdot-name', ['..foo', '...', '..bak/secret.ts']),
+  );
+
+  // BUG newline-dir: src/format/match.ts globs with picomatch, whose `**` and `*` compile to regexes with `.`, which
+  // stops at \n, \r, U+2028 and U+2029: `**/*` does not match `a\nb/c.ts`, so a file under a directory whose name
+  // holds a line break passes every folder pattern. Expected: a block (e.g. match with the `s` flag, or on a path
+  // whose line breaks are escaped).
+  test.todo('a file under a directory with a line break in its name is matched by **/* and blocked', () =>
+    pathBug('newline-dir', ['line\nbreak-dir/x.ts', 'src/cr\rdir/x.ts', 'src/para\u2029graph/x.ts']),
+  );
 
   // BUG quadratic diff: src/hosts/complete-files.ts computes the diff of a PreToolUse edit (and of a PostToolUse
   // Edit without structuredPatch) with the `diff` package before the budget applies. Changing every line of a

@@ -34,7 +34,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 /** The JSON value of stdin as any JSON reader sees it (surrounding whitespace, a BOM included, is not content). */
 export function parseStdin(stdin: string): { ok: true; value: unknown } | { ok: false } {
-  const text = stdin.replace(/^[\s\ufeff]+|[\s\ufeff]+$/g, '');
+  // trim(), not a regex: `\s+$` is quadratic on the megabytes of indentation a pretty-printed deep value has.
+  const text = stdin.trim();
   if (!text) return { ok: false };
   try {
     return { ok: true, value: JSON.parse(text) };
@@ -64,9 +65,12 @@ function fileToolOutcome(e: Record<string, unknown>, runnerCwd: string, env: Rec
   if (target.startsWith(`${l.outside}/in-link/`))
     return { outcome: 'any' as const, why: 'a symlink outside the project into it (avp judges paths lexically)' };
   if (!target.startsWith(`${root}/`)) return { outcome: 'pass' as const };
-  const first = target.slice(root.length + 1).split('/')[0]!;
+  const segments = target.slice(root.length + 1).split('/');
   // Known bug: a project file whose name starts with ".." (`..foo`, `...`) is taken for a path outside the project.
-  if (first.startsWith('..')) return { outcome: 'block' as const, by, knownBug: 'dotdot-name' };
+  if (segments[0]!.startsWith('..')) return { outcome: 'block' as const, by, knownBug: 'dotdot-name' };
+  // Known bug: `**` does not cross a directory whose name holds a line break (picomatch's `.` stops at one).
+  if (segments.slice(0, -1).some((s) => /[\n\r\u2028\u2029]/.test(s)))
+    return { outcome: 'block' as const, by, knownBug: 'newline-dir' };
   return { outcome: 'block' as const, by };
 }
 

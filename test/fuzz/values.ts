@@ -105,6 +105,8 @@ const INSIDE_NAMES = [
   '🙂.md',
   'nul\u0000byte.ts',
   'line\nbreak.ts',
+  'line\nbreak-dir/x.ts',
+  'src/para\u2029graph/x.ts',
   'link -> /etc/passwd',
   'out-link/escaped.ts',
   'zero-link',
