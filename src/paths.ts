@@ -91,6 +91,8 @@ export function locateProject(
   file: string | undefined,
   resolver: PathResolver,
   env: NodeJS.ProcessEnv = process.env,
+  /** The file as the tool named it, when a symlink makes it differ from `file`: its folder may be the project. */
+  named?: string,
 ): ProjectLocation {
   const fromHost = env.CLAUDE_PROJECT_DIR || env.GEMINI_PROJECT_DIR;
   if (fromHost) {
@@ -102,23 +104,30 @@ export function locateProject(
   if (fromCwd && (!file || relativize(file, fromCwd).inProject)) return { root: fromCwd, isProject: true };
   const fromFile = file ? nearestProject(dirname(file)) : undefined;
   if (fromFile) return { root: fromFile, isProject: true };
+  // A link inside a project to a file elsewhere: the project is the link's (the file itself stays outside it).
+  const fromLink = named && named !== file ? nearestProject(resolver.resolve(dirname(named)).path) : undefined;
+  if (fromLink) return { root: fromLink, isProject: true };
   if (fromCwd) return { root: fromCwd, isProject: true };
   return { root: cwd, isProject: false };
+}
+
+/** A relative path that leaves its base: `..` or `../…` — not a name that merely starts with dots (`..foo`). */
+function escapes(rel: string): boolean {
+  return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
 }
 
 /**
  * Project-relative path with `/` separators, or the absolute path for a file outside the project. `nocase`: the file
  * system ignores case, so `/Proj/x` is inside `/proj`.
  */
+
 export function relativize(path: string, projectRoot: string, nocase = false): { relPath: string; inProject: boolean } {
   let rel = relative(projectRoot, path);
-  if (nocase && (rel.startsWith('..') || isAbsolute(rel)) && path.toLowerCase().length === path.length) {
+  if (nocase && escapes(rel) && path.toLowerCase().length === path.length) {
     const folded = relative(projectRoot.toLowerCase(), path.toLowerCase());
     // Same length once folded: take the tail of the real path so the file keeps its own spelling.
-    if (!(folded === '' || folded.startsWith('..') || isAbsolute(folded)))
-      rel = path.slice(path.length - folded.length);
+    if (!(folded === '' || escapes(folded))) rel = path.slice(path.length - folded.length);
   }
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel))
-    return { relPath: path.split(sep).join('/'), inProject: false };
+  if (rel === '' || escapes(rel)) return { relPath: path.split(sep).join('/'), inProject: false };
   return { relPath: rel.split(sep).join('/'), inProject: true };
 }

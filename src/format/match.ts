@@ -60,18 +60,26 @@ function anchored(source: string): RegExp {
   }
 }
 
+/**
+ * picomatch's regex with the `s` flag: its `**` is built from `.`, which would otherwise stop at a line break in a
+ * folder name (`a\nb/c.ts` escaped `**\/*`). `basename`: match the last segment only.
+ */
+function glob(pattern: string, basename: boolean, nocase: boolean): (s: string) => boolean {
+  const re = picomatch.makeRe(pattern, { dot: true, nocase });
+  const dotAll = new RegExp(re.source, re.flags.includes('s') ? re.flags : `${re.flags}s`);
+  return basename ? (s) => dotAll.test(s.slice(s.lastIndexOf('/') + 1)) : (s) => dotAll.test(s);
+}
+
 function globMatcher(pattern: string): (f: FileChange) => boolean {
   const absolute = pattern.startsWith('/');
   const basenameOnly = !pattern.includes('/');
   // `**`, `**/*`, `**/*.ts`: any depth, so a file outside the project is still "any file".
   const anyDepth = pattern.startsWith('**');
-  const exact = picomatch(pattern, { dot: true, basename: basenameOnly });
-  let folded: picomatch.Matcher | undefined;
+  const exact = glob(pattern, basenameOnly, false);
+  let folded: ((s: string) => boolean) | undefined;
   return (f) => {
     // Compiled on first need: most file systems are case-sensitive.
-    const isMatch = f.caseInsensitive
-      ? (folded ??= picomatch(pattern, { dot: true, basename: basenameOnly, nocase: true }))
-      : exact;
+    const isMatch = f.caseInsensitive ? (folded ??= glob(pattern, basenameOnly, true)) : exact;
     const abs = f.path.replaceAll('\\', '/');
     if (absolute) return isMatch(abs);
     if (f.inProject) return isMatch(f.relPath);

@@ -79,7 +79,7 @@ export function normalizeClaudeEvent(input: unknown, env: NodeJS.ProcessEnv = pr
     named !== undefined ? resolver.resolve(bounded(resolve(cwd, named), '"tool_input.file_path"')) : undefined;
   let location;
   try {
-    location = locateProject(cwd, file?.path, resolver, env);
+    location = locateProject(cwd, file?.path, resolver, env, named !== undefined ? resolve(cwd, named) : undefined);
   } catch (e) {
     throw e instanceof AvpError ? badInput(e.message) : e;
   }

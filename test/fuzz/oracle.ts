@@ -60,17 +60,13 @@ function fileToolOutcome(e: Record<string, unknown>, runnerCwd: string, env: Rec
   if (typeof named !== 'string' || !named) return { outcome: 'any' as const, why: 'no file path named' };
   const cwd = resolve(runnerCwd, typeof e.cwd === 'string' ? e.cwd : '');
   const root = projectRootFor(cwd, env, l);
-  if (!root) return { outcome: 'any' as const, why: 'cwd outside the project without CLAUDE_PROJECT_DIR' };
   const target = isAbsolute(named) ? resolve(named) : resolve(cwd, named);
-  if (target.startsWith(`${l.outside}/in-link/`))
-    return { outcome: 'any' as const, why: 'a symlink outside the project into it (avp judges paths lexically)' };
-  if (!target.startsWith(`${root}/`)) return { outcome: 'pass' as const };
-  const segments = target.slice(root.length + 1).split('/');
-  // Known bug: a project file whose name starts with ".." (`..foo`, `...`) is taken for a path outside the project.
-  if (segments[0]!.startsWith('..')) return { outcome: 'block' as const, by, knownBug: 'dotdot-name' };
-  // Known bug: `**` does not cross a directory whose name holds a line break (picomatch's `.` stops at one).
-  if (segments.slice(0, -1).some((s) => /[\n\r\u2028\u2029]/.test(s)))
-    return { outcome: 'block' as const, by, knownBug: 'newline-dir' };
+  // avp finds the project from the file itself too, and follows symlinks to where a path really lands.
+  const fileInProject = target.startsWith(`${l.root}/`) || target.startsWith(`${l.outside}/in-link/`);
+  if (!root && !fileInProject) return { outcome: 'any' as const, why: 'neither the cwd nor the file is in a project' };
+  // A folder (`/`, the project itself) is not a file: what a tool does with it is the tool's business.
+  if (target === '/' || target === l.root || named.endsWith('/')) return { outcome: 'any' as const, why: 'a folder' };
+  // `**/*` means any file: outside the project too, whatever its name holds (`..foo`, line breaks).
   return { outcome: 'block' as const, by };
 }
 
@@ -81,9 +77,14 @@ export function expect(stdin: string, env: Record<string, string>, runnerCwd: st
   const e = parsed.value;
   const name = e.hook_event_name;
   if (typeof name !== 'string' || !EVENT_NAME.test(name)) return { shape: 'not-event', outcome: 'any' };
+  const input = isObject(e.tool_input) ? e.tool_input : {};
+  // No file system has a path this long or deep: avp refuses such a cwd or file path as input it cannot use.
+  const absurd = (v: unknown) =>
+    typeof v === 'string' && (Buffer.byteLength(v) > 4096 || v.split('/').length > 512 || v.includes('\0'));
   const wrongType =
     ['session_id', 'cwd', 'tool_name'].some((k) => e[k] !== undefined && typeof e[k] !== 'string') ||
-    (e.tool_input !== undefined && !isObject(e.tool_input));
+    (e.tool_input !== undefined && !isObject(e.tool_input)) ||
+    [e.cwd, input.file_path, input.notebook_path].some(absurd);
   const shape: Shape = wrongType ? 'malformed' : 'event';
 
   if ((name === 'PreToolUse' || name === 'PostToolUse') && FILE_TOOLS.has(e.tool_name as string)) {
