@@ -1,5 +1,6 @@
 /**
- * The discovery parse cache: one JSON file per validators folder (`$AVP_HOME/cache/discovery/<hash>.json`) holding each unit's load result and the stats of every file it depended on.
+ * The discovery parse cache: one JSON file per validators folder (`$AVP_HOME/cache/discovery/<hash>.json`)
+ * holding each unit's load result and the stats of every file it depended on.
  * A warm hook call only stats files and parses this JSON; a changed, added or removed file is a miss for its unit.
  */
 import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
