@@ -134,7 +134,7 @@ describe('avp doctor', () => {
 
   test('a bad --timeout is a usage error', async () => {
     const r = await doctor(project(), ['--timeout', 'soon'], {});
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('--timeout "soon" is not a positive number');
   });
 });
