@@ -55,8 +55,17 @@ echo '{}'
 `;
 }
 
-/** A git project, a HOME and the recording hook, all under one temp folder. */
-export function makeAgentProject(agent: string, blockAnswer: object): AgentProject {
+/**
+ * What the agent's hooks run: the recording hook, which blocks with `reason` (in the agent's shape), or a command
+ * of the test's own (`avp hook --agent NAME` once the adapters land; it still runs in the temp project and HOME).
+ */
+export type HookSetup = { reason: string } | { command: string };
+
+export const reasonOf = (hook: HookSetup): string => ('reason' in hook ? hook.reason : '');
+export const commandOf = (hook: HookSetup): string | undefined => ('command' in hook ? hook.command : undefined);
+
+/** A git project, a HOME and the recording hook, all under one temp folder; `command` replaces the recording hook. */
+export function makeAgentProject(agent: string, blockAnswer: object, command?: string): AgentProject {
   const base = mkdtempSync(join(tmpdir(), `avp-e2e-${agent}-`));
   const root = join(base, 'project');
   const home = join(base, 'home');
@@ -77,7 +86,14 @@ export function makeAgentProject(agent: string, blockAnswer: object): AgentProje
     { cwd: root, env },
   );
   if (git.exitCode !== 0) throw new Error(`git init failed: ${git.stderr}`);
-  return { root, home, records, hookCommand: hook, env, cleanup: () => rmSync(base, { recursive: true, force: true }) };
+  return {
+    root,
+    home,
+    records,
+    hookCommand: command ?? hook,
+    env,
+    cleanup: () => rmSync(base, { recursive: true, force: true }),
+  };
 }
 
 const cmp = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);

@@ -7,7 +7,15 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ScriptFn } from '../../support/scripted-server.ts';
 import type { ResponsesReply } from '../../support/responses-server.ts';
-import { type AgentProject, type AgentRun, BIN, makeAgentProject, runAgent, writeJson } from './agent-support.ts';
+import {
+  type AgentProject,
+  type AgentRun,
+  BIN,
+  type HookSetup,
+  makeAgentProject,
+  runAgent,
+  writeJson,
+} from './agent-support.ts';
 import { stepAt } from './turn-support.ts';
 
 export const CODEX_BIN = join(BIN, 'codex');
@@ -20,10 +28,10 @@ export const CODEX_BLOCK = {
 const EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'];
 
 /** A project whose Codex config talks to `baseUrl` and runs `project.hookCommand` on every event. */
-export function makeCodexProject(baseUrl: string, reason: string): AgentProject {
+export function makeCodexProject(baseUrl: string, hook: HookSetup): AgentProject {
   const block = structuredClone(CODEX_BLOCK);
-  block.hookSpecificOutput.permissionDecisionReason = reason;
-  const project = makeAgentProject('codex', block);
+  if ('reason' in hook) block.hookSpecificOutput.permissionDecisionReason = hook.reason;
+  const project = makeAgentProject('codex', block, 'command' in hook ? hook.command : undefined);
   const codexHome = join(project.home, '.codex');
   mkdirSync(codexHome, { recursive: true });
   writeFileSync(

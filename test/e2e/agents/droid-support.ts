@@ -7,7 +7,17 @@
 import { join } from 'node:path';
 import type { OpenAIReply } from '../../support/openai-server.ts';
 import type { ScriptFn } from '../../support/scripted-server.ts';
-import { type AgentProject, type AgentRun, BIN, makeAgentProject, runAgent, writeJson } from './agent-support.ts';
+import {
+  type AgentProject,
+  type AgentRun,
+  BIN,
+  commandOf,
+  type HookSetup,
+  makeAgentProject,
+  reasonOf,
+  runAgent,
+  writeJson,
+} from './agent-support.ts';
 import { chatToolResults, stepAt } from './turn-support.ts';
 
 export const DROID_BIN = join(BIN, 'droid');
@@ -22,8 +32,8 @@ export const droidBlock = (reason: string) => ({
 });
 
 /** A project whose Droid talks to `baseUrl` (with `/v1`) and runs `project.hookCommand` on the main events. */
-export function makeDroidProject(baseUrl: string, reason: string): AgentProject {
-  const project = makeAgentProject('droid', droidBlock(reason));
+export function makeDroidProject(baseUrl: string, hook: HookSetup): AgentProject {
+  const project = makeAgentProject('droid', droidBlock(reasonOf(hook)), commandOf(hook));
   const entry = { type: 'command', command: project.hookCommand, timeout: 60 };
   const hooks = Object.fromEntries([
     ...TOOL_EVENTS.map((e) => [e, [{ matcher: '*', hooks: [entry] }]]),

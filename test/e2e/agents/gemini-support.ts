@@ -6,7 +6,17 @@
 import { join } from 'node:path';
 import type { GeminiReply } from '../../support/gemini-server.ts';
 import type { ScriptFn } from '../../support/scripted-server.ts';
-import { type AgentProject, type AgentRun, BIN, makeAgentProject, runAgent, writeJson } from './agent-support.ts';
+import {
+  type AgentProject,
+  type AgentRun,
+  BIN,
+  commandOf,
+  type HookSetup,
+  makeAgentProject,
+  reasonOf,
+  runAgent,
+  writeJson,
+} from './agent-support.ts';
 import { stepAt } from './turn-support.ts';
 
 export const GEMINI_BIN = join(BIN, 'gemini');
@@ -16,8 +26,8 @@ const TOOL_EVENTS = ['BeforeTool', 'AfterTool'];
 const OTHER_EVENTS = ['SessionStart', 'BeforeAgent', 'AfterAgent', 'SessionEnd'];
 
 /** A project whose Gemini CLI talks to `baseUrl` and runs `project.hookCommand` on the main events. */
-export function makeGeminiProject(baseUrl: string, reason: string): AgentProject {
-  const project = makeAgentProject('gemini', { decision: 'deny', reason });
+export function makeGeminiProject(baseUrl: string, hook: HookSetup): AgentProject {
+  const project = makeAgentProject('gemini', { decision: 'deny', reason: reasonOf(hook) }, commandOf(hook));
   const entry = { type: 'command', command: project.hookCommand, name: 'record', timeout: 60_000 };
   const hooks = Object.fromEntries([
     ...TOOL_EVENTS.map((e) => [e, [{ matcher: '*', hooks: [entry] }]]),

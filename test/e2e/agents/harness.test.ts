@@ -96,7 +96,7 @@ const CASES: AgentCase[] = [
     async start() {
       let root = '';
       const server = await startResponsesServer((req) => codexModel(root)(req));
-      const project = makeCodexProject(server.url, REASON);
+      const project = makeCodexProject(server.url, { reason: REASON });
       root = project.root;
       return drive(
         server,
@@ -120,7 +120,7 @@ const CASES: AgentCase[] = [
     async start() {
       let root = '';
       const server = await startGeminiServer((req) => geminiModel(root)(req));
-      const project = makeGeminiProject(server.url, REASON);
+      const project = makeGeminiProject(server.url, { reason: REASON });
       root = project.root;
       return drive(server, project, () => runGemini(project, PROMPT, RUN_TIMEOUT_MS), isGeminiTurn, geminiToolResults);
     },
@@ -138,7 +138,7 @@ const CASES: AgentCase[] = [
     async start() {
       let root = '';
       const server = await startOpenAIServer((req) => qwenModel(root)(req));
-      const project = makeQwenProject(server.url, REASON);
+      const project = makeQwenProject(server.url, { reason: REASON });
       root = project.root;
       const turn = (r: RecordedRequest) => isQwenTurn(r.body);
       return drive(server, project, () => runQwen(project, PROMPT, RUN_TIMEOUT_MS), turn, chatToolResults);
@@ -157,7 +157,7 @@ const CASES: AgentCase[] = [
     async start() {
       let root = '';
       const server = await startOpenAIServer((req) => droidModel(root)(req));
-      const project = makeDroidProject(server.url, REASON);
+      const project = makeDroidProject(server.url, { reason: REASON });
       root = project.root;
       const turn = (r: RecordedRequest) => isDroidTurn(r.body);
       return drive(server, project, () => runDroid(project, PROMPT, RUN_TIMEOUT_MS), turn, chatToolResults);

@@ -6,7 +6,17 @@
 import { join } from 'node:path';
 import type { OpenAIReply } from '../../support/openai-server.ts';
 import type { ScriptFn } from '../../support/scripted-server.ts';
-import { type AgentProject, type AgentRun, BIN, makeAgentProject, runAgent, writeJson } from './agent-support.ts';
+import {
+  type AgentProject,
+  type AgentRun,
+  BIN,
+  commandOf,
+  type HookSetup,
+  makeAgentProject,
+  reasonOf,
+  runAgent,
+  writeJson,
+} from './agent-support.ts';
 import { chatToolResults, stepAt } from './turn-support.ts';
 
 export const QWEN_BIN = join(BIN, 'qwen');
@@ -20,8 +30,8 @@ export const qwenBlock = (reason: string) => ({
 });
 
 /** A project whose Qwen Code talks to `baseUrl` (with `/v1`) and runs `project.hookCommand` on the main events. */
-export function makeQwenProject(baseUrl: string, reason: string): AgentProject {
-  const project = makeAgentProject('qwen', qwenBlock(reason));
+export function makeQwenProject(baseUrl: string, hook: HookSetup): AgentProject {
+  const project = makeAgentProject('qwen', qwenBlock(reasonOf(hook)), commandOf(hook));
   const entry = { type: 'command', command: project.hookCommand, name: 'record', timeout: 60 };
   const hooks = Object.fromEntries([
     ...TOOL_EVENTS.map((e) => [e, [{ matcher: '*', hooks: [entry] }]]),
