@@ -6,6 +6,8 @@
  * - `POST /v1/chat/completions` → the script's Reply: a `chat.completion` JSON, or `chat.completion.chunk` server-sent
  *   events ending in `data: [DONE]` when the body has `stream: true`; `{error:{message,type,param,code}}` when
  *   `status` >= 400. `response_format` and the whole body are recorded for assertions.
+ * - Tool calls (`toolCalls`) as agents expect them: in the message, or streamed as one `tool_calls` delta each (id,
+ *   name and arguments), with finish reason `tool_calls`. Qwen Code and Factory Droid run against it.
  */
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -20,6 +22,8 @@ import {
 export interface OpenAIReply extends ScriptedReply {
   /** `choices[0].message.content`. */
   text?: string;
+  /** `choices[0].message.tool_calls` (finish reason `tool_calls`); an object `arguments` is sent JSON-encoded. */
+  toolCalls?: Array<{ name: string; arguments: unknown; id?: string }>;
   errorType?: string;
   headers?: Record<string, string>;
   /** The socket is destroyed half-way through the body / stream. */
@@ -48,6 +52,17 @@ const ERROR_TYPES: Record<number, string> = {
 let counter = 0;
 const newId = () => `chatcmpl-${Date.now().toString(36)}${(++counter).toString(36)}`;
 
+function toolCallsOf(reply: OpenAIReply) {
+  return (reply.toolCalls ?? []).map((c, index) => ({
+    index,
+    id: c.id ?? `call_${Date.now().toString(36)}${(++counter).toString(36)}`,
+    type: 'function',
+    function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
+  }));
+}
+
+const finishOf = (reply: OpenAIReply) => reply.finishReason ?? (reply.toolCalls?.length ? 'tool_calls' : 'stop');
+
 function sendError(res: ServerResponse, reply: OpenAIReply): void {
   const status = reply.status ?? 500;
   const type = reply.errorType ?? ERROR_TYPES[status] ?? 'server_error';
@@ -75,7 +90,17 @@ function sendJson(res: ServerResponse, reply: OpenAIReply, body: any, socket: So
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: body?.model ?? 'test-model',
-    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: reply.finishReason ?? 'stop' }],
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: text,
+          ...(reply.toolCalls?.length ? { tool_calls: toolCallsOf(reply).map(({ index: _i, ...c }) => c) } : {}),
+        },
+        finish_reason: finishOf(reply),
+      },
+    ],
     usage: usageOf(reply, body, text),
   });
   res.writeHead(200, { 'content-type': 'application/json', ...reply.headers });
@@ -103,7 +128,8 @@ function sendStream(res: ServerResponse, reply: OpenAIReply, body: any, socket: 
     chunk({ content: text.slice(i, i + size) }, null);
     if (reply.disconnectMidStream) return void cut(socket);
   }
-  chunk({}, reply.finishReason ?? 'stop');
+  for (const call of toolCallsOf(reply)) chunk({ tool_calls: [call] }, null);
+  chunk({}, finishOf(reply));
   if (body?.stream_options?.include_usage) {
     res.write(
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: usageOf(reply, body, text) })}\n\n`,

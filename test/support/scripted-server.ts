@@ -1,5 +1,6 @@
 /**
- * The serve loop the scripted LLM API servers share (anthropic-server.ts, openai-server.ts): a node:http server on
+ * The serve loop the scripted LLM API servers share (anthropic-server.ts, openai-server.ts, responses-server.ts,
+ * gemini-server.ts): a node:http server on
  * 127.0.0.1 (random port) that records every request, answers a protocol's fixed routes (probes, model lists), hands
  * each JSON POST of the API path to the test's script, and renders the script's reply in the protocol's wire format.
  */
@@ -22,17 +23,20 @@ export interface ScriptedReply {
   delayMs?: number;
 }
 
-export type ScriptFn<R> = (req: { body: any; headers: Headers; index: number }) => R | Promise<R>;
+export type ScriptFn<R> = (req: { body: any; headers: Headers; index: number; path: string }) => R | Promise<R>;
 
 /** How one API speaks: its scripted path, fixed routes and the three kinds of answer. */
 export interface Protocol<R extends ScriptedReply> {
-  /** The path (without query) whose POSTs the script answers. */
-  apiPath: string;
+  /** The path (without query) whose POSTs the script answers; a RegExp where the model is part of the path (Gemini). */
+  apiPath: string | RegExp;
+  /** Whether to answer as a stream; default: the body's `stream: true` (Gemini says it in the path instead). */
+  streams?(path: string, body: any): boolean;
   /** Answers a request that is not for the script; true when it did. */
   fixed?(method: string, pathname: string, body: any, res: ServerResponse): boolean;
   sendError(res: ServerResponse, reply: { status: number; errorMessage: string } | R): void;
-  sendJson(res: ServerResponse, reply: R, body: any, socket: Socket): void;
-  sendStream(res: ServerResponse, reply: R, body: any, socket: Socket): void | Promise<void>;
+  /** `path` is the request's path with its query. */
+  sendJson(res: ServerResponse, reply: R, body: any, socket: Socket, path: string): void;
+  sendStream(res: ServerResponse, reply: R, body: any, socket: Socket, path: string): void | Promise<void>;
 }
 
 export interface ScriptedServer {
@@ -89,7 +93,9 @@ export async function startScriptedServer<R extends ScriptedReply>(
       all.push(record);
       const pathname = path.split('?')[0]!;
       if (protocol.fixed?.(method, pathname, body, res)) return;
-      if (method !== 'POST' || pathname !== protocol.apiPath) {
+      const ours =
+        typeof protocol.apiPath === 'string' ? pathname === protocol.apiPath : protocol.apiPath.test(pathname);
+      if (method !== 'POST' || !ours) {
         protocol.sendError(res, {
           status: 404,
           errorMessage: `${method} ${pathname} is not served by this test server`,
@@ -102,12 +108,13 @@ export async function startScriptedServer<R extends ScriptedReply>(
       }
       const index = requests.length;
       requests.push(record);
-      const reply = await script({ body, headers: record.headers, index });
+      const reply = await script({ body, headers: record.headers, index, path });
       if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
       if (socket.destroyed) return; // the client gave up (abort/timeout)
       if (reply.status && reply.status >= 400) protocol.sendError(res, reply);
-      else if (body.stream === true) await protocol.sendStream(res, reply, body, socket);
-      else protocol.sendJson(res, reply, body, socket);
+      else if (protocol.streams ? protocol.streams(path, body) : body.stream === true)
+        await protocol.sendStream(res, reply, body, socket, path);
+      else protocol.sendJson(res, reply, body, socket, path);
     } catch (e) {
       if (!res.headersSent && !socket.destroyed) {
         protocol.sendError(res, { status: 500, errorMessage: `test server script failed: ${(e as Error).message}` });
