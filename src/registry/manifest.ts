@@ -60,7 +60,7 @@ async function assertVersion(version: unknown, file?: string): Promise<string> {
       file,
     });
   }
-  const { default: semver } = await import('semver');
+  const { default: semver } = await import('./semver.ts');
   if (semver.valid(version) !== version || version.length > 64) {
     throw new AvpError(
       'package-version-invalid',
