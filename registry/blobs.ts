@@ -75,6 +75,14 @@ export class BlobStore {
     return key;
   }
 
+  /** Deletes a stored archive (a purge); false when it was not there. */
+  remove(key: string): boolean {
+    const path = this.pathOf(key);
+    if (!existsSync(path)) return false;
+    rmSync(path, { force: true });
+    return true;
+  }
+
   /** The stored archive as a lazily read Bun file, or undefined when missing. */
   get(key: string): ReturnType<typeof Bun.file> | undefined {
     const path = this.pathOf(key);

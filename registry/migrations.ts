@@ -78,6 +78,22 @@ const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  {
+    // Append-only: what was removed for good, by whom, why (the blob's integrity identifies the bytes).
+    version: 2,
+    name: 'audit log (purges)',
+    statements: [
+      `CREATE TABLE audit_log (
+        at TEXT NOT NULL,
+        action TEXT NOT NULL,
+        name TEXT NOT NULL,
+        version TEXT,
+        integrity TEXT,
+        actor TEXT NOT NULL,
+        reason TEXT NOT NULL
+      )`,
+    ],
+  },
 ];
 
 /**

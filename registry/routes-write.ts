@@ -93,7 +93,12 @@ async function precheck(
   return (await ctx.store.getVersion(name, version)) ? 'conflict' : 'ok';
 }
 
-/** `DELETE /api/packages/{name}/{version}` — yank: hidden from resolution and `latest`, still downloadable. */
+/**
+ * `DELETE /api/packages/{name}/{version}` — yank: hidden from resolution and `latest`, still downloadable by exact
+ * version. The reference's registry deletes here; avp's keeps versions immutable, and says so in the answer
+ * (`deleted: false`, `yanked: true`), which the reference's client deserializes (it reads `deleted`, `name`,
+ * `version`). A permanent removal (legal takedown) is an admin's `avp registry purge`.
+ */
 export async function yank(ctx: Ctx, req: Request, name: string, version: string): Promise<Response> {
   const principal = await requirePrincipal(ctx.store, req);
   const pkg = await ctx.store.getPackage(name);
@@ -103,7 +108,7 @@ export async function yank(ctx: Ctx, req: Request, name: string, version: string
   if (!v) throw notFound(`package ${name} has no version ${version}`);
   await ctx.store.yank(name, version);
   const after = await ctx.store.getPackage(name);
-  return json({ name, version, yanked: true, latest: after?.latest ?? null });
+  return json({ name, version, deleted: false, yanked: true, latest: after?.latest ?? null });
 }
 
 /** `POST /api/packages/updates` — `{installed: [{name, version}]}` → newer non-yanked versions. Token optional. */

@@ -78,7 +78,13 @@ export async function route(ctx: Ctx, req: Request): Promise<Response> {
     throw notFound(`no such page ${url.pathname}`);
   }
   if (seg.length === 0)
-    return json({ name: 'avp registry', version: VERSION, api: '/api/packages', health: '/api/health' });
+    return json({
+      name: 'avp registry',
+      version: VERSION,
+      api: '/api/packages',
+      search: '/api/search',
+      health: '/api/health',
+    });
   if (seg[0] !== 'api') throw notFound(`no such path ${url.pathname}; the API lives under /api/`);
   const [, area, a, b, c] = seg;
   if (area === 'health' && seg.length === 2) return json({ status: 'ok', version: VERSION, engine: ctx.store.engine });
@@ -92,6 +98,11 @@ export async function route(ctx: Ctx, req: Request): Promise<Response> {
       if (m === 'DELETE') return auth.logout(ctx, req);
       throw methodNotAllowed('POST, DELETE');
     }
+  }
+  if (area === 'search' && seg.length === 2) {
+    if (m !== 'GET') throw methodNotAllowed('GET');
+    const { fuzzySearch } = await import('./fuzzy-search.ts');
+    return fuzzySearch(ctx, url);
   }
   if (area !== 'packages') throw notFound(`no such endpoint ${url.pathname}`);
   if (seg.length === 2) {

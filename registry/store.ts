@@ -178,7 +178,7 @@ export class Store {
     const where = this.db`p.latest IS NOT NULL
       AND (${q} = '' OR lower(p.name) LIKE ${pattern} ESCAPE '\\' OR lower(p.description) LIKE ${pattern} ESCAPE '\\'
         OR EXISTS (SELECT 1 FROM package_tags t WHERE t.name = p.name AND lower(t.tag) LIKE ${pattern} ESCAPE '\\'))
-      AND (${opts.type} = '' OR p.type = ${opts.type})
+      AND (${opts.type} = '' OR lower(p.type) = ${opts.type.toLowerCase()})
       AND (${opts.tag} = '' OR EXISTS (SELECT 1 FROM package_tags t2 WHERE t2.name = p.name AND t2.tag = ${opts.tag}))`;
     const [count] = await this.db`SELECT count(*) AS total FROM packages p WHERE ${where}`;
     const rows = await this.db`SELECT p.* FROM packages p WHERE ${where}
@@ -257,7 +257,7 @@ export class Store {
   }
 
   /** Recomputes `latest` and copies that version's metadata (description, tags…) onto the package. */
-  private async refreshLatest(tx: SQL, name: string, now: string): Promise<void> {
+  async refreshLatest(tx: SQL, name: string, now: string): Promise<void> {
     const rows = (await tx`SELECT * FROM versions WHERE name = ${name} AND yanked = 0`) as any[];
     const latest = pickLatest(rows.map((r) => r.version));
     const row = rows.find((r) => r.version === latest);

@@ -14,20 +14,29 @@ export default defineCommand({
     offline: { type: 'boolean', description: 'Search only the catalog embedded in avp; no network' },
     json: {
       type: 'boolean',
-      description: 'Print the answer as JSON on stdout ({packages, total, …}; source: "catalog" when offline)',
+      description:
+        'Print the answer as JSON on stdout ({packages, total, endpoint, …}; source: "catalog" when offline)',
     },
   },
   run({ args }) {
     return runCommand(async () => {
-      const [{ clientFor }, { printJson }, { formatTable }, { findProjectRoot }, { logger }, offline] =
-        await Promise.all([
-          import('../registry/credentials.ts'),
-          import('../registry/cli-args.ts'),
-          import('../registry/table.ts'),
-          import('../paths.ts'),
-          import('../logger.ts'),
-          import('./offline-catalog.ts'),
-        ]);
+      const [
+        { clientFor },
+        { searchRegistry },
+        { printJson },
+        { formatTable },
+        { findProjectRoot },
+        { logger },
+        offline,
+      ] = await Promise.all([
+        import('../registry/credentials.ts'),
+        import('../registry/search.ts'),
+        import('../registry/cli-args.ts'),
+        import('../registry/table.ts'),
+        import('../paths.ts'),
+        import('../logger.ts'),
+        import('./offline-catalog.ts'),
+      ]);
       const limit = args.limit === undefined ? 20 : Number(args.limit);
       if (!Number.isInteger(limit) || limit < 1) {
         const { AvpError } = await import('../errors.ts');
@@ -40,13 +49,13 @@ export default defineCommand({
       if (!args.offline) {
         try {
           const client = await clientFor({ registry: args.registry, projectRoot: findProjectRoot(process.cwd()) });
-          const r = await client.search(query, { tag: args.tag, limit });
+          const r = await searchRegistry(client, query, { tag: args.tag, limit });
           if (args.json) return printJson(r);
           if (!r.packages.length) return log.info(`no validators match "${query}" on ${client.base}`);
           process.stdout.write(
             formatTable(
               ['NAME', 'VERSION', 'DOWNLOADS', 'DESCRIPTION'],
-              r.packages.map((p) => [p.name, p.latest, String(p.downloads), p.description ?? '']),
+              r.packages.map((p) => [p.name, p.latest || '-', String(p.downloads), p.description]),
             ),
           );
           if (r.total > r.packages.length) log.info(`${r.packages.length} of ${r.total} shown (--limit)`);

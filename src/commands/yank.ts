@@ -21,8 +21,11 @@ export default defineCommand({
         import('../logger.ts'),
       ]);
       const r = await yankVersion(args.spec, { registry: args.registry, projectRoot: findProjectRoot(process.cwd()) });
-      if (args.json) return printJson({ ...r, yanked: true });
-      (await logger()).success(`yanked ${r.name}@${r.version} on ${r.registry}`);
+      if (args.json) return printJson({ ...r, yanked: !r.deleted });
+      const log = await logger();
+      if (r.deleted)
+        log.warn(`${r.registry} deleted ${r.name}@${r.version} permanently (its unpublish deletes; exact pins break)`);
+      else log.success(`yanked ${r.name}@${r.version} on ${r.registry}`);
     });
   },
 });

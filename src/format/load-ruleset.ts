@@ -24,13 +24,26 @@ export interface RuleSetInput {
   c: Collector;
 }
 
-/** Loads every `rules/*.md` of a RuleSet into `c` (a RuleSet with no rule is an error). */
+/**
+ * Every rule file under `rules/`, in subfolders too (the reference loads them recursively: `rules/security/x.md`
+ * is rule `x`), sorted by path. Names starting with `.` are skipped, as everywhere in discovery.
+ */
+function ruleFilesUnder(rulesDir: string, depth = 0): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(rulesDir, { withFileTypes: true })) {
+    if (e.name.startsWith('.')) continue;
+    const p = join(rulesDir, e.name);
+    if (e.isDirectory() && depth < 8) out.push(...ruleFilesUnder(p, depth + 1));
+    else if ((e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.md')) out.push(p);
+  }
+  return out.sort();
+}
+
+/** Loads every `rules/**\/*.md` of a RuleSet into `c` (a RuleSet with no rule is an error). */
 export function loadRules({ dir, path, fm, spec, references, files, c }: RuleSetInput): void {
   const rulesDir = join(dir, 'rules');
-  const ruleFiles = readdirSync(rulesDir, { withFileTypes: true })
-    .filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.md') && !e.name.startsWith('.'))
-    .map((e) => join(rulesDir, e.name))
-    .sort();
+  const ruleFiles = ruleFilesUnder(rulesDir);
+  const seen = new Map<string, string>();
   if (ruleFiles.length === 0) {
     c.add(path, {
       line: 1,
@@ -45,6 +58,18 @@ export function loadRules({ dir, path, fm, spec, references, files, c }: RuleSet
   for (const rulePath of ruleFiles) {
     const rule = basename(rulePath, '.md');
     const errorsBefore = c.result.errors.length;
+    const first = seen.get(rule);
+    if (first) {
+      c.add(rulePath, {
+        line: 1,
+        column: 1,
+        level: 'error',
+        message: `rule name ${rule} is used twice in this RuleSet (also ${first}); rule ids must be unique`,
+        fix: `rename one of the two files`,
+      });
+      continue;
+    }
+    seen.set(rule, rulePath);
     if (!NAME_RE.test(rule) || rule.length > 64) {
       c.add(rulePath, {
         line: 1,

@@ -131,8 +131,12 @@ export function loadDir(dir: string, source: Source): LoadResult {
   c.result.deps.push(...files);
   const fm = readFrontmatter(path, c);
   if (!fm) return c.result;
-  c.identity = readableIdentity(fm.data);
-  const { spec, problems } = validateSpec(fm);
+  const isRuleSet = existsSync(join(dir, 'rules')) && statSync(join(dir, 'rules')).isDirectory();
+  // A RuleSet without `trigger` runs on PostToolUse (the reference's default): its load errors concern that event.
+  c.identity = readableIdentity(
+    isRuleSet && fm.data.trigger === undefined ? { ...fm.data, trigger: 'PostToolUse' } : fm.data,
+  );
+  const { spec, problems } = validateSpec(fm, { ruleset: isRuleSet });
   for (const p of problems) c.add(path, p);
   if (spec && spec.name !== basename(dir)) {
     c.add(path, {
@@ -146,7 +150,6 @@ export function loadDir(dir: string, source: Source): LoadResult {
   const linked = checkMentions(path, fm.body, fm.bodyLine, dir, c);
   const referenceFiles = files.filter((f) => f.startsWith(join(dir, 'references') + '/'));
   const references = [...new Set([...referenceFiles, ...linked])].sort();
-  const isRuleSet = existsSync(join(dir, 'rules')) && statSync(join(dir, 'rules')).isDirectory();
   if (isRuleSet) {
     loadRules({ dir, path, fm, spec, references, files, c });
     return c.result;

@@ -6,6 +6,7 @@ import { didYouMean } from '../did-you-mean.ts';
 import * as v from 'valibot';
 import { MATCHER_TRIGGERS, SEVERITIES, STOP_TRIGGERS, TOOL_TRIGGERS, TRIGGERS, type ValidatorSpec } from './types.ts';
 import type { Frontmatter, Problem } from './frontmatter.ts';
+import { mapReferenceDialect } from './reference-dialect.ts';
 
 /** The name rule of AVP 1.0 (also the registry's package-name rule). */
 export const NAME_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -204,11 +205,15 @@ const list = (x: string | string[] | undefined) => (x === undefined ? undefined 
 
 /**
  * Validates frontmatter data. Returns the spec with defaults filled in when there is no error, and every problem
- * (errors and warnings) positioned through `fm.locate`.
+ * (errors and warnings) positioned through `fm.locate`. `ruleset`: the VALIDATOR.md of a RuleSet, where the
+ * reference's format may leave `severity` and `trigger` to its defaults (reference-dialect.ts).
  */
-export function validateSpec(fm: Pick<Frontmatter, 'data' | 'locate'>): { spec?: ValidatorSpec; problems: Problem[] } {
+export function validateSpec(
+  fm: Pick<Frontmatter, 'data' | 'locate'>,
+  opts: { ruleset?: boolean } = {},
+): { spec?: ValidatorSpec; problems: Problem[] } {
   const problems: Problem[] = [];
-  const data = withoutEmpty(fm, problems);
+  const data = withoutEmpty({ data: mapReferenceDialect(fm, problems, opts), locate: fm.locate }, problems);
   const result = v.safeParse(SCHEMA, data, { abortPipeEarly: true });
   if (!result.success) {
     for (const issue of result.issues) {

@@ -27,7 +27,7 @@ let compiled: ValidateFunction | undefined;
 /** ajv compiled once per process from the seed's schema verbatim, so "valid" means exactly what the schema says. */
 async function validator(): Promise<ValidateFunction> {
   if (compiled) return compiled;
-  const { default: Ajv } = await import('ajv');
+  const { default: Ajv } = await import('./ajv.ts');
   compiled = new Ajv({ allErrors: true, strict: false }).compile(INPUT_SCHEMA);
   return compiled;
 }

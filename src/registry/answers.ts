@@ -1,6 +1,7 @@
 import { AvpError } from '../errors.ts';
 import { redactUserinfo } from '../redact.ts';
 import type {
+  FuzzySearchResult,
   PackageDetail,
   PackageVersion,
   PublishResult,
@@ -25,6 +26,8 @@ const SHAPES = {
   versions: { versions: 'array' },
   listed: { version: 'string', publishedAt: 'string?' },
   search: { packages: 'array', total: 'number?' },
+  fuzzy: { results: 'array', total: 'number?' },
+  hit: { name: 'string', description: 'string?', author: 'string?', type: 'string?', score: 'number?' },
   publish: { name: 'string', version: 'string', published: 'boolean?', downloadUrl: 'string?' },
   update: { name: 'string', currentVersion: 'string', latestVersion: 'string' },
   verify: { valid: 'boolean?', email: 'string?', name: 'string?' },
@@ -98,13 +101,33 @@ function summaryDefaults(p: Partial<Record<'description' | 'author' | 'latest' |
   };
 }
 
+/** The package type in lower case: the reference accepts any casing (`"Validator"`), so avp does too. */
+function lowerType<T extends { type?: unknown }>(x: T): T {
+  return typeof x.type === 'string' ? { ...x, type: x.type.toLowerCase() } : x;
+}
+
 /** Checks for each endpoint's answer; `what` is `METHOD url` for the message. */
 export const answers = {
-  version: (what: string, v: unknown) => check<PackageVersion>(what, v, SHAPES.version),
+  version: (what: string, v: unknown) => lowerType(check<PackageVersion>(what, v, SHAPES.version)),
   detail(what: string, v: unknown): PackageDetail {
     const d = check<PackageDetail>(what, v, SHAPES.detail);
     if (!d.versions.every((x) => typeof x === 'string')) refuse(what, 'versions: expected a list of strings');
-    return { ...d, ...summaryDefaults(d) };
+    return lowerType({ ...d, ...summaryDefaults(d) });
+  },
+  fuzzy(what: string, v: unknown): FuzzySearchResult {
+    const s = check<FuzzySearchResult>(what, v, SHAPES.fuzzy);
+    checkItems(what, s.results, SHAPES.hit, 'results');
+    const results = s.results.map((h) => {
+      const d = summaryDefaults(h);
+      return lowerType({
+        ...h,
+        description: d.description,
+        author: d.author,
+        downloads: d.downloads,
+        score: h.score ?? 0,
+      });
+    });
+    return { results, total: typeof s.total === 'number' ? s.total : results.length };
   },
   versions(what: string, v: unknown): VersionList {
     const l = check<VersionList>(what, v, SHAPES.versions);
@@ -114,7 +137,7 @@ export const answers = {
   search(what: string, v: unknown): SearchResult {
     const s = check<SearchResult>(what, v, SHAPES.search);
     checkItems(what, s.packages, SHAPES.summary, 'packages');
-    return { ...s, packages: s.packages.map((p) => ({ ...p, ...summaryDefaults(p) })) };
+    return { ...s, packages: s.packages.map((p) => lowerType({ ...p, ...summaryDefaults(p) })) };
   },
   publish: (what: string, v: unknown) => check<PublishResult>(what, v, SHAPES.publish),
   updates(what: string, v: unknown): UpdateInfo[] {

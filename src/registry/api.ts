@@ -12,11 +12,13 @@ import {
   type ProgressFn,
 } from './http.ts';
 import type {
+  FuzzySearchResult,
   PackageDetail,
   PackageVersion,
   PublishResult,
   SearchResult,
   TokenExchange,
+  UnpublishResult,
   UpdateInfo,
   VerifyResult,
   VersionList,
@@ -205,6 +207,17 @@ export class RegistryClient {
     return this.json('GET', `/api/packages?${p}`, answers.search);
   }
 
+  /**
+   * `GET /api/search?q=&limit=` — the fuzzy search the reference's clients use. `type` is sent along (avp's server
+   * honours it; others may ignore it, so callers filter too). A registry without it answers 404.
+   */
+  fuzzySearch(q: string, opts: { limit?: number; type?: string } = {}): Promise<FuzzySearchResult> {
+    const p = new URLSearchParams({ q });
+    if (opts.limit !== undefined) p.set('limit', String(opts.limit));
+    if (opts.type) p.set('type', opts.type);
+    return this.json('GET', `/api/search?${p}`, answers.fuzzy);
+  }
+
   detail(name: string): Promise<PackageDetail> {
     return this.json('GET', `/api/packages/${seg(name)}`, answers.detail);
   }
@@ -240,8 +253,24 @@ export class RegistryClient {
     return this.json('POST', '/api/packages', answers.publish, { body: form });
   }
 
-  async yank(name: string, version: string): Promise<void> {
-    await this.request('DELETE', `/api/packages/${seg(name)}/${seg(version)}`);
+  /**
+   * `DELETE /api/packages/{name}/{version}`. The reference's registry deletes (`deleted: true`); avp's yanks
+   * (`yanked: true`). The answer says which happened; any other 2xx body reads as `{}` (the API promises only a 2xx).
+   */
+  async yank(name: string, version: string): Promise<UnpublishResult> {
+    const sent = await this.send('DELETE', `/api/packages/${seg(name)}/${seg(version)}`);
+    const text = await this.text(sent, RESPONSE_LIMITS.jsonBytes, 'a JSON answer');
+    try {
+      const v: unknown = JSON.parse(text);
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) return {};
+      const o = v as Record<string, unknown>;
+      const out: UnpublishResult = {};
+      if (typeof o.deleted === 'boolean') out.deleted = o.deleted;
+      if (typeof o.yanked === 'boolean') out.yanked = o.yanked;
+      return out;
+    } catch {
+      return {};
+    }
   }
 
   async updates(installed: Array<{ name: string; version: string }>): Promise<UpdateInfo[]> {

@@ -30,6 +30,8 @@ export interface InspectOptions {
   maxEntries?: number;
   /** Return skills, tools, plugins and agents instead of refusing them (the server may record their type). */
   allowOtherTypes?: boolean;
+  /** The version the registry recorded: it stands in for a manifest's unfilled `{{version}}` template only. */
+  registryVersion?: string;
 }
 
 /** `sha512-<base64>`: the SRI form the registry publishes and the lockfile records. */
@@ -110,7 +112,7 @@ export async function inspectArchive(bytes: Uint8Array, opts: InspectOptions = {
       },
     );
   }
-  const manifest = await manifestOf(type.type, type.marker, files, top);
+  const manifest = await manifestOf(type.type, type.marker, files, top, opts.registryVersion);
   return { type: type.type, top, files, manifest };
 }
 
@@ -139,10 +141,11 @@ async function manifestOf(
   marker: string,
   files: ArchiveInfo['files'],
   top: string,
+  registryVersion?: string,
 ): Promise<PackageManifest> {
   const file = files.find((f) => f.path === marker)!;
   const text = new TextDecoder().decode(file.data);
-  if (type !== 'plugin') return readManifest(text, `${top}/${marker}`);
+  if (type !== 'plugin') return readManifest(text, `${top}/${marker}`, { registryVersion });
   let json: Record<string, unknown>;
   try {
     json = JSON.parse(text);

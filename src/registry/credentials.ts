@@ -51,22 +51,28 @@ export function deleteCredentials(env: NodeJS.ProcessEnv = process.env): boolean
   return true;
 }
 
-/** Where a token came from; `env` (AVP_TOKEN) cannot be logged out of. */
+/** Where a token came from; `env` (AVP_TOKEN, MIRDAN_TOKEN) cannot be logged out of. */
 export type TokenSource = 'env' | 'file';
 
 /**
  * The token for a registry: AVP_TOKEN wins; else the credentials file's token when it was issued by that registry
- * (a token for one registry is never sent to another).
+ * (a token for one registry is never sent to another); else MIRDAN_TOKEN, the reference client's variable, but only
+ * for the registry that token belongs to (MIRDAN_REGISTRY_URL, else the public registry).
  */
 export function tokenFor(
   registry: string,
   env: NodeJS.ProcessEnv = process.env,
-): { token: string; source: TokenSource } | undefined {
-  if (env.AVP_TOKEN) return { token: env.AVP_TOKEN, source: 'env' };
+): { token: string; source: TokenSource; variable?: string } | undefined {
+  if (env.AVP_TOKEN) return { token: env.AVP_TOKEN, source: 'env', variable: 'AVP_TOKEN' };
   const creds = readCredentials(env);
   if (creds && sameRegistry(creds.registry, registry)) return { token: creds.token, source: 'file' };
+  if (env.MIRDAN_TOKEN && sameRegistry(env.MIRDAN_REGISTRY_URL || DEFAULT_REGISTRY, registry))
+    return { token: env.MIRDAN_TOKEN, source: 'env', variable: 'MIRDAN_TOKEN' };
   return undefined;
 }
+
+/** The public registry (config.ts's default, repeated here so reading a token never loads the config code). */
+const DEFAULT_REGISTRY = 'https://registry.mirdan.ai';
 
 /** Same registry base, ignoring trailing slashes. */
 function sameRegistry(a: string | undefined, b: string): boolean {
@@ -74,8 +80,9 @@ function sameRegistry(a: string | undefined, b: string): boolean {
 }
 
 /**
- * The registry base: `--registry` > AVP_REGISTRY_URL > config `registry.url` > the public registry. Config is only
- * loaded when neither flag nor env says it (c12 is not cheap).
+ * The registry base: `--registry` > AVP_REGISTRY_URL > config `registry.url` > MIRDAN_REGISTRY_URL (the reference
+ * client's variable) > the public registry. Config is only loaded when neither flag nor env says it (c12 is not
+ * cheap); MIRDAN_REGISTRY_URL applies only where avp's own settings leave the default.
  */
 export async function registryUrl(
   opts: { registry?: string; cwd?: string; projectRoot?: string; env?: NodeJS.ProcessEnv } = {},
@@ -85,7 +92,9 @@ export async function registryUrl(
   if (env.AVP_REGISTRY_URL) return env.AVP_REGISTRY_URL.replace(/\/+$/, '');
   const { loadConfig } = await import('../config.ts');
   const config = await loadConfig({ cwd: opts.cwd ?? process.cwd(), projectRoot: opts.projectRoot, env });
-  return config.registry.url.replace(/\/+$/, '');
+  const url = config.registry.url.replace(/\/+$/, '');
+  if (env.MIRDAN_REGISTRY_URL && url === DEFAULT_REGISTRY) return env.MIRDAN_REGISTRY_URL.replace(/\/+$/, '');
+  return url;
 }
 
 /** A client for the resolved registry carrying the right token (if any). */

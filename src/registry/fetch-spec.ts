@@ -72,7 +72,7 @@ async function fetchCatalog(spec: { name: string; range: string; raw: string }):
 }
 
 async function satisfies(version: string, range: string): Promise<boolean> {
-  const { default: semver } = await import('semver');
+  const { default: semver } = await import('./semver.ts');
   return semver.satisfies(version, range);
 }
 
@@ -110,7 +110,7 @@ async function whyUnavailable(
   const unreachable = (x: AvpError) => x.code === 'registry-unreachable' || /^registry-5\d\d$/.test(x.code);
   if (unreachable(e)) return e.message;
   if (e.code !== 'registry-404') return undefined;
-  const { default: semver } = await import('semver');
+  const { default: semver } = await import('./semver.ts');
   // Only an exact version is resolved with GET …/{version}, whose 404 may mean "no such version".
   if (spec.range === 'latest' || !semver.valid(spec.range)) return `${client.base} has no package named ${spec.name}`;
   let latest: string;

@@ -8,7 +8,12 @@ export interface PackageManifest {
   license?: string;
   author?: string;
   tags?: string[];
+  /** Set when the archive's version was the unfilled release template (`{{version}}`) and the registry's stood in. */
+  versionFromRegistry?: true;
 }
+
+/** An unfilled release template such as `{{version}}` (the reference fills it when it builds a release). */
+const VERSION_TEMPLATE = /^\{\{\s*[A-Za-z_.]+\s*\}\}$/;
 
 /** The registry's package-name rule: 1–64 of `[a-z0-9-]`, no leading, trailing or double hyphen. */
 const PACKAGE_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -33,6 +38,16 @@ function assertPackageName(name: unknown, file?: string): asserts name is string
  * resolves ranges, so anything else ("1.0", "latest") cannot be published.
  */
 async function assertVersion(version: unknown, file?: string): Promise<string> {
+  if (typeof version === 'string' && VERSION_TEMPLATE.test(version.trim())) {
+    throw new AvpError(
+      'package-version-template',
+      `version "${version}" is an unfilled release template, not a version: avp cannot tell which version this is`,
+      {
+        fix: `replace it with the version you release, e.g. \`metadata:\n    version: "1.0.0"\`; registry installs take the version the registry recorded`,
+        file,
+      },
+    );
+  }
   if (typeof version === 'number') {
     throw new AvpError('package-version-not-string', `version ${version} is a YAML number, not a string`, {
       fix: `quote it and use three parts: \`metadata:\n    version: "${Number.isInteger(version) ? `${version}.0.0` : `${version}.0`}"\``,
@@ -45,7 +60,7 @@ async function assertVersion(version: unknown, file?: string): Promise<string> {
       file,
     });
   }
-  const { default: semver } = await import('semver');
+  const { default: semver } = await import('./semver.ts');
   if (semver.valid(version) !== version || version.length > 64) {
     throw new AvpError(
       'package-version-invalid',
@@ -61,14 +76,22 @@ async function assertVersion(version: unknown, file?: string): Promise<string> {
 
 /**
  * Reads name, version and descriptive fields from a VALIDATOR.md's frontmatter. The version is `metadata.version`,
- * else a top-level `version` (older packages), and must be a YAML string.
+ * else a top-level `version` (older packages), and must be a YAML string. `registryVersion`: the version a registry
+ * recorded for this archive, which stands in for an unfilled `{{version}}` template (and only for that).
  */
-export async function readManifest(text: string, file = 'VALIDATOR.md'): Promise<PackageManifest> {
+export async function readManifest(
+  text: string,
+  file = 'VALIDATOR.md',
+  opts: { registryVersion?: string } = {},
+): Promise<PackageManifest> {
   const data = await parseFrontmatter(text, file);
   assertPackageName(data.name, file);
   const metadata = isRecord(data.metadata) ? data.metadata : {};
-  const version = await assertVersion(metadata.version !== undefined ? metadata.version : data.version, file);
+  const raw = metadata.version !== undefined ? metadata.version : data.version;
+  const templated = typeof raw === 'string' && VERSION_TEMPLATE.test(raw.trim());
+  const version = await assertVersion(templated && opts.registryVersion ? opts.registryVersion : raw, file);
   const manifest: PackageManifest = { name: data.name, version };
+  if (templated) manifest.versionFromRegistry = true;
   const description = str(data.description);
   if (description) manifest.description = description;
   const license = str(data.license) ?? str(metadata.license);

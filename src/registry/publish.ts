@@ -87,7 +87,7 @@ export async function uploadPackage(
 export async function yankVersion(
   spec: string,
   opts: { registry?: string; projectRoot: string; env?: NodeJS.ProcessEnv },
-): Promise<{ name: string; version: string; registry: string }> {
+): Promise<{ name: string; version: string; registry: string; deleted: boolean }> {
   const at = spec.lastIndexOf('@');
   const name = at > 0 ? spec.slice(0, at) : '';
   const version = at > 0 ? spec.slice(at + 1) : '';
@@ -99,6 +99,7 @@ export async function yankVersion(
     env: opts.env,
     requireToken: true,
   });
-  await client.yank(name, version);
-  return { name, version, registry: client.base };
+  const answer = await client.yank(name, version);
+  // A registry that deleted the version (the reference's DELETE) must not be reported as a yank.
+  return { name, version, registry: client.base, deleted: answer.deleted === true && answer.yanked !== true };
 }

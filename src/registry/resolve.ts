@@ -101,7 +101,7 @@ async function nameAndRange(s: string, spec: string): Promise<{ name: string; ra
       },
     );
   }
-  const { default: semver } = await import('semver');
+  const { default: semver } = await import('./semver.ts');
   if (range !== 'latest' && !semver.validRange(range)) {
     throw new AvpError('spec-range-invalid', `"${range}" is not a version or a semver range`, {
       fix: `use an exact version (${name}@1.2.3), a range (${name}@^1.2) or ${name}@latest`,
@@ -116,7 +116,7 @@ async function nameAndRange(s: string, spec: string): Promise<{ name: string; ra
  */
 export async function resolveVersion(client: RegistryClient, name: string, range: string): Promise<PackageVersion> {
   if (range === 'latest') return client.latest(name);
-  const { default: semver } = await import('semver');
+  const { default: semver } = await import('./semver.ts');
   const exact = semver.valid(range);
   if (exact) return client.version(name, exact);
   const list = await client.versions(name);

@@ -104,7 +104,8 @@ export async function fetchRegistryVersion(
   opts: { progress?: ProgressFn; expected?: string } = {},
 ): Promise<Fetched> {
   // The registry already says what it is: refuse other package types before downloading (the archive is checked too).
-  if (v.type && v.type !== 'validator') {
+  // The reference accepts any casing of the type (`"Validator"`); so does avp.
+  if (v.type && v.type.toLowerCase() !== 'validator') {
     throw new AvpError(
       'archive-not-validator',
       `${v.name}@${v.version} is a ${v.type}, not a validator; avp installs validators only`,
@@ -116,9 +117,12 @@ export async function fetchRegistryVersion(
   if (!v.integrity || typeof v.integrity !== 'string') {
     throw new AvpError(
       'integrity-missing',
-      `${client.base} sent no integrity for ${v.name}@${v.version}; refusing to install an unverifiable download`,
+      `${client.base} sent no integrity for ${v.name}@${v.version}: the registry served it without one, and avp ` +
+        'requires a sha512 integrity for every registry download (it never installs an unverifiable one)',
       {
-        fix: 'the registry must publish an `integrity` (sha512) for every version; report it to its operator',
+        fix:
+          `ask the operator of ${client.base} to publish an integrity for every version ` +
+          '(the reference client skips the check; avp never does)',
       },
     );
   }
@@ -140,7 +144,7 @@ export async function fetchRegistryVersion(
   const bytes = await client.download(new URL(v.downloadUrl, client.base).toString(), opts.progress);
   const actual = integrityOf(bytes);
   if (actual !== v.integrity) throw integrityMismatch(v.downloadUrl, v.integrity, actual);
-  const info = await inspectArchive(bytes);
+  const info = await inspectArchive(bytes, { registryVersion: v.version });
   // `owner/repo` registry names hold a package named `repo` (package names have no `/`).
   if (info.manifest.name !== v.name.split('/').pop()) {
     throw new AvpError('package-name-mismatch', `${v.downloadUrl} holds "${info.manifest.name}", not "${v.name}"`, {

@@ -21,6 +21,26 @@ export interface SearchResult {
   offset: number;
 }
 
+/** One hit of `GET /api/search` (the fuzzy search; snake_case `qualified_name` as the reference sends it). */
+export interface FuzzyHit {
+  name: string;
+  qualified_name?: string | null;
+  description: string;
+  author: string;
+  type?: string | null;
+  downloads: number;
+  score: number;
+  /** avp's server adds these (the reference's fuzzy hits carry no version); other registries may not. */
+  latest?: string;
+  tags?: string[];
+}
+
+/** `GET /api/search?q=&limit=` */
+export interface FuzzySearchResult {
+  results: FuzzyHit[];
+  total: number;
+}
+
 export interface PackageDetail {
   name: string;
   description: string;
@@ -54,6 +74,14 @@ export interface PackageVersion {
 export interface VersionList {
   name: string;
   versions: Array<{ version: string; publishedAt: string }>;
+}
+
+/** `DELETE /api/packages/{name}/{version}`: the reference reads `deleted`; avp's server yanks (`yanked: true`). */
+export interface UnpublishResult {
+  deleted?: boolean;
+  yanked?: boolean;
+  name?: string;
+  version?: string;
 }
 
 export interface PublishResult {

@@ -44,7 +44,7 @@ export async function updateValidators(opts: {
   progress?: ProgressFn;
 }): Promise<UpdateResult[]> {
   const env = opts.env ?? process.env;
-  const { default: semver } = await import('semver');
+  const { default: semver } = await import('./semver.ts');
   const lf = readLockfile(lockfilePath(opts.scope, opts.projectRoot, env));
   const names = opts.names?.length ? opts.names : Object.keys(lf.packages);
   const results: UpdateResult[] = [];
@@ -138,7 +138,7 @@ export async function outdated(opts: {
   env?: NodeJS.ProcessEnv;
 }): Promise<OutdatedRow[]> {
   const env = opts.env ?? process.env;
-  const { default: semver } = await import('semver');
+  const { default: semver } = await import('./semver.ts');
   const rows: OutdatedRow[] = [];
   for (const scope of opts.scopes) {
     const lf = readLockfile(lockfilePath(scope, opts.projectRoot, env));

@@ -36,7 +36,7 @@ describe('avp registry commands', () => {
     const db = new SQL(`sqlite://${join(data, 'registry.db')}`);
     const rows = await db`SELECT version, name FROM schema_migrations`;
     await db.close();
-    expect(rows.map((r: { version: number }) => r.version)).toEqual([1]);
+    expect(rows.map((r: { version: number }) => r.version)).toEqual([1, 2]);
   });
 
   test('--base-url sets the downloadUrl origin', async () => {
