@@ -243,15 +243,20 @@ export function formatInit(r: InitResult): string {
   const lines: string[] = [];
   const would = r.dryRun ? 'would ' : '';
   const s = r.settings;
-  if (!s.changed) lines.push(`${s.path}: avp's hook is already installed (nothing to change)`);
+  // Paths in the project are shown from its root (what the user types and commits); others in full.
+  const show = (p: string) => {
+    const rel = relative(r.projectRoot, p);
+    return rel && !rel.startsWith('..') && !rel.startsWith('/') ? rel : p;
+  };
+  if (!s.changed) lines.push(`${show(s.path)}: avp's hook is already installed (nothing to change)`);
   else {
     lines.push(
-      `${s.path}: ${would}${s.created ? 'create the file and ' : ''}add avp's hook for ${s.added.length} event${s.added.length === 1 ? '' : 's'}${s.updated.length ? `, update it for ${s.updated.length}` : ''}`,
+      `${show(s.path)}: ${would}${s.created ? 'create the file and ' : ''}add avp's hook for ${s.added.length} event${s.added.length === 1 ? '' : 's'}${s.updated.length ? `, update it for ${s.updated.length}` : ''}`,
     );
     lines.push(`  command: ${s.command}   timeout: ${s.timeout}s`);
   }
-  for (const m of r.layout) lines.push(`${would}create ${m}`);
-  for (const v of r.installed) lines.push(`${would}install validator ${v.name}@${v.version} → ${v.dir}`);
+  for (const m of r.layout) lines.push(`${would}create ${show(m)}`);
+  for (const v of r.installed) lines.push(`${would}install validator ${v.name}@${v.version} → ${show(v.dir)}`);
   if (r.skipped.length) lines.push(`already installed: ${r.skipped.join(', ')}`);
   if (r.llm.length) {
     lines.push('', 'LLM-judged validators in the catalog (not installed: they need a model):');
@@ -265,7 +270,7 @@ export function formatInit(r: InitResult): string {
   }
   if (r.cleaned?.changed) {
     lines.push(
-      `${r.cleaned.path}: ${would}remove avp's older entry (${r.cleaned.removed.length} event${r.cleaned.removed.length === 1 ? '' : 's'}): the shared one runs avp; both would run it twice per event`,
+      `${show(r.cleaned.path)}: ${would}remove avp's older entry (${r.cleaned.removed.length} event${r.cleaned.removed.length === 1 ? '' : 's'}): the shared one runs avp; both would run it twice per event`,
     );
   }
   for (const n of r.notes) lines.push('', `note: ${n}`);
