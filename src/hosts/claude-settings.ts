@@ -314,7 +314,7 @@ export function writeSettings(path: string, text: string): void {
     if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') throw e;
     throw new AvpError('settings-write', `could not be written (${code}); avp did not change it`, {
       file: target,
-      fix: `avp writes a temporary file next to it and renames it over: check that you own ${shellWord(dirname(target))} and may write there (ls -ld ${shellWord(dirname(target))}; chmod u+w), then run the command again`,
+      fix: `the settings file is replaced by a temporary file renamed over it: check that you own ${shellWord(dirname(target))} and may write there (ls -ld ${shellWord(dirname(target))}; chmod u+w), then run the command again`,
       cause: e,
     });
   }
