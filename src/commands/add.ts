@@ -21,7 +21,10 @@ export default defineCommand({
       description: 'Registry base URL (default: AVP_REGISTRY_URL, config registry.url, https://registry.mirdan.ai)',
     },
     offline: { type: 'boolean', description: 'Only the catalog embedded in avp; no network' },
-    force: { type: 'boolean', description: 'Replace a same-named validator that avp did not install' },
+    force: {
+      type: 'boolean',
+      description: 'Replace a same-named validator that avp did not install, or one edited since avp installed it',
+    },
     json: { type: 'boolean', description: 'Print the result as JSON on stdout' },
     quiet: { type: 'boolean', description: 'Print nothing but errors' },
   },

@@ -8,10 +8,14 @@ import { runCommand } from './run-command.ts';
 export default defineCommand({
   meta: { name: 'init', description: "Install avp's hook into Claude Code settings and set up .avp/ in the project" },
   args: {
-    project: { type: 'boolean', description: 'Write .claude/settings.json (shared with the team; the default)' },
+    project: {
+      type: 'boolean',
+      description: 'Write .claude/settings.json (shared with the team: `avp hook`, needs avp on PATH; the default)',
+    },
     local: {
       type: 'boolean',
-      description: 'Write .claude/settings.local.json (this machine only, usually git-ignored)',
+      description:
+        'Write .claude/settings.local.json (this machine only; the default when avp is not on PATH: its absolute path)',
     },
     user: { type: 'boolean', description: 'Write ~/.claude/settings.json (every project of this user)' },
     agent: { type: 'string', description: 'The agent whose settings to write (supported: claude)', default: 'claude' },
@@ -23,7 +27,7 @@ export default defineCommand({
     command: {
       type: 'string',
       description:
-        'The hook command to write instead of this binary\'s absolute path (e.g. "avp" when every teammate has avp on PATH)',
+        "The hook command to write instead of `avp hook --agent claude` (avp on PATH) or this binary's absolute path",
     },
     'dry-run': { type: 'boolean', description: 'Show what would change; write nothing' },
     json: { type: 'boolean', description: 'Print what was done as JSON on stdout' },
@@ -34,6 +38,7 @@ export default defineCommand({
       const result = await runInit({
         scope: args.user ? 'user' : args.local ? 'local' : 'project',
         scopes: [args.project, args.local, args.user].filter(Boolean).length,
+        scopeGiven: Boolean(args.project || args.local || args.user),
         agent: args.agent,
         validators: args.validators !== false,
         command: args.command,
@@ -45,6 +50,7 @@ export default defineCommand({
         ? undefined
         : (await import('../trust/accept.ts')).acceptWrittenPaths(result.projectRoot, process.env, [
             result.settings.path,
+            ...(result.cleaned?.changed ? [result.cleaned.path] : []),
             ...result.installed.map((v) => v.dir),
           ]);
       if (args.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -12,6 +12,10 @@ export default defineCommand({
       type: 'boolean',
       description: 'Never write the lockfile; fail if an installed validator differs from it (CI)',
     },
+    force: {
+      type: 'boolean',
+      description: 'Also replace validators edited since avp installed them (the edits are lost)',
+    },
     user: { type: 'boolean', description: 'Restore the user scope (~/.avp/avp-lock.json) instead of the project' },
     json: { type: 'boolean', description: 'Print the results as JSON on stdout' },
     quiet: { type: 'boolean', description: 'Print nothing but errors' },
@@ -41,6 +45,7 @@ export default defineCommand({
         scope,
         projectRoot,
         frozen: args.frozen,
+        force: args.force,
         progress: progress.onProgress,
       }).finally(() => progress.done());
       const log = await logger();

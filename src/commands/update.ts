@@ -20,6 +20,7 @@ export default defineCommand({
       description: "Ignore the recorded range: go to the registry's latest and record `latest`",
     },
     registry: { type: 'string', description: 'Registry base URL (default: the one each package came from)' },
+    force: { type: 'boolean', description: 'Also replace validators edited since avp installed them (edits are lost)' },
     json: { type: 'boolean', description: 'Print the results as JSON on stdout' },
     quiet: { type: 'boolean', description: 'Print nothing but errors' },
   },
@@ -48,6 +49,7 @@ export default defineCommand({
         projectRoot,
         registry: args.registry,
         latest: args.latest,
+        force: args.force,
         progress: progress.onProgress,
       }).finally(() => progress.done());
       const log = await logger();
@@ -64,7 +66,15 @@ export default defineCommand({
         : undefined;
       if (waiting) log.warn(waiting);
       if (args.json) return printJson(results);
-      if (!results.length) log.info('nothing installed in this scope');
+      if (!results.length) {
+        const other = scope === 'user' ? 'project' : 'user';
+        const { readLockfile } = await import('../registry/lockfile.ts');
+        const there = Object.keys(readLockfile(lockfilePath(other, projectRoot)).packages).length;
+        log.info(
+          `nothing installed in the ${scope} scope (avp looked in ${lockfilePath(scope, projectRoot)})` +
+            (there ? `; the ${other} scope has ${there}: avp update --${other}` : ''),
+        );
+      }
       for (const r of results) {
         if (r.status === 'updated') log.success(`${r.name} ${r.from} → ${r.to}`);
         else if (r.status === 'current') log.info(`${r.name}@${r.from} is up to date`);

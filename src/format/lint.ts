@@ -34,6 +34,14 @@ export async function lintPaths(paths: string[]): Promise<LintMessage[]> {
         fix: 'point avp lint at a name.md, a folder holding VALIDATOR.md, or a folder of validators',
       });
     }
+    // Lint-only hints: validators that load but never fire, always fire, or check nothing.
+    const { hintWarnings, tabWarnings } = await import('./lint-hints.ts');
+    const files = new Set([
+      ...validators.map((v) => (v.dir ? `${v.dir}/VALIDATOR.md` : v.path)),
+      ...errors.map((e) => e.path),
+    ]);
+    for (const f of files) warnings.push(...tabWarnings(f));
+    for (const v of validators) warnings.push(...hintWarnings(v));
     for (const m of [...errors.map(errorToLint), ...warnings]) {
       const key = `${m.path}:${m.line}:${m.column}:${m.level}:${m.message}`;
       if (seen.has(key)) continue;

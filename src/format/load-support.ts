@@ -1,6 +1,6 @@
 /** Checks shared by the loaders: files named in the prompt, the `script` path, and the content hash. */
 import { readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import type { Collector } from './load.ts';
 import { findMentions } from './references.ts';
 
@@ -25,12 +25,17 @@ export function checkMentions(path: string, body: string, bodyLine: number, root
     const hit = candidates.find((p) => isFile(p) !== undefined);
     c.result.deps.push(...candidates);
     if (hit === undefined) {
+      // A single-file validator sits among other validators: a file created beside it would load as a validator.
+      const single = basename(path) !== 'VALIDATOR.md' && root === dirname(path);
+      const home = join(root, basename(path, '.md'));
       c.add(path, {
         line: m.line,
         column: m.column,
         level: 'error',
         message: `${m.target} is named in the prompt but does not exist`,
-        fix: `create ${candidates[0]}, or remove the mention`,
+        fix: single
+          ? `a single-file validator has no folder of its own: make it a directory validator (move ${path} to ${join(home, 'VALIDATOR.md')}) and create ${resolve(home, m.target)}; or remove the mention`
+          : `create ${candidates[0]}, or remove the mention`,
       });
     } else if (isFile(hit)) {
       found.push(hit);

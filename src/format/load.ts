@@ -80,12 +80,46 @@ export function readFrontmatter(path: string, c: Collector): (Frontmatter & { te
   return { ...fm, text };
 }
 
+/**
+ * A `.md` without frontmatter and without a single validator key (notes, a stray reference) is not a validator: a
+ * warning, never a load error that would block every event. One that looks like an attempt (`name:`, `trigger:` …
+ * near the top) stays an error: fail closed.
+ */
+function notAValidator(path: string, c: Collector): LoadResult | undefined {
+  const [e] = c.result.errors;
+  if (c.result.errors.length !== 1 || !e?.message.startsWith('no YAML frontmatter')) return undefined;
+  let head = '';
+  try {
+    head = readFileSync(path, 'utf8').split(/\r?\n/).slice(0, 30).join('\n');
+  } catch {
+    return undefined;
+  }
+  if (/^\s*(?:name|description|severity|trigger|match|script)\s*:/m.test(head)) return undefined;
+  return {
+    validators: [],
+    errors: [],
+    warnings: [
+      {
+        path,
+        line: 1,
+        column: 1,
+        level: 'warning',
+        message: 'not a validator (no frontmatter): ignored',
+        fix: ['references', 'assets', 'scripts'].includes(basename(dirname(path)))
+          ? `a file a prompt names lives in its validator's own folder: make the validator a directory (<name>/VALIDATOR.md) and move this file to <name>/${basename(dirname(path))}/${basename(path)}`
+          : 'a validator starts with a `---` frontmatter block (name, description, severity, trigger); move notes out of the validators folder, or name them README.md',
+      },
+    ],
+    deps: c.result.deps,
+  };
+}
+
 /** A single-file validator `name.md`. */
 export function loadFile(path: string, source: Source): LoadResult {
   const c = new Collector(source);
   c.result.deps.push(path);
   const fm = readFrontmatter(path, c);
-  if (!fm) return c.result;
+  if (!fm) return notAValidator(path, c) ?? c.result;
   c.identity = readableIdentity(fm.data);
   const { spec, problems } = validateSpec(fm);
   for (const p of problems) c.add(path, p);
@@ -130,7 +164,7 @@ export function loadDir(dir: string, source: Source): LoadResult {
   const files = filesUnder(dir);
   c.result.deps.push(...files);
   const fm = readFrontmatter(path, c);
-  if (!fm) return c.result;
+  if (!fm) return notAValidator(path, c) ?? c.result;
   const isRuleSet = existsSync(join(dir, 'rules')) && statSync(join(dir, 'rules')).isDirectory();
   // A RuleSet without `trigger` runs on PostToolUse (the reference's default): its load errors concern that event.
   c.identity = readableIdentity(

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { AvpError } from '../errors.ts';
 import { loadSource } from './discover.ts';
 import { lintPaths } from './lint.ts';
+import { placeholderDescription } from './lint-hints.ts';
 import { NAME_FIX, NAME_RE } from './schema.ts';
 import {
   SEVERITIES,
@@ -89,7 +90,7 @@ export async function scaffoldValidator(o: ScaffoldOptions): Promise<Scaffolded>
       fix: 'pick another name (names are unique within a source)',
     });
 
-  const description = `Checks that … (describe in one sentence what ${o.name} checks)`;
+  const description = placeholderDescription(o.name);
   const files: Record<string, string> = {};
   if (o.form === 'file') {
     files[`${o.name}.md`] = frontmatter(o.name, description, severity, trigger) + prompt(o.name, '');

@@ -4,7 +4,17 @@
  * parse-and-reprint), so comments survive, a second `init` changes nothing, and `deinit` after `init` gives back
  * the original text. A file that does not parse is refused with its line and column, never overwritten.
  */
-import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import {
@@ -17,7 +27,6 @@ import {
   printParseErrorCode,
   type ParseError,
 } from 'jsonc-parser';
-import { writeAtomic } from '../engine/session/store.ts';
 import { AvpError } from '../errors.ts';
 
 export type SettingsScope = 'project' | 'local' | 'user';
@@ -33,9 +42,14 @@ function shellWord(s: string): string {
   return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/** The hook command written into the shared settings: it works on every machine that has avp on PATH. */
+export function portableHookCommand(agent = 'claude'): string {
+  return `avp hook --agent ${agent}`;
+}
+
 /**
- * The command written into settings: the absolute path of the running avp binary (hooks run with whatever PATH the
- * agent has, so a bare `avp` may not resolve), or `bun <cli.ts>` when avp runs from source.
+ * This machine's hook command: the absolute path of the running avp binary (for unshared settings only), or
+ * `bun <cli.ts>` when avp runs from source.
  */
 export function avpHookCommand(agent = 'claude'): string {
   const fromSource = typeof Bun !== 'undefined' && /\.[cm]?[jt]s$/.test(Bun.main);
@@ -261,13 +275,61 @@ export function planRemove(file: SettingsFile): RemovePlan {
 }
 
 /**
- * Writes a settings file atomically (temp + rename in the same directory), creating `.claude/` when needed. A
- * symlinked settings file (dotfile managers) is written through the link, not replaced by a plain file.
+ * Refuses a settings file the user made read-only (no write bit: checked by mode, so it holds for root too): avp
+ * never replaces it. Called before anything changes.
+ */
+export function assertWritable(path: string): void {
+  if (!existsSync(path)) return;
+  const target = realpathSync(path);
+  const mode = statSync(target).mode & 0o7777;
+  if ((mode & 0o222) !== 0) return;
+  throw new AvpError(
+    'settings-read-only',
+    `read-only (mode ${mode.toString(8).padStart(4, '0')}); avp did not change it`,
+    {
+      file: target,
+      fix: `make it writable (chmod u+w ${shellWord(target)}) and run the command again, or leave it as it is and use the other settings file (--local or --project)`,
+    },
+  );
+}
+
+/**
+ * Writes a settings file atomically (temp + rename in the same directory), creating `.claude/` when needed, with the
+ * mode the file had (a 0600 file stays 0600). A symlinked settings file (dotfile managers) is written through the
+ * link, not replaced by a plain file. Permission failures say which file and how to fix it.
  */
 export function writeSettings(path: string, text: string): void {
+  assertWritable(path);
   const target = existsSync(path) ? realpathSync(path) : path;
-  mkdirSync(dirname(target), { recursive: true });
-  writeAtomic(target, text);
+  const mode = existsSync(target) ? statSync(target).mode & 0o7777 : undefined;
+  const tmp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(tmp, text, mode === undefined ? undefined : { mode });
+    if (mode !== undefined) chmodSync(tmp, mode); // the umask narrowed it
+    renameSync(tmp, target);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') throw e;
+    throw new AvpError('settings-write', `could not be written (${code}); avp did not change it`, {
+      file: target,
+      fix: `the settings file is replaced by a temporary file renamed over it: check that you own ${shellWord(dirname(target))} and may write there (ls -ld ${shellWord(dirname(target))}; chmod u+w), then run the command again`,
+      cause: e,
+    });
+  }
+}
+
+/** The distinct commands of avp's entries in a settings file (empty when it has none or does not exist). */
+export function avpCommandsIn(path: string): string[] {
+  const file = readSettings(path);
+  const out = new Set<string>();
+  for (const event of Object.keys((file.value.hooks as Record<string, unknown> | undefined) ?? {})) {
+    for (const g of groupsOf(file.value, event))
+      for (const h of Array.isArray(g?.hooks) ? g.hooks : [])
+        if (isAvpHookCommand(h?.command)) out.add(h.command as string);
+  }
+  return [...out];
 }
 
 /** Seconds for the hook entry: above avp's whole-call budget, so avp always answers before Claude Code cancels it. */

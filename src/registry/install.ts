@@ -17,6 +17,7 @@ import { fetchSpec } from './fetch-spec.ts';
 import { isPackageName } from './manifest.ts';
 import { parseSpec } from './resolve.ts';
 import { lockEntryOf, type Fetched } from './sources.ts';
+import { editedError, editedSinceInstall, markInstalled, otherScopeHint } from './local-edits.ts';
 import { commitStaged, discard, recoverInterrupted, removeInstalled, stagePackage } from './stage.ts';
 
 export interface AddOptions {
@@ -28,7 +29,7 @@ export interface AddOptions {
   env?: NodeJS.ProcessEnv;
   /** Where relative paths in the spec are resolved (default: projectRoot). */
   cwd?: string;
-  /** Replace a same-named validator avp did not install. */
+  /** Replace a same-named validator avp did not install, or one edited since avp installed it. */
   force?: boolean;
   progress?: ProgressFn;
   /** Record this lock entry as it is (install from the lockfile) instead of a fresh one. */
@@ -115,6 +116,7 @@ async function installFetchedUnwrapped(
   const staged = await stagePackage(home, f.name, f.info);
   try {
     await lintStaged(staged.dir, f.name);
+    markInstalled(staged.dir);
   } catch (e) {
     discard(staged);
     throw e;
@@ -139,6 +141,11 @@ async function installFetchedUnwrapped(
         });
       }
       if (existsSync(target) && !known && !opts.force) throw conflict(target, f.name);
+      if (known && !opts.force && editedSinceInstall(target, known)) {
+        // Same package as installed: the staged copy is pristine, so the edited files can be named.
+        const pristine = known.treeIntegrity && known.treeIntegrity === entry.treeIntegrity ? staged.dir : undefined;
+        throw editedError(f.name, target, 'replace', pristine);
+      }
       if (f.fallback && known && known.source !== 'catalog') throw fallbackRefused(f, known);
       replaced = known?.version;
       const commit = commitStaged(staged, validatorsDir, entry.treeIntegrity!);
@@ -221,10 +228,14 @@ async function lintStaged(dir: string, name: string): Promise<void> {
   );
 }
 
-/** `avp remove`: deletes the validator directory and its lockfile entry, under the scope lock. */
+/**
+ * `avp remove`: deletes the validator directory and its lockfile entry, under the scope lock. Only what avp
+ * installed, unedited: a hand-written validator (no lock entry) or one edited since its install is refused without
+ * `force`. Not found here but in the other scope: the error says so, with the flag.
+ */
 export async function removeValidator(
   name: string,
-  opts: { scope: Scope; projectRoot: string; env?: NodeJS.ProcessEnv },
+  opts: { scope: Scope; projectRoot: string; env?: NodeJS.ProcessEnv; force?: boolean },
 ): Promise<{ removed: boolean; version?: string; dir: string }> {
   const env = opts.env ?? process.env;
   const home = scopeHome(opts.scope, opts.projectRoot, env);
@@ -241,12 +252,19 @@ export async function removeValidator(
       recoverInterrupted(home, validatorsDir, (n) => readLockfile(lockPath).packages[n]?.treeIntegrity);
       const lf = readLockfile(lockPath);
       const entry = lf.packages[name];
+      const single = join(validatorsDir, `${name}.md`);
       if (!entry && !existsSync(dir)) {
-        const other = opts.scope === 'user' ? '--project' : '--user';
-        throw new AvpError('not-installed', `${name} is not installed in the ${opts.scope} scope (${validatorsDir})`, {
-          fix: `check \`avp list\`; to remove it from the other scope pass ${other}`,
-        });
+        const elsewhere = otherScopeHint(name, opts.scope, opts.projectRoot, env, 'remove');
+        const handWritten = existsSync(single) ? handWrittenError(single, opts.scope) : undefined;
+        if (handWritten && !elsewhere) throw handWritten;
+        throw new AvpError(
+          elsewhere ? 'installed-in-other-scope' : 'not-installed',
+          `${name} is not installed in the ${opts.scope} scope (avp looked in ${validatorsDir})`,
+          { fix: elsewhere || 'check `avp list` (its SCOPE column says where each validator is)' },
+        );
       }
+      if (!entry && !opts.force) throw handWrittenError(dir, opts.scope);
+      if (entry && !opts.force && editedSinceInstall(dir, entry)) throw editedError(name, dir, 'remove');
       removeInstalled(home, validatorsDir, name);
       if (entry) {
         delete lf.packages[name];
@@ -254,5 +272,16 @@ export async function removeValidator(
       }
       return { removed: true, version: entry?.version, dir };
     }),
+  );
+}
+
+/** A validator avp has no record of installing: the user's own work, never deleted by `avp remove` on its own. */
+function handWrittenError(path: string, scope: Scope): AvpError {
+  return new AvpError(
+    'not-installed-by-avp',
+    `${path} was not installed by avp (no ${scope} lockfile entry); avp did not delete it`,
+    {
+      fix: `delete it yourself if you mean to (rm -r ${path}), or run \`avp remove\` again with --force`,
+    },
   );
 }

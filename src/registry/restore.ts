@@ -1,30 +1,13 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AvpError } from '../errors.ts';
-import { treeIntegrity } from './archive.ts';
 import { catalogPackage } from './catalog-source.ts';
 import { clientFor } from './credentials.ts';
 import type { ProgressFn } from './http.ts';
 import { installFetched } from './install.ts';
+import { editedError, editedSinceInstall, installedTreeIntegrity } from './local-edits.ts';
 import { lockfilePath, readLockfile, scopeValidatorsDir, type LockEntry, type Scope } from './lockfile.ts';
 import { fetchDir, fetchGit, fetchRegistryVersion, fetchUrl, integrityMismatch, type Fetched } from './sources.ts';
-
-/**
- * Integrity of an installed validator directory (every file, path order) — compared with `treeIntegrity` in the lock.
- */
-function installedTreeIntegrity(dir: string): string | undefined {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) return undefined;
-  const files: Array<{ path: string; data: Uint8Array }> = [];
-  const walk = (rel: string) => {
-    for (const d of readdirSync(join(dir, rel), { withFileTypes: true })) {
-      const child = rel ? `${rel}/${d.name}` : d.name;
-      if (d.isDirectory()) walk(child);
-      else files.push({ path: child, data: readFileSync(join(dir, child)) });
-    }
-  };
-  walk('');
-  return treeIntegrity(files);
-}
 
 /** Fetches exactly what a lock entry recorded, refusing anything that does not hash to the recorded integrity. */
 async function fetchLocked(
@@ -91,12 +74,15 @@ export interface RestoreResult {
 /**
  * `avp install`: makes a scope's validators directory match its lockfile exactly (for teammates and CI). Each
  * entry is fetched from what the lockfile resolved and must hash to its integrity. `frozen` never writes the
- * lockfile and fails when an installed validator differs from its entry instead of replacing it.
+ * lockfile and fails when an installed validator differs from its entry instead of replacing it. A validator edited
+ * since avp installed it is never replaced without `force` (nothing is installed then).
  */
 export async function restoreFromLockfile(opts: {
   scope: Scope;
   projectRoot: string;
   frozen?: boolean;
+  /** Replace validators edited since avp installed them (the edits are lost). */
+  force?: boolean;
   env?: NodeJS.ProcessEnv;
   progress?: ProgressFn;
 }): Promise<RestoreResult[]> {
@@ -128,6 +114,15 @@ export async function restoreFromLockfile(opts: {
       );
     }
   }
+  const edited = opts.force ? [] : plan.filter((p) => !p.matches && editedSinceInstall(join(dir, p.name), p.entry));
+  if (edited.length === 1) throw editedError(edited[0]!.name, join(dir, edited[0]!.name), 'replace');
+  if (edited.length > 1) {
+    throw new AvpError(
+      'local-edits',
+      `${edited.map((p) => p.name).join(', ')} in ${dir} were edited after avp installed them; avp installed nothing`,
+      { fix: 'copy your edits elsewhere first; to replace them anyway and lose the edits, run `avp install --force`' },
+    );
+  }
   const results: RestoreResult[] = [];
   for (const p of plan) {
     if (p.matches) {
@@ -139,7 +134,7 @@ export async function restoreFromLockfile(opts: {
       scope: opts.scope,
       projectRoot: opts.projectRoot,
       env,
-      force: true,
+      force: opts.force,
       keepEntry: p.entry,
       frozen: opts.frozen,
     });

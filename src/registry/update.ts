@@ -4,7 +4,9 @@ import { clientFor } from './credentials.ts';
 import { fetchSpec } from './fetch-spec.ts';
 import type { ProgressFn } from './http.ts';
 import { installFetched } from './install.ts';
-import { lockfilePath, readLockfile, type LockEntry, type Scope } from './lockfile.ts';
+import { join } from 'node:path';
+import { lockfilePath, readLockfile, scopeValidatorsDir, type LockEntry, type Scope } from './lockfile.ts';
+import { editedSinceInstall, otherScopeHint } from './local-edits.ts';
 import { parseSpec, resolveVersion } from './resolve.ts';
 
 export interface UpdateResult {
@@ -40,21 +42,40 @@ export async function updateValidators(opts: {
   projectRoot: string;
   registry?: string;
   latest?: boolean;
+  /** Replace validators edited since avp installed them (the edits are lost). */
+  force?: boolean;
   env?: NodeJS.ProcessEnv;
   progress?: ProgressFn;
 }): Promise<UpdateResult[]> {
   const env = opts.env ?? process.env;
   const { default: semver } = await import('./semver.ts');
-  const lf = readLockfile(lockfilePath(opts.scope, opts.projectRoot, env));
+  const lockPath = lockfilePath(opts.scope, opts.projectRoot, env);
+  const lf = readLockfile(lockPath);
   const names = opts.names?.length ? opts.names : Object.keys(lf.packages);
+  for (const name of names) {
+    if (lf.packages[name]) continue;
+    const elsewhere = otherScopeHint(name, opts.scope, opts.projectRoot, env, 'update');
+    throw new AvpError(
+      elsewhere ? 'installed-in-other-scope' : 'not-installed',
+      `${name} is not in the ${opts.scope} lockfile (avp looked in ${lockPath})`,
+      { fix: elsewhere || `install it with \`avp add ${name}${opts.scope === 'project' ? ' --project' : ''}\`` },
+    );
+  }
+  // Checked before anything is fetched: an update never replaces the user's edits, and refuses as a whole.
+  const dir = scopeValidatorsDir(opts.scope, opts.projectRoot, env);
+  const edited = opts.force ? [] : names.filter((n) => editedSinceInstall(join(dir, n), lf.packages[n]));
+  if (edited.length) {
+    throw new AvpError(
+      'local-edits',
+      `${edited.join(', ')} in ${dir} ${edited.length === 1 ? 'was' : 'were'} edited after avp installed ${edited.length === 1 ? 'it' : 'them'}; avp updated nothing`,
+      {
+        fix: `copy your edits elsewhere first, or update the others by name; to replace ${edited.length === 1 ? 'it' : 'them'} anyway and lose the edits, run \`avp update\` again with --force`,
+      },
+    );
+  }
   const results: UpdateResult[] = [];
   for (const name of names) {
-    const e = lf.packages[name];
-    if (!e) {
-      throw new AvpError('not-installed', `${name} is not in the ${opts.scope} lockfile`, {
-        fix: `install it with \`avp add ${name}${opts.scope === 'project' ? ' --project' : ''}\``,
-      });
-    }
+    const e = lf.packages[name]!;
     const spec = respec(name, e, Boolean(opts.latest));
     if (!spec) {
       results.push({
@@ -110,7 +131,11 @@ export async function updateValidators(opts: {
       continue;
     }
     const requested = opts.latest ? 'latest' : e.requested;
-    await installFetched(fetched, { scope: opts.scope, projectRoot: opts.projectRoot, env }, requested);
+    await installFetched(
+      fetched,
+      { scope: opts.scope, projectRoot: opts.projectRoot, env, force: opts.force },
+      requested,
+    );
     results.push({ name, scope: opts.scope, from: e.version, to: fetched.version, status: 'updated' });
   }
   return results;

@@ -49,9 +49,14 @@ describe('avp new', () => {
     expect(made).toMatchObject({ name: 'style', form: 'ruleset', source: 'project', path: w.pv('style/VALIDATOR.md') });
     expect(made.files).toEqual([w.pv('style/VALIDATOR.md'), w.pv('style/rules/first-rule.md')]);
 
+    // No errors; the placeholders `avp new` leaves are pointed out until the author replaces them.
     const lint = await w.run(['lint']);
-    expect(lint.stdout).toBe('');
-    expect(lint.stderr).toContain('0 errors, 0 warnings');
+    const lines = lint.stdout.trim().split('\n');
+    expect(
+      lines.every((l) => /: warning: (the description is still the placeholder|placeholder rule left)/.test(l)),
+    ).toBe(true);
+    expect(lines.filter((l) => l.includes('description is still'))).toHaveLength(3);
+    expect(lint.stderr).toContain('0 errors, 6 warnings');
     expect(lint.code).toBe(0);
 
     const list = JSON.parse((await w.run(['list', '--json'])).stdout);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AVP_BIN, runAvp, tempDir } from '../support/run-avp.ts';
 
@@ -9,7 +9,11 @@ function project(): { root: string; home: string; env: Record<string, string> } 
   const root = tempDir('avp-init-');
   const home = tempDir('avp-init-home-');
   Bun.spawnSync(['git', 'init', '-q'], { cwd: root });
-  return { root, home, env: { HOME: home, AVP_HOME: join(home, '.avp') } };
+  // avp on PATH, as the README's Install step says: init shares the portable `avp hook` command.
+  const bin = join(home, 'bin');
+  mkdirSync(bin);
+  symlinkSync(AVP_BIN, join(bin, 'avp'));
+  return { root, home, env: { HOME: home, AVP_HOME: join(home, '.avp'), PATH: `${bin}:${process.env.PATH}` } };
 }
 
 describe('avp init / deinit (compiled binary)', () => {
@@ -21,9 +25,7 @@ describe('avp init / deinit (compiled binary)', () => {
     const settings = JSON.parse(readFileSync(join(p.root, '.claude', 'settings.json'), 'utf8'));
     expect(Object.keys(settings.hooks)).toHaveLength(EVENTS);
     for (const groups of Object.values(settings.hooks) as any[]) {
-      expect(groups).toEqual([
-        { hooks: [{ type: 'command', command: `${AVP_BIN} hook --agent claude`, timeout: 120 }] },
-      ]);
+      expect(groups).toEqual([{ hooks: [{ type: 'command', command: 'avp hook --agent claude', timeout: 120 }] }]);
     }
     expect(readFileSync(join(p.root, '.avp', '.gitignore'), 'utf8')).toContain('state/');
     const installed = readdirSync(join(p.root, '.avp', 'validators'));
@@ -40,7 +42,7 @@ describe('avp init / deinit (compiled binary)', () => {
     // The installed hook answers through the real settings' command line.
     const hook = Bun.spawnSync(['sh', '-c', settings.hooks.Notification[0].hooks[0].command], {
       cwd: p.root,
-      env: { PATH: process.env.PATH!, ...p.env, CLAUDE_PROJECT_DIR: p.root },
+      env: { ...p.env, CLAUDE_PROJECT_DIR: p.root },
       stdin: Buffer.from(
         JSON.stringify({
           session_id: 's',

@@ -193,7 +193,12 @@ describe('avp install [--frozen]', () => {
     expect(refused.stderr).toContain('demo');
     expect(readFileSync(join(sb.project, '.avp', 'validators', 'demo', 'VALIDATOR.md'), 'utf8')).toBe('tampered');
 
-    const restored = await sb.avp(['install', '--json']);
+    // The tampered copy is an edit avp did not make: replaced only on --force (the user's work is never lost silently).
+    const kept = await sb.avp(['install']);
+    expect(kept.code).toBe(1);
+    expect(kept.stderr).toContain('edited after avp installed demo');
+    expect(readFileSync(join(sb.project, '.avp', 'validators', 'demo', 'VALIDATOR.md'), 'utf8')).toBe('tampered');
+    const restored = await sb.avp(['install', '--force', '--json']);
     expect(JSON.parse(restored.stdout)).toEqual([
       { name: 'demo', version: '1.2.0', action: 'replaced' },
       { name: 'multi-0', version: '1.0.0', action: 'unchanged' },

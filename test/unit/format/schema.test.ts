@@ -307,8 +307,8 @@ describe('YAML and frontmatter errors', () => {
     );
     expect(e.line).toBe(4);
   });
-  test('a file without frontmatter is a load error with a fix', async () => {
-    const e = await oneError('# Just markdown\n');
+  test('a file without frontmatter that has validator keys is a load error with a fix', async () => {
+    const e = await oneError('# Just markdown\nname: check\ntrigger: Stop\n');
     expect(e).toMatchObject({
       line: 1,
       column: 1,
