@@ -12,10 +12,10 @@ const CSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2328;background:#fff;margin:0 auto;
 max-width:1560px;padding:24px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:0 0 8px}p.sub{color:#59636e;margin:0 0 20px}
-.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(760px,1fr));gap:20px}
+.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(640px,1fr));gap:20px}
 section{border:1px solid #d1d9e0;border-radius:8px;padding:14px 16px;overflow-x:auto}
 section p{color:#59636e;margin:0 0 8px;font-size:13px}
-svg.chart{max-width:100%;height:auto;font-size:11px}svg .grid{stroke:#eaeef2}svg .tick,svg .legend{fill:#59636e}
+svg.chart{width:100%;height:auto;font-size:11px}svg .grid{stroke:#eaeef2}svg .tick,svg .legend{fill:#59636e}
 svg .label{fill:#1f2328;font-size:12px}svg .empty{fill:#8c959f;font-size:14px}
 table{border-collapse:collapse;width:100%;font-size:13px}th,td{padding:4px 8px;border-bottom:1px solid #eaeef2;
 text-align:right;white-space:nowrap}th:first-child,td:first-child{text-align:left}th{color:#59636e;font-weight:600}
@@ -109,6 +109,7 @@ ${section(
       { name: 'validator errors', values: s.blocks.errors, colour: '#b07aa1' },
     ],
     (v) => String(v),
+    true,
   ),
 )}
 ${section(
@@ -128,7 +129,14 @@ ${section(
 ${section(
   'Estimated cost per day',
   costNote,
-  dayBars('cost', 'Estimated cost per day', s.days, [{ name: 'USD', values: s.cost, colour: '#59a14f' }], formatUsd),
+  dayBars(
+    'cost',
+    'Estimated cost per day',
+    s.days,
+    [{ name: 'USD', values: s.cost, colour: '#59a14f' }],
+    // Axis steps such as 0.0125 need their digits: three significant ones.
+    (v) => `$${Number(v.toPrecision(3))}`,
+  ),
 )}
 ${section(
   'The validators that block most',

@@ -17,11 +17,12 @@ export const esc = (s: string) =>
 const f1 = (x: number) => (Math.round(x * 10) / 10).toString();
 
 /** A round upper bound (1, 2, 2.5, 5 × 10^k) and its ticks. */
-export function niceTicks(max: number, count = 5): number[] {
+export function niceTicks(max: number, count = 5, integer = false): number[] {
   if (!(max > 0)) return [0, 1];
-  const raw = max / count;
+  // Counts get whole-number steps: "0.2 blocks" is no tick.
+  const raw = integer ? Math.max(1, max / count) : max / count;
   const mag = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw)!;
+  const step = (integer ? [1, 2, 5, 10] : [1, 2, 2.5, 5, 10]).map((m) => m * mag).find((s) => s >= raw)!;
   const ticks: number[] = [];
   for (let v = 0; v <= max + step * 1e-9; v += step) ticks.push(Number(v.toPrecision(12)));
   if (ticks.at(-1)! < max) ticks.push(Number((ticks.at(-1)! + step).toPrecision(12)));
@@ -82,11 +83,17 @@ export function timeScatter(id: string, label: string, series: Series[], fmt: (v
   if (t1 === t0) [t0, t1] = [t0 - 3_600_000, t1 + 3_600_000];
   const x = (t: number) => M.l + ((W - M.l - M.r) * (t - t0)) / (t1 - t0);
   const { y, svg: axis } = yAxis(niceTicks(vmax), fmt);
-  const xTicks = Array.from({ length: 5 }, (_, i) => t0 + ((t1 - t0) * i) / 4)
-    .map((t) => {
-      const d = new Date(t).toISOString();
-      const text = t1 - t0 > 2 * 86_400_000 ? d.slice(5, 10) : d.slice(5, 16).replace('T', ' ');
-      return `<text class="tick" x="${f1(x(t))}" y="${H - M.b + 16}" text-anchor="middle">${text}</text>`;
+  // Labels as fine as the span needs: days, then hours and minutes, then seconds.
+  const span = t1 - t0;
+  const cut: [number, number] = span > 2 * 86_400_000 ? [5, 10] : span > 2 * 3_600_000 ? [5, 16] : [11, 19];
+  const xTicks = Array.from({ length: 5 }, (_, i) => t0 + (span * i) / 4)
+    .map((t, i) => {
+      const text = new Date(t)
+        .toISOString()
+        .slice(...cut)
+        .replace('T', ' ');
+      const anchor = i === 0 ? 'start' : i === 4 ? 'end' : 'middle';
+      return `<text class="tick" x="${f1(x(t))}" y="${H - M.b + 16}" text-anchor="${anchor}">${text}</text>`;
     })
     .join('');
   const marks = series
@@ -115,12 +122,14 @@ export function dayBars(
   days: string[],
   stacks: Array<{ name: string; values: number[]; colour?: string }>,
   fmt: (v: number) => string,
+  integer = false,
 ): string {
   const totals = days.map((_, d) => stacks.reduce((s, k) => s + (k.values[d] ?? 0), 0));
   if (!days.length || !totals.some((t) => t > 0)) return empty(id, label);
-  const { y, svg: axis } = yAxis(niceTicks(Math.max(...totals)), fmt);
+  const { y, svg: axis } = yAxis(niceTicks(Math.max(...totals), 5, integer), fmt);
   const band = (W - M.l - M.r) / days.length;
-  const bw = Math.max(1, band * 0.7);
+  // A few days must not make slabs: bars stay at most 36 px wide.
+  const bw = Math.min(36, Math.max(1, band * 0.7));
   const every = Math.ceil(days.length / 10);
   let body = axis;
   days.forEach((day, d) => {

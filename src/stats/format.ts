@@ -11,8 +11,8 @@ export function formatMs(ms: number): string {
 }
 
 export function formatTokens(n: number): string {
-  if (n < 10_000) return String(n);
-  if (n < 10_000_000) return `${(n / 1000).toFixed(n < 100_000 ? 1 : 0)}k`;
+  if (n < 1000) return String(Math.round(n));
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
@@ -39,7 +39,7 @@ const HEAD = [
   'out tok',
 ];
 
-function row(v: ValidatorStats | (Stats['total'] & { validator: string })): string[] {
+function row(v: ValidatorStats | (Stats['total'] & { validator: string; share: number })): string[] {
   const times = 'p50Ms' in v ? [formatMs(v.p50Ms), formatMs(v.p95Ms), formatMs(v.maxMs)] : ['', '', ''];
   return [
     printable(v.validator),
@@ -53,7 +53,7 @@ function row(v: ValidatorStats | (Stats['total'] & { validator: string })): stri
     formatTokens(v.inputTokens + v.cacheReadTokens + v.cacheWriteTokens),
     formatTokens(v.outputTokens),
     formatUsd(v.costUsd),
-    'share' in v ? pct(v.share) : '',
+    pct(v.share),
   ];
 }
 
@@ -65,7 +65,8 @@ export function formatStats(s: Stats): string {
   }
   const head = [...HEAD, 'cost', 'calls'];
   const rows = s.validators.map(row);
-  if (s.validators.length > 1) rows.push(row({ ...s.total, validator: 'total' }));
+  if (s.validators.length > 1)
+    rows.push(row({ ...s.total, validator: 'total', share: s.agentCalls ? s.total.calls / s.agentCalls : 0 }));
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
     cells
