@@ -137,6 +137,20 @@ describe('avp stats', () => {
   });
 });
 
+describe('avp check --json', () => {
+  test('each event carries per-validator duration, judge, tokens and cache state', async () => {
+    const r = await run.avp(['check', 'src/config.ts', '--event', 'PostToolUse', '--json'], run.env);
+    const out = JSON.parse(r.stdout);
+    const runs = out.events.flatMap((e: any) => e.runs);
+    expect(runs.map((x: any) => x.validator).sort()).toEqual(['always-ok', 'no-keys', 'style-warn']);
+    for (const x of runs) {
+      expect(typeof x.durationMs).toBe('number');
+      expect(x).toMatchObject({ judge: 'script', cache: 'none' });
+    }
+    expect(runs.find((x: any) => x.validator === 'style-warn').status).toBe('failed');
+  });
+});
+
 describe('a log the agent could have written to', () => {
   test('broken and forged lines are skipped and named; escape codes never reach the terminal', async () => {
     const p = project();
