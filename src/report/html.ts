@@ -49,7 +49,7 @@ function table(stats: Stats): string {
     formatTokens(t.inputTokens + t.cacheReadTokens + t.cacheWriteTokens),
     formatTokens(t.outputTokens),
     formatUsd(t.costUsd),
-    '',
+    pct(stats.agentCalls ? t.calls / stats.agentCalls : 0),
   ];
   const tr = (c: Array<string | number>, cls = '') =>
     `<tr${cls ? ` class="${cls}"` : ''}>${c.map((x) => `<td>${esc(String(x))}</td>`).join('')}</tr>`;

@@ -85,7 +85,8 @@ export function timeScatter(id: string, label: string, series: Series[], fmt: (v
   const { y, svg: axis } = yAxis(niceTicks(vmax), fmt);
   // Labels as fine as the span needs: days, then hours and minutes, then seconds.
   const span = t1 - t0;
-  const cut: [number, number] = span > 2 * 86_400_000 ? [5, 10] : span > 2 * 3_600_000 ? [5, 16] : [11, 19];
+  const cut: [number, number] =
+    span > 2 * 86_400_000 ? [5, 10] : span > 2 * 3_600_000 ? [5, 16] : span > 60_000 ? [11, 19] : [11, 23];
   const xTicks = Array.from({ length: 5 }, (_, i) => t0 + (span * i) / 4)
     .map((t, i) => {
       const text = new Date(t)

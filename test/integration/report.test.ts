@@ -93,6 +93,9 @@ describe('avp report', () => {
     expect(piped.stdout.startsWith('<!doctype html>')).toBe(true);
     const bad = await run.avp(['report', '--since', 'yesterday-ish']);
     expect(bad.code).toBe(2);
+    const folder = await run.avp(['report', '--out', '.avp']);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toContain('report.html');
   });
 
   test('HTML in the log (validator and file names) is shown as text and runs nothing', async () => {
