@@ -16,6 +16,14 @@ import { userRcPath } from './trust/control-files.ts';
 const Backend = v.picklist(['auto', 'claude', 'anthropic', 'openai', 'command']);
 const Int = (min: number) => v.pipe(v.number(), v.integer(), v.minValue(min));
 const Names = v.array(v.pipe(v.string(), v.minLength(1)));
+const Price = v.pipe(v.number(), v.minValue(0));
+/** USD per million tokens: `{ input, output, cacheRead?, cacheWrite? }`. */
+const ModelPrice = v.strictObject({
+  input: Price,
+  output: Price,
+  cacheRead: v.optional(Price),
+  cacheWrite: v.optional(Price),
+});
 
 /** What a config file may contain. Unknown keys are errors: a typo must not silently turn a setting off. */
 const FileConfig = v.strictObject({
@@ -40,6 +48,7 @@ const FileConfig = v.strictObject({
   ),
   cache: v.optional(v.strictObject({ enabled: v.optional(v.boolean()), maxBytes: v.optional(Int(0)) })),
   registry: v.optional(v.strictObject({ url: v.optional(v.pipe(v.string(), v.url())) })),
+  prices: v.optional(v.record(v.pipe(v.string(), v.minLength(1)), ModelPrice)),
 });
 type FileConfig = v.InferOutput<typeof FileConfig>;
 
@@ -109,13 +118,14 @@ function toPartial(f: FileConfig): Partial<AvpConfig> {
   if (f.cache)
     out.cache = Object.fromEntries(Object.entries(f.cache).filter(([, x]) => x !== undefined)) as AvpConfig['cache'];
   if (f.registry?.url) out.registry = { url: f.registry.url };
+  if (f.prices) out.prices = f.prices;
   return out;
 }
 
 /** Shallow-merges layers, lowest precedence first; nested objects merged one level, lists concatenated for disables. */
 function layer(into: Partial<AvpConfig>, over: Partial<AvpConfig>): Partial<AvpConfig> {
   const out: any = { ...into, ...over };
-  for (const k of ['judge', 'cache', 'registry', 'severity'] as const)
+  for (const k of ['judge', 'cache', 'registry', 'severity', 'prices'] as const)
     if (into[k] || over[k]) out[k] = { ...into[k], ...over[k] };
   if (into.disabledValidators || over.disabledValidators) {
     out.disabledValidators = [...(into.disabledValidators ?? []), ...(over.disabledValidators ?? [])];

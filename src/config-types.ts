@@ -3,6 +3,14 @@ import type { Severity } from './format/types.ts';
 /** Judge backends. `auto` picks claude on PATH → ANTHROPIC_API_KEY → OPENAI_BASE_URL/OPENAI_API_KEY. */
 export type BackendName = 'auto' | 'claude' | 'anthropic' | 'openai' | 'command';
 
+/** A model's price in US dollars per million tokens (`cacheRead`/`cacheWrite`: prompt-cache reads and writes). */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
 /**
  * avp's resolved configuration: defaults, then config files (c12: `avp.config.*`, `.avprc`, user `~/.avprc`), then
  * environment variables, then flags. Loaded by `src/config.ts`.
@@ -40,4 +48,9 @@ export interface AvpConfig {
   registry: { url: string };
   /** Bash change tracking: max files fingerprinted per snapshot (bounds the cost on huge repositories). */
   trackMaxFiles: number;
+  /**
+   * Model → price, for the estimated cost in `avp stats` / `avp report`. A model name matches an entry exactly or by
+   * prefix (`claude-haiku-4-5-20251001` → `claude-haiku-4-5`); entries in config files add to the defaults.
+   */
+  prices: Record<string, ModelPrice>;
 }

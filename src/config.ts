@@ -35,6 +35,21 @@ export function defaultConfig(): AvpConfig {
     cache: { enabled: true, maxBytes: 64 * 1024 * 1024 },
     registry: { url: DEFAULT_REGISTRY_URL },
     trackMaxFiles: 20_000,
+    prices: defaultPrices(),
+  };
+}
+
+/**
+ * The list prices (USD per million tokens) of the default models and their closest siblings, as published by
+ * Anthropic and OpenAI when this table was written; `prices` in a config file overrides or adds entries.
+ */
+export function defaultPrices(): AvpConfig['prices'] {
+  return {
+    'claude-haiku-4-5': { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
+    'claude-sonnet-4-5': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+    'claude-opus-4-1': { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
+    'gpt-4o-mini': { input: 0.15, output: 0.6, cacheRead: 0.075 },
+    'gpt-4o': { input: 2.5, output: 10, cacheRead: 1.25 },
   };
 }
 
@@ -122,7 +137,7 @@ export function applyEnv(config: AvpConfig, env: NodeJS.ProcessEnv): AvpConfig {
 export function mergeConfig(base: AvpConfig, over: Partial<AvpConfig> | undefined): AvpConfig {
   if (!over) return base;
   const out = { ...base, ...over } as AvpConfig;
-  for (const key of ['judge', 'cache', 'registry', 'severity'] as const) {
+  for (const key of ['judge', 'cache', 'registry', 'severity', 'prices'] as const) {
     if (over[key]) (out as any)[key] = { ...(base[key] as object), ...(over[key] as object) };
   }
   return out;

@@ -6,6 +6,7 @@
 import type { AvpConfig } from '../config-types.ts';
 import { isDisabled, loadConfig } from '../config.ts';
 import { aggregate } from '../engine/aggregate.ts';
+import { runCost } from '../engine/log.ts';
 import { runValidators } from '../engine/run.ts';
 import type { Report, ValidatorRun } from '../engine/types.ts';
 import { AvpError } from '../errors.ts';
@@ -28,6 +29,8 @@ export interface CheckedEvent {
   tool?: string;
   files: string[];
   validators: string[];
+  /** Per validator: what it cost (duration, judge, model, tokens, verdict cache state), as the run log has it. */
+  runs: Array<{ validator: string; status: ValidatorRun['status'] } & ReturnType<typeof runCost>>;
   report: Report;
 }
 
@@ -110,6 +113,7 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
       ...(event.tool ? { tool: event.tool } : {}),
       files: event.files.map((f) => f.relPath),
       validators: runs.map((r) => r.id),
+      runs: runs.map((r) => ({ validator: r.id, status: r.status, ...runCost(r, config.cache.enabled) })),
       report: aggregate(runs, config),
     });
   }

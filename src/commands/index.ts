@@ -14,6 +14,9 @@ export const commands: Record<string, Loader> = {
   init: () => load(import('./init.ts')),
   deinit: () => load(import('./deinit.ts')),
   accept: () => load(import('./accept.ts')),
+  // what avp costs and does
+  stats: () => load(import('./stats.ts')),
+  report: () => load(import('./report.ts')),
   // authoring
   list: () => load(import('./list.ts')),
   lint: () => load(import('./lint.ts')),

@@ -12,6 +12,7 @@ import { discover } from '../format/discover.ts';
 import { loadErrorsForEvent, matchValidators } from '../format/match.ts';
 import type { LoadError, Validator } from '../format/types.ts';
 import { normalizeClaudeEvent } from '../hosts/claude.ts';
+import { callKey, countCall } from '../stats/calls.ts';
 import { controlPlaneDenial } from '../trust/guard.ts';
 import { hookTrustView, type TrustView } from '../trust/hook-view.ts';
 import { denyAnswer, withNotice } from '../trust/notice.ts';
@@ -111,6 +112,9 @@ export async function answerClaudeHook(
   profile?.mark('discover');
   // Nothing installed anywhere: nothing can ever match, and there is no turn worth tracking.
   if (!found.validators.length && !found.errors.length) return notice(pass());
+  // Counted also when nothing matches (the run log never sees those calls): `avp stats`' denominator.
+  const call = callKey(event, startedAt);
+  if (!event.stateless) countCall(event, call);
 
   const active = found.validators.filter((v) => !isDisabled(config, v.id, v.name));
   // Given the enabled validators, session tracking skips Bash snapshots no validator could look at.
@@ -173,7 +177,13 @@ export async function answerClaudeHook(
       : await stopGuard(event, report.outcome === 'ERROR', config, { remaining: report.summary });
     extra = { ...(guard.systemMessage ? { systemMessage: guard.systemMessage } : {}), noBlock: !guard.block };
   }
-  const logError = event.stateless ? undefined : await writeRunLog(event, runs, report);
+  const logError = event.stateless
+    ? undefined
+    : await writeRunLog(event, runs, report, {
+        call,
+        callMs: Date.now() - startedAt,
+        cacheEnabled: config.cache.enabled,
+      });
   if (logError) notes.push(`avp: could not write the run log: ${logError.message}`);
   profile?.mark('guard + log');
   // Not a project: nothing is written under it, so there is no full report to point to.

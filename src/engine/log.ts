@@ -1,7 +1,9 @@
 /**
  * One JSONL line per validator run in `<projectRoot>/.avp/logs/hook-YYYY-MM-DD.jsonl`: what ran, on which event, the
- * outcome, how long it took, which judge and how many tokens. `info` findings live here (they are never shown to the
- * agent). All lines of a call go out in one append so concurrent hook processes do not interleave within a line.
+ * outcome, how long it took (the validator's `durationMs`, the whole call's `callMs`), which judge and model, how many
+ * tokens, the verdict cache's state, and the agent's call it belongs to (`call`, shared with the hook-call counter,
+ * src/stats/calls.ts). `avp stats` and `avp report` read these lines. `info` findings live here (they are never shown
+ * to the agent). All lines of a call go out in one append so concurrent hook processes do not interleave within a line.
  * When an answer had to summarise its report, the full text goes to `.avp/logs/reports/` (the newest 100 are kept).
  */
 import { appendFile, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
@@ -20,8 +22,46 @@ export function logFile(projectRoot: string, when = new Date()): string {
   return join(logDir(projectRoot), `hook-${when.toISOString().slice(0, 10)}.jsonl`);
 }
 
+/**
+ * The verdict cache's part in a run: `hit` (answered from it, no judge asked), `miss` (asked, then stored), `off`
+ * (caching disabled), `none` (script judges are never cached; a validator error never reached a judge).
+ */
+export type CacheState = 'hit' | 'miss' | 'off' | 'none';
+
+export function cacheState(r: ValidatorRun, cacheEnabled: boolean): CacheState {
+  if (r.cached) return 'hit';
+  if (!r.judge || r.judge === 'script' || r.judge === 'builtin-script') return 'none';
+  return cacheEnabled ? 'miss' : 'off';
+}
+
+/** What a run cost: the fields the run log and `avp check --json` both carry per validator. */
+export function runCost(r: ValidatorRun, cacheEnabled: boolean) {
+  return {
+    durationMs: r.durationMs,
+    judge: r.judge,
+    model: r.model,
+    cache: cacheState(r, cacheEnabled),
+    cached: r.cached,
+    tokens: r.usage,
+  };
+}
+
+export interface LogContext {
+  /** The agent's call (see `callKey`): groups the lines of one call and matches the hook-call counter. */
+  call?: string;
+  /** The whole hook call so far, in ms: the latency the agent waited. */
+  callMs?: number;
+  cacheEnabled?: boolean;
+}
+
 /** The JSONL lines for one call. */
-export function logLines(event: HookEvent, runs: ValidatorRun[], report: Report, when = new Date()): string {
+export function logLines(
+  event: HookEvent,
+  runs: ValidatorRun[],
+  report: Report,
+  when = new Date(),
+  ctx: LogContext = {},
+): string {
   const base = {
     ts: when.toISOString(),
     agent: event.agent,
@@ -30,6 +70,8 @@ export function logLines(event: HookEvent, runs: ValidatorRun[], report: Report,
     tool: event.tool,
     files: event.files.map((f) => f.relPath),
     outcome: report.outcome,
+    call: ctx.call,
+    callMs: ctx.callMs,
   };
   return runs
     .map((r) =>
@@ -39,11 +81,7 @@ export function logLines(event: HookEvent, runs: ValidatorRun[], report: Report,
         severity: r.severity,
         source: r.source,
         status: r.status,
-        durationMs: r.durationMs,
-        judge: r.judge,
-        model: r.model,
-        cached: r.cached,
-        tokens: r.usage,
+        ...runCost(r, ctx.cacheEnabled ?? true),
         violations: r.verdict?.violations.length ?? 0,
         details: r.verdict && r.verdict.violations.length ? r.verdict.violations : undefined,
         summary: r.verdict?.summary,
@@ -55,11 +93,17 @@ export function logLines(event: HookEvent, runs: ValidatorRun[], report: Report,
 }
 
 /** Appends the call's lines; a log that cannot be written never changes the hook's answer (returns the error). */
-export async function writeRunLog(event: HookEvent, runs: ValidatorRun[], report: Report): Promise<Error | undefined> {
+export async function writeRunLog(
+  event: HookEvent,
+  runs: ValidatorRun[],
+  report: Report,
+  ctx: LogContext = {},
+): Promise<Error | undefined> {
   if (!runs.length) return undefined;
   try {
     await mkdir(logDir(event.projectRoot), { recursive: true });
-    await appendFile(logFile(event.projectRoot), logLines(event, runs, report));
+    const when = new Date();
+    await appendFile(logFile(event.projectRoot, when), logLines(event, runs, report, when, ctx));
     return undefined;
   } catch (e) {
     return e as Error;

@@ -181,7 +181,13 @@ describe('parallelism and the run log', () => {
     expect(r.json).toEqual({ passed: true, violations: [], summary: '5 validators passed' });
     expect(r.ms).toBeLessThan(3000);
     const dir = join(p.root, '.avp/logs');
-    const lines = readFileSync(join(dir, readdirSync(dir)[0]!), 'utf8')
+    const lines = readFileSync(
+      join(
+        dir,
+        readdirSync(dir).find((n) => n.startsWith('hook-'))!,
+      ),
+      'utf8',
+    )
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));

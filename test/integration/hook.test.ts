@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAvp } from '../support/run-avp.ts';
 import { BIN, KEY_FINDER, PASSES, project, sh, type Project } from './hook-support.ts';
@@ -71,7 +71,10 @@ describe('avp hook: every captured event', () => {
     p.validator('py-only', { match: { files: ['**/*.py'] } }, PASSES);
     const r = await p.hook(p.fixture('hook-input-PostToolUse-Write.json'));
     expect(r.stdout).toBe('{}\n');
-    expect(existsSync(join(p.root, '.avp/logs'))).toBe(false);
+    // no run log; only the hook-call counter's line (the denominator of `avp stats`)
+    const logs = readdirSync(join(p.root, '.avp/logs'));
+    expect(logs.filter((n) => n.startsWith('hook-'))).toEqual([]);
+    expect(logs.filter((n) => n.startsWith('calls-'))).toHaveLength(1);
   });
 
   test('an unknown event passes cleanly', async () => {
@@ -168,7 +171,7 @@ describe('avp hook: outputs per severity and event', () => {
     p.validator('docs', { severity: 'info' }, failing);
     const r = await p.hook(p.fixture('hook-input-PostToolUse-Write.json'));
     expect(r.json).toEqual({ passed: true, violations: [], summary: '1 validator passed; 1 info note logged' });
-    const logs = readdirSync(join(p.root, '.avp/logs'));
+    const logs = readdirSync(join(p.root, '.avp/logs')).filter((n) => n.startsWith('hook-'));
     const line = JSON.parse(readFileSync(join(p.root, '.avp/logs', logs[0]!), 'utf8').trim());
     expect(line).toMatchObject({
       validator: 'docs',

@@ -72,6 +72,7 @@ describe('avp hook with LLM judges', () => {
 
     // token usage reaches the JSONL run log; the cached runs say so and spend nothing
     const logs = readdirSync(join(p.root, '.avp/logs'))
+      .filter((f) => f.startsWith('hook-'))
       .map((f) => readFileSync(join(p.root, '.avp/logs', f), 'utf8'))
       .join('');
     const lines = logs
