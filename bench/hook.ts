@@ -126,6 +126,8 @@ try {
   });
   // The discovery cache does not trust files changed in the last 2 s (mtime granularity): let them age first.
   await Bun.sleep(2100);
+  // As after `avp init`: the project's files are the accepted state (else the first call announces a first run).
+  if (Bun.spawnSync([BIN, 'accept'], { cwd: root, env }).exitCode !== 0) throw new Error('avp accept failed');
   // Warm-up: builds the discovery cache and the session directory, and pages the binaries in.
   for (let i = 0; i < 3; i++) {
     spawnTimed([hello], write, env);
