@@ -16,6 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { AvpError } from '../errors.ts';
 import { avpHome } from '../paths.ts';
 import { treePath, type ControlFile, type TrustScope } from './control-files.ts';
 import { avpHookEntries } from './hook-entries.ts';
@@ -108,47 +109,97 @@ export function writeAccepted(
 ): TrustRecord {
   const dir = trustDir(scope, base, env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const old = readRecord(dir);
-  const files: Record<string, AcceptedFile> = { ...(old?.files ?? {}) };
-  for (const key of forget) delete files[key];
-  const next = join(dir, `tree.${process.pid}.${Date.now()}`);
-  const oldTree = join(dir, 'tree');
-  // The new tree: the old accepted copies that stay, then the newly accepted files.
-  for (const key of Object.keys(files)) {
-    if (accept.some((f) => f.key === key)) continue;
-    const from = treePath(oldTree, key);
-    try {
-      statSync(from);
-    } catch {
-      continue; // a digest-only entry (lockfile, hook settings)
+  // Several avp processes may accept at once (parallel `avp add`): one at a time, each on the newest record.
+  return withTrustLock(dir, () => {
+    const old = readRecord(dir);
+    const files: Record<string, AcceptedFile> = { ...(old?.files ?? {}) };
+    for (const key of forget) delete files[key];
+    const next = join(dir, `tree.${process.pid}.${Date.now()}`);
+    const oldTree = join(dir, 'tree');
+    const accepted = new Map<string, Buffer | undefined>();
+    for (const f of accept) {
+      const fp = statFingerprint(f.path);
+      if (f.kind === 'hooks') {
+        files[f.key] = { sha: digest(f), fp };
+        continue;
+      }
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(f.path);
+      } catch {
+        continue; // gone since it was listed (another process replaced it): it stays as it was accepted before
+      }
+      files[f.key] = { sha: createHash('sha256').update(bytes).digest('hex'), fp };
+      accepted.set(f.key, f.copy ? bytes : undefined);
     }
-    mkdirSync(dirname(treePath(next, key)), { recursive: true });
-    copyFileSync(from, treePath(next, key));
+    // The new tree: the old accepted copies that stay, then the newly accepted files, from the bytes just hashed.
+    mkdirSync(next, { recursive: true });
+    for (const key of Object.keys(files)) {
+      if (accepted.has(key)) continue;
+      const from = treePath(oldTree, key);
+      try {
+        statSync(from);
+      } catch {
+        continue; // a digest-only entry (lockfile, hook settings)
+      }
+      mkdirSync(dirname(treePath(next, key)), { recursive: true });
+      copyFileSync(from, treePath(next, key));
+    }
+    for (const [key, bytes] of accepted) {
+      if (!bytes) continue;
+      mkdirSync(dirname(treePath(next, key)), { recursive: true });
+      writeFileSync(treePath(next, key), bytes);
+    }
+    const retired = `${oldTree}.old.${process.pid}`;
+    try {
+      renameSync(oldTree, retired);
+    } catch {
+      // no previous tree
+    }
+    renameSync(next, oldTree);
+    rmSync(retired, { recursive: true, force: true });
+    const record: TrustRecord = {
+      format: 1,
+      scope,
+      base: scope === 'project' ? realBase(base) : base,
+      acceptedAt: new Date().toISOString(),
+      files,
+    };
+    writeFileAtomic(join(dir, 'accepted.json'), `${JSON.stringify(record, null, 1)}\n`);
+    rmSync(join(dir, 'verified.json'), { force: true });
+    return record;
+  });
+}
+
+/**
+ * Runs `fn` holding `<dir>.lock` (an atomic `mkdir`). A lock older than 10 s belongs to a killed process and is
+ * broken; after 15 s of waiting the acceptance fails with an error that names the lock.
+ */
+function withTrustLock<T>(dir: string, fn: () => T): T {
+  const lock = `${dir}.lock`;
+  const started = Date.now();
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 10_000) rmSync(lock, { recursive: true, force: true });
+      } catch {
+        // released meanwhile
+      }
+      if (Date.now() - started > 15_000) {
+        throw new AvpError('trust-lock', `another avp process holds ${lock}`, {
+          fix: `wait for it to finish; if no avp is running, remove the folder ${lock}`,
+        });
+      }
+      Bun.sleepSync(10 + Math.random() * 40);
+    }
   }
-  for (const f of accept) {
-    const fp = statFingerprint(f.path);
-    files[f.key] = { sha: digest(f), fp };
-    if (!f.copy) continue;
-    mkdirSync(dirname(treePath(next, f.key)), { recursive: true });
-    copyFileSync(f.path, treePath(next, f.key));
-  }
-  mkdirSync(next, { recursive: true });
-  const retired = `${oldTree}.old.${process.pid}`;
   try {
-    renameSync(oldTree, retired);
-  } catch {
-    // no previous tree
+    return fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
   }
-  renameSync(next, oldTree);
-  rmSync(retired, { recursive: true, force: true });
-  const record: TrustRecord = {
-    format: 1,
-    scope,
-    base: scope === 'project' ? realBase(base) : base,
-    acceptedAt: new Date().toISOString(),
-    files,
-  };
-  writeFileAtomic(join(dir, 'accepted.json'), `${JSON.stringify(record, null, 1)}\n`);
-  rmSync(join(dir, 'verified.json'), { force: true });
-  return record;
 }
