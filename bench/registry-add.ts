@@ -23,7 +23,16 @@ async function run(args: string[], env: Record<string, string> = {}): Promise<nu
   const started = performance.now();
   const proc = Bun.spawn([BIN, ...args], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, AVP_HOME: join(home, '.avp'), NO_COLOR: '1', ...env },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      AVP_HOME: join(home, '.avp'),
+      NO_COLOR: '1',
+      // A judge as far as `avp add` can see (it refuses LLM validators without one), never asked.
+      ANTHROPIC_API_KEY: 'unused',
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
+      ...env,
+    },
     stdout: 'ignore',
     stderr: 'pipe',
   });

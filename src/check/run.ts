@@ -4,7 +4,7 @@
  * every change, for Stop validators. The same discovery, matching, judges and aggregation as `avp hook` run them.
  */
 import type { AvpConfig } from '../config-types.ts';
-import { isDisabled, loadConfig } from '../config.ts';
+import { configFilesPresent, isDisabled, loadConfig, truthy } from '../config.ts';
 import { aggregate } from '../engine/aggregate.ts';
 import { runCost } from '../engine/log.ts';
 import { runValidators } from '../engine/run.ts';
@@ -35,12 +35,14 @@ export interface CheckedEvent {
 }
 
 export interface CheckResult {
-  /** seed 001's report over every run of every event. */
+  /** The aggregated report over every run of every event. */
   report: Report;
   events: CheckedEvent[];
   runs: ValidatorRun[];
   files: FileChange[];
   usage?: TokenUsage;
+  /** Set when the kill switch is on (`AVP_DISABLE`, `"disabled": true`): what turned avp off; nothing ran. */
+  disabled?: string;
 }
 
 const EVENTS = ['PostToolUse', 'Stop'];
@@ -81,6 +83,14 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
     });
   }
   const config: AvpConfig = await loadConfig({ cwd: opts.cwd, projectRoot: opts.projectRoot, env });
+  // The kill switch means the same as in hook mode: avp is off, nothing runs, nothing is blocked.
+  if (config.disabled) {
+    const by = truthy(env.AVP_DISABLE)
+      ? `AVP_DISABLE=${env.AVP_DISABLE}`
+      : `"disabled": true in ${configFilesPresent(opts.projectRoot, env).join(', ') || 'the config'}`;
+    const report = { ...aggregate([], config), summary: `avp is disabled (${by}): no validator ran` };
+    return { report, events: [], runs: [], files: [], disabled: by };
+  }
   const files = await collectChanges(opts.projectRoot, opts.cwd, opts);
   const found = await discover({ projectRoot: opts.projectRoot, env, noCache: !config.cache.enabled });
   const active = found.validators.filter((v) => !isDisabled(config, v.id, v.name));

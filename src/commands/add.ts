@@ -23,7 +23,8 @@ export default defineCommand({
     offline: { type: 'boolean', description: 'Only the catalog embedded in avp; no network' },
     force: {
       type: 'boolean',
-      description: 'Replace a same-named validator that avp did not install, or one edited since avp installed it',
+      description:
+        'Replace a same-named validator that avp did not install or that you edited; install an LLM validator even when no judge can evaluate it',
     },
     json: { type: 'boolean', description: 'Print the result as JSON on stdout' },
     quiet: { type: 'boolean', description: 'Print nothing but errors' },
@@ -48,6 +49,23 @@ export default defineCommand({
       const specs: string[] = (args._ as string[] | undefined)?.length ? (args._ as string[]) : [args.spec];
       const projectRoot = findProjectRoot(process.cwd());
       const log = await logger();
+      const suggest = (spec: string) => async (e: unknown) => {
+        const { withNameSuggestion } = await import('./validator-names.ts');
+        throw await withNameSuggestion(e, spec, projectRoot, 'add');
+      };
+      // An LLM validator without a judge would block every event it matches: refused before anything is installed.
+      if (!args.force) {
+        const { refuseWithoutJudge } = await import('../judges/add-check.ts');
+        const check = {
+          projectRoot,
+          cwd: process.cwd(),
+          env: process.env,
+          scope,
+          registry: args.registry,
+          offline: args.offline,
+        };
+        for (const spec of specs) await refuseWithoutJudge([spec], check).catch(suggest(spec));
+      }
       const results = [];
       for (const spec of specs) {
         const progress = terminalProgress(`downloading ${spec}`, args);
@@ -61,10 +79,7 @@ export default defineCommand({
           progress: progress.onProgress,
         })
           .finally(() => progress.done())
-          .catch(async (e: unknown) => {
-            const { withNameSuggestion } = await import('./validator-names.ts');
-            throw await withNameSuggestion(e, spec, projectRoot, 'add');
-          });
+          .catch(suggest(spec));
         results.push(result);
         const from = result.replaced && result.replaced !== result.version ? ` (was ${result.replaced})` : '';
         if (result.fallback) {
@@ -79,6 +94,14 @@ export default defineCommand({
             `the project has its own ${result.name} (${result.shadowedBy}); it wins over this user install in this project`,
           );
         }
+      }
+      if (args.force) {
+        const { missingJudgeWarning } = await import('../judges/add-check.ts');
+        const warning = await missingJudgeWarning(
+          results.map((r) => r.dir),
+          { projectRoot, cwd: process.cwd(), env: process.env, scope },
+        );
+        if (warning) log.warn(warning);
       }
       // The user ran this: what it installed is accepted (inside an agent it waits for `avp accept`).
       const { acceptWrittenPaths } = await import('../trust/accept.ts');

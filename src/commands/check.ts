@@ -1,6 +1,8 @@
 /**
  * `avp check`: run the validators outside an agent (CI, pre-commit, branch review). Changed files become
- * PostToolUse Write/Edit events; Stop validators see all changes at once. Exit 1 on ERROR, 0 otherwise.
+ * PostToolUse Write/Edit events; Stop validators see all changes at once. Exit 1 on ERROR, 0 otherwise — and 0 with
+ * a note on stderr when the kill switch is on (`AVP_DISABLE=1`, `"disabled": true`), as in hook mode.
+ * Ctrl-C / SIGTERM / SIGHUP stop every running judge's process tree; the exit code is then 130 / 143 / 129.
  */
 import { defineCommand } from 'citty';
 import { runCommand } from './run-command.ts';
@@ -33,6 +35,7 @@ export default defineCommand({
   },
   run: ({ args }) =>
     runCommand(async () => {
+      (await import('../engine/signals.ts')).exitOnSignals();
       const [{ runCheck }, { formatCheck }, { findProjectRoot }, { AvpError }] = await Promise.all([
         import('../check/run.ts'),
         import('../check/format.ts'),
@@ -56,16 +59,24 @@ export default defineCommand({
         event: args.event,
         env,
       });
+      if (result.disabled) {
+        const { logger } = await import('../logger.ts');
+        (await logger()).warn(
+          `avp is disabled (${result.disabled}): no validator ran, nothing was checked; ` +
+            `${result.disabled.startsWith('AVP_DISABLE') ? 'unset AVP_DISABLE' : 'remove "disabled": true'} to check`,
+        );
+      }
       if (args.json) {
-        const { report, events, files, usage } = result;
+        const { report, events, files, usage, disabled } = result;
         const out = {
           ...report,
+          ...(disabled ? { disabled } : {}),
           events,
           files: files.map((f) => ({ path: f.relPath, kind: f.kind })),
           ...(usage ? { usage } : {}),
         };
         process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
-      } else process.stdout.write(formatCheck(result));
+      } else if (!result.disabled) process.stdout.write(formatCheck(result));
       return result.report.outcome === 'ERROR' ? 1 : 0;
     }),
 });

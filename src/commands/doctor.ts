@@ -1,6 +1,7 @@
 /**
- * `avp doctor [--json] [--no-probe] [--timeout s]`: which judge backend avp would use and why, whether it answers,
- * the config files, the agents whose hooks call avp, and validators that fail to load. Exit 1 when something is broken.
+ * `avp doctor [--json] [--no-probe] [--timeout s]`: which judge backends avp would use and why (the default and every
+ * one per-validator routing adds), whether each can work and answers, the config files, the agents whose hooks call
+ * avp, and validators that fail to load. Exit 1 when something is broken.
  */
 import { defineCommand } from 'citty';
 import { relative } from 'node:path';
@@ -26,15 +27,20 @@ export function formatDoctor(r: DoctorReport): string {
         : 'no config file (defaults)',
   );
   const j = r.judge;
-  if (j.backend) {
-    row('judge', `${j.backend}${j.model ? ` (model ${j.model})` : ''} — ${j.reason}`);
-    if (j.probe) more(`${j.probe.ok ? 'answers' : 'DOES NOT ANSWER'} (${j.probe.ms} ms): ${j.probe.detail}`);
-    else if (j.backend !== 'command') more('not probed (--no-probe)');
-  } else if (j.error) {
-    row('judge', `none — ${j.error.message}`);
-    if (j.error.fix) more(`fix: ${j.error.fix}`);
+  // The default judge on the `judge` row, every other judge routing adds below it, each with its state.
+  for (const [i, x] of r.judges.entries()) {
+    const what = x.backend ? `${x.backend}${x.model ? ` (model ${x.model})` : ''} — ${x.reason}` : 'none';
+    if (i === 0) row('judge', x.backend ? what : `none — ${x.problem?.message}`);
+    else more(`for ${x.validators.join(', ')}: ${what}`);
+    if (x.problem && (x.backend || i > 0)) more(`BROKEN: ${x.problem.message}`);
+    if (x.problem) more(`fix: ${x.problem.fix}`);
+    else if (x.probe) more(`${x.probe.ok ? 'answers' : 'DOES NOT ANSWER'} (${x.probe.ms} ms): ${x.probe.detail}`);
+    else if (x.backend === 'command') more('exists; not run (running it may cost anything): try `avp check`');
+    else more('not probed (--no-probe)');
   }
-  const routed = j.validators.filter((v) => v.backend !== j.backend || (v.model && v.model !== j.model));
+  const routed = j.validators.filter(
+    (v) => v.backend !== 'none' && (v.backend !== j.backend || (v.model && v.model !== j.model)),
+  );
   for (const v of routed) more(`${v.id} → ${v.backend}${v.model ? ` (model ${v.model})` : ''}`);
   if (r.hooks.length)
     for (const [i, h] of r.hooks.entries())

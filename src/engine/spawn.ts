@@ -1,9 +1,13 @@
 /**
- * Runs a judge process (a script validator, a `command` backend) with its input on stdin and bounded output. The child
- * gets its own process group so that a timeout kills everything it started (a shell, a model CLI and its children):
- * a judge that outlives the hook call would keep the agent waiting or burn tokens for nothing.
+ * Runs a judge process (a script validator, a `command` backend, the claude CLI) with its input on stdin and bounded
+ * output. The child gets its own process group, and on a timeout its whole process tree is killed (a shell, a model
+ * CLI and its children, even those that left the group): a judge that outlives the hook call would keep the agent
+ * waiting or burn tokens for nothing. Running judges are registered with `signals.ts`, so Ctrl-C / SIGTERM / SIGHUP
+ * on avp kill them too.
  */
 import { spawn } from 'node:child_process';
+import { killTree } from './process-tree.ts';
+import { trackJudge } from './signals.ts';
 
 export interface ProcessResult {
   /** Exit code, or null when killed by a signal. */
@@ -21,18 +25,16 @@ export interface ProcessResult {
 }
 
 const STDERR_TAIL = 2000;
+/** How long the pipes may stay open after the judge exited (output still in flight) before they are closed. */
+const PIPE_GRACE_MS = 1000;
 
-function killGroup(pid: number | undefined, leaderToo = true): void {
+/** What is left of a judge's group once the judge itself has exited (its tree can no longer be read from it). */
+function killGroup(pid: number | undefined): void {
   if (!pid) return;
   try {
     process.kill(-pid, 'SIGKILL');
   } catch {
-    if (!leaderToo) return;
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
+    // already gone
   }
 }
 
@@ -49,6 +51,10 @@ export function runProcess(opts: {
   return new Promise((resolvePromise) => {
     const [cmd, ...args] = opts.argv;
     const child = spawn(cmd!, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const untrack = child.pid ? trackJudge(child.pid) : () => {};
+    let exited = false;
+    // While the judge runs its tree can be read from it; after it exited, only its group is left to kill.
+    const kill = () => (exited || !child.pid ? killGroup(child.pid) : killTree(child.pid));
     const out: Buffer[] = [];
     let outBytes = 0;
     let err = '';
@@ -58,7 +64,7 @@ export function runProcess(opts: {
     let settled = false;
     const onAbort = () => {
       aborted = true;
-      killGroup(child.pid);
+      kill();
     };
     if (opts.signal.aborted) onAbort();
     else opts.signal.addEventListener('abort', onAbort, { once: true });
@@ -68,7 +74,7 @@ export function runProcess(opts: {
       if (outBytes > maxStdout) {
         if (!overflow) {
           overflow = true;
-          killGroup(child.pid);
+          kill();
         }
         return;
       }
@@ -85,7 +91,18 @@ export function runProcess(opts: {
     });
     // A judge that leaves a background child holding its stdout open would keep 'close' from firing until the
     // timeout: once the judge itself has exited, whatever remains of its group goes.
-    child.on('exit', () => killGroup(child.pid, false));
+    child.on('exit', (code, signal) => {
+      exited = true;
+      untrack();
+      killGroup(child.pid);
+      // Something that left the group (setsid) may still hold the pipes: the judge has answered, stop reading.
+      setTimeout(() => {
+        if (settled) return;
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(code, signal);
+      }, PIPE_GRACE_MS).unref();
+    });
     child.on('close', (code, signal) => finish(code, signal));
 
     function finish(code: number | null, signal: NodeJS.Signals | null) {
@@ -93,7 +110,8 @@ export function runProcess(opts: {
       settled = true;
       opts.signal.removeEventListener('abort', onAbort);
       // Children the judge left behind in its group go with it.
-      if (child.pid && !spawnError) killGroup(child.pid, false);
+      if (child.pid && !spawnError) killGroup(child.pid);
+      untrack();
       resolvePromise({
         code,
         signal,

@@ -7,9 +7,23 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AvpConfig } from '../config-types.ts';
-import { errorMessage, isAvpError } from '../errors.ts';
+import { errorMessage } from '../errors.ts';
 import { findProjectRoot } from '../paths.ts';
+import type { Validator } from '../format/types.ts';
+import type { JudgeProblem } from './judge-check.ts';
 import type { ProbeResult } from './probe.ts';
+
+/** One distinct judge avp would use: the default, or one that per-validator routing adds. */
+export interface DoctorJudge {
+  backend?: string;
+  reason?: string;
+  model?: string;
+  /** LLM validators (ids) it evaluates. */
+  validators: string[];
+  /** What keeps it from working (seen without asking it), with the fix. */
+  problem?: JudgeProblem;
+  probe?: ProbeResult;
+}
 
 export interface DoctorReport {
   projectRoot: string;
@@ -19,10 +33,14 @@ export interface DoctorReport {
     reason?: string;
     model?: string;
     error?: { message: string; fix?: string };
+    /** The default judge was found but cannot work (e.g. its command is not on PATH). */
+    problem?: JudgeProblem;
     probe?: ProbeResult;
     /** LLM validators and where they go (per-validator routing and model hints included). */
     validators: Array<{ id: string; backend: string; model?: string }>;
   };
+  /** Every distinct judge (the default first), each checked and, unless `--no-probe`, asked once. */
+  judges: DoctorJudge[];
   hooks: Array<{ agent: string; file: string; events: string[] }>;
   validators: {
     loaded: number;
@@ -87,6 +105,7 @@ export async function doctorReport(opts: {
     projectRoot,
     config: { files: configFilesPresent(projectRoot, env) },
     judge: { validators: [] },
+    judges: [],
     hooks: [],
     validators: { loaded: 0, script: 0, llm: 0, errors: [], warnings: 0 },
     problems: [],
@@ -124,39 +143,7 @@ export async function doctorReport(opts: {
       'no validators installed: `avp init` installs the recommended ones, `avp new <name>` creates one',
     );
 
-  const [{ detectBackend }, { modelFor }, { backendFor }] = await Promise.all([
-    import('./detect.ts'),
-    import('./backends.ts'),
-    import('./select.ts'),
-  ]);
-  try {
-    const d = detectBackend(config, env);
-    report.judge.backend = d.backend;
-    report.judge.reason = d.reason;
-    if (d.backend !== 'command') report.judge.model = modelFor(d.backend, undefined, config);
-    if (opts.probe && d.backend !== 'command') {
-      const { probeBackend } = await import('./probe.ts');
-      report.judge.probe = await probeBackend(d, report.judge.model!, env, {
-        timeoutMs: opts.timeoutMs,
-        cwd: projectRoot,
-      });
-      if (!report.judge.probe.ok)
-        report.problems.push(`the ${d.backend} judge does not answer: ${report.judge.probe.detail}`);
-    }
-  } catch (e) {
-    report.judge.error = {
-      message: errorMessage(e).split('\n')[0]!,
-      ...(isAvpError(e) && e.fix ? { fix: e.fix } : {}),
-    };
-    if (llm.length) report.problems.push(`${llm.length} LLM validator(s) have no judge: ${report.judge.error.message}`);
-    else report.notes.push(`no LLM judge available (only needed by LLM validators): ${report.judge.error.message}`);
-  }
-  for (const v of llm) {
-    const routed = backendFor(v, config);
-    const backend = routed === 'auto' ? (report.judge.backend ?? 'none') : routed;
-    const model = backend === 'command' || backend === 'none' ? undefined : modelFor(backend, v, config);
-    report.judge.validators.push({ id: v.id, backend, ...(model ? { model } : {}) });
-  }
+  await checkJudgesInto(report, llm, config, opts);
 
   for (const { agent, file } of hookFiles(projectRoot, env)) {
     if (!existsSync(file)) continue;
@@ -168,4 +155,67 @@ export async function doctorReport(opts: {
   if (!report.hooks.length)
     report.notes.push('no agent hook calls avp: run `avp init` to install the Claude Code hook');
   return report;
+}
+
+/**
+ * Checks every judge in use — the default, per-validator routing, `judge.command`, `AVP_JUDGE*`, `AVP_CLAUDE_BIN`, API
+ * keys — and probes each distinct one once. A broken judge is a problem when a validator needs it or the user
+ * configured it; auto-detection finding nothing is only a note while no LLM validator is installed.
+ */
+async function checkJudgesInto(
+  report: DoctorReport,
+  llm: Validator[],
+  config: AvpConfig,
+  opts: { env: NodeJS.ProcessEnv; probe: boolean; timeoutMs: number },
+): Promise<void> {
+  const { env } = opts;
+  const [{ checkJudges }, { modelFor }, { backendFor }] = await Promise.all([
+    import('./judge-check.ts'),
+    import('./backends.ts'),
+    import('./select.ts'),
+  ]);
+  const checks = checkJudges(llm, config, env, report.projectRoot);
+  const probes = new Map<string, Promise<ProbeResult>>();
+  for (const [i, c] of checks.entries()) {
+    const d = c.detection;
+    const model = d && d.backend !== 'command' ? modelFor(d.backend, undefined, config) : undefined;
+    const entry: DoctorJudge = {
+      ...(d ? { backend: d.backend, reason: d.reason } : {}),
+      ...(model ? { model } : {}),
+      validators: c.validators,
+      ...(c.problem ? { problem: c.problem } : {}),
+    };
+    if (i === 0) {
+      if (d) Object.assign(report.judge, { backend: d.backend, reason: d.reason, ...(model ? { model } : {}) });
+      if (c.problem) {
+        if (d) report.judge.problem = c.problem;
+        else report.judge.error = { message: c.problem.message, fix: c.problem.fix };
+      }
+    }
+    const users = c.validators.length ? ` (${c.validators.join(', ')})` : '';
+    if (c.problem) {
+      if (c.validators.length)
+        report.problems.push(
+          `${c.validators.length} LLM validator(s) have no judge that works${users}: ${c.problem.message}`,
+        );
+      else if (c.configured) report.problems.push(`the configured judge cannot work: ${c.problem.message}`);
+      else report.notes.push(`no LLM judge available (only needed by LLM validators): ${c.problem.message}`);
+    } else if (opts.probe && d && d.backend !== 'command') {
+      const { probeBackend } = await import('./probe.ts');
+      const key = `${d.backend}\0${d.bin ?? ''}\0${model}`;
+      if (!probes.has(key))
+        probes.set(key, probeBackend(d, model!, env, { timeoutMs: opts.timeoutMs, cwd: report.projectRoot }));
+      entry.probe = await probes.get(key)!;
+      if (i === 0) report.judge.probe = entry.probe;
+      if (!entry.probe.ok)
+        report.problems.push(`the ${d.backend} judge${users} does not answer: ${entry.probe.detail}`);
+    }
+    report.judges.push(entry);
+  }
+  for (const v of llm) {
+    const routed = backendFor(v, config);
+    const backend = routed === 'auto' ? (report.judge.backend ?? 'none') : routed;
+    const model = backend === 'command' || backend === 'none' ? undefined : modelFor(backend, v, config);
+    report.judge.validators.push({ id: v.id, backend, ...(model ? { model } : {}) });
+  }
 }

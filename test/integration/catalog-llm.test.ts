@@ -235,7 +235,11 @@ describe('the catalog from the binary', () => {
   test('avp add <name> --offline --project installs the embedded files byte for byte', async () => {
     const root = tempDir('avp-c-add-');
     mkdirSync(join(root, '.git'));
-    const r = await runAvp(['add', 'sql-injection', '--offline', '--project'], { cwd: root });
+    // A judge that can work (never asked here): `avp add` refuses an LLM validator no judge can evaluate.
+    const r = await runAvp(['add', 'sql-injection', '--offline', '--project'], {
+      cwd: root,
+      env: { ANTHROPIC_API_KEY: 'unused', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' },
+    });
     expect(r.code).toBe(0);
     for (const rel of ['VALIDATOR.md', 'references/patterns.md']) {
       const installed = join(root, '.avp/validators/sql-injection', rel);

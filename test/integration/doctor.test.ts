@@ -66,7 +66,8 @@ describe('avp doctor', () => {
       }),
     );
     anthropic = await startAnthropicServer(() => ({ text: 'p' }));
-    const env = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: anthropic.url };
+    openai = await startOpenAIServer(() => ({ text: '' }));
+    const env = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: anthropic.url, OPENAI_BASE_URL: openai.url };
     const text = await doctor(p, [], env);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('judge       anthropic (model claude-haiku-4-5) — auto: ANTHROPIC_API_KEY is set');
@@ -77,6 +78,9 @@ describe('avp doctor', () => {
     expect(text.stdout).toContain('config      avp.config.json');
     expect(anthropic.requests).toHaveLength(1);
     expect(anthropic.requests[0]!.body.max_tokens).toBe(1);
+    // The routed judge is probed too, once.
+    expect(text.stdout).toContain('for llm-check: openai (model gpt-4o-mini) — judge.validators routes "llm-check"');
+    expect(openai.all.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /v1/models']);
 
     const json = JSON.parse((await doctor(p, ['--json', '--no-probe'], env)).stdout);
     expect(anthropic.requests).toHaveLength(1); // --no-probe sends nothing

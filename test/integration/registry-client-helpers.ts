@@ -13,6 +13,12 @@ export interface Sandbox {
   avp(args: string[], opts?: { cwd?: string; env?: Record<string, string> }): Promise<AvpRun>;
 }
 
+/**
+ * A judge that can work as far as `avp add` can see (it refuses LLM validators no judge can evaluate), never asked:
+ * these tests install validators, they do not run them. Its URL is a closed port so nothing could leave the machine.
+ */
+export const INSTALL_ONLY_JUDGE = { ANTHROPIC_API_KEY: 'unused', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' };
+
 /** A fresh HOME (with AVP_HOME inside) and a project (a `.git` folder marks its root) with a subfolder to run from. */
 export function sandbox(registryUrl?: string): Sandbox {
   const home = tempDir('avp-rc-home-');
@@ -30,7 +36,13 @@ export function sandbox(registryUrl?: string): Sandbox {
     avp(args, opts = {}) {
       return runAvp(args, {
         cwd: opts.cwd ?? join(project, 'src', 'deep'),
-        env: { HOME: home, AVP_HOME: avpHome, ...(registryUrl ? { AVP_REGISTRY_URL: registryUrl } : {}), ...opts.env },
+        env: {
+          HOME: home,
+          AVP_HOME: avpHome,
+          ...INSTALL_ONLY_JUDGE,
+          ...(registryUrl ? { AVP_REGISTRY_URL: registryUrl } : {}),
+          ...opts.env,
+        },
       });
     },
   };

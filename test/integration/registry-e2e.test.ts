@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { AVP_BIN, runAvp, tempDir } from '../support/run-avp.ts';
 import { api, createToken, startServerProcess, validatorMd, type ServerProcess } from './registry-server-support.ts';
+import { INSTALL_ONLY_JUDGE } from './registry-client-helpers.ts';
 
 // Real processes (server, client, PostgreSQL) on a shared 2-core machine: generous per-test budget.
 setDefaultTimeout(60_000);
@@ -26,7 +27,7 @@ describe('registry end to end: avp client against avp registry serve', () => {
   const avp = (args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) =>
     runAvp(args, {
       cwd: opts.cwd ?? project,
-      env: { HOME: home, AVP_HOME: avpHome, AVP_REGISTRY_URL: srv.url, ...opts.env },
+      env: { HOME: home, AVP_HOME: avpHome, AVP_REGISTRY_URL: srv.url, ...INSTALL_ONLY_JUDGE, ...opts.env },
     });
   const ok = async (args: string[], opts: Parameters<typeof avp>[1] = {}) => {
     const r = await avp(args, opts);
