@@ -38,6 +38,8 @@ export interface CheckResult {
   runs: ValidatorRun[];
   files: FileChange[];
   usage?: TokenUsage;
+  /** Each run validator's description, by id (rule descriptions in the SARIF output). */
+  descriptions: Record<string, string>;
 }
 
 const EVENTS = ['PostToolUse', 'Stop'];
@@ -124,5 +126,7 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
   });
   const report = aggregate(unique, config);
   const usage = sumUsage(all);
-  return { report, events: checked, runs: all, files, ...(usage ? { usage } : {}) };
+  const descriptions: Record<string, string> = {};
+  for (const v of active) if (all.some((r) => r.id === v.id)) descriptions[v.id] = v.spec.description;
+  return { report, events: checked, runs: all, files, descriptions, ...(usage ? { usage } : {}) };
 }

@@ -25,6 +25,12 @@ export default defineCommand({
       description:
         'Print the aggregated report as JSON (outcome, violations, summary, plus events, files and token usage)',
     },
+    format: {
+      type: 'string',
+      description:
+        'Report format: text, json, sarif, github (workflow annotations) or junit; NAME=FILE writes one to a file ' +
+        '(e.g. --format github,sarif=avp.sarif)',
+    },
     cache: {
       type: 'boolean',
       default: true,
@@ -33,7 +39,12 @@ export default defineCommand({
   },
   run: ({ args }) =>
     runCommand(async () => {
-      const [{ runCheck }, { formatCheck }, { findProjectRoot }, { AvpError }] = await Promise.all([
+      const [
+        { runCheck },
+        { parseFormats, renderCheck, formatContext, writeReportFile },
+        { findProjectRoot },
+        { AvpError },
+      ] = await Promise.all([
         import('../check/run.ts'),
         import('../check/format.ts'),
         import('../paths.ts'),
@@ -46,9 +57,12 @@ export default defineCommand({
         });
       }
       const cwd = process.cwd();
+      // Checked before any judge is asked: a typo in --format must not cost a run.
+      const targets = parseFormats(args.format, !!args.json, cwd);
       const env = args.cache === false ? { ...process.env, AVP_NO_CACHE: '1' } : process.env;
+      const projectRoot = findProjectRoot(cwd);
       const result = await runCheck({
-        projectRoot: findProjectRoot(cwd),
+        projectRoot,
         cwd,
         paths,
         diff: args.diff,
@@ -56,16 +70,12 @@ export default defineCommand({
         event: args.event,
         env,
       });
-      if (args.json) {
-        const { report, events, files, usage } = result;
-        const out = {
-          ...report,
-          events,
-          files: files.map((f) => ({ path: f.relPath, kind: f.kind })),
-          ...(usage ? { usage } : {}),
-        };
-        process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
-      } else process.stdout.write(formatCheck(result));
+      const ctx = formatContext(projectRoot, (await import('../version.ts')).VERSION);
+      for (const t of targets) {
+        const text = await renderCheck(result, t.format, ctx);
+        if (t.file) writeReportFile(t.file, text);
+        else process.stdout.write(text);
+      }
       return result.report.outcome === 'ERROR' ? 1 : 0;
     }),
 });
