@@ -61,6 +61,8 @@ export function gitRepo(files: Record<string, string> = {}): string {
   const root = tempDir('avp-ci-');
   sh(root, 'git init -q -b main && git config user.email t@example.com && git config user.name t');
   mkdirSync(join(root, '.avp/validators'), { recursive: true });
+  // What `avp init` writes: logs, state and caches stay out of git (and out of `--diff`).
+  writeFileSync(join(root, '.avp/.gitignore'), 'state/\nlogs/\ncache/\n.staging/\n');
   for (const [rel, text] of Object.entries(files)) {
     mkdirSync(join(root, rel, '..'), { recursive: true });
     writeFileSync(join(root, rel), text);
