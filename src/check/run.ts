@@ -43,6 +43,8 @@ export interface CheckResult {
   usage?: TokenUsage;
   /** Set when the kill switch is on (`AVP_DISABLE`, `"disabled": true`): what turned avp off; nothing ran. */
   disabled?: string;
+  /** Each run validator's description, by id (rule descriptions in the SARIF output). */
+  descriptions: Record<string, string>;
 }
 
 const EVENTS = ['PostToolUse', 'Stop'];
@@ -89,7 +91,7 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
       ? `AVP_DISABLE=${env.AVP_DISABLE}`
       : `"disabled": true in ${configFilesPresent(opts.projectRoot, env).join(', ') || 'the config'}`;
     const report = { ...aggregate([], config), summary: `avp is disabled (${by}): no validator ran` };
-    return { report, events: [], runs: [], files: [], disabled: by };
+    return { report, events: [], runs: [], files: [], descriptions: {}, disabled: by };
   }
   const files = await collectChanges(opts.projectRoot, opts.cwd, opts);
   const found = await discover({ projectRoot: opts.projectRoot, env, noCache: !config.cache.enabled });
@@ -138,5 +140,7 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
   });
   const report = aggregate(unique, config);
   const usage = sumUsage(all);
-  return { report, events: checked, runs: all, files, ...(usage ? { usage } : {}) };
+  const descriptions: Record<string, string> = {};
+  for (const v of active) if (all.some((r) => r.id === v.id)) descriptions[v.id] = v.spec.description;
+  return { report, events: checked, runs: all, files, descriptions, ...(usage ? { usage } : {}) };
 }

@@ -27,6 +27,12 @@ export default defineCommand({
       description:
         'Print the aggregated report as JSON (outcome, violations, summary, plus events, files and token usage)',
     },
+    format: {
+      type: 'string',
+      description:
+        'Report format: text, json, sarif, github (workflow annotations) or junit; NAME=FILE writes one to a file ' +
+        '(e.g. --format github,sarif=avp.sarif)',
+    },
     cache: {
       type: 'boolean',
       default: true,
@@ -36,7 +42,12 @@ export default defineCommand({
   run: ({ args }) =>
     runCommand(async () => {
       (await import('../engine/signals.ts')).exitOnSignals();
-      const [{ runCheck }, { formatCheck }, { findProjectRoot }, { AvpError }] = await Promise.all([
+      const [
+        { runCheck },
+        { parseFormats, renderCheck, formatContext, writeReportFile },
+        { findProjectRoot },
+        { AvpError },
+      ] = await Promise.all([
         import('../check/run.ts'),
         import('../check/format.ts'),
         import('../paths.ts'),
@@ -49,9 +60,12 @@ export default defineCommand({
         });
       }
       const cwd = process.cwd();
+      // Checked before any judge is asked: a typo in --format must not cost a run.
+      const targets = parseFormats(args.format, !!args.json, cwd);
       const env = args.cache === false ? { ...process.env, AVP_NO_CACHE: '1' } : process.env;
+      const projectRoot = findProjectRoot(cwd);
       const result = await runCheck({
-        projectRoot: findProjectRoot(cwd),
+        projectRoot,
         cwd,
         paths,
         diff: args.diff,
@@ -66,17 +80,12 @@ export default defineCommand({
             `${result.disabled.startsWith('AVP_DISABLE') ? 'unset AVP_DISABLE' : 'remove "disabled": true'} to check`,
         );
       }
-      if (args.json) {
-        const { report, events, files, usage, disabled } = result;
-        const out = {
-          ...report,
-          ...(disabled ? { disabled } : {}),
-          events,
-          files: files.map((f) => ({ path: f.relPath, kind: f.kind })),
-          ...(usage ? { usage } : {}),
-        };
-        process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
-      } else if (!result.disabled) process.stdout.write(formatCheck(result));
+      const ctx = formatContext(projectRoot, (await import('../version.ts')).VERSION);
+      for (const t of targets) {
+        const text = await renderCheck(result, t.format, ctx);
+        if (t.file) writeReportFile(t.file, text);
+        else process.stdout.write(text);
+      }
       return result.report.outcome === 'ERROR' ? 1 : 0;
     }),
 });

@@ -29,11 +29,41 @@ export default defineCommand({
       description:
         "The hook command to write instead of `avp hook --agent claude` (avp on PATH) or this binary's absolute path",
     },
+    'git-hook': {
+      type: 'boolean',
+      description:
+        'Instead: install a git pre-commit hook running `avp check --staged` (follows core.hooksPath; husky-aware; ' +
+        'never replaces a hook avp did not write)',
+    },
     'dry-run': { type: 'boolean', description: 'Show what would change; write nothing' },
     json: { type: 'boolean', description: 'Print what was done as JSON on stdout' },
   },
   run: ({ args }) =>
     runCommand(async () => {
+      if (args['git-hook']) {
+        if (args.user || args.local || args.project) {
+          const { AvpError } = await import('../errors.ts');
+          throw new AvpError(
+            'usage',
+            '--git-hook installs a git hook, not Claude settings: no scope flag goes with it',
+            {
+              fix: 'run avp init --git-hook on its own, and avp init --user/--local/--project separately',
+            },
+          );
+        }
+        // Its own path: the git hook is no agent setting and no control file; Claude settings are left alone.
+        const [{ installGitHook, formatGitHook }, { findProjectRoot }] = await Promise.all([
+          import('../git-hook.ts'),
+          import('../paths.ts'),
+        ]);
+        const r = installGitHook({
+          projectRoot: findProjectRoot(process.cwd()),
+          command: args.command,
+          dryRun: !!args['dry-run'],
+        });
+        process.stdout.write(args.json ? `${JSON.stringify(r, null, 2)}\n` : formatGitHook(r));
+        return;
+      }
       const { runInit, formatInit } = await import('../hosts/claude-init.ts');
       const result = await runInit({
         scope: args.user ? 'user' : args.local ? 'local' : 'project',

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AvpError } from '../errors.ts';
+import { treeIntegrity } from './archive.ts';
 import { catalogPackage } from './catalog-source.ts';
 import { clientFor } from './credentials.ts';
 import type { ProgressFn } from './http.ts';
@@ -65,6 +66,80 @@ async function fetchLocked(
   return f;
 }
 
+interface PlanItem {
+  name: string;
+  entry: LockEntry;
+  current: string | undefined;
+  matches: boolean;
+}
+
+/** Is anything under `.avp/validators/` committed? Then the folder, not the lockfile alone, is the team's truth. */
+function validatorsCommitted(projectRoot: string, dir: string): boolean {
+  try {
+    const p = Bun.spawnSync(['git', 'ls-files', '-z', '--', dir], {
+      cwd: projectRoot,
+      stdout: 'pipe',
+      stderr: 'ignore',
+    });
+    return p.exitCode === 0 && p.stdout.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `install --frozen`'s drift check: the lockfile and `validators/` must describe the same validators, or CI would
+ * run something else than what the team's agents run. Every disagreement is listed at once, and nothing is written:
+ * - an installed validator whose files differ from its lock entry (edited by hand, or updated without the lockfile);
+ * - a locked validator missing from a committed validators folder (deleted without `avp remove`);
+ * - a locked name also defined by a single-file `name.md` (two validators of one name);
+ * - an entry written before avp recorded tree hashes: checked against what its recorded source serves.
+ * A locked validator missing from a folder that is not committed is installed (teams that keep installed validators
+ * out of git restore them this way); a folder without a lock entry is a hand-written validator and is left alone.
+ */
+async function refuseDrift(
+  plan: PlanItem[],
+  opts: {
+    scope: Scope;
+    projectRoot: string;
+    env: NodeJS.ProcessEnv;
+    lockPath: string;
+    dir: string;
+    progress?: ProgressFn;
+  },
+): Promise<void> {
+  const drift: string[] = [];
+  const committed = opts.scope === 'project' && validatorsCommitted(opts.projectRoot, opts.dir);
+  for (const p of plan) {
+    const rel = `validators/${p.name}`;
+    if (existsSync(join(opts.dir, `${p.name}.md`))) drift.push(`validators/${p.name}.md also defines ${p.name}`);
+    if (p.current === undefined) {
+      if (committed) drift.push(`${rel} is missing (the lockfile pins ${p.name}@${p.entry.version})`);
+      continue;
+    }
+    if (p.matches) continue;
+    if (!p.entry.treeIntegrity) {
+      // No tree hash recorded: compare with the locked package itself (fetched and integrity-checked).
+      const fetched = await fetchLocked(p.name, p.entry, opts.env, opts.progress);
+      if (treeIntegrity(fetched.info.files) === p.current) {
+        p.matches = true;
+        continue;
+      }
+    }
+    drift.push(`${rel} differs from ${p.name}@${p.entry.version} in the lockfile`);
+  }
+  if (!drift.length) return;
+  throw new AvpError(
+    'frozen-mismatch',
+    `installed validators differ from ${opts.lockPath}:\n  - ${drift.join('\n  - ')}`,
+    {
+      fix:
+        'run `avp install` (without --frozen) to put back the locked versions, or record what is installed ' +
+        '(`avp add`, `avp remove`) and commit the lockfile with the validators folder',
+    },
+  );
+}
+
 export interface RestoreResult {
   name: string;
   version: string;
@@ -102,18 +177,7 @@ export async function restoreFromLockfile(opts: {
     const current = installedTreeIntegrity(join(dir, name));
     return { name, entry, current, matches: current !== undefined && current === entry.treeIntegrity };
   });
-  if (opts.frozen) {
-    const differing = plan.filter((p) => p.current !== undefined && !p.matches);
-    if (differing.length) {
-      throw new AvpError(
-        'frozen-mismatch',
-        `installed validators differ from ${path}: ${differing.map((p) => p.name).join(', ')}`,
-        {
-          fix: 'run `avp install` (without --frozen) to restore the locked versions, or `avp add` to record new ones and commit the lockfile',
-        },
-      );
-    }
-  }
+  if (opts.frozen) await refuseDrift(plan, { ...opts, env, lockPath: path, dir });
   const edited = opts.force ? [] : plan.filter((p) => !p.matches && editedSinceInstall(join(dir, p.name), p.entry));
   if (edited.length === 1) throw editedError(edited[0]!.name, join(dir, edited[0]!.name), 'replace');
   if (edited.length > 1) {
