@@ -58,8 +58,11 @@ describe('avp install --frozen: the drift check', () => {
     expect(readFileSync(edited, 'utf8')).toContain('Also allow test keys.');
     expect(existsSync(t.v('no-debug-leftovers'))).toBe(false);
     expect(readFileSync(t.lockPath, 'utf8')).toBe(lock);
-    // Without --frozen, the locked versions are put back.
-    expect((await t.avp(['install'])).code).toBe(0);
+    // Without --frozen the locked versions are put back — over a local edit only with --force (edits are not lost).
+    const plain = await t.avp(['install']);
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toContain('--force');
+    expect((await t.avp(['install', '--force'])).code).toBe(0);
     expect(existsSync(t.v('no-debug-leftovers'))).toBe(true);
     expect((await t.avp(['install', '--frozen'])).code).toBe(0);
   });
