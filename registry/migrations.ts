@@ -1,4 +1,5 @@
 import type { SQL } from 'bun';
+import { SCALE_MIGRATIONS } from './migrations-scale.ts';
 
 /**
  * The schema, as ordered migrations run identically on SQLite and PostgreSQL (Bun.SQL speaks both). Only portable
@@ -78,6 +79,7 @@ const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  ...SCALE_MIGRATIONS,
 ];
 
 /**
@@ -85,7 +87,8 @@ const MIGRATIONS: Migration[] = [
  * PostgreSQL database race harmlessly: the loser's insert into `schema_migrations` conflicts and its transaction
  * rolls back, so it re-reads the applied set and continues.
  */
-export async function migrate(db: SQL): Promise<number[]> {
+export async function migrate(db: SQL, engine: 'sqlite' | 'postgres' = 'sqlite'): Promise<number[]> {
+  const bytes = engine === 'postgres' ? 'BYTEA' : 'BLOB';
   await db.unsafe(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
   );
@@ -96,7 +99,7 @@ export async function migrate(db: SQL): Promise<number[]> {
     try {
       await db.begin(async (tx) => {
         await tx`INSERT INTO schema_migrations (version, name, applied_at) VALUES (${m.version}, ${m.name}, ${new Date().toISOString()})`;
-        for (const statement of m.statements) await tx.unsafe(statement);
+        for (const statement of m.statements) await tx.unsafe(statement.replaceAll('$BYTES', bytes));
       });
       applied.push(m.version);
     } catch (e) {
