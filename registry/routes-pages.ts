@@ -27,8 +27,9 @@ export async function routePage(
     (first === 'packages' && (seg.length === 2 || seg.length === 3)) ||
     (first === 'owners' && seg.length === 2) ||
     (first === 'assets' && seg.length === 2);
-  if (!isPage) return undefined;
-  if (method !== 'GET') return undefined;
+  // Any other path a browser asks for gets a page saying so (API clients keep the JSON 404).
+  const lost = !isPage && first !== 'cli' && wantsHtml(req) && method === 'GET';
+  if ((!isPage && !lost) || method !== 'GET') return undefined;
   if (first === 'assets') {
     const { ASSETS } = await import('./pages/assets.ts');
     const asset = ASSETS[a!];
@@ -49,6 +50,7 @@ export async function routePage(
   ]);
   const site = { root: '', base: ctx.baseUrl(req), static: false };
   const page = (html: string, status = 200) => new Response(html, { status, headers: PAGE_HEADERS });
+  if (lost) return page(list.notFoundPage(site, `Nothing is published at ${url.pathname}.`), 404);
   if (seg.length === 0) {
     const q = (url.searchParams.get('q') ?? '').slice(0, 200);
     const offset = Number(url.searchParams.get('offset') ?? 0);
