@@ -163,7 +163,8 @@ describe('two instances with archives in S3-compatible object storage', () => {
       S3_REGION: 'us-east-1',
     };
     const args = ['--archives', 's3://avp-archives/registry'];
-    let [a, b] = await pair(db, { args, env });
+    const [a, first] = await pair(db, { args, env });
+    let b = first;
     const sql = new SQL(db);
     try {
       const token = (await createToken(tempDir('avp-s3-admin-'), 'alice', { db })).token;
