@@ -13,6 +13,12 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null) || echo "postgresql install failed: its tests will say so" >&2
 fi
 
+# The browser tests drive Chromium from the distribution's packages (playwright-core downloads no browser).
+if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "installing chromium from the distribution's packages…" >&2
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || echo "chromium install failed: the browser tests will say so" >&2
+fi
+
 "$BUN" run build.ts || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 
 # Formatting and lint are part of the suite: each tool that finds a problem counts as one failed check.
