@@ -10,7 +10,7 @@ export function sinceOf(value: string, now = Date.now()): string {
     return new Date(now - Number(rel[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[rel[2] as 'm']).toISOString();
   const t = Date.parse(value);
   if (Number.isNaN(t)) {
-    throw new AvpError('registry-audit-since', `--since ${JSON.stringify(value)} is neither a duration nor a date`, {
+    throw new AvpError('usage', `--since ${JSON.stringify(value)} is neither a duration nor a date`, {
       fix: 'use a duration (30m, 24h, 7d) or a date (2025-06-01, 2025-06-01T12:00:00Z)',
     });
   }
@@ -31,7 +31,7 @@ export default defineCommand({
     },
     account: { type: 'string', description: 'Only entries by this account (cli:<user> for token commands)' },
     package: { type: 'string', description: 'Only entries about this package' },
-    limit: { type: 'string', description: 'The newest N matching entries (default 100)', default: '100' },
+    limit: { type: 'string', description: 'The newest N matching entries', default: '100' },
     json: { type: 'boolean', description: 'Print {entries:[…]} as JSON', default: false },
     ...storeArgs,
   },
@@ -41,13 +41,13 @@ export default defineCommand({
       if (args.action && !(AUDIT_ACTIONS as string[]).includes(args.action)) {
         const { didYouMean } = await import('../../did-you-mean.ts');
         const hint = didYouMean(args.action, AUDIT_ACTIONS);
-        throw new AvpError('registry-audit-action', `--action ${args.action} is not an audited action${hint}`, {
+        throw new AvpError('usage', `--action ${args.action} is not an audited action${hint}`, {
           fix: `use one of ${AUDIT_ACTIONS.join(', ')}`,
         });
       }
       const limit = Number(args.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > 100_000) {
-        throw new AvpError('registry-audit-limit', `--limit ${args.limit} is not a number of entries`, {
+        throw new AvpError('usage', `--limit ${args.limit} is not a number of entries`, {
           fix: 'use 1–100000, e.g. --limit 500',
         });
       }

@@ -52,7 +52,7 @@ export default defineCommand({
       }
       const writeLimit = Number(args['write-limit']);
       if (!Number.isInteger(writeLimit) || writeLimit < 0) {
-        throw new AvpError('registry-bad-write-limit', `--write-limit ${args['write-limit']} is not a whole number`, {
+        throw new AvpError('usage', `--write-limit ${args['write-limit']} is not a whole number`, {
           fix: 'use the writes each token may make per minute, e.g. --write-limit 60 (0 turns the limit off)',
         });
       }
