@@ -11,12 +11,24 @@ let md: MarkdownIt | undefined;
 /** True for `http(s)://…`, `#frag`, `/path`, `./x`, `x/y` — and false for any other scheme, however disguised. */
 export function safeHref(url: string): boolean {
   // Browsers ignore ASCII whitespace and control characters inside a scheme ("java\tscript:"): judge without them.
-  const bare = url.replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
+  // They also read a backslash as a slash in http(s) URLs (`\\\\evil.example` is `//evil.example`).
+  // Character references are decoded first, as a browser reading an attribute would ("javascript&#58;").
+  const bare = decodeReferences(url)
+    .replace(/[\u0000-\u0020\u007f-\u009f]/g, '')
+    .replace(/\\/g, '/');
   if (/^https?:\/\//i.test(bare)) return true;
   if (bare.startsWith('//')) return false; // protocol-relative: another origin, whatever the scheme
   // A relative URL has no scheme: no ":" before the first "/", "?" or "#".
   const head = bare.split(/[/?#]/, 1)[0] ?? '';
-  return !head.includes(':') && !head.includes('&#') && !/%3a/i.test(head);
+  return !head.includes(':') && !/%3a/i.test(head);
+}
+
+function decodeReferences(text: string): string {
+  return text
+    .replace(/&#x([0-9a-f]+);?/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16) % 0x110000))
+    .replace(/&#(\d+);?/g, (_, dec: string) => String.fromCodePoint(Number(dec) % 0x110000))
+    .replace(/&colon;/gi, ':')
+    .replace(/&(tab|newline);/gi, ' ');
 }
 
 function renderer(): MarkdownIt {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { SQL } from 'bun';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { renderMarkdown, safeHref } from '../../registry/pages/markdown.ts';
 import { serveStaticExport } from '../../registry/static-server.ts';
 import { runAvp, tempDir } from '../support/run-avp.ts';
 import { api, startServerProcess, type ServerProcess } from './registry-server-support.ts';
@@ -159,6 +160,50 @@ describe('registry web pages (served)', () => {
       expect(JSON.parse(row.facts).trigger).toBe('PreToolUse');
     } finally {
       await db.close();
+    }
+  });
+});
+
+describe('links in package markdown', () => {
+  const refused = [
+    'javascript:alert(1)',
+    'JaVaScRiPt:alert(1)',
+    ' javascript:alert(1)',
+    'java\tscript:alert(1)',
+    'java\nscript:alert(1)',
+    '\u0001javascript:alert(1)',
+    'javascript&#58;alert(1)',
+    'javascript&colon;alert(1)',
+    'jav&#x09;ascript:alert(1)',
+    'javascript%3aalert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'vbscript:msgbox(1)',
+    'file:///etc/passwd',
+    '//evil.example/x',
+    '\\\\evil.example/x',
+    '/\\evil.example/x',
+    'mailto:someone@example.com',
+  ];
+  const kept = [
+    'https://example.com/a?b#c',
+    'http://example.com',
+    '#usage',
+    '/packages/x/',
+    './references/x.md',
+    'x/y.md',
+  ];
+
+  test('only http(s), same-page and relative URLs become links', () => {
+    for (const url of refused) expect([url, safeHref(url)]).toEqual([url, false]);
+    for (const url of kept) expect([url, safeHref(url)]).toEqual([url, true]);
+  });
+
+  test('refused URLs never become a link that leaves for another scheme or origin', () => {
+    for (const url of refused) {
+      const html = renderMarkdown(`[x](${url}) <${url}> ![y](${url})`);
+      // markdown-it percent-encodes what it keeps (a backslash becomes %5C: a path segment, not a slash)
+      for (const [, href] of html.matchAll(/href="([^"]*)"/g))
+        expect([url, href, safeHref(href!) && !/^[a-z][a-z0-9+.-]*:/i.test(href!)]).toEqual([url, href, true]);
     }
   });
 });
