@@ -162,7 +162,7 @@ export async function createLoginCode(store: Store, p: Principal): Promise<strin
 export async function exchangeLoginCode(
   store: Store,
   code: string,
-): Promise<{ token: string; account: string; email: string | null } | undefined> {
+): Promise<{ token: string; id: string; account: string; email: string | null } | undefined> {
   const hash = hashSecret(code);
   const row = await store.db.begin(async (tx) => {
     const [r] = (await tx`SELECT * FROM login_codes WHERE hash = ${hash}`) as any[];
@@ -170,11 +170,11 @@ export async function exchangeLoginCode(
     return r as { account: string; email: string | null; expires_at: string } | undefined;
   });
   if (!row || row.expires_at < new Date().toISOString()) return undefined;
-  const { token } = await createToken(store, {
+  const { token, info } = await createToken(store, {
     account: row.account,
     email: row.email ?? undefined,
     scope: 'publish',
     label: 'cli login',
   });
-  return { token, account: row.account, email: row.email };
+  return { token, id: info.id, account: row.account, email: row.email };
 }

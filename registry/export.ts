@@ -1,18 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  rmdirSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { AvpError } from '../src/errors.ts';
+import type { Archives } from './archives.ts';
 import { BlobStore } from './blobs.ts';
+import { writePages } from './pages/export-pages.ts';
 import { detailOf, summaryOf, versionListOf, versionOf } from './shapes.ts';
 import type { PackageRow, Store } from './store.ts';
 
@@ -22,6 +14,7 @@ import type { PackageRow, Store } from './store.ts';
  * that maps `/x` to `/x/index.json` (nginx `try_files $uri $uri/index.json`; `registry/static-server.ts`) answers
  * the same URLs the clients call. Static hosts cannot run queries: `GET /api/packages` returns every package and
  * ignores `q`, `type`, `tag`, `limit` and `offset` (clients that filter locally still work; others see everything).
+ * The web pages are written beside the API (`index.html`, `packages/<name>/index.html`, …: registry/pages/).
  */
 export interface ExportResult {
   dir: string;
@@ -36,7 +29,7 @@ export interface ExportResult {
  */
 export async function exportRegistry(
   store: Store,
-  blobs: BlobStore,
+  archives: Archives,
   dir: string,
   baseUrl: string,
 ): Promise<ExportResult> {
@@ -83,21 +76,25 @@ export async function exportRegistry(
       }
       for (const v of versions) {
         put(`${root}/${encodeURIComponent(v.version)}`, versionOf(v, pkg.type, base));
-        const blob = blobs.pathOf(BlobStore.keyOfIntegrity(v.integrity));
-        if (!existsSync(blob)) {
+        const blob = await archives.read(BlobStore.keyOfIntegrity(v.integrity));
+        if (!blob) {
           throw new AvpError(
             'registry-export-missing-blob',
-            `the archive of ${pkg.name}@${v.version} is missing (${blob})`,
+            `the archive of ${pkg.name}@${v.version} is missing from the archive storage (${archives.where})`,
             {
-              fix: 'restore the blobs/ directory from a backup; the metadata and the blobs must come from the same data directory',
+              fix: 'restore the archives from a backup (blobs/ folder, archives table or bucket); metadata and archives must come from the same registry',
             },
           );
         }
-        copyFileSync(blob, join(tmp, root, encodeURIComponent(v.version), 'download'));
+        writeFileSync(
+          join(tmp, root, encodeURIComponent(v.version), 'download'),
+          new Uint8Array(await blob.arrayBuffer()),
+        );
         files++;
         versionCount++;
       }
     }
+    files += await writePages(store, archives, tmp, base);
     if (existsSync(target)) rmdirSync(target);
     renameSync(tmp, target);
     return { dir: target, packages: all.length, versions: versionCount, files };

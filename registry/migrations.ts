@@ -1,4 +1,5 @@
 import type { SQL } from 'bun';
+import { SCALE_MIGRATIONS } from './migrations-scale.ts';
 
 /**
  * The schema, as ordered migrations run identically on SQLite and PostgreSQL (Bun.SQL speaks both). Only portable
@@ -78,22 +79,7 @@ const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
-  {
-    // Append-only: what was removed for good, by whom, why (the blob's integrity identifies the bytes).
-    version: 2,
-    name: 'audit log (purges)',
-    statements: [
-      `CREATE TABLE audit_log (
-        at TEXT NOT NULL,
-        action TEXT NOT NULL,
-        name TEXT NOT NULL,
-        version TEXT,
-        integrity TEXT,
-        actor TEXT NOT NULL,
-        reason TEXT NOT NULL
-      )`,
-    ],
-  },
+  ...SCALE_MIGRATIONS,
 ];
 
 /**
@@ -101,7 +87,8 @@ const MIGRATIONS: Migration[] = [
  * PostgreSQL database race harmlessly: the loser's insert into `schema_migrations` conflicts and its transaction
  * rolls back, so it re-reads the applied set and continues.
  */
-export async function migrate(db: SQL): Promise<number[]> {
+export async function migrate(db: SQL, engine: 'sqlite' | 'postgres' = 'sqlite'): Promise<number[]> {
+  const bytes = engine === 'postgres' ? 'BYTEA' : 'BLOB';
   await db.unsafe(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
   );
@@ -112,7 +99,7 @@ export async function migrate(db: SQL): Promise<number[]> {
     try {
       await db.begin(async (tx) => {
         await tx`INSERT INTO schema_migrations (version, name, applied_at) VALUES (${m.version}, ${m.name}, ${new Date().toISOString()})`;
-        for (const statement of m.statements) await tx.unsafe(statement);
+        for (const statement of m.statements) await tx.unsafe(statement.replaceAll('$BYTES', bytes));
       });
       applied.push(m.version);
     } catch (e) {

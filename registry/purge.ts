@@ -1,4 +1,5 @@
 import { AvpError } from '../src/errors.ts';
+import { localOrigin, recordAudit } from './audit.ts';
 import { BlobStore } from './blobs.ts';
 import type { Store } from './store.ts';
 
@@ -18,16 +19,6 @@ export interface PurgeResult {
   /** The package's latest after the purge (null: nothing resolvable is left; the name stays with its owners). */
   latest: string | null;
   at: string;
-  actor: string;
-  reason: string;
-}
-
-export interface AuditEntry {
-  at: string;
-  action: string;
-  name: string;
-  version: string | null;
-  integrity: string | null;
   actor: string;
   reason: string;
 }
@@ -65,8 +56,16 @@ export async function purgeVersion(
     if (!row) return undefined;
     await tx`DELETE FROM versions WHERE name = ${name} AND version = ${version}`;
     await store.refreshLatest(tx, name, at);
-    await tx`INSERT INTO audit_log (at, action, name, version, integrity, actor, reason)
-      VALUES (${at}, ${'purge'}, ${name}, ${version}, ${row.integrity}, ${who.actor}, ${reason})`;
+    // The registry's one audit log (also read by `avp registry audit --action purge`).
+    await recordAudit(tx, {
+      action: 'purge',
+      account: who.actor,
+      package: name,
+      version,
+      target: row.integrity,
+      detail: reason,
+      origin: localOrigin(),
+    });
     return row.integrity;
   });
   if (!integrity) {
@@ -80,10 +79,4 @@ export async function purgeVersion(
   const archiveRemoved = shared ? false : blobs.remove(BlobStore.keyOfIntegrity(integrity));
   const pkg = await store.getPackage(name);
   return { name, version, integrity, archiveRemoved, latest: pkg?.latest ?? null, at, actor: who.actor, reason };
-}
-
-/** The audit log, oldest first. */
-export async function auditLog(store: Store): Promise<AuditEntry[]> {
-  return (await store.db`SELECT at, action, name, version, integrity, actor, reason FROM audit_log
-    ORDER BY at, name, version`) as AuditEntry[];
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from './audit.ts';
 import { bearerOf, createLoginCode, exchangeLoginCode, principalOf, requirePrincipal, revokeToken } from './auth.ts';
 import { LIMITS, readBody, readJson } from './body.ts';
 import { badRequest, json } from './errors.ts';
@@ -34,6 +35,14 @@ export async function exchange(ctx: Ctx, req: Request): Promise<Response> {
       { error: 'invalid_grant', error_description: 'the login code is unknown, used or expired; run avp login again' },
       400,
     );
+  await recordAudit(ctx.store.db, {
+    action: 'login',
+    account: got.account,
+    tokenId: got.id,
+    target: got.id,
+    detail: 'browser login: new publish token',
+    origin: ctx.originOf(req),
+  });
   return json({ access_token: got.token, email: got.email ?? '', name: got.account });
 }
 
@@ -41,6 +50,13 @@ export async function exchange(ctx: Ctx, req: Request): Promise<Response> {
 export async function logout(ctx: Ctx, req: Request): Promise<Response> {
   const p = await requirePrincipal(ctx.store, req);
   await revokeToken(ctx.store, p.tokenId);
+  await recordAudit(ctx.store.db, {
+    action: 'logout',
+    account: p.account,
+    tokenId: p.tokenId,
+    target: p.tokenId,
+    origin: ctx.originOf(req),
+  });
   return new Response(null, { status: 204 });
 }
 

@@ -76,12 +76,13 @@ export async function versions(ctx: Ctx, name: string): Promise<Response> {
 export async function download(ctx: Ctx, req: Request, name: string, ver: string): Promise<Response> {
   const v = await ctx.store.getVersion(name, ver);
   if (!v) throw notFound(`package ${name}@${ver} not found`);
-  const file = ctx.blobs.get(BlobStore.keyOfIntegrity(v.integrity));
+  const file = await ctx.archives.read(BlobStore.keyOfIntegrity(v.integrity));
   if (!file) throw notFound(`the archive of ${name}@${ver} is missing from the blob store`);
   if (req.method === 'GET') await ctx.store.countDownload(name);
   return new Response(file, {
     headers: {
       'content-type': 'application/zip',
+      'content-length': String(file.size),
       'x-content-type-options': 'nosniff',
       'content-disposition': `attachment; filename="${name}-${ver}.zip"`,
       'cache-control': 'public, max-age=31536000, immutable',

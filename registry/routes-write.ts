@@ -1,7 +1,11 @@
 import { diff, gt, valid } from 'semver';
+import { recordAudit } from './audit.ts';
 import { ACCOUNT_RE, requireOwner, requirePrincipal } from './auth.ts';
+import { BlobStore } from './blobs.ts';
 import { LIMITS, readBody, readJson } from './body.ts';
 import { HttpError, badRequest, conflict, forbidden, json, notFound } from './errors.ts';
+import { factsOf } from './facts.ts';
+import { checkWriteRate } from './rate-limit.ts';
 import { downloadUrl } from './shapes.ts';
 import type { Ctx } from './server.ts';
 import { checkUpload } from './validate-upload.ts';
@@ -11,6 +15,7 @@ import { checkUpload } from './validate-upload.ts';
 /** `POST /api/packages` — multipart/form-data with one part `package` (the zip). */
 export async function publish(ctx: Ctx, req: Request): Promise<Response> {
   const principal = await requirePrincipal(ctx.store, req);
+  await checkWriteRate(ctx.store, principal.tokenId, ctx.writeLimit);
   const type = req.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data/i.test(type)) {
     throw new HttpError(
@@ -35,27 +40,51 @@ export async function publish(ctx: Ctx, req: Request): Promise<Response> {
   // Refuse a non-owner or an existing version before writing anything; the transaction below checks again (races).
   const admin = principal.scope === 'admin';
   const early = await precheck(ctx, m.name, m.version, principal.account, admin);
-  // Then the bytes: a blob without a row is harmless (content-addressed), a row without its blob is not.
-  if (early === 'ok') ctx.blobs.put(bytes);
-  const outcome =
-    early !== 'ok'
-      ? early
-      : await ctx.store.publish(
-          {
-            name: m.name,
-            version: m.version,
-            type: checked.info.type,
-            integrity: checked.integrity,
-            size: checked.size,
-            description: m.description ?? '',
-            author: m.author ?? principal.account,
-            license: m.license,
-            tags: [...new Set(m.tags ?? [])].slice(0, 50),
-            readme: checked.readme,
-            publishedBy: principal.account,
-          },
-          { admin },
-        );
+  // Then the bytes, staged so that they commit with the row (database, object storage) or before it (files: a blob
+  // without a row is harmless, content-addressed; a row without its blob is not).
+  const staged = early === 'ok' ? await ctx.archives.stage(BlobStore.keyOf(bytes), bytes) : undefined;
+  const facts = JSON.stringify(await factsOf(checked.info));
+  let outcome: typeof early;
+  try {
+    outcome =
+      early !== 'ok'
+        ? early
+        : await ctx.store.publish(
+            {
+              name: m.name,
+              version: m.version,
+              type: checked.info.type,
+              integrity: checked.integrity,
+              size: checked.size,
+              description: m.description ?? '',
+              author: m.author ?? principal.account,
+              license: m.license,
+              tags: [...new Set(m.tags ?? [])].slice(0, 50),
+              readme: checked.readme,
+              publishedBy: principal.account,
+            },
+            {
+              admin,
+              inTx: async (tx) => {
+                await staged!.inTx(tx);
+                await tx`UPDATE versions SET facts = ${facts} WHERE name = ${m.name} AND version = ${m.version}`;
+                await recordAudit(tx, {
+                  action: 'publish',
+                  account: principal.account,
+                  tokenId: principal.tokenId,
+                  package: m.name,
+                  version: m.version,
+                  detail: checked.integrity,
+                  origin: ctx.originOf(req),
+                });
+              },
+            },
+          );
+  } catch (e) {
+    await staged?.discard();
+    throw e;
+  }
+  if (outcome !== 'ok') await staged?.discard();
   if (outcome === 'forbidden') {
     const owners = await ctx.store.owners(m.name);
     throw forbidden(
@@ -104,9 +133,21 @@ export async function yank(ctx: Ctx, req: Request, name: string, version: string
   const pkg = await ctx.store.getPackage(name);
   if (!pkg) throw notFound(`package ${name} not found`);
   await requireOwner(ctx.store, principal, name);
+  await checkWriteRate(ctx.store, principal.tokenId, ctx.writeLimit);
   const v = await ctx.store.getVersion(name, version);
   if (!v) throw notFound(`package ${name} has no version ${version}`);
   await ctx.store.yank(name, version);
+  if (!v.yanked) {
+    const origin = ctx.originOf(req);
+    await recordAudit(ctx.store.db, {
+      action: 'yank',
+      account: principal.account,
+      tokenId: principal.tokenId,
+      package: name,
+      version,
+      origin,
+    });
+  }
   const after = await ctx.store.getPackage(name);
   return json({ name, version, deleted: false, yanked: true, latest: after?.latest ?? null });
 }
@@ -147,6 +188,8 @@ export async function changeOwner(ctx: Ctx, req: Request, name: string, account:
   if (!(await ctx.store.getPackage(name))) throw notFound(`package ${name} not found`);
   await requireOwner(ctx.store, principal, name);
   if (!ACCOUNT_RE.test(account)) throw badRequest(`invalid account name ${JSON.stringify(account)}`);
+  await checkWriteRate(ctx.store, principal.tokenId, ctx.writeLimit);
+  const before = await ctx.store.owners(name);
   if (req.method === 'PUT') {
     // An owner nobody can log in as would be a typo that looks like success (or a name squatted later).
     if (!(await ctx.store.accountExists(account))) {
@@ -161,5 +204,17 @@ export async function changeOwner(ctx: Ctx, req: Request, name: string, account:
   } else if (!(await ctx.store.removeOwner(name, account))) {
     throw conflict(`${account} is the last owner of ${name}; add another owner first`);
   }
-  return json({ name, owners: await ctx.store.owners(name) });
+  const owners = await ctx.store.owners(name);
+  if (owners.length !== before.length) {
+    const action = req.method === 'PUT' ? 'owner-add' : 'owner-remove';
+    const audit = {
+      action,
+      account: principal.account,
+      tokenId: principal.tokenId,
+      package: name,
+      target: account,
+    } as const;
+    await recordAudit(ctx.store.db, { ...audit, origin: ctx.originOf(req) });
+  }
+  return json({ name, owners });
 }

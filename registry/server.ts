@@ -1,9 +1,14 @@
 import { resolve } from 'node:path';
 import { VERSION } from '../src/version.ts';
+import { openArchives, type Archives } from './archives.ts';
+import type { Origin } from './audit.ts';
 import { baseUrlFor, requireBaseUrl } from './base-url.ts';
 import { BlobStore } from './blobs.ts';
 import { LIMITS } from './body.ts';
 import { HttpError, badRequest, json, notFound, toResponse } from './errors.ts';
+import { health } from './health.ts';
+import { DEFAULT_WRITES_PER_MINUTE } from './rate-limit.ts';
+import { routePage } from './routes-pages.ts';
 import * as auth from './routes-auth.ts';
 import * as read from './routes-read.ts';
 import * as write from './routes-write.ts';
@@ -13,6 +18,12 @@ import { Store } from './store.ts';
 export interface Ctx {
   store: Store;
   blobs: BlobStore;
+  /** Where archives are stored and read: files, the database or object storage (registry/archives.ts). */
+  archives: Archives;
+  /** Writes per token per minute (0: no limit). */
+  writeLimit: number;
+  /** The peer address and X-Forwarded-For of a request, for the audit log. */
+  originOf(req: Request): Origin;
   /** The public base URL for `downloadUrl`s: `--base-url`, else a loopback origin the request was addressed to. */
   baseUrl(req: Request): string;
 }
@@ -25,6 +36,10 @@ export interface ServeOptions {
   port?: number;
   host?: string;
   baseUrl?: string;
+  /** `file`, `db` or `s3://bucket/prefix`; default `db` with PostgreSQL, else `file`. */
+  archives?: string;
+  /** Writes per token per minute (default 120; 0 turns the limit off). */
+  writeLimit?: number;
   /** Called with each unexpected error (the command logs it on stderr). */
   onError?: (e: unknown, req: Request) => void;
 }
@@ -33,6 +48,8 @@ export interface RunningRegistry {
   url: string;
   port: number;
   store: Store;
+  /** The archive storage's kind: file, db or s3. */
+  archives: string;
   stop(): Promise<void>;
 }
 
@@ -77,6 +94,10 @@ export async function route(ctx: Ctx, req: Request): Promise<Response> {
     if ((seg[1] === 'success' || seg[1] === 'error') && seg.length === 2) return auth.loginDone(url);
     throw notFound(`no such page ${url.pathname}`);
   }
+  if (seg[0] !== 'api') {
+    const page = await routePage(ctx, req, url, seg, m);
+    if (page) return page;
+  }
   if (seg.length === 0)
     return json({
       name: 'avp registry',
@@ -87,7 +108,7 @@ export async function route(ctx: Ctx, req: Request): Promise<Response> {
     });
   if (seg[0] !== 'api') throw notFound(`no such path ${url.pathname}; the API lives under /api/`);
   const [, area, a, b, c] = seg;
-  if (area === 'health' && seg.length === 2) return json({ status: 'ok', version: VERSION, engine: ctx.store.engine });
+  if (area === 'health' && seg.length === 2) return health(ctx);
   if (area === 'auth' && a === 'cli' && seg.length === 4) {
     if (b === 'verify') {
       if (m !== 'GET') throw methodNotAllowed('GET');
@@ -145,11 +166,28 @@ export async function startRegistry(opts: ServeOptions): Promise<RunningRegistry
   const blobs = new BlobStore(dataDir);
   blobs.cleanStrays();
   let ownUrl = '';
-  const ctx: Ctx = { store, blobs, baseUrl: baseUrlFor(opts.baseUrl?.replace(/\/+$/, ''), () => ownUrl) };
+  const origins = new WeakMap<Request, Origin>();
   let server: ReturnType<typeof Bun.serve>;
+  let sweeper: ReturnType<typeof setInterval> | undefined;
+  let archives: Archives;
   try {
-    server = serve(ctx, opts);
+    archives = await openArchives(opts.archives, store, blobs);
+    const ctx: Ctx = {
+      store,
+      blobs,
+      archives,
+      writeLimit: opts.writeLimit ?? DEFAULT_WRITES_PER_MINUTE,
+      originOf: (req) => origins.get(req) ?? { ip: null, forwardedFor: null },
+      baseUrl: baseUrlFor(opts.baseUrl?.replace(/\/+$/, ''), () => ownUrl),
+    };
+    // Objects of uploads whose server was killed mid-publish: swept at start and every few minutes after.
+    const sweep = () => archives.sweep().catch((e: unknown) => opts.onError?.(e, new Request('http://sweep/')));
+    await sweep();
+    sweeper = setInterval(sweep, 5 * 60_000);
+    sweeper.unref();
+    server = serve(ctx, opts, origins);
   } catch (e) {
+    clearInterval(sweeper);
     await store.close();
     throw e;
   }
@@ -159,21 +197,24 @@ export async function startRegistry(opts: ServeOptions): Promise<RunningRegistry
     url,
     port: server.port ?? 0,
     store,
+    archives: archives.kind,
     async stop() {
+      clearInterval(sweeper);
       await server.stop(true);
       await store.close();
     },
   };
 }
 
-function serve(ctx: Ctx, opts: ServeOptions): ReturnType<typeof Bun.serve> {
+function serve(ctx: Ctx, opts: ServeOptions, origins: WeakMap<Request, Origin>): ReturnType<typeof Bun.serve> {
   return Bun.serve({
     port: opts.port ?? 0,
     hostname: opts.host ?? '127.0.0.1',
     maxRequestBodySize: LIMITS.hardBodyBytes,
     // Uploads of 10 MiB over a slow link must not be cut off by the default 10 s idle timeout.
     idleTimeout: 120,
-    async fetch(req) {
+    async fetch(req, srv) {
+      origins.set(req, { ip: srv.requestIP(req)?.address ?? null, forwardedFor: req.headers.get('x-forwarded-for') });
       try {
         const res = await route(ctx, req);
         return req.method === 'HEAD' ? new Response(null, { status: res.status, headers: res.headers }) : res;

@@ -3,9 +3,16 @@ import { join, resolve, sep } from 'node:path';
 
 /**
  * A plain static file server for an export (`avp registry export`), standing in for nginx or a CDN in tests and the
- * bench: `/x` is the file `x`, else `x/index.json`; nothing else (no queries, no rewriting of bodies). Paths are
- * decoded and confined to the export root.
+ * bench: `/x` is the file `x`, else `x/index.json`, else `x/index.html` (the web pages); nothing else (no queries,
+ * no rewriting of bodies). Paths are decoded and confined to the export root.
  */
+const TYPES: Record<string, string> = {
+  '.json': 'application/json',
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+};
+
 export function serveStaticExport(
   dir: string,
   opts: { port?: number; host?: string } = {},
@@ -29,15 +36,15 @@ export function serveStaticExport(
         return notFound();
       }
       if (path !== root && !path.startsWith(root + sep)) return notFound();
-      for (const candidate of [path, join(path, 'index.json')]) {
+      for (const candidate of [path, join(path, 'index.json'), join(path, 'index.html')]) {
         const st = statSync(candidate, { throwIfNoEntry: false });
         if (!st?.isFile()) continue;
-        const type = candidate.endsWith('.json')
-          ? 'application/json'
-          : candidate.endsWith('/download')
-            ? 'application/zip'
-            : 'application/octet-stream';
-        return new Response(Bun.file(candidate), { headers: { 'content-type': type } });
+        const type =
+          TYPES[/\.[a-z]+$/.exec(candidate)?.[0] ?? ''] ??
+          (candidate.endsWith('/download') ? 'application/zip' : 'application/octet-stream');
+        return new Response(Bun.file(candidate), {
+          headers: { 'content-type': type, 'x-content-type-options': 'nosniff' },
+        });
       }
       return notFound();
     },

@@ -119,7 +119,7 @@ export class Store {
     // (PostgreSQL checks the catalog before locking it); the loser simply tries again and finds the work done.
     for (let attempt = 1; ; attempt++) {
       try {
-        await migrate(db);
+        await migrate(db, engine);
         break;
       } catch (e) {
         if (attempt >= 5) {
@@ -213,7 +213,10 @@ export class Store {
    * name is new, refuses a non-owner (returns 'forbidden'), refuses an existing name@version (returns 'conflict'),
    * and moves the package's metadata to this version when it becomes the latest.
    */
-  async publish(v: NewVersion, opts: { admin: boolean }): Promise<'ok' | 'forbidden' | 'conflict'> {
+  async publish(
+    v: NewVersion,
+    opts: { admin: boolean; inTx?: (tx: SQL) => Promise<void> },
+  ): Promise<'ok' | 'forbidden' | 'conflict'> {
     // Two first publishers of one name, or two uploads of one version, racing: the loser's insert violates a key.
     // Running its transaction again lets it see the winner's rows and answer 403 or 409 like any later request.
     for (let attempt = 1; ; attempt++) {
@@ -225,7 +228,10 @@ export class Store {
     }
   }
 
-  private publishOnce(v: NewVersion, opts: { admin: boolean }): Promise<'ok' | 'forbidden' | 'conflict'> {
+  private publishOnce(
+    v: NewVersion,
+    opts: { admin: boolean; inTx?: (tx: SQL) => Promise<void> },
+  ): Promise<'ok' | 'forbidden' | 'conflict'> {
     const now = new Date().toISOString();
     return this.db.begin(async (tx) => {
       const [pkg] = await tx`SELECT name FROM packages WHERE name = ${v.name}`;
@@ -243,6 +249,8 @@ export class Store {
         VALUES (${v.name}, ${v.version}, ${v.integrity}, ${v.size}, ${v.description}, ${v.author}, ${v.license ?? null},
                 ${JSON.stringify(v.tags)}, ${v.readme ?? null}, ${v.publishedBy}, ${now}, ${0}, ${null})`;
       await this.refreshLatest(tx, v.name, now);
+      // The archive (database storage), its object's live mark, the page facts and the audit row commit with it.
+      await opts.inTx?.(tx);
       return 'ok' as const;
     });
   }

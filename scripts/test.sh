@@ -13,10 +13,10 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null) || echo "postgresql install failed: its tests will say so" >&2
 fi
 
-# The report test renders `avp report` in headless Chromium, from the distribution's packages too.
-if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+# The browser tests drive Chromium from the distribution's packages (playwright-core downloads no browser).
+if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "installing chromium from the distribution's packages…" >&2
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || echo "chromium install failed: the report test will say so" >&2
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || echo "chromium install failed: the browser tests will say so" >&2
 fi
 
 "$BUN" run build.ts || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }

@@ -175,7 +175,12 @@ describe("avp's server in the reference's dialect", () => {
     expect((await api(srv.url, '/api/search?q=sql-injection')).body.results).toEqual([]);
     expect(filesUnder(srv.data).some((f) => f.endsWith(`${key}.zip`))).toBe(false);
     const db = new Database(join(srv.data, 'registry.db'), { readonly: true });
-    const rows = db.query('SELECT action, name, version, integrity, actor, reason FROM audit_log').all();
+    const rows = db
+      .query(
+        `SELECT action, package AS name, version, target AS integrity, account AS actor, detail AS reason
+         FROM audit_log WHERE action = 'purge'`,
+      )
+      .all();
     db.close();
     expect(rows).toEqual([
       {

@@ -36,7 +36,10 @@ describe('avp registry commands', () => {
     const db = new SQL(`sqlite://${join(data, 'registry.db')}`);
     const rows = await db`SELECT version, name FROM schema_migrations`;
     await db.close();
-    expect(rows.map((r: { version: number }) => r.version)).toEqual([1, 2]);
+    const applied = rows.map((r: { version: number }) => Number(r.version));
+    // each migration once (two starts ran them), the first schema and the scale-out one among them
+    expect(applied).toEqual([...new Set(applied)]);
+    expect(applied).toEqual(expect.arrayContaining([1, 10]));
   });
 
   test('--base-url sets the downloadUrl origin', async () => {

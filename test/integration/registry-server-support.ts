@@ -12,20 +12,31 @@ export interface ServerProcess {
   url: string;
   data: string;
   stderr(): string;
+  /** The first stdout line as parsed JSON ({url, data, engine, archives}). */
+  info: Record<string, unknown>;
+  /** Kills the process with a signal (SIGKILL: a crash mid-request) and waits for it. */
+  kill(signal: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
 }
 
 /** Starts `dist/avp registry serve --port 0` and reads `{"url"}` from its first stdout line. */
 export async function startServerProcess(
-  opts: { data?: string; db?: string; baseUrl?: string } = {},
+  opts: { data?: string; db?: string; baseUrl?: string; args?: string[]; env?: Record<string, string> } = {},
 ): Promise<ServerProcess> {
   const data = opts.data ?? tempDir('avp-rs-data-');
   const home = tempDir('avp-rs-home-');
   const args = [AVP_BIN, 'registry', 'serve', '--port', '0', '--data', data];
   if (opts.db) args.push('--db', opts.db);
   if (opts.baseUrl) args.push('--base-url', opts.baseUrl);
+  args.push(...(opts.args ?? []));
   const proc = Bun.spawn(args, {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, AVP_HOME: join(home, '.avp'), NO_COLOR: '1' },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      AVP_HOME: join(home, '.avp'),
+      NO_COLOR: '1',
+      ...opts.env,
+    },
     stdout: 'pipe',
     stderr: 'pipe',
   });
@@ -49,7 +60,12 @@ export async function startServerProcess(
   return {
     url: first.url,
     data,
+    info: first,
     stderr: () => err,
+    async kill(signal) {
+      proc.kill(signal);
+      await proc.exited;
+    },
     async stop() {
       proc.kill('SIGTERM');
       const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import { AvpError } from '../../errors.ts';
 import { runCommand } from '../run-command.ts';
-import { dataDirOf, dbOf, storeArgs } from './shared-args.ts';
+import { archivesArg, archivesOf, dataDirOf, dbOf, storeArgs } from './shared-args.ts';
 
 /**
  * `avp registry serve`: the registry API on one port. The first stdout line is one JSON object
@@ -25,6 +25,12 @@ export default defineCommand({
       default: '127.0.0.1',
     },
     ...storeArgs,
+    ...archivesArg,
+    'write-limit': {
+      type: 'string',
+      description: 'Writes (publish, yank, owner changes) per token per minute, shared by every instance; 0 = no limit',
+      default: '120',
+    },
     'base-url': {
       type: 'string',
       description:
@@ -44,6 +50,12 @@ export default defineCommand({
           fix: 'e.g. --base-url https://registry.example.com',
         });
       }
+      const writeLimit = Number(args['write-limit']);
+      if (!Number.isInteger(writeLimit) || writeLimit < 0) {
+        throw new AvpError('usage', `--write-limit ${args['write-limit']} is not a whole number`, {
+          fix: 'use the writes each token may make per minute, e.g. --write-limit 60 (0 turns the limit off)',
+        });
+      }
       const [{ startRegistry }, { logger }] = await Promise.all([
         import('../../../registry/server.ts'),
         import('../../logger.ts'),
@@ -53,6 +65,8 @@ export default defineCommand({
       const registry = await startRegistry({
         dataDir,
         db: dbOf(args.db),
+        archives: archivesOf(args.archives),
+        writeLimit,
         port,
         host: args.host,
         baseUrl: args['base-url'],
@@ -64,11 +78,12 @@ export default defineCommand({
           'registry-start-failed',
           `the registry could not start: ${e instanceof Error ? e.message : String(e)}`,
           {
-            fix: 'check --port (in use?), --data (writable?) and --db (reachable? credentials?)',
+            fix: 'check --port (in use?), --data (writable?), --db (reachable? credentials?) and --archives',
           },
         );
       });
-      process.stdout.write(`${JSON.stringify({ url: registry.url, data: dataDir, engine: registry.store.engine })}\n`);
+      const first = { url: registry.url, data: dataDir, engine: registry.store.engine, archives: registry.archives };
+      process.stdout.write(`${JSON.stringify(first)}\n`);
       log.info(`registry listening on ${registry.url} (${registry.store.engine}, data ${dataDir}); Ctrl-C stops it`);
       await new Promise<void>((resolve) => {
         const stop = () => resolve();

@@ -15,6 +15,20 @@ export const storeArgs = {
   },
 } as const;
 
+/** `--archives`, for the commands that read or write archives (serve, export). */
+export const archivesArg = {
+  archives: {
+    type: 'string',
+    description:
+      'Where archives live: file (<data>/blobs), db (the database) or s3://bucket/prefix (S3_* env) (default: db with PostgreSQL, else file)',
+  },
+} as const;
+
+/** `--archives` from the flag, else `AVP_REGISTRY_ARCHIVES`. */
+export function archivesOf(value: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return value || env.AVP_REGISTRY_ARCHIVES || undefined;
+}
+
 /** The data directory from `--data`, `AVP_REGISTRY_DATA`, else `~/.avp/registry`. */
 export function dataDirOf(data: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   return data || env.AVP_REGISTRY_DATA || join(avpHome(env), 'registry');

@@ -13,6 +13,26 @@ async function openStore(data: string | undefined, db: string | undefined) {
   return Store.open(dataDirOf(data), dbOf(db));
 }
 
+/** Records a token command in the audit log, as `cli:<os user>` from `local` (an admin on the machine). */
+async function audit(
+  store: Awaited<ReturnType<typeof openStore>>,
+  action: 'token-create' | 'token-revoke',
+  target: string,
+  detail?: string,
+): Promise<void> {
+  const [{ recordAudit, localOrigin }, { userInfo }] = await Promise.all([
+    import('../../../registry/audit.ts'),
+    import('node:os'),
+  ]);
+  let user = process.env.USER || process.env.LOGNAME || `uid-${process.getuid?.() ?? '?'}`;
+  try {
+    user = userInfo().username || user;
+  } catch {
+    // no passwd entry (containers): $USER, else the uid, stands in
+  }
+  await recordAudit(store.db, { action, account: `cli:${user}`, target, detail, origin: localOrigin() });
+}
+
 const create = defineCommand({
   meta: { name: 'create', description: 'Create a token for an account; the secret is printed once on stdout.' },
   args: {
@@ -42,6 +62,7 @@ const create = defineCommand({
           email: args.email,
           label: args.label,
         });
+        await audit(store, 'token-create', info.id, `account ${info.account}, scope ${info.scope}`);
         if (args.json)
           process.stdout.write(`${JSON.stringify({ id: info.id, token, account: info.account, scope: info.scope })}\n`);
         else {
@@ -97,6 +118,7 @@ const revoke = defineCommand({
             fix: 'see the ids with `avp registry token list`',
           });
         }
+        await audit(store, 'token-revoke', args.id);
         process.stderr.write(`revoked ${args.id}\n`);
       } finally {
         await store.close();
