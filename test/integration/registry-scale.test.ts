@@ -75,7 +75,8 @@ describe('two stateless instances on one PostgreSQL (archives in the database)',
     const zip = packageZip('team-style', '1.2.0', { description: 'Team style rules' });
     expect((await publishZip(a.url, zip, token)).status).toBe(201);
     const home = tempDir('avp-scale-client-');
-    const r = await runAvp(['add', 'team-style', '--registry', b.url], {
+    // --force: an LLM validator with no judge on this machine (this test is about the registry, not judging).
+    const r = await runAvp(['add', 'team-style', '--registry', b.url, '--force'], {
       env: { HOME: home, AVP_HOME: join(home, '.avp') },
     });
     expect(r.code, r.stderr).toBe(0);
