@@ -39,7 +39,8 @@ export function project(opts: { acceptFirst?: boolean } = {}): Project {
   const root = tempDir('avp-e-hook-');
   const home = tempDir('avp-e-hook-home-');
   mkdirSync(join(root, '.git'));
-  let accepted = opts.acceptFirst === false;
+  // One acceptance before the first hook call, shared by hook calls started together.
+  let firstAccept: Promise<unknown> | undefined = opts.acceptFirst === false ? Promise.resolve() : undefined;
   const env = () => ({ HOME: home, AVP_HOME: join(home, '.avp'), CLAUDE_PROJECT_DIR: root });
   const p: Project = {
     root,
@@ -72,13 +73,14 @@ export function project(opts: { acceptFirst?: boolean } = {}): Project {
       );
     },
     async accept() {
-      accepted = true;
+      firstAccept ??= Promise.resolve();
       const run = await runAvp(['accept'], { bin: BIN, cwd: root, env: env() });
       if (run.code !== 0) throw new Error(`avp accept failed: ${run.stderr}`);
       return run;
     },
     async hook(input, extra = {}) {
-      if (!accepted) await p.accept();
+      firstAccept ??= p.accept();
+      await firstAccept;
       const run = await runAvp(['hook'], {
         bin: BIN,
         cwd: root,
