@@ -1,6 +1,6 @@
 /** `avp deinit`: remove avp's hook entries from Claude Code settings, leaving everything else as it was. */
 import { defineCommand } from 'citty';
-import type { SettingsScope } from '../hosts/claude-settings.ts';
+import type { SettingsScope } from '../agents/hook-settings.ts';
 import { runCommand } from './run-command.ts';
 
 export default defineCommand({
@@ -18,7 +18,7 @@ export default defineCommand({
   },
   run: ({ args }) =>
     runCommand(async () => {
-      const { runDeinit, formatDeinit } = await import('../hosts/claude-init.ts');
+      const { runDeinit, formatDeinit } = await import('../agents/init.ts');
       const picked: SettingsScope[] = args.all
         ? ['project', 'local', 'user']
         : (['project', 'local', 'user'] as const).filter((s) => args[s]);

@@ -30,7 +30,7 @@ export default defineCommand({
   },
   run: ({ args }) =>
     runCommand(async () => {
-      const { runInit, formatInit } = await import('../hosts/claude-init.ts');
+      const { runInit, formatInit } = await import('../agents/init.ts');
       const result = await runInit({
         scope: args.user ? 'user' : args.local ? 'local' : 'project',
         scopes: [args.project, args.local, args.user].filter(Boolean).length,

@@ -11,7 +11,7 @@ import type { HookEvent } from '../event.ts';
 import { discover } from '../format/discover.ts';
 import { loadErrorsForEvent, matchValidators } from '../format/match.ts';
 import type { LoadError, Validator } from '../format/types.ts';
-import { normalizeClaudeEvent } from '../hosts/claude.ts';
+import { normalizeClaudeEvent } from '../agents/normalize.ts';
 import { controlPlaneDenial } from '../trust/guard.ts';
 import { hookTrustView, type TrustView } from '../trust/hook-view.ts';
 import { denyAnswer, withNotice } from '../trust/notice.ts';
@@ -140,7 +140,7 @@ export async function answerClaudeHook(
   ] = await Promise.all([
     import('./run.ts'),
     import('./aggregate.ts'),
-    import('../hosts/claude-render.ts'),
+    import('./decision.ts'),
     import('./log.ts'),
     import('../hosts/complete-files.ts'),
   ]);

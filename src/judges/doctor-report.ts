@@ -55,7 +55,7 @@ function hookFiles(projectRoot: string, env: NodeJS.ProcessEnv): Array<{ agent: 
 async function avpEvents(file: string): Promise<string[] | { error: string }> {
   const [{ parse }, { isAvpHookCommand }] = await Promise.all([
     import('jsonc-parser'),
-    import('../hosts/claude-settings.ts'),
+    import('../agents/hook-settings.ts'),
   ]);
   const errors: unknown[] = [];
   const value = parse(readFileSync(file, 'utf8'), errors as never, { allowTrailingComma: true });

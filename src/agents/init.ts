@@ -20,7 +20,7 @@ import {
   settingsPath,
   type HookChange,
   type SettingsScope,
-} from './claude-settings.ts';
+} from './hook-settings.ts';
 
 export interface InitOptions {
   scope: SettingsScope;

@@ -11,7 +11,7 @@
  * - WARNED: `systemMessage` (user) + `additionalContext` (model) where the event accepts it; never blocks.
  * - PASSED: the AVP fields only.
  */
-import type { Report, ValidatorRun } from '../engine/types.ts';
+import type { Report, ValidatorRun } from './types.ts';
 import type { HookEvent } from '../event.ts';
 import {
   clip,
@@ -21,9 +21,9 @@ import {
   reportText,
   type ShownViolation,
   violationGroups,
-} from './report-text.ts';
+} from '../hosts/report-text.ts';
 
-export { KILL_SWITCH, type ShownViolation } from './report-text.ts';
+export { KILL_SWITCH, type ShownViolation } from '../hosts/report-text.ts';
 
 /**
  * Events where avp puts text in the model's context with `additionalContext` (Claude Code 2.1's output schema accepts

@@ -10,7 +10,7 @@ import { AvpError } from '../errors.ts';
 import type { FileChange, HookEvent } from '../event.ts';
 import { locateProject, relativize } from '../paths.ts';
 import { checkPathBounds, PathResolver, type RealPath } from '../real-paths.ts';
-import { diffForCreate, diffFromHunks, isPatchHunks } from './diff.ts';
+import { diffForCreate, diffFromHunks, isPatchHunks } from '../hosts/diff.ts';
 
 /** Tools whose input names a file they change. */
 const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
