@@ -1,17 +1,17 @@
 /**
- * Report → Claude Code hook output (seed 002 + the real protocol). Always exit 0 with one JSON document: Claude Code
- * reads the hook-control fields (`decision`, `reason`, `hookSpecificOutput`, `systemMessage`) and ignores the AVP
- * fields riding along (`passed`, `violations`, `summary`, `errors`). Exit 2 is reserved for unreadable input.
+ * Report → the engine's one neutral decision (src/agents/types.ts `Decision`): refuse (deny before a tool runs, block
+ * after the fact or at a stop), warn, or pass; the reason for the model, the message for the user, extra context,
+ * and AVP's response fields (`passed`, `violations`, `summary`, `errors`). What the agent can do on the event comes
+ * from its adapter (`EventAbility`); each adapter then words the decision in its own protocol.
  *
- * Where each outcome goes, per event:
- * - ERROR: PreToolUse → `permissionDecision: "deny"`; PermissionRequest → `decision.behavior: "deny"`; PostToolUse,
- *   PostToolUseFailure, Stop, SubagentStop, UserPromptSubmit → `decision: "block"`; events Claude cannot block
- *   (SessionStart, Notification …) → `systemMessage` for the user and, where accepted, `additionalContext` for the
- *   model, worded as problems found, never as "avp blocked".
- * - WARNED: `systemMessage` (user) + `additionalContext` (model) where the event accepts it; never blocks.
+ * Where each outcome goes:
+ * - ERROR: refused where the agent can refuse on this event (its ability says deny or block); elsewhere (SessionStart,
+ *   Notification …) a message for the user and, where accepted, context for the model, worded as problems found,
+ *   never as "avp blocked".
+ * - WARNED: a message for the user + context for the model where the event accepts it; never refused.
  * - PASSED: the AVP fields only.
  */
-import type { Report, ValidatorRun } from './types.ts';
+import type { Decision, EventAbility } from '../agents/types.ts';
 import type { HookEvent } from '../event.ts';
 import {
   clip,
@@ -22,27 +22,12 @@ import {
   type ShownViolation,
   violationGroups,
 } from '../hosts/report-text.ts';
+import type { Report, ValidatorRun } from './types.ts';
 
 export { KILL_SWITCH, type ShownViolation } from '../hosts/report-text.ts';
 
-/**
- * Events where avp puts text in the model's context with `additionalContext` (Claude Code 2.1's output schema accepts
- * it on these). Not on Stop/SubagentStop (accepted, but observed with the real CLI to start a new model turn — a
- * released or warned Stop would loop) nor on Notification (fired while the agent waits; same risk).
- */
-const CONTEXT_EVENTS = new Set([
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'UserPromptSubmit',
-  'SessionStart',
-  'Setup',
-  'SubagentStart',
-]);
-/** Events on which `decision: "block"` makes Claude Code act on `reason`. */
-const BLOCK_EVENTS = new Set(['PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop', 'UserPromptSubmit']);
-/** Events avp can stop: the two permission events through their own deny, the others through `decision`. */
-const canBlock = (name: string) => name === 'PreToolUse' || name === 'PermissionRequest' || BLOCK_EVENTS.has(name);
+/** An event the adapter says nothing about: the agent can show the user a message, nothing more. */
+const NOTHING: EventAbility = { stop: false, context: false };
 
 /** The `violations` array's bound: a runaway judge must not turn the answer into megabytes (all are in the log). */
 const MAX_VIOLATIONS = 200;
@@ -61,31 +46,21 @@ export interface RenderExtra {
   fullReport?: string;
 }
 
-export interface Rendered {
-  stdout: string;
-  exitCode: number;
+export interface Decided {
+  decision: Decision;
   /** The full, unclipped report text, set when the answer summarised it: the caller writes it to `fullReport`. */
   fullReport?: string;
 }
 
-/** One JSON document for Claude Code and the exit code (always 0: exit 2 would discard the JSON). */
-export function renderClaude(
-  event: HookEvent,
-  report: Report,
-  runs: ValidatorRun[],
-  extra: RenderExtra = {},
-): Rendered {
-  const name = event.event;
-  const mode: Mode =
-    report.outcome !== 'ERROR' ? 'warning' : extra.noBlock ? 'released' : canBlock(name) ? 'blocking' : 'cannot-block';
-  const blocking = mode === 'blocking';
+/** AVP's own response fields for a report. */
+function avpFields(report: Report, runs: ValidatorRun[]): Record<string, unknown> {
   const groups = violationGroups(runs);
   // Round-robin within the bound, so every failing validator is in the array, not just the first noisy one.
   const counts = fairShare(groups, Infinity, () => 1, MAX_VIOLATIONS);
   const listed = groups.flatMap((g, i) => g.slice(0, counts[i]));
   const total = groups.reduce((n, g) => n + g.length, 0);
   const errors = runs.filter((r) => r.status === 'error');
-  const avp: Record<string, unknown> = {
+  return {
     passed: report.outcome !== 'ERROR' && !report.validators.some((v) => !v.passed),
     violations: listed.map((v) =>
       v.snippet && v.snippet.length > MAX_SNIPPET ? { ...v, snippet: clip(v.snippet, MAX_SNIPPET) } : v,
@@ -108,39 +83,55 @@ export function renderClaude(
       : {}),
     ...(total > listed.length ? { omittedViolations: total - listed.length } : {}),
   };
-  if (report.outcome === 'PASSED')
-    return done({ ...avp, ...(extra.systemMessage ? { systemMessage: extra.systemMessage } : {}) });
+}
 
+/** The decision on a report, given what the agent can do on this event. */
+export function decide(
+  event: HookEvent,
+  report: Report,
+  runs: ValidatorRun[],
+  ability: EventAbility = NOTHING,
+  extra: RenderExtra = {},
+): Decided {
+  const name = event.event;
+  const mode: Mode =
+    report.outcome !== 'ERROR' ? 'warning' : extra.noBlock ? 'released' : ability.stop ? 'blocking' : 'cannot-block';
+  const blocking = mode === 'blocking';
+  const avp = avpFields(report, runs);
+  if (report.outcome === 'PASSED') {
+    return { decision: { kind: 'pass', avp, ...(extra.systemMessage ? { userMessage: extra.systemMessage } : {}) } };
+  }
   const text = reportText(event, report, runs, mode, extra.fullReport);
   const reason = text.text;
   if (text.summarised && extra.fullReport) avp.fullReport = extra.fullReport;
-  const out: Record<string, unknown> = {};
-  const setup = errors.some((r) => r.error?.setup) ? ' avp is not set up for some validators: run `avp doctor`.' : '';
+  const setup = runs.some((r) => r.status === 'error' && r.error?.setup)
+    ? ' avp is not set up for some validators: run `avp doctor`.'
+    : '';
+  const tool = event.agentTool ?? event.tool;
   const user = [
     extra.systemMessage,
     blocking
-      ? `avp blocked ${name}${event.tool ? ` ${event.tool}` : ''}: ${report.summary}.${setup} AVP_DISABLE=1 turns avp off.`
+      ? `avp blocked ${name}${tool ? ` ${tool}` : ''}: ${report.summary}.${setup} AVP_DISABLE=1 turns avp off.`
       : reason,
   ]
     .filter(Boolean)
     .join('\n');
-  if (blocking && name === 'PreToolUse') {
-    out.hookSpecificOutput = { hookEventName: name, permissionDecision: 'deny', permissionDecisionReason: reason };
-  } else if (blocking && name === 'PermissionRequest') {
-    out.hookSpecificOutput = { hookEventName: name, decision: { behavior: 'deny', message: reason } };
-  } else {
-    if (blocking) out.decision = 'block';
-    // The model must see warnings (and problems Claude cannot block on this event) without being stopped.
-    if (CONTEXT_EVENTS.has(name) && (!blocking || name === 'PostToolUseFailure')) {
-      out.hookSpecificOutput = { hookEventName: name, additionalContext: reason };
-    }
-  }
-  out.reason = reason;
-  out.systemMessage = user;
-  const rendered = done({ ...out, ...avp });
-  return text.summarised ? { ...rendered, fullReport: text.full } : rendered;
+  const decision: Decision = {
+    kind: blocking ? (ability.stop as 'deny' | 'block') : 'warn',
+    reason,
+    userMessage: user,
+    avp,
+  };
+  // The model must see warnings (and problems the agent cannot refuse on this event) without being stopped; where a
+  // refusal alone does not reach the model, the reason goes in the context too.
+  if (ability.context && (!blocking || ability.contextOnBlock)) decision.context = reason;
+  return text.summarised ? { decision, fullReport: text.full } : { decision };
 }
 
-function done(doc: Record<string, unknown>): Rendered {
-  return { stdout: `${JSON.stringify(doc)}\n`, exitCode: 0 };
+/** A plain pass: nothing matched, or nothing is installed (`{}` on Claude Code). */
+export const PASS_DECISION: Decision = { kind: 'pass', avp: {} };
+
+/** The control plane's refusal (a change to avp's own files), as a decision. */
+export function refusal(reason: string, summary: string): Decision {
+  return { kind: 'deny', reason, userMessage: reason, avp: { passed: false, violations: [], summary } };
 }
