@@ -62,6 +62,17 @@ export interface HookEvent {
   /** The agent's id of this tool call (pairs a PreToolUse with its PostToolUse). */
   toolUseId?: string;
   sessionId?: string;
+  /**
+   * The agent's id of the user's turn (Codex `turn_id`, Qwen Code `prompt_id`), when it has one: a second prompt
+   * event with the same id is the same turn.
+   */
+  turnId?: string;
+  /**
+   * Set by session tracking: a prompt event repeating the current turn's id, which is no user prompt (Qwen Code fires
+   * UserPromptSubmit before every model call, with tool results or avp's own Stop reason as the "prompt"). Nothing
+   * is judged on it.
+   */
+  sameTurn?: boolean;
   /** The user's prompt (UserPromptSubmit, and on agents that repeat it, the Stop). */
   prompt?: string;
   /** The agent's last message (Stop/SubagentStop). */

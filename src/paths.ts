@@ -46,6 +46,7 @@ export const PROJECT_DIR_VARS = [
   'GEMINI_PROJECT_DIR',
   'QWEN_PROJECT_DIR',
   'FACTORY_PROJECT_DIR',
+  'DROID_PROJECT_DIR',
 ] as const;
 
 /** The first of `vars` set in `env`, with its name. */

@@ -66,5 +66,7 @@ export function failClosedWith(
     userMessage: reason,
     avp: { passed: false, violations: [], summary: 'avp internal error' },
   };
+  // Where the refusal alone does not reach the model, the context carries it (as for any block, see decision.ts).
+  if (ability?.contextOnBlock) decision.context = reason;
   return { ...adapter.render(event, decision), stderr: `avp hook: internal error: ${problem.message}\n` };
 }

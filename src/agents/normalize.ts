@@ -31,6 +31,8 @@ export interface NormalizeSpec extends Pick<AgentAdapter, 'name' | 'displayName'
   sessionEnv?: string;
   /** The input field with the agent's last message at a stop. */
   lastMessageField: string;
+  /** The input field with the agent's id of the user's turn. */
+  turnIdField?: string;
   /** The agent's input field names → Claude Code's (Droid documents camelCase variants). */
   fieldAliases?: Readonly<Record<string, string>>;
   /** The facts of a successful file tool's response. */
@@ -178,6 +180,7 @@ export function normalizeWith(spec: NormalizeSpec, input: unknown, env: NodeJS.P
     ['sessionId', sessionId],
     ['matcherValue', matcherValue],
     ['toolUseId', text('tool_use_id')],
+    ['turnId', spec.turnIdField ? text(spec.turnIdField) : undefined],
     ['prompt', text('prompt')],
     ['lastMessage', text(spec.lastMessageField)],
     ['error', text('error')],

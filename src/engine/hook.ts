@@ -138,6 +138,7 @@ export async function answerHook(
   // Given the enabled validators, session tracking skips Bash snapshots no validator could look at.
   if (!event.stateless) event = await prepareEvent(event, config, { validators: active });
   profile?.mark('prepareEvent');
+  if (event.sameTurn) return notice(PASS_DECISION);
   let matched: Validator[] = matchValidators(active, event);
   let loadErrors: LoadError[] = loadErrorsForEvent(found.errors, event);
   if (event.alsoTrigger) {

@@ -85,7 +85,7 @@ export async function prepareEvent(
     }
     if (name === 'UserPromptSubmit') {
       const { startTurn } = await import('./session/turn.ts');
-      startTurn(dir, 'prompt');
+      if (!startTurn(dir, 'prompt', event.turnId)) return { ...event, sameTurn: true };
       if (baseline) await (await import('./session/turn-baseline.ts')).beginTurn(dir, event, config);
       return event;
     }

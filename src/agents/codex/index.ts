@@ -89,6 +89,7 @@ const SPEC: NormalizeSpec = {
   tools: TOOLS,
   projectDirVars: [],
   lastMessageField: 'last_assistant_message',
+  turnIdField: 'turn_id',
   // `tool_response` is the command's output as a string: nothing about file contents.
   response: () => undefined,
   shellPatches: true,

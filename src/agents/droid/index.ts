@@ -64,7 +64,7 @@ const SPEC: NormalizeSpec = {
   displayName: 'Factory Droid',
   events: EVENTS,
   tools: TOOLS,
-  projectDirVars: ['FACTORY_PROJECT_DIR'],
+  projectDirVars: ['FACTORY_PROJECT_DIR', 'DROID_PROJECT_DIR'],
   lastMessageField: 'last_assistant_message',
   fieldAliases: {
     hookEventName: 'hook_event_name',

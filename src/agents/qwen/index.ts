@@ -78,6 +78,8 @@ const SPEC: NormalizeSpec = {
   tools: TOOLS,
   projectDirVars: ['QWEN_PROJECT_DIR'],
   lastMessageField: 'last_assistant_message',
+  // UserPromptSubmit comes before every model call of a turn; its `prompt_id` says which are the same turn.
+  turnIdField: 'prompt_id',
   response: qwenResponse,
   // Qwen sends `stop_hook_active: true` on every Stop, the first included: avp counts the series itself.
   stopHookActive: (raw, trigger) =>

@@ -96,7 +96,22 @@ export async function turnFiles(dir: string, event: HookEvent): Promise<FileChan
   return files;
 }
 
-/** Marks a new turn (a user prompt). */
-export function startTurn(dir: string, reason: string): void {
-  appendRecords(dir, [{ t: 'turn', ts: Date.now(), reason }]);
+/**
+ * Marks a new turn (a user prompt). With the agent's turn id (`turnId`), a prompt event repeating the current
+ * turn's id is not a new turn — Qwen Code fires UserPromptSubmit before every model call of one turn, including the
+ * continuation after a blocked Stop, which must not reset the turn's files nor the Stop loop guard. Returns whether
+ * a turn began.
+ */
+export function startTurn(dir: string, reason: string, id?: string): boolean {
+  if (id !== undefined) {
+    const records = readRecords(dir);
+    for (let i = records.length - 1; i >= 0; i--) {
+      const r = records[i]!;
+      if (r.t !== 'turn') continue;
+      if (r.id === id) return false;
+      break;
+    }
+  }
+  appendRecords(dir, [{ t: 'turn', ts: Date.now(), reason, ...(id !== undefined ? { id } : {}) }]);
+  return true;
 }
