@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENT_NAMES, loadAgent } from '../../../src/agents/index.ts';
 import type { AgentAdapter, Decision } from '../../../src/agents/types.ts';
-import type { AgentName, HookEvent } from '../../../src/event.ts';
+import type { AgentName, FileChange, HookEvent } from '../../../src/event.ts';
 import { TRIGGERS } from '../../../src/format/types.ts';
 import { hookEvent } from '../../support/events.ts';
 
@@ -25,7 +25,7 @@ interface FixtureCase {
   file: string;
   expect: Partial<HookEvent>;
   /** relPath → kind of each changed file. */
-  files?: Record<string, string>;
+  files?: Record<string, FileChange['kind']>;
 }
 
 interface AgentCases {
