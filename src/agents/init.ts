@@ -1,15 +1,16 @@
 /**
- * `avp init` / `avp deinit` for Claude Code: the steps behind the commands (settings, `.avp/` layout, recommended
- * offline validators), returning what was done so the commands only print. Order matters for "lose nothing": the
- * settings file is parsed first (a broken file stops everything before any change), validators are installed
- * (each install is atomic), and the settings file is written last.
+ * `avp init` / `avp deinit` for every agent: the steps behind the commands (each agent's hook settings, `.avp/`
+ * layout, recommended offline validators), returning what was done so the commands only print. Which agents: the
+ * ones named (`--agent a,b`), all (`--all`), else the ones the project or the user has (their folders: `.claude/`,
+ * `.codex/`, `.gemini/`, `.qwen/`, `.factory/`), else Claude Code. Order matters for "lose nothing": every settings
+ * file is parsed first (a broken file stops everything before any change), validators are installed (each install
+ * is atomic), and the settings files are written last.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, defaultConfig } from '../config.ts';
 import { ensureProjectLayout } from '../engine/session/layout.ts';
 import { AvpError, errorMessage } from '../errors.ts';
-import { TRIGGERS } from '../format/types.ts';
 import { findProjectRoot, projectValidatorsDir, userValidatorsDir } from '../paths.ts';
 import {
   avpHookCommand,
@@ -17,16 +18,20 @@ import {
   installHooks,
   readSettings,
   removeHooks,
-  settingsPath,
   type HookChange,
   type SettingsScope,
 } from './hook-settings.ts';
+import { AGENT_NAMES, isAgentName, loadAgent, loadAllAgents } from './index.ts';
+import type { AgentAdapter } from './types.ts';
 
 export interface InitOptions {
   scope: SettingsScope;
   /** How many scope flags were given (more than one is an error). */
   scopes?: number;
+  /** Agent names, comma-separated (`claude,codex`); absent: the detected agents. */
   agent?: string;
+  /** Every agent avp supports, detected or not. */
+  all?: boolean;
   validators: boolean;
   command?: string;
   dryRun: boolean;
@@ -37,7 +42,12 @@ export interface InitOptions {
 export interface InitResult {
   dryRun: boolean;
   projectRoot: string;
-  settings: HookChange & { command: string; timeout: number };
+  /** The first agent's settings change (Claude Code's when it is among them). */
+  settings: AgentSettingsChange;
+  /** Every agent's settings change, with what the user must still do in that agent. */
+  agents: Array<{ agent: string; name: string; settings: AgentSettingsChange; timeoutUnit: string; notes: string[] }>;
+  /** How the agents were chosen. */
+  chosenBy: 'flag' | 'all' | 'detected' | 'default';
   layout: string[];
   installed: Array<{ name: string; version: string; dir: string }>;
   skipped: string[];
@@ -45,16 +55,85 @@ export interface InitResult {
   llm: Array<{ name: string; description: string }>;
 }
 
-function checkAgent(agent: string | undefined, scopes = 1): void {
-  if (agent && agent !== 'claude') {
-    throw new AvpError('init-agent', `unsupported agent "${agent}"`, {
-      fix: 'use --agent claude (other agents are not supported yet)',
-    });
+export type AgentSettingsChange = HookChange & { command: string; timeout: number };
+
+/** Agent names from `--agent` (comma-separated), checked against the adapter table. */
+export async function namedAgents(list: string): Promise<AgentAdapter[]> {
+  const names = list
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const { didYouMean } = await import('../did-you-mean.ts');
+  for (const n of names) {
+    if (!isAgentName(n))
+      throw new AvpError('init-agent', `unsupported agent "${n}"${didYouMean(n, AGENT_NAMES)}`, {
+        fix: `use --agent with one or more of ${AGENT_NAMES.join(', ')} (comma-separated), or --all`,
+      });
   }
+  if (!names.length) throw new AvpError('init-agent', '--agent names no agent', { fix: `e.g. --agent claude,codex` });
+  return Promise.all([...new Set(names)].map((n) => loadAgent(n as (typeof AGENT_NAMES)[number])));
+}
+
+/** The agents whose folders exist in the project or the user's home. */
+export async function detectAgents(projectRoot: string, env: NodeJS.ProcessEnv): Promise<AgentAdapter[]> {
+  const all = await loadAllAgents();
+  return all.filter((a) => {
+    const m = a.install.markers(projectRoot, env);
+    return [...m.project, ...m.user].some((p) => existsSync(p));
+  });
+}
+
+/** What the user still has to do in an agent for avp's hook to run there. */
+function agentNotes(agent: AgentAdapter): string[] {
+  if (agent.name === 'codex')
+    return [
+      'Codex runs hooks only once you trust them: review them with `/hooks` in Codex (Codex versions that gate hooks also need `[features] hooks = true` in ~/.codex/config.toml).',
+    ];
+  if (agent.name === 'gemini')
+    return ["Gemini CLI asks you to trust a project's hooks before they run (and again whenever their command changes)."];
+  return [];
+}
+
+/** The command for `agent`: avp's own, or the one given, pointed at the agent (`… hook --agent NAME`). */
+function commandFor(agent: AgentAdapter, given: string | undefined): string {
+  const text = given?.trim();
+  if (!text) return avpHookCommand(agent.name);
+  if (!/(?:^|\s)hook(?:\s|$)/.test(text)) return `${text} hook --agent ${agent.name}`;
+  return /--agent[=\s]+\S+/.test(text)
+    ? text.replace(/--agent[=\s]+\S+/, `--agent ${agent.name}`)
+    : `${text} --agent ${agent.name}`;
+}
+
+function checkScopes(scopes = 1): void {
   if (scopes > 1)
     throw new AvpError('init-scope', 'give only one of --project, --local, --user', {
       fix: 'run the command once per settings file',
     });
+}
+
+/** The agents an init or deinit works on, and how they were chosen. */
+async function chooseAgents(
+  opts: { agent?: string; all?: boolean },
+  projectRoot: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ agents: AgentAdapter[]; chosenBy: InitResult['chosenBy'] }> {
+  if (opts.agent !== undefined && opts.all)
+    throw new AvpError('init-agent', 'give either --agent or --all', { fix: 'drop one of them' });
+  if (opts.agent !== undefined) return { agents: await namedAgents(opts.agent), chosenBy: 'flag' };
+  if (opts.all) return { agents: await loadAllAgents(), chosenBy: 'all' };
+  const found = await detectAgents(projectRoot, env);
+  return found.length ? { agents: found, chosenBy: 'detected' } : { agents: [await loadAgent('claude')], chosenBy: 'default' };
+}
+
+/** Only the agents that have a settings file for `scope` (`--local` is Claude Code's); named ones must have it. */
+function withScope(agents: AgentAdapter[], scope: SettingsScope, chosenBy: InitResult['chosenBy']): AgentAdapter[] {
+  const fit = agents.filter((a) => a.install.scopes.includes(scope));
+  const misfit = agents.filter((a) => !a.install.scopes.includes(scope));
+  if (misfit.length && (chosenBy === 'flag' || !fit.length))
+    throw new AvpError('init-scope', `${misfit.map((a) => a.displayName).join(', ')} has no ${scope} settings file`, {
+      fix: `use --project or --user for ${misfit.map((a) => a.name).join(', ')}`,
+    });
+  return fit;
 }
 
 async function installRecommended(
@@ -98,40 +177,66 @@ async function installRecommended(
   return { installed, skipped, llm };
 }
 
-/** Installs avp for Claude Code. */
+/** Installs avp's hook into each chosen agent. */
 export async function runInit(opts: InitOptions): Promise<InitResult> {
   const env = opts.env ?? process.env;
-  checkAgent(opts.agent, opts.scopes);
+  checkScopes(opts.scopes);
   const projectRoot = findProjectRoot(opts.cwd, env);
-  const path = settingsPath(opts.scope, projectRoot, env);
-  readSettings(path); // refuse a broken file before anything changes
+  const chosen = await chooseAgents(opts, projectRoot, env);
+  const agents = withScope(chosen.agents, opts.scope, chosen.chosenBy);
+  const paths = agents.map((a) => a.install.path(opts.scope, projectRoot, env));
+  for (const path of paths) readSettings(path); // refuse a broken file before anything changes
   let budgetMs = defaultConfig().budgetMs;
   try {
     budgetMs = (await loadConfig({ cwd: opts.cwd, projectRoot, env })).budgetMs;
   } catch {
     /* a broken config is reported by the hook itself; the default budget is a safe timeout base */
   }
-  const command = opts.command?.trim() || avpHookCommand(opts.agent ?? 'claude');
-  const timeout = hookTimeoutFor(budgetMs);
+  const seconds = hookTimeoutFor(budgetMs);
   const layout = opts.scope === 'user' ? [] : ensureProjectLayout(projectRoot, opts.dryRun);
   const catalog = opts.validators
     ? await installRecommended(opts.scope === 'user' ? 'user' : 'project', projectRoot, env, opts.dryRun)
     : { installed: [], skipped: [], llm: [] };
-  const settings = installHooks(path, command, timeout, TRIGGERS, opts.dryRun);
-  return { dryRun: opts.dryRun, projectRoot, settings: { ...settings, command, timeout }, layout, ...catalog };
+  const changes = agents.map((agent, i) => {
+    const command = commandFor(agent, opts.command);
+    // Above avp's whole-call budget in the agent's own unit, so avp always answers before the agent gives up.
+    const timeout = agent.install.timeoutUnit === 'milliseconds' ? seconds * 1000 : seconds;
+    const settings = installHooks(paths[i]!, command, timeout, agent.install.events, opts.dryRun);
+    return {
+      agent: agent.name,
+      name: agent.displayName,
+      settings: { ...settings, command, timeout },
+      timeoutUnit: agent.install.timeoutUnit === 'milliseconds' ? 'ms' : 's',
+      notes: agentNotes(agent),
+    };
+  });
+  return {
+    dryRun: opts.dryRun,
+    projectRoot,
+    settings: changes[0]!.settings,
+    agents: changes,
+    chosenBy: chosen.chosenBy,
+    layout,
+    ...catalog,
+  };
 }
 
 /** Human summary of an init, for stdout. */
 export function formatInit(r: InitResult): string {
   const lines: string[] = [];
   const would = r.dryRun ? 'would ' : '';
-  const s = r.settings;
-  if (!s.changed) lines.push(`${s.path}: avp's hook is already installed (nothing to change)`);
-  else {
-    lines.push(
-      `${s.path}: ${would}${s.created ? 'create the file and ' : ''}add avp's hook for ${s.added.length} event${s.added.length === 1 ? '' : 's'}${s.updated.length ? `, update it for ${s.updated.length}` : ''}`,
-    );
-    lines.push(`  command: ${s.command}   timeout: ${s.timeout}s`);
+  if (r.chosenBy === 'detected' && r.agents.length > 1)
+    lines.push(`agents found: ${r.agents.map((a) => a.name).join(', ')} (choose with --agent, or --all)`);
+  for (const { name, settings: s, notes, timeoutUnit } of r.agents) {
+    const unit = timeoutUnit === 'ms' ? `${s.timeout} ms` : `${s.timeout}s`;
+    if (!s.changed) lines.push(`${s.path}: avp's hook is already installed for ${name} (nothing to change)`);
+    else {
+      lines.push(
+        `${s.path}: ${would}${s.created ? 'create the file and ' : ''}add avp's hook for ${s.added.length} ${name} event${s.added.length === 1 ? '' : 's'}${s.updated.length ? `, update it for ${s.updated.length}` : ''}`,
+      );
+      lines.push(`  command: ${s.command}   timeout: ${unit}`);
+    }
+    for (const n of notes) lines.push(`  note: ${n}`);
   }
   for (const m of r.layout) lines.push(`${would}create ${m}`);
   for (const v of r.installed) lines.push(`${would}install validator ${v.name}@${v.version} → ${v.dir}`);
@@ -155,18 +260,28 @@ export interface DeinitResult {
   files: HookChange[];
 }
 
-/** Removes avp's hook entries from the given scopes' settings files (only avp's; everything else stays). */
-export function runDeinit(opts: {
+/**
+ * Removes avp's hook entries from the given scopes' settings files of the chosen agents (only avp's; everything
+ * else stays). Without `--agent`, every agent's files: removing is safe where nothing was installed.
+ */
+export async function runDeinit(opts: {
   scopes: SettingsScope[];
+  agent?: string;
   cwd: string;
   dryRun: boolean;
   env?: NodeJS.ProcessEnv;
-}): DeinitResult {
+}): Promise<DeinitResult> {
   const env = opts.env ?? process.env;
   const projectRoot = findProjectRoot(opts.cwd, env);
-  const paths = opts.scopes.map((s) => settingsPath(s, projectRoot, env));
+  const agents = opts.agent !== undefined ? await namedAgents(opts.agent) : await loadAllAgents();
+  const paths = agents.flatMap((a) =>
+    opts.scopes.filter((s) => a.install.scopes.includes(s)).map((s) => a.install.path(s, projectRoot, env)),
+  );
   for (const p of paths) readSettings(p); // all parse, or nothing changes
-  return { dryRun: opts.dryRun, files: paths.map((p) => removeHooks(p, opts.dryRun)) };
+  const files = paths.map((p) => removeHooks(p, opts.dryRun));
+  // Only files that exist are worth a line; with none, the first one says that there was no avp hook.
+  const shown = files.filter((f) => f.removed.length || existsSync(f.path));
+  return { dryRun: opts.dryRun, files: shown.length ? shown : files.slice(0, 1) };
 }
 
 export function formatDeinit(r: DeinitResult): string {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { AvpConfig } from '../config-types.ts';
 import { errorMessage, isAvpError } from '../errors.ts';
 import { findProjectRoot } from '../paths.ts';
+import type { AgentStatus } from '../agents/doctor.ts';
 import type { ProbeResult } from './probe.ts';
 
 export interface DoctorReport {
@@ -24,6 +25,8 @@ export interface DoctorReport {
     validators: Array<{ id: string; backend: string; model?: string }>;
   };
   hooks: Array<{ agent: string; file: string; events: string[] }>;
+  /** Per agent: installed where, missing events, when avp last ran validators for it. */
+  agents: AgentStatus[];
   validators: {
     loaded: number;
     script: number;
@@ -33,22 +36,6 @@ export interface DoctorReport {
   };
   problems: string[];
   notes: string[];
-}
-
-/** Agents' hook settings files (JSON with a `hooks` object keyed by event), project and user scope. */
-function hookFiles(projectRoot: string, env: NodeJS.ProcessEnv): Array<{ agent: string; file: string }> {
-  const home = env.HOME || homedir();
-  const claudeHome = env.CLAUDE_CONFIG_DIR || join(home, '.claude');
-  return [
-    { agent: 'claude', file: join(projectRoot, '.claude/settings.json') },
-    { agent: 'claude', file: join(projectRoot, '.claude/settings.local.json') },
-    { agent: 'claude', file: join(claudeHome, 'settings.json') },
-    { agent: 'gemini', file: join(projectRoot, '.gemini/settings.json') },
-    { agent: 'gemini', file: join(home, '.gemini/settings.json') },
-    { agent: 'codex', file: join(projectRoot, '.codex/hooks.json') },
-    { agent: 'codex', file: join(home, '.codex/hooks.json') },
-    { agent: 'cursor', file: join(projectRoot, '.cursor/hooks.json') },
-  ];
 }
 
 /** Events of a settings file whose hooks run `avp … hook`. */
@@ -88,6 +75,7 @@ export async function doctorReport(opts: {
     config: { files: configFilesPresent(projectRoot, env) },
     judge: { validators: [] },
     hooks: [],
+    agents: [],
     validators: { loaded: 0, script: 0, llm: 0, errors: [], warnings: 0 },
     problems: [],
     notes: [],
@@ -158,14 +146,13 @@ export async function doctorReport(opts: {
     report.judge.validators.push({ id: v.id, backend, ...(model ? { model } : {}) });
   }
 
-  for (const { agent, file } of hookFiles(projectRoot, env)) {
-    if (!existsSync(file)) continue;
-    const events = await avpEvents(file).catch((e) => ({ error: errorMessage(e) }));
-    if (Array.isArray(events)) {
-      if (events.length) report.hooks.push({ agent, file, events });
-    } else report.problems.push(`${file}: ${events.error}; the agent may ignore it`);
+  const { agentStatuses } = await import('../agents/doctor.ts');
+  report.agents = await agentStatuses(projectRoot, env, avpEvents);
+  for (const a of report.agents) {
+    for (const f of a.files) report.hooks.push({ agent: a.agent, file: f.file, events: f.events });
+    report.problems.push(...a.problems);
   }
   if (!report.hooks.length)
-    report.notes.push('no agent hook calls avp: run `avp init` to install the Claude Code hook');
+    report.notes.push('no agent hook calls avp: run `avp init` (or `avp init --agent <name>`) to install it');
   return report;
 }
