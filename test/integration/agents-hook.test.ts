@@ -280,3 +280,65 @@ test('deinit removes only avp’s entries from every agent’s file', async () =
   expect(all.code).toBe(0);
   expect(JSON.parse(readFileSync(join(root, '.codex/hooks.json'), 'utf8'))).toEqual({});
 });
+
+test('Qwen Code: UserPromptSubmit before every model call of a turn neither resets the turn nor the Stop guard', async () => {
+  const s = await setup('qwen');
+  await s.validator(
+    'always-fails',
+    '---\nname: always-fails\ndescription: Never satisfied.\nseverity: error\ntrigger: Stop\nscript: scripts/check.sh\n---\nNever.\n',
+    sh(`cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"never","suggestion":"give up"}],"summary":"never satisfied"}'`),
+  );
+  const prompt = s.read('hook-input-UserPromptSubmit.json');
+  const stop = () => s.hook(s.a.stop(s.read, false));
+  expect((await s.hook(prompt)).code).toBe(0);
+  const answers: boolean[] = [];
+  for (let i = 0; i < 5; i++) {
+    const r = await stop();
+    answers.push(s.a.stopBlocked(r.json!));
+    // Qwen's continuation after a blocked Stop is a new model call: the same prompt_id, avp's reason as "prompt".
+    const again = await s.hook({ ...prompt, prompt: String(r.json!.reason ?? '') });
+    expect(again.json?.decision).toBeUndefined();
+  }
+  expect(answers).toEqual([true, true, true, false, false]);
+  // A new user prompt (a new prompt_id) starts a new series.
+  await s.hook({ ...prompt, prompt_id: `${prompt.prompt_id.split('#')[0]}########1`, prompt: 'Next task.' });
+  expect(s.a.stopBlocked((await stop()).json!)).toBe(true);
+});
+
+describe('avp list --agent and avp doctor per agent', () => {
+  test('list --agent says which validators never fire on an agent (a warning, exit 0)', async () => {
+    const s = await setup('codex');
+    await s.validator(
+      'on-notification',
+      '---\nname: on-notification\ndescription: Notes notifications.\nseverity: warn\ntrigger: Notification\nscript: scripts/check.sh\n---\nx\n',
+      sh('cat >/dev/null; echo \'{"passed":true,"violations":[],"summary":"ok"}\''),
+    );
+    const env = { HOME: s.home, AVP_HOME: join(s.home, '.avp') };
+    const text = await runAvp(['list', '--agent', 'codex'], { bin: BIN, cwd: s.root, env });
+    expect(text.code).toBe(0);
+    expect(text.stderr).toContain('on-notification never fires on Codex CLI: Codex CLI has no Notification event');
+    const json = await runAvp(['list', '--agent', 'gemini', '--json'], { bin: BIN, cwd: s.root, env });
+    expect(JSON.parse(json.stdout).neverFires).toEqual([]);
+    const claude = await runAvp(['list', '--agent', 'claude', '--json'], { bin: BIN, cwd: s.root, env });
+    expect(JSON.parse(claude.stdout).neverFires).toEqual([]);
+    const bad = await runAvp(['list', '--agent', 'codx'], { bin: BIN, cwd: s.root, env });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('did you mean codex');
+  });
+
+  test('doctor shows per agent whether the hook is installed and when avp last ran for it', async () => {
+    const s = await setup('gemini');
+    const env = { HOME: s.home, AVP_HOME: join(s.home, '.avp') };
+    const before = await runAvp(['doctor', '--no-probe', '--json'], { bin: BIN, cwd: s.root, env });
+    const agents = JSON.parse(before.stdout).agents as Array<Record<string, any>>;
+    const gemini = agents.find((a) => a.agent === 'gemini')!;
+    expect(gemini.files).toHaveLength(1);
+    expect(gemini.missing).toEqual([]);
+    expect(gemini.lastFired).toBeUndefined();
+    expect(agents.find((a) => a.agent === 'codex')!.files).toEqual([]);
+    await s.hook(s.a.shell(s.read, 'rm -rf ~'));
+    const after = await runAvp(['doctor', '--no-probe'], { bin: BIN, cwd: s.root, env });
+    expect(after.stdout).toMatch(/agents +Gemini CLI: hook installed; last ran validators \S+ \(PreToolUse\)/);
+    expect(after.stdout).toContain('not installed: Claude Code, Codex CLI, Qwen Code, Factory Droid');
+  });
+});
