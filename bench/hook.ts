@@ -231,7 +231,9 @@ try {
   for (const agent of Object.keys(agentWrites)) {
     const ms = median(series[agent]!.ms);
     const r = ms / claudeMs;
-    console.log(`${`--agent ${agent}`.padEnd(52)}${fmt(ms)}   ${r.toFixed(2).padStart(8)}×  ${r <= 1.2 ? 'met' : 'NOT met'}`);
+    console.log(
+      `${`--agent ${agent}`.padEnd(52)}${fmt(ms)}   ${r.toFixed(2).padStart(8)}×  ${r <= 1.2 ? 'met' : 'NOT met'}`,
+    );
   }
   console.log('target: each agent within 1.2× Claude Code in the same run');
 

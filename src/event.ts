@@ -28,7 +28,7 @@ export interface FileChange {
    */
   unavailable?: string;
   kind: 'create' | 'update' | 'delete';
-  /** A patch's own text for this file (Codex `apply_patch`, Droid `ApplyPatch`): the after-content is rebuilt from it. */
+  /** A patch's own text for this file (Codex `apply_patch`, Droid `ApplyPatch`): the after-content comes from it. */
   patch?: string;
   /** A patch moved the file: where it was before (absolute real path). */
   movedFrom?: string;
@@ -56,7 +56,7 @@ export interface HookEvent {
   /** Further canonical names the call also counts as (a patch that adds one file and edits another: Write too). */
   toolAliases?: string[];
   toolKind?: ToolKind;
-  /** The tool input with Claude Code's field names (`file_path`, `old_string`, `command` …), so scripts read one shape. */
+  /** The tool input with Claude Code's field names (`file_path`, `old_string`, `command` …): one shape for scripts. */
   toolInput?: Record<string, unknown>;
   toolResponse?: unknown;
   /** The agent's id of this tool call (pairs a PreToolUse with its PostToolUse). */

@@ -90,7 +90,9 @@ function agentNotes(agent: AgentAdapter): string[] {
       'Codex runs hooks only once you trust them: review them with `/hooks` in Codex (Codex versions that gate hooks also need `[features] hooks = true` in ~/.codex/config.toml).',
     ];
   if (agent.name === 'gemini')
-    return ["Gemini CLI asks you to trust a project's hooks before they run (and again whenever their command changes)."];
+    return [
+      "Gemini CLI asks you to trust a project's hooks before they run (and again whenever their command changes).",
+    ];
   return [];
 }
 
@@ -122,7 +124,9 @@ async function chooseAgents(
   if (opts.agent !== undefined) return { agents: await namedAgents(opts.agent), chosenBy: 'flag' };
   if (opts.all) return { agents: await loadAllAgents(), chosenBy: 'all' };
   const found = await detectAgents(projectRoot, env);
-  return found.length ? { agents: found, chosenBy: 'detected' } : { agents: [await loadAgent('claude')], chosenBy: 'default' };
+  return found.length
+    ? { agents: found, chosenBy: 'detected' }
+    : { agents: [await loadAgent('claude')], chosenBy: 'default' };
 }
 
 /** Only the agents that have a settings file for `scope` (`--local` is Claude Code's); named ones must have it. */

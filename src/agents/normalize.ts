@@ -137,7 +137,8 @@ export function normalizeWith(spec: NormalizeSpec, input: unknown, env: NodeJS.P
   if (patchText !== undefined) ops = parsePatch(patchText);
   const named: Named[] = [];
   if (ops) {
-    for (const op of ops) named.push({ given: resolve(cwd, bounded(spec, op.moveTo ?? op.path, 'a patched path')), op });
+    for (const op of ops)
+      named.push({ given: resolve(cwd, bounded(spec, op.moveTo ?? op.path, 'a patched path')), op });
     kind = 'edit';
     tool = ops.length && ops.every((o) => o.kind === 'add') ? 'Write' : 'Edit';
   } else if ((kind === 'write' || kind === 'edit') && toolInput) {

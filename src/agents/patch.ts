@@ -35,9 +35,10 @@ const MAX_WORK = 20_000_000;
  * PATCH` shell calls when the model has no patch tool), or undefined when the command is anything else.
  */
 export function patchFromShell(command: string): string | undefined {
-  const m = /^\s*(?:cd\s+\S+\s*&&\s*)?apply_patch\s+(?:<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1\s*\n([\s\S]*)$|(['"])([\s\S]*)\4\s*$)/.exec(
-    command,
-  );
+  const m =
+    /^\s*(?:cd\s+\S+\s*&&\s*)?apply_patch\s+(?:<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1\s*\n([\s\S]*)$|(['"])([\s\S]*)\4\s*$)/.exec(
+      command,
+    );
   if (!m) return undefined;
   if (m[5] !== undefined) return m[5];
   const [, , tag, rest] = m;

@@ -22,7 +22,7 @@ export interface Decision {
   userMessage?: string;
   /** For the model's context where the event accepts extra context (warnings, notes). */
   context?: string;
-  /** AVP's own response fields (passed, violations, summary, errors …), for agents that accept fields they do not know. */
+  /** AVP's own response fields (passed, violations, summary, errors …), for agents that accept unknown fields. */
   avp: Record<string, unknown>;
 }
 

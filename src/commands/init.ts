@@ -15,7 +15,8 @@ export default defineCommand({
   args: {
     project: {
       type: 'boolean',
-      description: "Write the project's files (.claude/settings.json, .codex/hooks.json, …; shared with the team; the default)",
+      description:
+        "Write the project's files (.claude/settings.json, .codex/hooks.json, …; shared with the team; the default)",
     },
     local: {
       type: 'boolean',
@@ -23,7 +24,8 @@ export default defineCommand({
     },
     user: {
       type: 'boolean',
-      description: "Write the user's files (~/.claude/settings.json, ~/.codex/hooks.json, …; every project of this user)",
+      description:
+        "Write the user's files (~/.claude/settings.json, ~/.codex/hooks.json, …; every project of this user)",
     },
     agent: {
       type: 'string',

@@ -1,9 +1,9 @@
 /**
- * One hook call, from the parsed stdin JSON to the agent's answer, for any agent: its adapter normalizes the input
- * and words the engine's neutral decision; everything between speaks only `HookEvent`. The order is chosen for the common case — an event no
- * validator cares about — which must cost a few milliseconds: normalize (sync, no disk), config (two readdirs when no
- * config file exists), discover (parse cache), match (picomatch), and out with `{}`. Only when something matches are
- * the engine, judges, diff and valibot loaded.
+ * One hook call, from the parsed stdin JSON to the agent's answer, for any agent: its adapter normalizes the input and
+ * words the engine's neutral decision; everything between speaks only `HookEvent`. The order is chosen for the common
+ * case — an event no validator cares about — which must cost a few milliseconds: normalize (sync, no disk), config (two
+ * readdirs when no config file exists), discover (parse cache), match (picomatch), and out with `{}`. Only when
+ * something matches are the engine, judges, diff and valibot loaded.
  */
 import type { AvpConfig } from '../config-types.ts';
 import { applyEnv, defaultConfig, isDisabled, loadConfig, truthy } from '../config.ts';
@@ -27,7 +27,6 @@ export interface HookAnswer {
   /** Notes for stderr (never shown to the model): a log that could not be written, state problems. */
   notes: string[];
 }
-
 
 /** Non-throwing config load: a broken config becomes a blocking "validator error" of avp's own config. */
 async function configFor(

@@ -37,8 +37,8 @@ function isFileTool(event: HookEvent): boolean {
  * - PostToolUse of a file tool (Write/Edit/MultiEdit/NotebookEdit, a patch, each agent's equivalents): records the
  *   event's `files` as changes of the current turn (a patch Codex applies without a PostToolUse is seen by the
  *   turn's baseline comparison at Stop);
- * - PreToolUse of a shell tool: fingerprints the project; PostToolUse/PostToolUseFailure of one: compares, fills `files`
- *   with what the command changed and records those changes;
+ * - PreToolUse of a shell tool: fingerprints the project; PostToolUse/PostToolUseFailure of one: compares, fills
+ *   `files` with what the command changed and records those changes;
  * - UserPromptSubmit: a new turn begins (with a baseline snapshot when a Stop validator is installed);
  * - Stop/SubagentStop: fills `files` with every file changed during the turn (before, after, diff) — for the main
  *   agent's Stop also what changed behind avp's back, compared with the turn's baseline;
@@ -60,12 +60,7 @@ export async function prepareEvent(
   const baseline = !opts.validators || opts.validators.some((v) => v.spec.trigger === 'Stop');
   if (baseline && name !== 'UserPromptSubmit' && name !== 'SessionStart') await turnAfterStop(event, config);
   // Snapshots cost a `git ls-files` each: skip them when the caller says no installed validator could see the result.
-  if (
-    shell &&
-    name !== 'SessionStart' &&
-    opts.validators &&
-    !(await wantsShellChanges(opts.validators, event))
-  )
+  if (shell && name !== 'SessionStart' && opts.validators && !(await wantsShellChanges(opts.validators, event)))
     return event;
   const relevant =
     name === 'UserPromptSubmit' ||

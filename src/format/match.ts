@@ -143,7 +143,8 @@ export function toolFiles(event: HookEvent): FileChange[] {
 /** Every name `match.tools` compares: the canonical tool, its aliases, the agent's own name. */
 export function toolNames(event: HookEvent): string[] {
   const names: string[] = [];
-  for (const n of [event.tool, ...(event.toolAliases ?? []), event.agentTool]) if (n && !names.includes(n)) names.push(n);
+  for (const n of [event.tool, ...(event.toolAliases ?? []), event.agentTool])
+    if (n && !names.includes(n)) names.push(n);
   return names;
 }
 

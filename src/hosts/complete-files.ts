@@ -1,8 +1,8 @@
 /**
  * Completes the file changes of an event once validators are known to see it: before a tool runs (PreToolUse,
- * PermissionRequest) an agent sends only the proposal (an edit, a patch), so the current content is read from disk and the edit is
- * applied to it; after an Edit the result is rebuilt from the original and the edits; when both sides are known but
- * no hunks came with the event, the diff is computed. Never on the no-match path.
+ * PermissionRequest) an agent sends only the proposal (an edit, a patch), so the current content is read from disk and
+ * the edit is applied to it; after an Edit the result is rebuilt from the original and the edits; when both sides are
+ * known but no hunks came with the event, the diff is computed. Never on the no-match path.
  *
  * Hostile input: edits can grow a text exponentially (each `replace_all` doubling it), so the rebuild is bounded in
  * size, work and time (`EDIT_BOUNDS`, the call's deadline). Past a bound the change is marked `unavailable` and the

@@ -3,9 +3,7 @@
  * it answers, the config files, the agents whose hooks call avp, and the validators that fail to load. Returns data;
  * the command prints it.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { AvpConfig } from '../config-types.ts';
 import { errorMessage, isAvpError } from '../errors.ts';
 import { findProjectRoot } from '../paths.ts';

@@ -1,9 +1,10 @@
 /**
- * The one check avp makes on its own behalf, before any validator: an agent's file tool (Write, Edit, …) may not
- * write avp's own state (the accepted state, caches, session state, credentials) nor change avp's entries in any
- * agent's hook settings (Claude Code's, Codex's, Gemini CLI's, Qwen Code's, Factory Droid's). Those are denied at PreToolUse / PermissionRequest. Validators and config files are not
- * denied: writing them is a normal request ("write me a validator"), and they only take effect once the user accepts
- * them. Shell commands cannot be judged this way (see "What avp defends against" in docs/hook-mode.md).
+ * The one check avp makes on its own behalf, before any validator: an agent's file tool (Write, Edit, …) may not write
+ * avp's own state (the accepted state, caches, session state, credentials) nor change avp's entries in any agent's hook
+ * settings (Claude Code's, Codex's, Gemini CLI's, Qwen Code's, Factory Droid's). Those are denied at PreToolUse /
+ * PermissionRequest. Validators and config files are not denied: writing them is a normal request ("write me a
+ * validator"), and they only take effect once the user accepts them. Shell commands cannot be judged this way (see
+ * "What avp defends against" in docs/hook-mode.md).
  */
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';

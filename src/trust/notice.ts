@@ -24,6 +24,7 @@ export function withNotice(
     ...decision,
     userMessage: decision.userMessage !== undefined ? `${notice}\n\n${decision.userMessage}` : notice,
   };
-  if (tellModel && ability?.context) out.context = decision.context ? `${decision.context}\n\n${MODEL_NOTE}` : MODEL_NOTE;
+  if (tellModel && ability?.context)
+    out.context = decision.context ? `${decision.context}\n\n${MODEL_NOTE}` : MODEL_NOTE;
   return out;
 }

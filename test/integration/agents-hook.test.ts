@@ -125,7 +125,10 @@ const AGENTS: Record<AgentName, Agent> = {
     settings: '.factory/hooks.json',
     writeKey: (read) => {
       const input = read('hook-input-PostToolUse-Create.json');
-      input.tool_input = { file_path: input.tool_input.file_path.replace('notes.txt', 'src/pay.ts'), content: `export const KEY = "${KEY}";\n` };
+      input.tool_input = {
+        file_path: input.tool_input.file_path.replace('notes.txt', 'src/pay.ts'),
+        content: `export const KEY = "${KEY}";\n`,
+      };
       return { input, refused: blocked, reason: (d) => d.reason };
     },
     shell: (read, command) => {
@@ -155,7 +158,9 @@ async function setup(name: AgentName) {
   const hookEnv = { ...env, ...(a.projectVar ? { [a.projectVar]: root } : {}) };
   const read: Reader = (file) =>
     JSON.parse(
-      readFileSync(join(FIXTURES, a.folder, file), 'utf8').replaceAll('/home/dev/project', root).replaceAll('/home/dev', home),
+      readFileSync(join(FIXTURES, a.folder, file), 'utf8')
+        .replaceAll('/home/dev/project', root)
+        .replaceAll('/home/dev', home),
     );
   const hook = async (input: unknown, extra: Record<string, string> = {}) => {
     const p = Bun.spawn(['sh', '-c', command], {
@@ -205,7 +210,8 @@ for (const name of Object.keys(AGENTS) as AgentName[]) {
       expect(r.code).toBe(0);
       expect(refused(r.json!)).toBe(true);
       expect(reason(r.json!)).toContain('no-secrets');
-      if (name === 'codex') expect(Object.keys(r.json!).filter((k) => !['hookSpecificOutput', 'systemMessage'].includes(k))).toEqual([]);
+      if (name === 'codex')
+        expect(Object.keys(r.json!).filter((k) => !['hookSpecificOutput', 'systemMessage'].includes(k))).toEqual([]);
     });
 
     test('a shell `rm -rf ~` is denied before it runs; a harmless command passes', async () => {
@@ -224,7 +230,9 @@ for (const name of Object.keys(AGENTS) as AgentName[]) {
       await s.validator(
         'always-fails',
         '---\nname: always-fails\ndescription: Never satisfied.\nseverity: error\ntrigger: Stop\nscript: scripts/check.sh\n---\nNever.\n',
-        sh(`cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"never","suggestion":"give up"}],"summary":"never satisfied"}'`),
+        sh(
+          `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"never","suggestion":"give up"}],"summary":"never satisfied"}'`,
+        ),
       );
       const answers: boolean[] = [];
       for (let i = 0; i < 6; i++) {
@@ -260,18 +268,27 @@ test('deinit removes only avp’s entries from every agent’s file', async () =
   const home = tempDir('avp-agents-deinit-home-');
   mkdirSync(join(root, '.git'));
   mkdirSync(join(root, '.gemini'));
-  const mine = '{\n  // my own settings\n  "theme": "dark",\n  "hooks": {"BeforeTool": [{"matcher": "x", "hooks": [{"type": "command", "command": "mine"}]}]}\n}\n';
+  const mine =
+    '{\n  // my own settings\n  "theme": "dark",\n  "hooks": {"BeforeTool": [{"matcher": "x", "hooks": [{"type": "command", "command": "mine"}]}]}\n}\n';
   writeFileSync(join(root, '.gemini/settings.json'), mine);
   const env = { HOME: home, AVP_HOME: join(home, '.avp') };
   const init = await runAvp(['init', '--all', '--no-validators'], { bin: BIN, cwd: root, env });
   expect(init.code).toBe(0);
-  for (const f of ['.claude/settings.json', '.codex/hooks.json', '.gemini/settings.json', '.qwen/settings.json', '.factory/hooks.json'])
+  for (const f of [
+    '.claude/settings.json',
+    '.codex/hooks.json',
+    '.gemini/settings.json',
+    '.qwen/settings.json',
+    '.factory/hooks.json',
+  ])
     expect(existsSync(join(root, f))).toBe(true);
   const gemini = readFileSync(join(root, '.gemini/settings.json'), 'utf8');
   expect(gemini).toContain('// my own settings');
   expect(gemini).toContain('hook --agent gemini');
   // Gemini CLI counts hook timeouts in milliseconds.
-  expect(JSON.parse(gemini.replace(/\/\/.*\n/, '')).hooks.AfterTool[0].hooks[0].timeout).toBeGreaterThanOrEqual(120_000);
+  expect(JSON.parse(gemini.replace(/\/\/.*\n/, '')).hooks.AfterTool[0].hooks[0].timeout).toBeGreaterThanOrEqual(
+    120_000,
+  );
   const out = await runAvp(['deinit', '--agent', 'gemini'], { bin: BIN, cwd: root, env });
   expect(out.code).toBe(0);
   expect(readFileSync(join(root, '.gemini/settings.json'), 'utf8')).toBe(mine);
@@ -286,7 +303,9 @@ test('Qwen Code: UserPromptSubmit before every model call of a turn neither rese
   await s.validator(
     'always-fails',
     '---\nname: always-fails\ndescription: Never satisfied.\nseverity: error\ntrigger: Stop\nscript: scripts/check.sh\n---\nNever.\n',
-    sh(`cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"never","suggestion":"give up"}],"summary":"never satisfied"}'`),
+    sh(
+      `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"never","suggestion":"give up"}],"summary":"never satisfied"}'`,
+    ),
   );
   const prompt = s.read('hook-input-UserPromptSubmit.json');
   const stop = () => s.hook(s.a.stop(s.read, false));

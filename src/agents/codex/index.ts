@@ -78,7 +78,8 @@ export function codexDocument(event: HookEvent, d: Decision): Record<string, unk
     } else out[k] = v;
   }
   // Codex refuses `decision: "block"` without a non-blank reason.
-  if (out.decision === 'block' && !(typeof out.reason === 'string' && out.reason.trim())) out.reason = 'avp blocked this';
+  if (out.decision === 'block' && !(typeof out.reason === 'string' && out.reason.trim()))
+    out.reason = 'avp blocked this';
   return out;
 }
 
@@ -110,7 +111,8 @@ const codex: AgentAdapter = {
   failClosed: (input, problem) => failClosedWith(codex, input, problem),
   install: {
     scopes: ['project', 'user'],
-    path: (scope, root, env) => (scope === 'user' ? join(codexHome(env), 'hooks.json') : join(root, '.codex', 'hooks.json')),
+    path: (scope, root, env) =>
+      scope === 'user' ? join(codexHome(env), 'hooks.json') : join(root, '.codex', 'hooks.json'),
     timeoutUnit: 'seconds',
     events: Object.keys(EVENTS),
     markers: (root, env) => ({ project: [join(root, '.codex')], user: [codexHome(env)] }),

@@ -101,7 +101,8 @@ const qwen: AgentAdapter = {
   failClosed: (input, problem) => failClosedWith(qwen, input, problem),
   install: {
     scopes: ['project', 'user'],
-    path: (scope, root, env) => (scope === 'user' ? join(home(env), 'settings.json') : join(root, '.qwen', 'settings.json')),
+    path: (scope, root, env) =>
+      scope === 'user' ? join(home(env), 'settings.json') : join(root, '.qwen', 'settings.json'),
     timeoutUnit: 'milliseconds',
     events: NAMES,
     markers: (root, env) => ({ project: [join(root, '.qwen')], user: [home(env)] }),

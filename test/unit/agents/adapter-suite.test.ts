@@ -252,7 +252,7 @@ for (const name of AGENT_NAMES) {
           for (const context of [false, true]) {
             if (context && !ability?.context) continue;
             const d = decision(kind, context);
-            // The engine's rule (decision.ts): where a refusal alone does not reach the model, the reason is the context.
+            // The engine's rule (decision.ts): where a refusal alone does not reach the model, the context carries it.
             if ((kind === 'deny' || kind === 'block') && ability?.contextOnBlock) d.context = d.reason;
             const out = a.render(event(a, trigger), d);
             const label = `${name} ${trigger} ${kind}${context ? ' +context' : ''}`;
@@ -262,7 +262,8 @@ for (const name of AGENT_NAMES) {
             expect({ label, refuses }).toEqual({ label, refuses: kind === 'deny' || kind === 'block' });
             if (refuses) expect({ label, reason: cases.reason(doc, trigger) }).toEqual({ label, reason: d.reason });
             if (d.context) expect({ label, ctx: cases.context(doc) }).toEqual({ label, ctx: d.context });
-            if (cases.forbidden) expect({ label, forbidden: cases.forbidden(doc, trigger) }).toEqual({ label, forbidden: [] });
+            if (cases.forbidden)
+              expect({ label, forbidden: cases.forbidden(doc, trigger) }).toEqual({ label, forbidden: [] });
           }
         }
       }
@@ -288,7 +289,8 @@ for (const name of AGENT_NAMES) {
           expect({ label, refuses: cases.refuses(doc, trigger) }).toEqual({ label, refuses: true });
           expect(cases.reason(doc, trigger)).toContain('AVP_DISABLE=1');
         }
-        if (cases.forbidden) expect({ label, forbidden: cases.forbidden(doc, trigger) }).toEqual({ label, forbidden: [] });
+        if (cases.forbidden)
+          expect({ label, forbidden: cases.forbidden(doc, trigger) }).toEqual({ label, forbidden: [] });
       }
     });
 
