@@ -1,7 +1,8 @@
 /**
  * Factory Droid. Hooks in `.factory/hooks.json` or `~/.factory/hooks.json` (timeouts in seconds), Claude Code's
- * events and answers, tools of its own: `Execute` (shell), `Create` (write), `Edit`, `ApplyPatch` (a patch, as Codex's).
- * Some of its documentation shows camelCase input fields (`hookEventName`, `sessionId`): both spellings are read.
+ * events and answers, tools of its own: `Execute` (shell), `Create` (write), `Edit`, `ApplyPatch` (a patch, as
+ * Codex's). Captured inputs are snake_case and `tool_response` is a JSON string; some of its documentation shows
+ * camelCase input fields (`hookEventName`, `sessionId`): both spellings are read.
  * Exit 2 refuses with stderr as the reason; other non-zero exits are non-blocking errors, so avp answers on exit 0
  * with a document holding only the documented fields.
  */
