@@ -130,7 +130,9 @@ export function normalizeWith(spec: NormalizeSpec, input: unknown, env: NodeJS.P
   let ops: PatchOp[] | undefined;
   const patchText =
     mapping?.patchField && rawInput
-      ? str(rawInput[mapping.patchField])
+      ? // The documented field, else any string field holding a patch (field names vary across versions).
+        (str(rawInput[mapping.patchField]) ??
+        Object.values(rawInput).find((v): v is string => typeof v === 'string' && v.includes('*** Begin Patch')))
       : spec.shellPatches && kind === 'shell' && typeof toolInput?.command === 'string'
         ? patchFromShell(toolInput.command)
         : undefined;
