@@ -4,7 +4,9 @@
  *   1. an event that matches nothing, with 50 validators installed (PostToolUse Write of a .ts file — the most
  *      frequent hook call — and a Notification, which has no session bookkeeping); target ≤ 2× the floor;
  *   2. peak memory (max RSS) of those calls;
- *   3. the overhead of one script validator (shell script, TypeScript script on avp's runtime).
+ *   3. the same no-match file write in every other agent's protocol (`--agent codex|gemini|qwen|droid`); target
+ *      within 1.2× Claude Code's in the same run;
+ *   4. the overhead of one script validator (shell script, TypeScript script on avp's runtime).
  * Usage: node_modules/.bin/bun bench/hook.ts [runs]   (AVP_BENCH_BIN=path to bench another binary than dist/avp)
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -124,16 +126,69 @@ try {
     message: 'idle',
     notification_type: 'idle_prompt',
   });
+  // The same write of src/config.ts in each agent's own protocol (Codex: its apply_patch tool).
+  const file = join(root, 'src/config.ts');
+  const common = { session_id: 'bench-session', transcript_path: '/dev/null', cwd: root };
+  const agentWrites: Record<string, string> = {
+    codex: JSON.stringify({
+      ...common,
+      turn_id: 't',
+      hook_event_name: 'PostToolUse',
+      tool_name: 'apply_patch',
+      tool_input: { command: '*** Begin Patch\n*** Add File: src/config.ts\n+export const a = 1;\n*** End Patch\n' },
+      tool_response: 'Success.',
+      tool_use_id: 't1',
+    }),
+    gemini: JSON.stringify({
+      ...common,
+      hook_event_name: 'AfterTool',
+      tool_name: 'write_file',
+      tool_input: { file_path: file, content: 'export const a = 1;\n' },
+      tool_response: { llmContent: 'ok', returnDisplay: { isNewFile: true, newContent: 'export const a = 1;\n' } },
+    }),
+    qwen: JSON.stringify({
+      ...common,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'write_file',
+      tool_input: { file_path: file, content: 'export const a = 1;\n' },
+      tool_response: { llmContent: 'ok', returnDisplay: { originalContent: '', newContent: 'export const a = 1;\n' } },
+      tool_use_id: 't1',
+    }),
+    droid: JSON.stringify({
+      ...common,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Create',
+      tool_input: { file_path: file, content: 'export const a = 1;\n' },
+      tool_response: '{"success":true}',
+    }),
+  };
+  const agentVars: Record<string, Record<string, string>> = {
+    codex: {},
+    gemini: { GEMINI_PROJECT_DIR: root },
+    qwen: { QWEN_PROJECT_DIR: root },
+    droid: { FACTORY_PROJECT_DIR: root },
+  };
+  const envOf = (agent: string) => ({
+    PATH: env.PATH,
+    HOME: home,
+    AVP_HOME: join(home, '.avp'),
+    ...agentVars[agent],
+  });
   // The discovery cache does not trust files changed in the last 2 s (mtime granularity): let them age first.
   await Bun.sleep(2100);
-  // As after `avp init`: the project's files are the accepted state (else the first call announces a first run).
-  if (Bun.spawnSync([BIN, 'accept'], { cwd: root, env }).exitCode !== 0) throw new Error('avp accept failed');
+  // Hook mode runs on the accepted state: accept the 50 validators as the user would (`avp init` does it too).
+  const accepted = Bun.spawnSync([BIN, 'accept'], { cwd: root, env, stdout: 'pipe', stderr: 'pipe' });
+  if (accepted.exitCode !== 0) throw new Error(`avp accept failed: ${accepted.stderr.toString()}`);
   // Warm-up: builds the discovery cache and the session directory, and pages the binaries in.
   for (let i = 0; i < 3; i++) {
     spawnTimed([hello], write, env);
     const out = spawnTimed([BIN, 'hook'], write, env).stdout;
     if (out !== '{}\n') throw new Error(`the bench event matched something: ${out}`);
     spawnTimed([BIN, 'hook'], notification, env);
+    for (const [agent, input] of Object.entries(agentWrites)) {
+      const agentOut = spawnTimed([BIN, 'hook', '--agent', agent], input, envOf(agent)).stdout;
+      if (agentOut !== '{}\n') throw new Error(`the ${agent} bench event matched something: ${agentOut}`);
+    }
   }
 
   const series: Record<string, { ms: number[]; rss?: number }> = {
@@ -141,6 +196,7 @@ try {
     write: { ms: [] },
     notification: { ms: [] },
     subagent: { ms: [] },
+    ...Object.fromEntries(Object.keys(agentWrites).map((a) => [a, { ms: [] }])),
   };
   const add = (k: string, r: { ms: number }) => series[k]!.ms.push(r.ms);
   series.floor!.rss = peakRssKb([hello], write, env);
@@ -153,6 +209,8 @@ try {
     add('write', spawnTimed([BIN, 'hook'], write, env));
     add('notification', spawnTimed([BIN, 'hook'], notification, env));
     add('subagent', spawnTimed([BIN, 'hook'], write, { ...env, AVP_SUBAGENT: '1' }));
+    for (const [agent, input] of Object.entries(agentWrites))
+      add(agent, spawnTimed([BIN, 'hook', '--agent', agent], input, envOf(agent)));
   }
   const floor = median(series.floor!.ms);
   console.log(`avp hook, no validator matches, 50 installed — ${RUNS} runs each, interleaved (${BIN})`);
@@ -167,6 +225,17 @@ try {
   row('AVP_SUBAGENT=1 pass-through', 'subagent');
   const ratio = median(series.write!.ms) / floor;
   console.log(`target ≤ 2× the floor: ${ratio <= 2 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}×)`);
+
+  console.log('\nthe same no-match file write per agent               median ms   ratio to Claude Code');
+  const claudeMs = median(series.write!.ms);
+  for (const agent of Object.keys(agentWrites)) {
+    const ms = median(series[agent]!.ms);
+    const r = ms / claudeMs;
+    console.log(
+      `${`--agent ${agent}`.padEnd(52)}${fmt(ms)}   ${r.toFixed(2).padStart(8)}×  ${r <= 1.2 ? 'met' : 'NOT met'}`,
+    );
+  }
+  console.log('target: each agent within 1.2× Claude Code in the same run');
 
   // Where a no-match call spends its time, from inside the process (AVP_PROFILE=1 prints per-phase ms on stderr).
   const phases: Record<string, number[]> = {};

@@ -37,7 +37,29 @@ export function nearestProject(start: string): string | undefined {
 }
 
 /**
- * The project root for commands run in `cwd`: `CLAUDE_PROJECT_DIR` (or `GEMINI_PROJECT_DIR`) when the host sets it,
+ * The variables through which agents name the project directory to the commands they run (Claude Code, Gemini CLI,
+ * Qwen Code, Factory Droid; Codex sets none). Hook mode reads only the calling agent's own (its adapter's list), so a
+ * variable inherited from another agent's terminal cannot move the project.
+ */
+export const PROJECT_DIR_VARS = [
+  'CLAUDE_PROJECT_DIR',
+  'GEMINI_PROJECT_DIR',
+  'QWEN_PROJECT_DIR',
+  'FACTORY_PROJECT_DIR',
+  'DROID_PROJECT_DIR',
+] as const;
+
+/** The first of `vars` set in `env`, with its name. */
+function projectDirFrom(env: NodeJS.ProcessEnv, vars: readonly string[]): { name: string; value: string } | undefined {
+  for (const name of vars) {
+    const value = env[name];
+    if (value) return { name, value };
+  }
+  return undefined;
+}
+
+/**
+ * The project root for commands run in `cwd`: an agent's project-dir variable (`PROJECT_DIR_VARS`) when one is set,
  * else the nearest ancestor of `cwd` holding `.avp/` or `.git/`, else `cwd` itself.
  *
  * Contract: linear in the depth of `cwd` (one pass up); a path no file can have (see `checkPathBounds`) throws
@@ -46,10 +68,10 @@ export function nearestProject(start: string): string | undefined {
  * `isProjectRoot` (hook mode carries the answer as `HookEvent.stateless`).
  */
 export function findProjectRoot(cwd: string, env: NodeJS.ProcessEnv = process.env): string {
-  const fromHost = env.CLAUDE_PROJECT_DIR || env.GEMINI_PROJECT_DIR;
+  const fromHost = projectDirFrom(env, PROJECT_DIR_VARS);
   if (fromHost) {
-    checkPathBounds(fromHost, 'CLAUDE_PROJECT_DIR');
-    return resolve(fromHost);
+    checkPathBounds(fromHost.value, fromHost.name);
+    return resolve(fromHost.value);
   }
   checkPathBounds(cwd, 'the working directory');
   const start = resolve(cwd);
@@ -61,7 +83,11 @@ export function findProjectRoot(cwd: string, env: NodeJS.ProcessEnv = process.en
  * (`.avp/` or `.git/`) or the one the host named as the project. Never a missing directory, never `/` or a home
  * folder that merely happened to be the working directory.
  */
-export function isProjectRoot(root: string, env: NodeJS.ProcessEnv = process.env): boolean {
+export function isProjectRoot(
+  root: string,
+  env: NodeJS.ProcessEnv = process.env,
+  vars: readonly string[] = PROJECT_DIR_VARS,
+): boolean {
   let isDir = false;
   try {
     isDir = statSync(root).isDirectory();
@@ -70,8 +96,8 @@ export function isProjectRoot(root: string, env: NodeJS.ProcessEnv = process.env
   }
   if (!isDir) return false;
   if (marksProject(root)) return true;
-  const fromHost = env.CLAUDE_PROJECT_DIR || env.GEMINI_PROJECT_DIR;
-  return !!fromHost && resolve(fromHost) === root;
+  const fromHost = projectDirFrom(env, vars);
+  return !!fromHost && resolve(fromHost.value) === root;
 }
 
 /** Where a hook event's project is, all paths real (symlinks resolved). */
@@ -82,7 +108,7 @@ export interface ProjectLocation {
 }
 
 /**
- * The project of a hook event, from real paths: the host's project dir when set; else the project of `cwd` when the
+ * The project of a hook event, from real paths: the agent's project dir when set; else the project of `cwd` when the
  * changed file lies in it (or no file changed); else the project holding the changed file itself (a `cwd` of `/`,
  * a deleted or unrelated folder must not turn the project's validators off); else the project of `cwd`; else `cwd`.
  */
@@ -93,11 +119,13 @@ export function locateProject(
   env: NodeJS.ProcessEnv = process.env,
   /** The file as the tool named it, when a symlink makes it differ from `file`: its folder may be the project. */
   named?: string,
+  /** The calling agent's project-dir variables (its adapter's `projectDirVars`). */
+  vars: readonly string[] = ['CLAUDE_PROJECT_DIR', 'GEMINI_PROJECT_DIR'],
 ): ProjectLocation {
-  const fromHost = env.CLAUDE_PROJECT_DIR || env.GEMINI_PROJECT_DIR;
+  const fromHost = projectDirFrom(env, vars);
   if (fromHost) {
-    checkPathBounds(fromHost, 'CLAUDE_PROJECT_DIR');
-    const root = resolver.resolve(fromHost).path;
+    checkPathBounds(fromHost.value, fromHost.name);
+    const root = resolver.resolve(fromHost.value).path;
     return { root, isProject: resolver.exists(root) };
   }
   const fromCwd = nearestProject(cwd);

@@ -1,29 +1,37 @@
-/** `avp deinit`: remove avp's hook entries from Claude Code settings, leaving everything else as it was. */
+/** `avp deinit`: remove avp's hook entries from the agents' hook settings, leaving everything else as it was. */
 import { defineCommand } from 'citty';
-import type { SettingsScope } from '../hosts/claude-settings.ts';
+import type { SettingsScope } from '../agents/hook-settings.ts';
 import { runCommand } from './run-command.ts';
 
 export default defineCommand({
   meta: {
     name: 'deinit',
-    description: "Remove avp's hook entries from Claude Code settings (nothing else is touched)",
+    description: "Remove avp's hook entries from the agents' hook settings (nothing else is touched)",
   },
   args: {
-    project: { type: 'boolean', description: 'From .claude/settings.json (the default)' },
+    project: {
+      type: 'boolean',
+      description: "From the project's files (.claude/settings.json, .codex/hooks.json, …; the default)",
+    },
     local: { type: 'boolean', description: 'From .claude/settings.local.json' },
-    user: { type: 'boolean', description: 'From ~/.claude/settings.json' },
-    all: { type: 'boolean', description: 'From all three settings files' },
+    user: { type: 'boolean', description: "From the user's files (~/.claude/settings.json, ~/.codex/hooks.json, …)" },
+    all: { type: 'boolean', description: 'From the project, local and user files' },
+    agent: {
+      type: 'string',
+      description: 'Only these agents (comma-separated: claude, codex, gemini, qwen, droid); default: every agent',
+    },
     'dry-run': { type: 'boolean', description: 'Show what would be removed; write nothing' },
     json: { type: 'boolean', description: 'Print what was done as JSON on stdout' },
   },
   run: ({ args }) =>
     runCommand(async () => {
-      const { runDeinit, formatDeinit } = await import('../hosts/claude-init.ts');
+      const { runDeinit, formatDeinit } = await import('../agents/init.ts');
       const picked: SettingsScope[] = args.all
         ? ['project', 'local', 'user']
         : (['project', 'local', 'user'] as const).filter((s) => args[s]);
-      const result = runDeinit({
+      const result = await runDeinit({
         scopes: picked.length ? picked : ['project'],
+        ...(args.agent !== undefined ? { agent: args.agent } : {}),
         cwd: process.cwd(),
         dryRun: !!args['dry-run'],
       });

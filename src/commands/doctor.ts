@@ -46,6 +46,18 @@ export function formatDoctor(r: DoctorReport): string {
     for (const [i, h] of r.hooks.entries())
       (i ? more : (t: string) => row('hooks', t))(`${h.agent}: ${rel(r.projectRoot, h.file)} (${h.events.join(', ')})`);
   else row('hooks', 'none call avp');
+  const installed = r.agents.filter((a) => a.files.length || a.lastFired);
+  for (const [i, a] of installed.entries()) {
+    const where = a.files.length ? 'hook installed' : 'NO HOOK installed (it ran before)';
+    const fired = a.lastFired
+      ? `last ran validators ${a.lastFired.ts} (${a.lastFired.event})`
+      : 'no validator run logged yet';
+    (i ? more : (t: string) => row('agents', t))(`${a.name}: ${where}; ${fired}`);
+    if (a.missing.length)
+      more(`  ${a.name} misses avp on ${a.missing.join(', ')}: run \`avp init --agent ${a.agent}\``);
+  }
+  const absent = r.agents.filter((a) => !a.files.length && !a.lastFired).map((a) => a.name);
+  if (absent.length) (installed.length ? more : (t: string) => row('agents', t))(`not installed: ${absent.join(', ')}`);
   const v = r.validators;
   row(
     'validators',

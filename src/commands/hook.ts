@@ -1,11 +1,14 @@
 /**
- * `avp hook [--agent claude]`: what the agent's hook entry runs on every event. stdin: the event JSON; stdout: one
- * JSON document (or `{}`); exit 0 — or exit 2 with a message on stderr when stdin is not an event.
+ * `avp hook [--agent claude|codex|gemini|qwen|droid]`: what the agent's hook entry runs on every event. stdin: the
+ * event JSON in that agent's protocol; stdout: one JSON document in that protocol; exit 0 — or exit 2 with a message
+ * on stderr when stdin is not an event (every supported agent treats exit 2 as a refusal).
  * src/cli.ts calls `runHookCommand` directly (no citty) so the no-match path stays a few milliseconds.
  */
 import type { CommandDef } from 'citty';
+import { AGENT_NAMES, isAgentName, loadAgent } from '../agents/index.ts';
+import type { AgentAdapter } from '../agents/types.ts';
 
-const USAGE = 'usage: avp hook [--agent claude] [--no-cache]   (reads one hook event as JSON on stdin)';
+const USAGE = `usage: avp hook [--agent ${AGENT_NAMES.join('|')}] [--no-cache]   (reads one hook event as JSON on stdin)`;
 
 /** Writes and waits for the pipe to take it: the process may exit right after. */
 function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
@@ -13,21 +16,6 @@ function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
     if (!text) return resolve();
     stream.write(text, () => resolve());
   });
-}
-
-/** Fail closed on avp's own failure, in the shape the event needs (a PreToolUse is denied, not "blocked"). */
-function internalErrorAnswer(input: unknown, message: string): Record<string, unknown> {
-  const reason = `avp could not evaluate this event (internal error: ${message}). To turn avp off: AVP_DISABLE=1.`;
-  const event = (input as { hook_event_name?: unknown } | undefined)?.hook_event_name;
-  const avp = { reason, passed: false, violations: [], summary: 'avp internal error', systemMessage: reason };
-  if (event === 'PreToolUse')
-    return {
-      hookSpecificOutput: { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: reason },
-      ...avp,
-    };
-  if (event === 'PermissionRequest')
-    return { hookSpecificOutput: { hookEventName: event, decision: { behavior: 'deny', message: reason } }, ...avp };
-  return { decision: 'block', ...avp };
 }
 
 /** The hook, without citty. Returns the exit code; never throws, never prints a stack trace. */
@@ -46,12 +34,12 @@ export async function runHookCommand(argv: string[]): Promise<number> {
     (a, i) =>
       !(a === '--agent' || a === '--no-cache' || a.startsWith('--agent=') || (agentAt >= 0 && i === agentAt + 1)),
   );
-  if ((agent !== undefined && agent !== 'claude') || unknown.length) {
+  if ((agent !== undefined && !isAgentName(agent)) || unknown.length) {
     // Only a broken hook entry gets here: the did-you-mean costs nothing on the normal path.
     const { didYouMean } = await import('../did-you-mean.ts');
     const why =
-      agent !== undefined && agent !== 'claude'
-        ? `unsupported agent "${agent}" (supported: claude)${didYouMean(agent, ['claude'])}`
+      agent !== undefined && !isAgentName(agent)
+        ? `unsupported agent "${agent}" (supported: ${AGENT_NAMES.join(', ')})${didYouMean(agent, AGENT_NAMES)}`
         : `unknown ${unknown[0]?.startsWith('-') ? 'flag' : 'argument'} ${unknown[0]} for avp hook${didYouMean(unknown[0] ?? '', ['--agent', '--no-cache', '--help'])}`;
     await write(process.stderr, `avp: ${why}\n${USAGE}\n  see \`avp hook --help\`\n`);
     return 2;
@@ -59,33 +47,35 @@ export async function runHookCommand(argv: string[]): Promise<number> {
   // Whatever happens below, the process ends soon after answering (a judge's stray handle must not hold the agent).
   const exitSoon = (code: number) => setTimeout(() => process.exit(code), 200).unref();
   let input: unknown;
+  let adapter: AgentAdapter | undefined;
   try {
+    adapter = await loadAgent(agent !== undefined && isAgentName(agent) ? agent : 'claude');
     const { readStdin, parseInput } = await import('../hosts/stdin.ts');
     const wait = Number(process.env.AVP_STDIN_TIMEOUT_MS);
     input = parseInput(await readStdin(Number.isInteger(wait) && wait > 0 ? { timeoutMs: wait } : {}));
     if (process.env.AVP_PROFILE === '1')
       process.stderr.write(`avp profile (ms): stdin read by ${performance.now().toFixed(2)}\n`);
-    const { answerClaudeHook } = await import('../engine/hook.ts');
-    const answer = await answerClaudeHook(input, process.env, startedAt);
+    const { answerHook } = await import('../engine/hook.ts');
+    const answer = await answerHook(adapter, input, process.env, startedAt);
     await write(process.stdout, answer.stdout);
     if (answer.notes.length) await write(process.stderr, `${answer.notes.join('\n')}\n`);
     exitSoon(answer.exitCode);
     return answer.exitCode;
   } catch (e) {
     const { AvpError } = await import('../errors.ts');
-    if (e instanceof AvpError && e.code === 'hook-input') {
-      // Exit 2 = a blocking error whose stderr Claude Code shows: bad input must not pass silently.
-      await write(process.stderr, `avp hook: ${e.describe()}\n`);
-      exitSoon(2);
-      return 2;
-    }
-    // An internal failure must still answer; fail closed with a block that names the kill switch.
-    const message = e instanceof Error ? e.message : String(e);
-    if (process.env.AVP_DEBUG && e instanceof Error && e.stack) await write(process.stderr, `${e.stack}\n`);
-    await write(process.stderr, `avp hook: internal error: ${message}\n`);
-    await write(process.stdout, `${JSON.stringify(internalErrorAnswer(input, message))}\n`);
-    exitSoon(0);
-    return 0;
+    const bad = e instanceof AvpError && e.code === 'hook-input';
+    if (!bad && process.env.AVP_DEBUG && e instanceof Error && e.stack) await write(process.stderr, `${e.stack}\n`);
+    // Bad input must not pass silently, and an internal failure must still answer: the agent's own refusal (exit 2
+    // with the message on stderr, or a deny/block that names the kill switch).
+    const message = bad ? e.describe() : e instanceof Error ? e.message : String(e);
+    const answer = (adapter ?? (await loadAgent('claude'))).failClosed(input, {
+      kind: bad ? 'bad-input' : 'internal',
+      message,
+    });
+    if (answer.stderr) await write(process.stderr, answer.stderr);
+    await write(process.stdout, answer.stdout);
+    exitSoon(answer.exitCode);
+    return answer.exitCode;
   }
 }
 
@@ -100,12 +90,12 @@ const hookCommand: CommandDef<{
   meta: {
     name: 'hook',
     description:
-      "Run the validators matching one agent hook event (JSON on stdin) and answer in the agent's hook protocol on stdout. Written into .claude/settings.json by `avp init`.",
+      "Run the validators matching one agent hook event (JSON on stdin) and answer in the agent's hook protocol on stdout. Written into each agent's hook settings by `avp init`.",
   },
   args: {
     agent: {
       type: 'string',
-      description: 'The agent whose hook protocol is spoken (only "claude" today)',
+      description: `The agent whose hook protocol is spoken: ${AGENT_NAMES.join(', ')}`,
       default: 'claude',
     },
     cache: {

@@ -1,24 +1,39 @@
 /**
- * `avp init`: install avp's hook into Claude Code settings (merged, idempotent, JSONC-tolerant), create `.avp/`
- * (validators/ and a .gitignore for state, logs and caches) and install the recommended offline validators.
+ * `avp init`: install avp's hook into each agent's hook settings (the detected agents, `--agent a,b` or `--all`;
+ * merged, idempotent, JSONC-tolerant), create `.avp/` (validators/ and a .gitignore for state, logs and caches) and
+ * install the recommended offline validators.
  */
 import { defineCommand } from 'citty';
 import { runCommand } from './run-command.ts';
 
 export default defineCommand({
-  meta: { name: 'init', description: "Install avp's hook into Claude Code settings and set up .avp/ in the project" },
+  meta: {
+    name: 'init',
+    description:
+      "Install avp's hook into your coding agents' hook settings (Claude Code, Codex, Gemini CLI, Qwen Code, Factory Droid) and set up .avp/ in the project",
+  },
   args: {
     project: {
       type: 'boolean',
-      description: 'Write .claude/settings.json (shared with the team: `avp hook`, needs avp on PATH; the default)',
+      description:
+        "Write the project's files (.claude/settings.json, .codex/hooks.json, …; shared with the team: `avp hook`, needs avp on PATH; the default)",
     },
     local: {
       type: 'boolean',
       description:
         'Write .claude/settings.local.json (this machine only; the default when avp is not on PATH: its absolute path)',
     },
-    user: { type: 'boolean', description: 'Write ~/.claude/settings.json (every project of this user)' },
-    agent: { type: 'string', description: 'The agent whose settings to write (supported: claude)', default: 'claude' },
+    user: {
+      type: 'boolean',
+      description:
+        "Write the user's files (~/.claude/settings.json, ~/.codex/hooks.json, …; every project of this user)",
+    },
+    agent: {
+      type: 'string',
+      description:
+        'The agents to install into, comma-separated: claude, codex, gemini, qwen, droid (default: the agents this project or user has, else claude)',
+    },
+    all: { type: 'boolean', description: 'Install into every agent avp supports, found or not' },
     validators: {
       type: 'boolean',
       description: 'Install the recommended offline validators (--no-validators skips them)',
@@ -64,12 +79,13 @@ export default defineCommand({
         process.stdout.write(args.json ? `${JSON.stringify(r, null, 2)}\n` : formatGitHook(r));
         return;
       }
-      const { runInit, formatInit } = await import('../hosts/claude-init.ts');
+      const { runInit, formatInit } = await import('../agents/init.ts');
       const result = await runInit({
         scope: args.user ? 'user' : args.local ? 'local' : 'project',
         scopes: [args.project, args.local, args.user].filter(Boolean).length,
         scopeGiven: Boolean(args.project || args.local || args.user),
-        agent: args.agent,
+        ...(args.agent !== undefined ? { agent: args.agent } : {}),
+        all: !!args.all,
         validators: args.validators !== false,
         command: args.command,
         dryRun: !!args['dry-run'],
@@ -79,7 +95,7 @@ export default defineCommand({
       const waiting = result.dryRun
         ? undefined
         : (await import('../trust/accept.ts')).acceptWrittenPaths(result.projectRoot, process.env, [
-            result.settings.path,
+            ...result.agents.map((a) => a.settings.path),
             ...(result.cleaned?.changed ? [result.cleaned.path] : []),
             ...result.installed.map((v) => v.dir),
           ]);

@@ -16,6 +16,11 @@ export default defineCommand({
       type: 'boolean',
       description: 'List the first-party catalog embedded in avp (install with `avp add <name>`)',
     },
+    agent: {
+      type: 'string',
+      description:
+        'Also say which validators never fire on this agent (claude, codex, gemini, qwen, droid): an event or tool it does not have',
+    },
   },
   run: ({ args }) =>
     runCommand(async () => {
@@ -32,13 +37,21 @@ export default defineCommand({
       const origins = originsOf(d.validators, projectRoot, process.env);
       const { disabled, notes } = await disabledBy(projectRoot);
       const ctx = { origins: origins.byId, disabled };
+      const never = args.agent !== undefined ? await neverFiresOn(args.agent, d.validators) : undefined;
+      if (never?.list.length && !args.json) {
+        const { logger } = await import('../logger.ts');
+        const log = await logger();
+        for (const n of never.list) log.warn(`${n.id} never fires on ${never.name}: ${n.reason}`);
+      }
       if (origins.problems.length || notes.length) {
         const { logger } = await import('../logger.ts');
         const log = await logger();
         for (const p of [...origins.problems, ...notes]) log.warn(p);
       }
       if (args.json) {
-        process.stdout.write(`${JSON.stringify(view.listJson(d, ctx), null, 2)}\n`);
+        const json = view.listJson(d, ctx);
+        const out = never ? { ...json, agent: never.agent, neverFires: never.list } : json;
+        process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
         return;
       }
       const text = view.listText(d, ctx);
@@ -57,6 +70,22 @@ export default defineCommand({
       }
     }),
 });
+
+/** The validators that never fire on the agent named by `--agent` (an unknown name is a usage error). */
+async function neverFiresOn(name: string, validators: import('../format/types.ts').Validator[]) {
+  const [{ isAgentName, loadAgent, AGENT_NAMES }, { neverFires }] = await Promise.all([
+    import('../agents/index.ts'),
+    import('../agents/coverage.ts'),
+  ]);
+  if (!isAgentName(name)) {
+    const [{ AvpError }, { didYouMean }] = await Promise.all([import('../errors.ts'), import('../did-you-mean.ts')]);
+    throw new AvpError('usage', `unsupported agent "${name}"${didYouMean(name, AGENT_NAMES)}`, {
+      fix: `use --agent with one of ${AGENT_NAMES.join(', ')}`,
+    });
+  }
+  const agent = await loadAgent(name);
+  return { agent: agent.name, name: agent.displayName, list: neverFires(validators, agent) };
+}
 
 /**
  * Which validators config keeps from running (`disabledValidators` by id or name; the kill switch turns off all).

@@ -1,8 +1,9 @@
 /**
- * One hook call, from the parsed stdin JSON to the answer. The order is chosen for the common case — an event no
- * validator cares about — which must cost a few milliseconds: normalize (sync, no disk), config (two readdirs when no
- * config file exists), discover (parse cache), match (picomatch), and out with `{}`. Only when something matches are
- * the engine, judges, diff and valibot loaded.
+ * One hook call, from the parsed stdin JSON to the agent's answer, for any agent: its adapter normalizes the input and
+ * words the engine's neutral decision; everything between speaks only `HookEvent`. The order is chosen for the common
+ * case — an event no validator cares about — which must cost a few milliseconds: normalize (sync, no disk), config (two
+ * readdirs when no config file exists), discover (parse cache), match (picomatch), and out with `{}`. Only when
+ * something matches are the engine, judges, diff and valibot loaded.
  */
 import type { AvpConfig } from '../config-types.ts';
 import { applyEnv, defaultConfig, isDisabled, loadConfig, truthy } from '../config.ts';
@@ -11,11 +12,12 @@ import type { HookEvent } from '../event.ts';
 import { discover } from '../format/discover.ts';
 import { loadErrorsForEvent, matchValidators } from '../format/match.ts';
 import type { LoadError, Validator } from '../format/types.ts';
-import { normalizeClaudeEvent } from '../hosts/claude.ts';
+import type { AgentAdapter, Decision } from '../agents/types.ts';
 import { callKey, countCall } from '../stats/calls.ts';
 import { controlPlaneDenial } from '../trust/guard.ts';
 import { hookTrustView, type TrustView } from '../trust/hook-view.ts';
-import { denyAnswer, withNotice } from '../trust/notice.ts';
+import { withNotice } from '../trust/notice.ts';
+import { PASS_DECISION, refusal } from './decision.ts';
 import { onceState, prepareEvent, stopGuard, type OnceState } from './session.ts';
 
 import type { ValidatorRun } from './types.ts';
@@ -26,8 +28,6 @@ export interface HookAnswer {
   /** Notes for stderr (never shown to the model): a log that could not be written, state problems. */
   notes: string[];
 }
-
-const PASS: HookAnswer = { stdout: '{}\n', exitCode: 0, notes: [] };
 
 /** Non-throwing config load: a broken config becomes a blocking "validator error" of avp's own config. */
 async function configFor(
@@ -74,25 +74,46 @@ function configRun(problem: AvpError): ValidatorRun {
   };
 }
 
-/** Answers one Claude Code hook input. Throws AvpError('hook-input') only for input that is not an event. */
+/** Answers one Claude Code hook input (Claude Code's adapter; kept for callers that speak only Claude Code). */
 export async function answerClaudeHook(
+  input: unknown,
+  env: NodeJS.ProcessEnv,
+  startedAt = Date.now(),
+): Promise<HookAnswer> {
+  const { default: claude } = await import('../agents/claude/index.ts');
+  return answerHook(claude, input, env, startedAt);
+}
+
+/**
+ * Answers one hook input of the agent `adapter` speaks for. Throws AvpError('hook-input') only for input that is not
+ * an event (the caller answers with the adapter's `failClosed`).
+ */
+export async function answerHook(
+  adapter: AgentAdapter,
   input: unknown,
   env: NodeJS.ProcessEnv,
   startedAt = Date.now(),
 ): Promise<HookAnswer> {
   // AVP_PROFILE=1: per-phase milliseconds on stderr (where the no-match path spends its time).
   const profile = env.AVP_PROFILE === '1' ? profiler() : undefined;
-  const pass = () => (profile ? { ...PASS, notes: [profile.done()] } : PASS);
-  let event = normalizeClaudeEvent(input, env);
+  let event = adapter.normalize(input, env);
   profile?.mark('normalize');
+  const ability = adapter.abilities[event.event];
+  const answer = (decision: Decision, notes: string[] = []): HookAnswer => {
+    const out = adapter.render(event, decision);
+    if (profile) notes.push(profile.done());
+    return { stdout: out.stdout, exitCode: out.exitCode, notes };
+  };
+  const pass = () => answer(PASS_DECISION);
   // The user's kill switch comes first: it needs no config, no accepted state.
   if (truthy(env.AVP_DISABLE)) return pass();
   // What avp runs on is the state the user accepted; changes to it (pending) are announced, not obeyed.
   const view = hookTrustView(event.projectRoot, env, event.event);
-  const notice = (answer: HookAnswer) => withNotice(answer, event, view.notice, view.tellModel);
+  const notice = (decision: Decision, notes?: string[]) =>
+    answer(withNotice(decision, ability, view.notice, view.tellModel), notes);
   profile?.mark('accepted state');
   const denial = controlPlaneDenial(event, env);
-  if (denial) return notice(denyAnswer(event, denial));
+  if (denial) return notice(refusal(denial, 'avp refused a change to its own files'));
   const loaded = await configFor(event, env, view);
   const problem = loaded.problem;
   // Not a project (no `.avp/`/`.git/`, or missing): validators still run, but nothing is written under it.
@@ -100,7 +121,7 @@ export async function answerClaudeHook(
     ? { ...loaded.config, cache: { ...loaded.config.cache, enabled: false } }
     : loaded.config;
   profile?.mark('config');
-  if (config.disabled) return notice(pass());
+  if (config.disabled) return notice(PASS_DECISION);
 
   const found = await discover({
     projectRoot: event.projectRoot,
@@ -111,7 +132,7 @@ export async function answerClaudeHook(
   });
   profile?.mark('discover');
   // Nothing installed anywhere: nothing can ever match, and there is no turn worth tracking.
-  if (!found.validators.length && !found.errors.length) return notice(pass());
+  if (!found.validators.length && !found.errors.length) return notice(PASS_DECISION);
   // Counted also when nothing matches (the run log never sees those calls): `avp stats`' denominator.
   const call = callKey(event, startedAt);
   if (!event.stateless) countCall(event, call);
@@ -120,8 +141,17 @@ export async function answerClaudeHook(
   // Given the enabled validators, session tracking skips Bash snapshots no validator could look at.
   if (!event.stateless) event = await prepareEvent(event, config, { validators: active });
   profile?.mark('prepareEvent');
+  if (event.sameTurn) return notice(PASS_DECISION);
   let matched: Validator[] = matchValidators(active, event);
   let loadErrors: LoadError[] = loadErrorsForEvent(found.errors, event);
+  if (event.alsoTrigger) {
+    // The agent never sends that event for this call (a Codex shell patch has no PostToolUse): judge it now.
+    const also = { ...event, event: event.alsoTrigger };
+    const more = matchValidators(active, also).filter((v) => !matched.includes(v));
+    matched = [...matched, ...more];
+    const moreErrors = loadErrorsForEvent(found.errors, also).filter((e) => !loadErrors.includes(e));
+    loadErrors = [...loadErrors, ...moreErrors];
+  }
   let once: { state: OnceState; mine: Set<string> } | undefined;
   if (matched.some((v) => v.spec.once)) {
     // Claimed atomically: of several hook processes racing on the same session, exactly one runs a once-validator;
@@ -133,32 +163,32 @@ export async function answerClaudeHook(
     once = { state, mine };
   }
   profile?.mark('match');
-  if (!matched.length && !loadErrors.length) return notice(pass());
+  if (!matched.length && !loadErrors.length) return notice(PASS_DECISION);
 
   const [
     { runValidators, loadErrorName },
     { aggregate },
-    { renderClaude },
+    { decide },
     { writeRunLog, fullReportPath, writeFullReport },
     { completeFileChanges },
   ] = await Promise.all([
     import('./run.ts'),
     import('./aggregate.ts'),
-    import('../hosts/claude-render.ts'),
+    import('./decision.ts'),
     import('./log.ts'),
     import('../hosts/complete-files.ts'),
   ]);
   profile?.mark('load engine');
   // A broken validator can be switched off by the name its error is reported under.
   loadErrors = loadErrors.filter((e) => !isDisabled(config, loadErrorName(e), loadErrorName(e)));
-  if (!matched.length && !loadErrors.length) return notice(pass());
+  if (!matched.length && !loadErrors.length) return notice(PASS_DECISION);
   let runs: ValidatorRun[];
   try {
     event = await completeFileChanges(event, startedAt + config.budgetMs);
     profile?.mark('complete files');
     runs = await runValidators(matched, loadErrors, event, config, { deadline: startedAt + config.budgetMs });
   } catch (e) {
-    // avp itself failed (the caller answers with a block): nothing was evaluated, so nothing is done.
+    // avp itself failed (the caller answers with the adapter's refusal): nothing was evaluated, so nothing is done.
     await once?.state.release([...once.mine]).catch(() => {});
     throw e;
   }
@@ -188,13 +218,12 @@ export async function answerClaudeHook(
   profile?.mark('guard + log');
   // Not a project: nothing is written under it, so there is no full report to point to.
   const reportPath = event.stateless ? undefined : fullReportPath(event);
-  const { fullReport, ...rendered } = renderClaude(event, report, runs, { ...extra, fullReport: reportPath });
+  const { decision, fullReport } = decide(event, report, runs, ability, { ...extra, fullReport: reportPath });
   if (fullReport !== undefined && reportPath) {
     const error = await writeFullReport(event.projectRoot, reportPath, fullReport);
     if (error) notes.push(`avp: could not write the full report: ${error.message}`);
   }
-  if (profile) notes.push(profile.done());
-  return notice({ ...rendered, notes });
+  return notice(decision, notes);
 }
 
 function profiler() {

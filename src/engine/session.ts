@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AvpConfig } from '../config-types.ts';
-import type { HookEvent } from '../event.ts';
+import { toolKindOf, type HookEvent } from '../event.ts';
 import type { Validator } from '../format/types.ts';
 import { loadOnce, type OnceState } from './session/once.ts';
 import { guardStop, type GuardDecision } from './session/stop-guard.ts';
@@ -16,19 +16,29 @@ import { appendRecords, ensureSessionDir, pruneSessions, sessionDir } from './se
 
 export type { OnceState } from './session/once.ts';
 
-const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 const STOPS = new Set(['Stop', 'SubagentStop']);
 
-/** True for the tools whose file changes avp cannot see from the tool input and must detect on disk. */
-export function isShellTool(tool: string | undefined): boolean {
-  return tool === 'Bash';
+/**
+ * True for the calls whose file changes avp cannot see from the tool input and must detect on disk: shell tools
+ * (whatever the agent calls them), except a shell call avp read as a patch (its files are known).
+ */
+export function isShellTool(event: HookEvent): boolean {
+  return toolKindOf(event) === 'shell';
+}
+
+/** A file tool (write, edit, patch) whose changes the event itself names. */
+function isFileTool(event: HookEvent): boolean {
+  const kind = toolKindOf(event);
+  return kind === 'write' || kind === 'edit';
 }
 
 /**
  * Prepares an event for matching and judging:
- * - PostToolUse of Write/Edit/MultiEdit/NotebookEdit: records the event's `files` as changes of the current turn;
- * - PreToolUse of Bash: fingerprints the project; PostToolUse/PostToolUseFailure of Bash: compares, fills `files`
- *   with what the command changed and records those changes;
+ * - PostToolUse of a file tool (Write/Edit/MultiEdit/NotebookEdit, a patch, each agent's equivalents): records the
+ *   event's `files` as changes of the current turn (a patch Codex applies without a PostToolUse is seen by the
+ *   turn's baseline comparison at Stop);
+ * - PreToolUse of a shell tool: fingerprints the project; PostToolUse/PostToolUseFailure of one: compares, fills
+ *   `files` with what the command changed and records those changes;
  * - UserPromptSubmit: a new turn begins (with a baseline snapshot when a Stop validator is installed);
  * - Stop/SubagentStop: fills `files` with every file changed during the turn (before, after, diff) — for the main
  *   agent's Stop also what changed behind avp's back, compared with the turn's baseline;
@@ -45,24 +55,19 @@ export async function prepareEvent(
 ): Promise<HookEvent> {
   if (!event.sessionId) return event;
   const name = event.event;
-  const tool = event.tool;
+  const shell = isShellTool(event);
   // Only a Stop validator looks at the turn's baseline: without one, no git run and no snapshot for it.
   const baseline = !opts.validators || opts.validators.some((v) => v.spec.trigger === 'Stop');
   if (baseline && name !== 'UserPromptSubmit' && name !== 'SessionStart') await turnAfterStop(event, config);
   // Snapshots cost a `git ls-files` each: skip them when the caller says no installed validator could see the result.
-  if (
-    isShellTool(tool) &&
-    name !== 'SessionStart' &&
-    opts.validators &&
-    !(await wantsShellChanges(opts.validators, event))
-  )
+  if (shell && name !== 'SessionStart' && opts.validators && !(await wantsShellChanges(opts.validators, event)))
     return event;
   const relevant =
     name === 'UserPromptSubmit' ||
     name === 'SessionStart' ||
     STOPS.has(name) ||
-    (name === 'PostToolUse' && tool !== undefined && FILE_TOOLS.has(tool)) ||
-    ((name === 'PreToolUse' || name === 'PostToolUse' || name === 'PostToolUseFailure') && isShellTool(tool));
+    (name === 'PostToolUse' && isFileTool(event)) ||
+    ((name === 'PreToolUse' || name === 'PostToolUse' || name === 'PostToolUseFailure') && shell);
   if (!relevant) return event;
   try {
     const dir = ensureSessionDir(event.projectRoot, event.sessionId);
@@ -75,7 +80,7 @@ export async function prepareEvent(
     }
     if (name === 'UserPromptSubmit') {
       const { startTurn } = await import('./session/turn.ts');
-      startTurn(dir, 'prompt');
+      if (!startTurn(dir, 'prompt', event.turnId)) return { ...event, sameTurn: true };
       if (baseline) await (await import('./session/turn-baseline.ts')).beginTurn(dir, event, config);
       return event;
     }
@@ -94,7 +99,7 @@ export async function prepareEvent(
       turnBase?.markStopped(dir);
       return { ...event, files };
     }
-    if (isShellTool(tool)) {
+    if (shell) {
       const bash = await import('./session/bash.ts');
       if (name === 'PreToolUse') {
         await bash.beforeShell(dir, event, config);

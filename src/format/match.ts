@@ -4,8 +4,11 @@
  *
  * - `trigger` equals the event name.
  * - `match.tools`: each entry is a regular expression anchored over the whole tool name (`^(?:entry)$`),
- *   case-sensitive (Claude Code tool names are PascalCase: `write` does not match `Write`). Applies to tool events;
- *   an event without a tool never matches a validator that lists tools.
+ *   case-sensitive (canonical tool names are Claude Code's, PascalCase: `write` does not match `Write`). An entry
+ *   matches the canonical name (`Write` for Gemini's `write_file`, Droid's `Create`), any further canonical name the
+ *   call counts as (a patch that adds a file is also a `Write`) and the agent's own name (`write_file`,
+ *   `apply_patch`), so one rule works on every agent and an agent-specific one stays possible. Applies to tool
+ *   events; an event without a tool never matches a validator that lists tools.
  * - `match.files`: picomatch globs over the project-relative path (`FileChange.relPath`), dotfiles included. A
  *   pattern without `/` also matches the basename anywhere (`*.ts` matches `src/utils/helper.ts`). `!pattern`
  *   excludes. Paths are real paths (the host adapter follows symlinks: `cc/settings.json` through `cc -> .claude` is
@@ -137,6 +140,14 @@ export function toolFiles(event: HookEvent): FileChange[] {
   return [change];
 }
 
+/** Every name `match.tools` compares: the canonical tool, its aliases, the agent's own name. */
+export function toolNames(event: HookEvent): string[] {
+  const names: string[] = [];
+  for (const n of [event.tool, ...(event.toolAliases ?? []), event.agentTool])
+    if (n && !names.includes(n)) names.push(n);
+  return names;
+}
+
 // The path a tool input names, resolved once per event (several validators ask).
 const namedFiles = new WeakMap<HookEvent, FileChange[]>();
 
@@ -147,7 +158,8 @@ export function validatorMatches(v: Validator, event: HookEvent): boolean {
   const c = compile(spec);
   if (TOOL_EVENTS.has(event.event)) {
     if (c.tools) {
-      if (!event.tool || !c.tools.some((r) => r.test(event.tool!))) return false;
+      const names = toolNames(event);
+      if (!names.length || !c.tools.some((r) => names.some((n) => r.test(n)))) return false;
     }
     if (c.include) {
       const files = toolFiles(event);

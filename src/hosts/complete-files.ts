@@ -1,14 +1,15 @@
 /**
  * Completes the file changes of an event once validators are known to see it: before a tool runs (PreToolUse,
- * PermissionRequest) Claude Code sends only the proposal, so the current content is read from disk and the edit is
- * applied to it; after an Edit the result is rebuilt from the original and the edits; when both sides are known but
- * no hunks came with the event, the diff is computed. Never on the no-match path.
+ * PermissionRequest) an agent sends only the proposal (an edit, a patch), so the current content is read from disk and
+ * the edit is applied to it; after an Edit the result is rebuilt from the original and the edits; when both sides are
+ * known but no hunks came with the event, the diff is computed. Never on the no-match path.
  *
  * Hostile input: edits can grow a text exponentially (each `replace_all` doubling it), so the rebuild is bounded in
  * size, work and time (`EDIT_BOUNDS`, the call's deadline). Past a bound the change is marked `unavailable` and the
  * validators that would look at it get a validator error (fail closed), never a verdict on a guess.
  */
 import { readFile, stat } from 'node:fs/promises';
+import { applyPatchSection } from '../agents/patch.ts';
 import type { FileChange, HookEvent } from '../event.ts';
 import { applyEditsBounded, diffTextsWithin, EDIT_BOUNDS, toolEdits } from './diff.ts';
 
@@ -40,7 +41,35 @@ function proposedAfter(
   return 'tooLarge' in r ? { unavailable: r.tooLarge } : {};
 }
 
+/**
+ * A patched file (`change.patch`): before a patch applies, the current content and what the patch makes of it; after,
+ * the content on disk. A patch that does not apply to the file keeps the patch's own lines as the diff.
+ */
+async function completePatch(event: HookEvent, change: FileChange, deadline: number | undefined): Promise<FileChange> {
+  const next = { ...change };
+  if (event.event === 'PostToolUse') {
+    const current = await readCurrent(next.path);
+    if (typeof current === 'string') next.after = current;
+    return next;
+  }
+  const current = await readCurrent(next.movedFrom ?? next.path);
+  if (typeof current !== 'string') return next;
+  next.before = current;
+  const after = applyPatchSection(current, next.patch!);
+  if (after === undefined) return next;
+  next.after = after;
+  const diff = await diffTextsWithin(
+    next.relPath,
+    current,
+    after,
+    deadline === undefined ? undefined : deadline - Date.now(),
+  );
+  if (diff !== undefined) next.diff = diff;
+  return next;
+}
+
 async function complete(event: HookEvent, change: FileChange, deadline: number | undefined): Promise<FileChange> {
+  if (change.patch !== undefined) return completePatch(event, change, deadline);
   const isEdit = event.tool === 'Edit' || event.tool === 'MultiEdit';
   // An Edit's hunks give the diff, but validators also read `after`: rebuild it whenever the original is known.
   const rebuild = isEdit && typeof change.before === 'string' && change.after === undefined;

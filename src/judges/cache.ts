@@ -39,7 +39,6 @@ export function verdictCacheDir(projectRoot: string, env: NodeJS.ProcessEnv = pr
  * tool input, Bash output, prompt/error/message fields, and each file's path, kind, before/after content and diff.
  */
 export function changeFingerprint(event: HookEvent): string {
-  const raw = event.raw ?? {};
   const resp = event.toolResponse as Record<string, unknown> | undefined;
   const h = new Bun.CryptoHasher('sha256');
   const put = (label: string, value: unknown) => {
@@ -55,7 +54,11 @@ export function changeFingerprint(event: HookEvent): string {
     put('stdout', resp.stdout);
     put('stderr', resp.stderr);
   }
-  for (const k of ['prompt', 'error', 'message', 'last_assistant_message']) put(k, raw[k]);
+  // The neutral fields: each agent names them differently in its input (Gemini's last message is `prompt_response`).
+  put('prompt', event.prompt);
+  put('error', event.error);
+  put('message', event.message);
+  put('last_assistant_message', event.lastMessage);
   for (const f of event.files) {
     put('file', `${f.relPath}\0${f.kind}\0${f.inProject}`);
     put('before', f.before === null ? '\u0000null' : f.before);

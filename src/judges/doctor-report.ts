@@ -3,14 +3,13 @@
  * it answers, the config files, the agents whose hooks call avp, and the validators that fail to load. Returns data;
  * the command prints it.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { AvpConfig } from '../config-types.ts';
 import { errorMessage } from '../errors.ts';
 import { findProjectRoot } from '../paths.ts';
 import type { Validator } from '../format/types.ts';
 import type { JudgeProblem } from './judge-check.ts';
+import type { AgentStatus } from '../agents/doctor.ts';
 import type { ProbeResult } from './probe.ts';
 
 /** One distinct judge avp would use: the default, or one that per-validator routing adds. */
@@ -42,6 +41,8 @@ export interface DoctorReport {
   /** Every distinct judge (the default first), each checked and, unless `--no-probe`, asked once. */
   judges: DoctorJudge[];
   hooks: Array<{ agent: string; file: string; events: string[] }>;
+  /** Per agent: installed where, missing events, when avp last ran validators for it. */
+  agents: AgentStatus[];
   validators: {
     loaded: number;
     script: number;
@@ -53,27 +54,11 @@ export interface DoctorReport {
   notes: string[];
 }
 
-/** Agents' hook settings files (JSON with a `hooks` object keyed by event), project and user scope. */
-function hookFiles(projectRoot: string, env: NodeJS.ProcessEnv): Array<{ agent: string; file: string }> {
-  const home = env.HOME || homedir();
-  const claudeHome = env.CLAUDE_CONFIG_DIR || join(home, '.claude');
-  return [
-    { agent: 'claude', file: join(projectRoot, '.claude/settings.json') },
-    { agent: 'claude', file: join(projectRoot, '.claude/settings.local.json') },
-    { agent: 'claude', file: join(claudeHome, 'settings.json') },
-    { agent: 'gemini', file: join(projectRoot, '.gemini/settings.json') },
-    { agent: 'gemini', file: join(home, '.gemini/settings.json') },
-    { agent: 'codex', file: join(projectRoot, '.codex/hooks.json') },
-    { agent: 'codex', file: join(home, '.codex/hooks.json') },
-    { agent: 'cursor', file: join(projectRoot, '.cursor/hooks.json') },
-  ];
-}
-
 /** Events of a settings file whose hooks run `avp … hook`. */
 async function avpEvents(file: string): Promise<string[] | { error: string }> {
   const [{ parse }, { isAvpHookCommand }] = await Promise.all([
     import('jsonc-parser'),
-    import('../hosts/claude-settings.ts'),
+    import('../agents/hook-settings.ts'),
   ]);
   const errors: unknown[] = [];
   const value = parse(readFileSync(file, 'utf8'), errors as never, { allowTrailingComma: true });
@@ -107,6 +92,7 @@ export async function doctorReport(opts: {
     judge: { validators: [] },
     judges: [],
     hooks: [],
+    agents: [],
     validators: { loaded: 0, script: 0, llm: 0, errors: [], warnings: 0 },
     problems: [],
     notes: [],
@@ -145,15 +131,14 @@ export async function doctorReport(opts: {
 
   await checkJudgesInto(report, llm, config, opts);
 
-  for (const { agent, file } of hookFiles(projectRoot, env)) {
-    if (!existsSync(file)) continue;
-    const events = await avpEvents(file).catch((e) => ({ error: errorMessage(e) }));
-    if (Array.isArray(events)) {
-      if (events.length) report.hooks.push({ agent, file, events });
-    } else report.problems.push(`${file}: ${events.error}; the agent may ignore it`);
+  const { agentStatuses } = await import('../agents/doctor.ts');
+  report.agents = await agentStatuses(projectRoot, env, avpEvents);
+  for (const a of report.agents) {
+    for (const f of a.files) report.hooks.push({ agent: a.agent, file: f.file, events: f.events });
+    report.problems.push(...a.problems);
   }
   if (!report.hooks.length)
-    report.notes.push('no agent hook calls avp: run `avp init` to install the Claude Code hook');
+    report.notes.push('no agent hook calls avp: run `avp init` (or `avp init --agent <name>`) to install it');
   return report;
 }
 

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { HookEvent } from '../event.ts';
+import { toolKindOf, type HookEvent } from '../event.ts';
 import type { Validator } from '../format/types.ts';
 import { changeSection, clip, clipTail } from './prompt-context.ts';
 
@@ -97,12 +97,11 @@ export function validatorSection(validator: Validator, opts: PromptOptions = {})
  * `changeFingerprint` (cache.ts) hashes the same fields without building this text: keep the two in step.
  */
 export function eventContext(event: HookEvent): string {
-  const raw = event.raw ?? {};
   const lines: string[] = [`event: ${event.event}`];
   if (event.tool) lines.push(`tool: ${event.tool}`);
   if (event.matcherValue) lines.push(`matcher value: ${event.matcherValue}`);
   const input = event.toolInput ?? {};
-  if (event.tool === 'Bash' || typeof input.command === 'string') {
+  if (toolKindOf(event) === 'shell' || typeof input.command === 'string') {
     lines.push(`command: ${clip(String(input.command ?? ''), 8_000, 'command truncated')}`);
     if (typeof input.description === 'string') lines.push(`description: ${clip(input.description, 1_000, '')}`);
     const resp = event.toolResponse as Record<string, unknown> | undefined;
@@ -116,11 +115,11 @@ export function eventContext(event: HookEvent): string {
     // Tools without a file change avp knows (MCP tools, WebFetch, a Write whose change could not be computed…).
     lines.push(`tool input (JSON): ${clip(JSON.stringify(input, null, 1), 8_000, 'tool input truncated')}`);
   }
-  if (typeof raw.error === 'string') lines.push(`error: ${clip(raw.error, 2_000, '')}`);
-  if (typeof raw.prompt === 'string') lines.push('user prompt:', clip(raw.prompt, 8_000, 'prompt truncated'));
-  if (typeof raw.message === 'string') lines.push(`message: ${clip(raw.message, 2_000, '')}`);
-  if (typeof raw.last_assistant_message === 'string') {
-    lines.push('last assistant message:', clip(raw.last_assistant_message, 4_000, 'message truncated'));
+  if (event.error !== undefined) lines.push(`error: ${clip(event.error, 2_000, '')}`);
+  if (event.prompt !== undefined) lines.push('user prompt:', clip(event.prompt, 8_000, 'prompt truncated'));
+  if (event.message !== undefined) lines.push(`message: ${clip(event.message, 2_000, '')}`);
+  if (event.lastMessage !== undefined) {
+    lines.push('last assistant message:', clip(event.lastMessage, 4_000, 'message truncated'));
   }
   if (event.files.length > 0) {
     const turn = event.event === 'Stop' || event.event === 'SubagentStop';

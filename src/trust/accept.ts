@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 import { avpHome } from '../paths.ts';
 import { AvpError } from '../errors.ts';
-import { claudeUserSettings, treePath, type TrustScope } from './control-files.ts';
+import { treePath, userHookFiles, type TrustScope } from './control-files.ts';
 import { runningUnderAgent } from './agent-env.ts';
 import { scopeState, type PendingChange, type ScopeState } from './state.ts';
 import { avpHookEntries, writeAccepted } from './store.ts';
@@ -116,7 +116,8 @@ function keyOf(path: string, projectRoot: string, home: string, env: NodeJS.Proc
     const rel = relative(dir, path);
     return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : rel === '' ? '' : undefined;
   };
-  if (path === claudeUserSettings(env)) return '~/.claude/settings.json';
+  const hooks = userHookFiles(env).find((f) => f.path === path);
+  if (hooks) return hooks.key;
   const inHome = under(home);
   if (inHome !== undefined) return `~/.avp/${inHome}`;
   const inProject = under(projectRoot);

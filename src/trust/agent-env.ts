@@ -12,6 +12,9 @@ const MARKERS: Array<[string, string]> = [
   ['CLAUDE_CODE_ENTRYPOINT', 'Claude Code'],
   ['GEMINI_CLI', 'Gemini CLI'],
   ['QWEN_CODE', 'Qwen Code'],
+  // Qwen runs as `node …/cli.js`, which the ancestry check cannot name; its launcher's variables are inherited.
+  ['QWEN_CODE_CLI', 'Qwen Code'],
+  ['QWEN_CODE_LAUNCHER_PID', 'Qwen Code'],
   ['CODEX_SANDBOX', 'Codex'],
   ['CODEX_CI', 'Codex'],
   ['CODEX_THREAD_ID', 'Codex'],

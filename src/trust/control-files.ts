@@ -2,7 +2,7 @@
  * avp's control plane: the files that decide what avp checks. An agent that could change them could switch its own
  * checks off, so hook mode runs on the state the user last accepted (see state.ts) and this module lists what there
  * is to compare: per scope, every file under the validators folder, the config files, the lockfile, and avp's own
- * entries in the agent's hook settings (only those entries: Claude Code rewrites the rest of its settings itself).
+ * entries in each agent's hook settings (only those entries: the agents rewrite the rest of their settings themselves).
  *
  * Cheap on purpose (it runs on every hook call): `readdir` + `stat` only; contents are read when a stat differs.
  */
@@ -60,6 +60,33 @@ export function claudeUserSettings(env: NodeJS.ProcessEnv): string {
   return join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'), 'settings.json');
 }
 
+/**
+ * Every agent's hook settings files avp may write (`avp init`), as keys shown to people and paths: each one can
+ * carry avp's hook entries, and an agent that removed or rewrote them would switch avp off for itself.
+ */
+export function projectHookFiles(root: string): Array<{ key: string; path: string }> {
+  return [
+    '.claude/settings.json',
+    '.claude/settings.local.json',
+    '.codex/hooks.json',
+    '.gemini/settings.json',
+    '.qwen/settings.json',
+    '.factory/hooks.json',
+  ].map((key) => ({ key, path: join(root, ...key.split('/')) }));
+}
+
+/** The user's hook settings files of every agent (`$CLAUDE_CONFIG_DIR` and `$CODEX_HOME` respected). */
+export function userHookFiles(env: NodeJS.ProcessEnv): Array<{ key: string; path: string }> {
+  const home = env.HOME || homedir();
+  return [
+    { key: '~/.claude/settings.json', path: claudeUserSettings(env) },
+    { key: '~/.codex/hooks.json', path: join(env.CODEX_HOME || join(home, '.codex'), 'hooks.json') },
+    { key: '~/.gemini/settings.json', path: join(home, '.gemini', 'settings.json') },
+    { key: '~/.qwen/settings.json', path: join(home, '.qwen', 'settings.json') },
+    { key: '~/.factory/hooks.json', path: join(home, '.factory', 'hooks.json') },
+  ];
+}
+
 function isFile(path: string): boolean {
   try {
     return statSync(path).isFile();
@@ -89,9 +116,8 @@ export function projectControlFiles(root: string): ControlFile[] {
     out.push({ key: name, path: join(root, name), kind: 'file', copy: true });
   const lock = join(root, '.avp', 'avp-lock.json');
   if (isFile(lock)) out.push({ key: '.avp/avp-lock.json', path: lock, kind: 'file', copy: false });
-  for (const name of ['settings.json', 'settings.local.json']) {
-    const path = join(root, '.claude', name);
-    if (isFile(path)) out.push({ key: `.claude/${name}`, path, kind: 'hooks', copy: false });
+  for (const { key, path } of projectHookFiles(root)) {
+    if (isFile(path)) out.push({ key, path, kind: 'hooks', copy: false });
   }
   return out;
 }
@@ -106,8 +132,9 @@ export function userControlFiles(env: NodeJS.ProcessEnv): ControlFile[] {
   if (isFile(rc)) out.push({ key: '~/.avprc', path: rc, kind: 'file', copy: true });
   const lock = join(home, 'avp-lock.json');
   if (isFile(lock)) out.push({ key: '~/.avp/avp-lock.json', path: lock, kind: 'file', copy: false });
-  const settings = claudeUserSettings(env);
-  if (isFile(settings)) out.push({ key: '~/.claude/settings.json', path: settings, kind: 'hooks', copy: false });
+  for (const { key, path } of userHookFiles(env)) {
+    if (isFile(path)) out.push({ key, path, kind: 'hooks', copy: false });
+  }
   return out;
 }
 

@@ -1,15 +1,16 @@
 /**
- * The one check avp makes on its own behalf, before any validator: an agent's file tool (Write, Edit, …) may not
- * write avp's own state (the accepted state, caches, session state, credentials) nor change avp's entries in the
- * agent's hook settings. Those are denied at PreToolUse / PermissionRequest. Validators and config files are not
- * denied: writing them is a normal request ("write me a validator"), and they only take effect once the user accepts
- * them. Shell commands cannot be judged this way (see "What avp defends against" in docs/hook-mode.md).
+ * The one check avp makes on its own behalf, before any validator: an agent's file tool (Write, Edit, …) may not write
+ * avp's own state (the accepted state, caches, session state, credentials) nor change avp's entries in any agent's hook
+ * settings (Claude Code's, Codex's, Gemini CLI's, Qwen Code's, Factory Droid's). Those are denied at PreToolUse /
+ * PermissionRequest. Validators and config files are not denied: writing them is a normal request ("write me a
+ * validator"), and they only take effect once the user accepts them. Shell commands cannot be judged this way (see
+ * "What avp defends against" in docs/hook-mode.md).
  */
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { HookEvent } from '../event.ts';
 import { avpHome } from '../paths.ts';
-import { claudeUserSettings } from './control-files.ts';
+import { projectHookFiles, userHookFiles } from './control-files.ts';
 import { avpHookEntries } from './store.ts';
 
 /** The real path of `path`, resolving the longest existing prefix (the file itself may not exist yet). */
@@ -70,12 +71,9 @@ function protectedReason(path: string, projectRoot: string, env: NodeJS.ProcessE
   return undefined;
 }
 
+/** Every agent's hook settings files (project and user): a file tool may edit them, but not avp's entries. */
 function settingsFiles(projectRoot: string, env: NodeJS.ProcessEnv): string[] {
-  return [
-    join(projectRoot, '.claude', 'settings.json'),
-    join(projectRoot, '.claude', 'settings.local.json'),
-    claudeUserSettings(env),
-  ].map(foldIfInsensitive);
+  return [...projectHookFiles(projectRoot), ...userHookFiles(env)].map((f) => foldIfInsensitive(f.path));
 }
 
 function readText(path: string): string {

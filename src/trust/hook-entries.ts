@@ -3,7 +3,7 @@
  * settings files (the rest of those files is the agent's and the user's business).
  */
 import { parse } from 'jsonc-parser';
-import { isAvpHookCommand } from '../hosts/claude-settings.ts';
+import { isAvpHookCommand } from '../agents/hook-settings.ts';
 
 /** avp's hook entries of a settings file as canonical text (event, matcher, command, timeout), sorted. */
 export function avpHookEntries(text: string): string {

@@ -197,14 +197,14 @@ describe('avp hook: outputs per severity and event', () => {
 });
 
 describe('avp hook: arguments, once, lifecycle matchers', () => {
-  test('--agent claude is accepted; another agent or an unknown flag is a usage error (exit 2)', async () => {
+  test('--agent claude is accepted; an agent avp does not know or an unknown flag is a usage error (exit 2)', async () => {
     const p = project();
     const input = p.fixture('hook-input-Stop.json');
     const ok = await runHook(p, ['hook', '--agent', 'claude'], input);
     expect(ok).toMatchObject({ code: 0, stdout: '{}\n' });
-    const other = await runHook(p, ['hook', '--agent=gemini'], input);
+    const other = await runHook(p, ['hook', '--agent=vim'], input);
     expect(other.code).toBe(2);
-    expect(other.stderr).toContain('unsupported agent "gemini"');
+    expect(other.stderr).toContain('unsupported agent "vim"');
     expect((await runHook(p, ['hook', '--verbose'], input)).stderr).toContain('unknown flag --verbose');
   });
 

@@ -76,7 +76,7 @@ describe('avp init / deinit (compiled binary)', () => {
     const both = await runAvp(['init', '--user', '--local'], { cwd: p.root, env: p.env });
     expect(both.code).toBe(1);
     expect(both.stderr).toContain('only one of');
-    const agent = await runAvp(['init', '--agent', 'gemini'], { cwd: p.root, env: p.env });
+    const agent = await runAvp(['init', '--agent', 'vim'], { cwd: p.root, env: p.env });
     expect(agent.code).toBe(1);
     expect(agent.stderr).toContain('unsupported agent');
   });

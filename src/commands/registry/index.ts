@@ -4,7 +4,8 @@ import { defineCommand } from 'citty';
 export default defineCommand({
   meta: {
     name: 'registry',
-    description: 'Run and administer a self-hosted AVP registry (serve, tokens, export, audit, seed the catalog, purge).',
+    description:
+      'Run and administer a self-hosted AVP registry (serve, tokens, export, audit, seed the catalog, purge).',
   },
   subCommands: {
     serve: () => import('./serve.ts').then((m) => m.default),

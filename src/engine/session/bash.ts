@@ -19,7 +19,7 @@ const REMEMBER_MAX_FILES = 200;
 const REMEMBER_MAX_BYTES = 4 * 1024 * 1024;
 
 function snapPath(dir: string, event: HookEvent): string {
-  const id = typeof event.raw?.tool_use_id === 'string' ? event.raw.tool_use_id : undefined;
+  const id = event.toolUseId;
   return id ? join(dir, 'bash', `pre-${safeSegment(id)}.json`) : join(dir, 'bash', 'last.json');
 }
 

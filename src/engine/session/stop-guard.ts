@@ -50,7 +50,7 @@ export function seriesState(
 }
 
 export function releaseMessage(blocks: number, max: number, event: HookEvent, remaining?: string): string {
-  const who = agentOf(event) ? `sub-agent ${String(event.raw.agent_type ?? agentOf(event))}` : 'the agent';
+  const who = agentOf(event) ? `sub-agent ${event.subagentType ?? agentOf(event)}` : 'the agent';
   return (
     `avp: ${who} was sent back ${blocks} time${blocks === 1 ? '' : 's'} by Stop validators in a row ` +
     `(maxStopBlocks: ${max}), so avp let it stop. Still failing${remaining ? `:\n${remaining}` : ' — see the validators above.'}\n` +

@@ -43,7 +43,7 @@ export type SessionRecord =
       via?: string;
     }
   /** A new turn: a user prompt arrived. */
-  | { t: 'turn'; ts: number; reason: string }
+  | { t: 'turn'; ts: number; reason: string; id?: string }
   /** A Stop/SubagentStop was evaluated (for `agent`, absent = main agent). */
   | { t: 'stop'; ts: number; agent?: string }
   /** avp blocked that Stop: the agent continues within the same turn. `first` = a new series (no stop_hook_active). */

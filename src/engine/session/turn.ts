@@ -4,7 +4,7 @@
  * The turn model (documented in docs/sessions-and-setup.md):
  * - a turn begins at UserPromptSubmit, or after a Stop of the main agent that avp did not block (a Stop that avp
  *   blocked makes the agent continue, so its next changes belong to the same turn);
- * - a sub-agent's turn (SubagentStop with `agent_id`) holds only that sub-agent's changes since its last unblocked
+ * - a sub-agent's turn (SubagentStop with a sub-agent id) holds only that sub-agent's changes since its last unblocked
  *   SubagentStop; the main agent's Stop sees every change of the turn, the sub-agents' included;
  * - a file changed several times counts once: `before` is the first known content in the turn, `after` is what is
  *   on disk now, and the diff is between the two. A file that ends as it began is left out.
@@ -13,10 +13,9 @@ import type { FileChange, HookEvent } from '../../event.ts';
 import { changeBetween, readText, rememberContent } from './content.ts';
 import { appendRecords, getBlob, putBlob, readRecords, type SessionRecord } from './store.ts';
 
-/** The sub-agent an event comes from (`agent_id`), undefined for the main agent. */
+/** The sub-agent an event comes from (its adapter's `subagentId`), undefined for the main agent. */
 export function agentOf(event: HookEvent): string | undefined {
-  const id = event.raw?.agent_id;
-  return typeof id === 'string' && id ? id : undefined;
+  return event.subagentId || undefined;
 }
 
 /** Records the changes a tool event made, and remembers their after-contents for later Bash comparisons. */
@@ -97,7 +96,22 @@ export async function turnFiles(dir: string, event: HookEvent): Promise<FileChan
   return files;
 }
 
-/** Marks a new turn (a user prompt). */
-export function startTurn(dir: string, reason: string): void {
-  appendRecords(dir, [{ t: 'turn', ts: Date.now(), reason }]);
+/**
+ * Marks a new turn (a user prompt). With the agent's turn id (`turnId`), a prompt event repeating the current
+ * turn's id is not a new turn — Qwen Code fires UserPromptSubmit before every model call of one turn, including the
+ * continuation after a blocked Stop, which must not reset the turn's files nor the Stop loop guard. Returns whether
+ * a turn began.
+ */
+export function startTurn(dir: string, reason: string, id?: string): boolean {
+  if (id !== undefined) {
+    const records = readRecords(dir);
+    for (let i = records.length - 1; i >= 0; i--) {
+      const r = records[i]!;
+      if (r.t !== 'turn') continue;
+      if (r.id === id) return false;
+      break;
+    }
+  }
+  appendRecords(dir, [{ t: 'turn', ts: Date.now(), reason, ...(id !== undefined ? { id } : {}) }]);
+  return true;
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { FileChange, HookEvent } from '../../../src/event.ts';
 import { loadErrorsForEvent, matchedFiles, matchValidators, toolFiles } from '../../../src/format/match.ts';
 import type { LoadError, Validator, ValidatorSpec } from '../../../src/format/types.ts';
-import { normalizeClaudeEvent } from '../../../src/hosts/claude.ts';
+import { normalizeClaudeEvent } from '../../../src/agents/claude/index.ts';
 import { tempDir } from '../../support/run-avp.ts';
 
 const ROOT = '/home/dev/project';

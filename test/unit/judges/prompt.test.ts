@@ -120,6 +120,7 @@ describe('event context', () => {
       toolInput: undefined,
       files: [...e.files, ...w.files],
       raw: { last_assistant_message: 'Done.' },
+      lastMessage: 'Done.',
     } as any);
     expect(ctx).toContain('files changed during the turn: 2');
     expect(ctx).toContain('-a\n+b');

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { hookEvent } from '../../support/events.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfig } from '../../../src/config.ts';
@@ -23,7 +24,7 @@ export function config(over: Partial<AvpConfig> = {}): AvpConfig {
 
 /** A normalized event for `root`, session `s1` unless given. */
 export function ev(root: string, event: string, extra: Partial<HookEvent> = {}): HookEvent {
-  return { agent: 'claude', event, sessionId: 's1', cwd: root, projectRoot: root, files: [], raw: {}, ...extra };
+  return hookEvent(root, event, { sessionId: 's1', ...extra });
 }
 
 /** Runs a shell command in `cwd`, failing loudly. */

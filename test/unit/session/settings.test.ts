@@ -9,7 +9,7 @@ import {
   planRemove,
   readSettings,
   removeHooks,
-} from '../../../src/hosts/claude-settings.ts';
+} from '../../../src/agents/hook-settings.ts';
 import { isAvpError } from '../../../src/errors.ts';
 import { tempProject } from './helpers.ts';
 

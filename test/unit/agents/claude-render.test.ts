@@ -2,7 +2,8 @@ import { describe, expect, test } from 'bun:test';
 import { aggregate } from '../../../src/engine/aggregate.ts';
 import type { ValidatorRun } from '../../../src/engine/types.ts';
 import type { HookEvent } from '../../../src/event.ts';
-import { KILL_SWITCH, renderClaude } from '../../../src/hosts/claude-render.ts';
+import { renderClaude } from '../../../src/agents/claude/render.ts';
+import { KILL_SWITCH } from '../../../src/engine/decision.ts';
 import { HOW_TO_CONFIGURE } from '../../../src/judges/detect.ts';
 
 const event = (name: string, tool?: string): HookEvent => ({

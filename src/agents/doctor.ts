@@ -1,0 +1,92 @@
+/**
+ * `avp doctor`'s view of the agents: per agent, which of its hook settings files call avp and on which events, and
+ * when avp last ran validators for it (the newest line of the project's run log with that agent). Calls where
+ * nothing matched are not logged (the hook path stays lean), so "last fired" is the last call that ran validators.
+ */
+import { existsSync, openSync, readdirSync, readSync, closeSync, fstatSync } from 'node:fs';
+import { join } from 'node:path';
+import { errorMessage } from '../errors.ts';
+import { loadAllAgents } from './index.ts';
+
+export interface AgentStatus {
+  agent: string;
+  name: string;
+  /** Settings files that call avp, with the agent's events they cover. */
+  files: Array<{ file: string; events: string[] }>;
+  /** The agent's events avp installs for that no file covers (a partial or outdated install). */
+  missing: string[];
+  /** The newest run-log line for this agent. */
+  lastFired?: { ts: string; event: string };
+  problems: string[];
+}
+
+/** The newest bytes of the newest daily logs read before giving up (a huge log must not slow doctor down). */
+const TAIL_BYTES = 1024 * 1024;
+const MAX_DAYS = 14;
+
+function tail(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const length = Math.min(size, TAIL_BYTES);
+    const buf = Buffer.alloc(length);
+    readSync(fd, buf, 0, length, size - length);
+    return buf.toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Per agent, the newest logged call (from `.avp/logs/hook-YYYY-MM-DD.jsonl`, newest day first). */
+export function lastFired(projectRoot: string): Map<string, { ts: string; event: string }> {
+  const found = new Map<string, { ts: string; event: string }>();
+  const dir = join(projectRoot, '.avp', 'logs');
+  let days: string[] = [];
+  try {
+    days = readdirSync(dir).filter((n) => /^hook-\d{4}-\d{2}-\d{2}\.jsonl$/.test(n));
+  } catch {
+    return found;
+  }
+  for (const day of days.sort().reverse().slice(0, MAX_DAYS)) {
+    const lines = tail(join(dir, day)).split('\n');
+    for (let i = lines.length - 1; i >= 0; i--) {
+      try {
+        const row = JSON.parse(lines[i]!) as { ts?: unknown; agent?: unknown; event?: unknown };
+        if (typeof row.agent !== 'string' || typeof row.ts !== 'string') continue;
+        const seen = found.get(row.agent);
+        if (!seen || seen.ts < row.ts) found.set(row.agent, { ts: row.ts, event: String(row.event ?? '') });
+      } catch {
+        // a torn or foreign line: skip it
+      }
+    }
+  }
+  return found;
+}
+
+/** Every agent's install state in this project and for this user. */
+export async function agentStatuses(
+  projectRoot: string,
+  env: NodeJS.ProcessEnv,
+  eventsOf: (file: string) => Promise<string[] | { error: string }>,
+): Promise<AgentStatus[]> {
+  const fired = lastFired(projectRoot);
+  const out: AgentStatus[] = [];
+  for (const a of await loadAllAgents()) {
+    const status: AgentStatus = { agent: a.name, name: a.displayName, files: [], missing: [], problems: [] };
+    for (const scope of a.install.scopes) {
+      const file = a.install.path(scope, projectRoot, env);
+      if (!existsSync(file)) continue;
+      const events = await eventsOf(file).catch((e) => ({ error: errorMessage(e) }));
+      if (!Array.isArray(events)) status.problems.push(`${file}: ${events.error}; ${a.displayName} may ignore it`);
+      else if (events.length) status.files.push({ file, events });
+    }
+    if (status.files.length) {
+      const covered = new Set(status.files.flatMap((f) => f.events));
+      status.missing = a.install.events.filter((e) => !covered.has(e));
+    }
+    const last = fired.get(a.name);
+    if (last) status.lastFired = last;
+    out.push(status);
+  }
+  return out;
+}

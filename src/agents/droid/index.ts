@@ -1,0 +1,106 @@
+/**
+ * Factory Droid. Hooks in `.factory/hooks.json` or `~/.factory/hooks.json` (timeouts in seconds), Claude Code's
+ * events and answers, tools of its own: `Execute` (shell), `Create` (write), `Edit`, `ApplyPatch` (a patch, as
+ * Codex's). Captured inputs are snake_case and `tool_response` is a JSON string; some of its documentation shows
+ * camelCase input fields (`hookEventName`, `sessionId`): both spellings are read.
+ * Exit 2 refuses with stderr as the reason; other non-zero exits are non-blocking errors, so avp answers on exit 0
+ * with a document holding only the documented fields.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { HookEvent } from '../../event.ts';
+import { claudeShape, failClosedWith, jsonAnswer } from '../claude-shape.ts';
+import { claudeResponse, normalizeWith, type NormalizeSpec } from '../normalize.ts';
+import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
+
+const NAMES = [
+  'PreToolUse',
+  'PostToolUse',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStop',
+  'PreCompact',
+  'SessionStart',
+  'SessionEnd',
+  'Notification',
+];
+const EVENTS: Record<string, string> = Object.fromEntries(NAMES.map((n) => [n, n]));
+
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+const TOOLS: Record<string, ToolMapping> = {
+  Create: { tool: 'Write', kind: 'write' },
+  Edit: {
+    tool: 'Edit',
+    kind: 'edit',
+    input: (i) => ({
+      ...i,
+      ...(str(i.old_string) === undefined && str(i.old_str) !== undefined ? { old_string: i.old_str } : {}),
+      ...(str(i.new_string) === undefined && str(i.new_str) !== undefined ? { new_string: i.new_str } : {}),
+    }),
+  },
+  ApplyPatch: { tool: 'Edit', kind: 'edit', patchField: 'input' },
+  Execute: { tool: 'Bash', kind: 'shell' },
+  Read: { tool: 'Read', kind: 'read' },
+  LS: { tool: 'LS', kind: 'read' },
+  Grep: { tool: 'Grep', kind: 'read' },
+  Glob: { tool: 'Glob', kind: 'read' },
+  FetchUrl: { tool: 'WebFetch', kind: 'other' },
+  WebSearch: { tool: 'WebSearch', kind: 'other' },
+  Task: { tool: 'Task', kind: 'other' },
+  TodoWrite: { tool: 'TodoWrite', kind: 'other' },
+};
+
+const ABILITIES: EventAbilities = {
+  PreToolUse: { stop: 'deny', context: true },
+  PostToolUse: { stop: 'block', context: true },
+  UserPromptSubmit: { stop: 'block', context: true },
+  Stop: { stop: 'block', context: false },
+  SubagentStop: { stop: 'block', context: false },
+  SessionStart: { stop: false, context: true },
+};
+
+const SPEC: NormalizeSpec = {
+  name: 'droid',
+  displayName: 'Factory Droid',
+  events: EVENTS,
+  tools: TOOLS,
+  projectDirVars: ['FACTORY_PROJECT_DIR', 'DROID_PROJECT_DIR'],
+  lastMessageField: 'last_assistant_message',
+  fieldAliases: {
+    hookEventName: 'hook_event_name',
+    sessionId: 'session_id',
+    transcriptPath: 'transcript_path',
+    permissionMode: 'permission_mode',
+    toolName: 'tool_name',
+    toolInput: 'tool_input',
+    toolResponse: 'tool_response',
+    stopHookActive: 'stop_hook_active',
+  },
+  response: claudeResponse,
+};
+
+const home = (env: NodeJS.ProcessEnv) => join(env.HOME || homedir(), '.factory');
+
+const droid: AgentAdapter = {
+  name: 'droid',
+  displayName: 'Factory Droid',
+  events: EVENTS,
+  tools: TOOLS,
+  abilities: ABILITIES,
+  projectDirVars: SPEC.projectDirVars,
+  extraFields: false,
+  normalize: (input, env) => normalizeWith(SPEC, input, env),
+  render: (event: HookEvent, d: Decision) => jsonAnswer(claudeShape(event, d, false)),
+  failClosed: (input, problem) => failClosedWith(droid, input, problem),
+  install: {
+    scopes: ['project', 'user'],
+    path: (scope, root, env) =>
+      scope === 'user' ? join(home(env), 'hooks.json') : join(root, '.factory', 'hooks.json'),
+    timeoutUnit: 'seconds',
+    events: NAMES,
+    markers: (root, env) => ({ project: [join(root, '.factory')], user: [home(env)] }),
+  },
+};
+
+export default droid;

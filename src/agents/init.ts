@@ -1,0 +1,437 @@
+/**
+ * `avp init` / `avp deinit` for every agent: the steps behind the commands (each agent's hook settings, `.avp/`
+ * layout, recommended offline validators), returning what was done so the commands only print. Which agents: the
+ * ones named (`--agent a,b`), all (`--all`), else the ones the project or the user has (their folders: `.claude/`,
+ * `.codex/`, `.gemini/`, `.qwen/`, `.factory/`), else Claude Code. Order matters for "lose nothing": every settings
+ * file is parsed first (a broken file stops everything before any change), validators are installed (each install
+ * is atomic), and the settings files are written last.
+ */
+import { existsSync, realpathSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { loadConfig, defaultConfig } from '../config.ts';
+import { ensureProjectLayout } from '../engine/session/layout.ts';
+import { AvpError, errorMessage } from '../errors.ts';
+import { findProjectRoot, projectValidatorsDir, userValidatorsDir } from '../paths.ts';
+import {
+  assertWritable,
+  avpCommandsIn,
+  avpHookCommand,
+  hookTimeoutFor,
+  installHooks,
+  portableHookCommand,
+  readSettings,
+  removeHooks,
+  settingsPath,
+  type HookChange,
+  type SettingsScope,
+} from './hook-settings.ts';
+import { AGENT_NAMES, isAgentName, loadAgent, loadAllAgents } from './index.ts';
+import type { AgentAdapter } from './types.ts';
+
+export interface InitOptions {
+  scope: SettingsScope;
+  /** The scope came from a flag (`--project` given on purpose is never redirected to the local file). */
+  scopeGiven?: boolean;
+  /** How many scope flags were given (more than one is an error). */
+  scopes?: number;
+  /** Agent names, comma-separated (`claude,codex`); absent: the detected agents. */
+  agent?: string;
+  /** Every agent avp supports, detected or not. */
+  all?: boolean;
+  validators: boolean;
+  command?: string;
+  dryRun: boolean;
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface InitResult {
+  dryRun: boolean;
+  projectRoot: string;
+  /** The first agent's settings change (Claude Code's when it is among them). */
+  settings: AgentSettingsChange;
+  /** Every agent's settings change, with what the user must still do in that agent. */
+  agents: Array<{ agent: string; name: string; settings: AgentSettingsChange; timeoutUnit: string; notes: string[] }>;
+  /** How the agents were chosen. */
+  chosenBy: 'flag' | 'all' | 'detected' | 'default';
+  layout: string[];
+  installed: Array<{ name: string; version: string; dir: string }>;
+  skipped: string[];
+  /** Catalog validators judged by an LLM: not installed by init (they need a backend), listed with how to add them. */
+  llm: Array<{ name: string; description: string }>;
+  /** avp's older entries removed from Claude Code's other project settings file, so that avp runs once per event. */
+  cleaned?: HookChange;
+  /** What the user should know about where the hook went (PATH, a second entry). */
+  notes: string[];
+  /** Files to commit so teammates get the same setup (project-relative). */
+  commit: string[];
+}
+
+export type AgentSettingsChange = HookChange & { command: string; timeout: number };
+
+/** Agent names from `--agent` (comma-separated), checked against the adapter table. */
+export async function namedAgents(list: string): Promise<AgentAdapter[]> {
+  const names = list
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const { didYouMean } = await import('../did-you-mean.ts');
+  for (const n of names) {
+    if (!isAgentName(n))
+      throw new AvpError('init-agent', `unsupported agent "${n}"${didYouMean(n, AGENT_NAMES)}`, {
+        fix: `use --agent with one or more of ${AGENT_NAMES.join(', ')} (comma-separated), or --all`,
+      });
+  }
+  if (!names.length) throw new AvpError('init-agent', '--agent names no agent', { fix: `e.g. --agent claude,codex` });
+  return Promise.all([...new Set(names)].map((n) => loadAgent(n as (typeof AGENT_NAMES)[number])));
+}
+
+/** The agents whose folders exist in the project or the user's home. */
+export async function detectAgents(projectRoot: string, env: NodeJS.ProcessEnv): Promise<AgentAdapter[]> {
+  const all = await loadAllAgents();
+  return all.filter((a) => {
+    const m = a.install.markers(projectRoot, env);
+    return [...m.project, ...m.user].some((p) => existsSync(p));
+  });
+}
+
+/** What the user still has to do in an agent for avp's hook to run there. */
+function agentNotes(agent: AgentAdapter): string[] {
+  if (agent.name === 'codex')
+    return [
+      'Codex runs hooks only once you trust them: review them with `/hooks` in Codex (Codex versions that gate hooks also need `[features] hooks = true` in ~/.codex/config.toml).',
+    ];
+  if (agent.name === 'gemini')
+    return [
+      "Gemini CLI asks you to trust a project's hooks before they run (and again whenever their command changes).",
+    ];
+  return [];
+}
+
+/** The command for `agent`: avp's own, or the one given, pointed at the agent (`… hook --agent NAME`). */
+function commandFor(agent: AgentAdapter, given: string | undefined, onPath: boolean): string {
+  const text = given?.trim();
+  if (!text) return onPath ? portableHookCommand(agent.name) : avpHookCommand(agent.name);
+  if (!/(?:^|\s)hook(?:\s|$)/.test(text)) return `${text} hook --agent ${agent.name}`;
+  return /--agent[=\s]+\S+/.test(text)
+    ? text.replace(/--agent[=\s]+\S+/, `--agent ${agent.name}`)
+    : `${text} --agent ${agent.name}`;
+}
+
+function checkScopes(scopes = 1): void {
+  if (scopes > 1)
+    throw new AvpError('init-scope', 'give only one of --project, --local, --user', {
+      fix: 'run the command once per settings file',
+    });
+}
+
+/** The agents an init or deinit works on, and how they were chosen. */
+async function chooseAgents(
+  opts: { agent?: string; all?: boolean },
+  projectRoot: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ agents: AgentAdapter[]; chosenBy: InitResult['chosenBy'] }> {
+  if (opts.agent !== undefined && opts.all)
+    throw new AvpError('init-agent', 'give either --agent or --all', { fix: 'drop one of them' });
+  if (opts.agent !== undefined) return { agents: await namedAgents(opts.agent), chosenBy: 'flag' };
+  if (opts.all) return { agents: await loadAllAgents(), chosenBy: 'all' };
+  const found = await detectAgents(projectRoot, env);
+  return found.length
+    ? { agents: found, chosenBy: 'detected' }
+    : { agents: [await loadAgent('claude')], chosenBy: 'default' };
+}
+
+/** Only the agents that have a settings file for `scope` (`--local` is Claude Code's); named ones must have it. */
+function withScope(agents: AgentAdapter[], scope: SettingsScope, chosenBy: InitResult['chosenBy']): AgentAdapter[] {
+  const fit = agents.filter((a) => a.install.scopes.includes(scope));
+  const misfit = agents.filter((a) => !a.install.scopes.includes(scope));
+  if (misfit.length && (chosenBy === 'flag' || !fit.length))
+    throw new AvpError('init-scope', `${misfit.map((a) => a.displayName).join(', ')} has no ${scope} settings file`, {
+      fix: `use --project or --user for ${misfit.map((a) => a.name).join(', ')}`,
+    });
+  return fit;
+}
+
+async function installRecommended(
+  scope: 'user' | 'project',
+  projectRoot: string,
+  env: NodeJS.ProcessEnv,
+  dryRun: boolean,
+) {
+  const [{ listCatalog }, { addValidator }] = await Promise.all([
+    import('../catalog/index.ts'),
+    import('../registry/install.ts'),
+  ]);
+  const catalog = await listCatalog();
+  const dir = scope === 'user' ? userValidatorsDir(env) : projectValidatorsDir(projectRoot);
+  const installed: InitResult['installed'] = [];
+  const skipped: string[] = [];
+  for (const entry of catalog.filter((c) => c.recommended && c.judge === 'script')) {
+    // Already there (a second init, or the user's own validator of that name): leave it alone.
+    if (existsSync(join(dir, entry.name)) || existsSync(join(dir, `${entry.name}.md`))) {
+      skipped.push(entry.name);
+      continue;
+    }
+    if (dryRun) {
+      installed.push({ name: entry.name, version: entry.version, dir: join(dir, entry.name) });
+      continue;
+    }
+    try {
+      const r = await addValidator(entry.name, { scope, projectRoot, offline: true, env });
+      installed.push({ name: r.name, version: r.version, dir: r.dir });
+    } catch (e) {
+      throw new AvpError(
+        'init-validator',
+        `installing the catalog validator "${entry.name}" failed: ${errorMessage(e)}`,
+        {
+          fix: 'run `avp init --no-validators` to set up the hook without it, then `avp add` validators one by one',
+        },
+      );
+    }
+  }
+  const llm = catalog.filter((c) => c.judge === 'llm').map((c) => ({ name: c.name, description: c.description }));
+  return { installed, skipped, llm };
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Where Claude Code's hook goes and with which command. The shared `.claude/settings.json` gets the portable
+ * `avp hook --agent claude`, and only when avp is on PATH (else it would fail on this machine); then avp's entries in
+ * `.claude/settings.local.json` go, so avp runs once per event. avp not on PATH: this machine's absolute path goes
+ * into the unshared `.claude/settings.local.json` instead — refused when the shared file already calls avp.
+ */
+function planClaude(
+  opts: InitOptions,
+  projectRoot: string,
+  env: NodeJS.ProcessEnv,
+  onPath: string | undefined,
+  notes: string[],
+): { scope: SettingsScope; command: string; cleanup?: string } {
+  const given = opts.command?.trim();
+  let scope = opts.scope;
+  let command = given ? '' : portableHookCommand('claude');
+  if (!given && onPath) {
+    const self = realpathOr(process.execPath);
+    if (realpathOr(onPath) !== self && !/\.[cm]?[jt]s$/.test(Bun.main))
+      notes.push(`avp on PATH is ${onPath}, not this avp (${self}): the hook runs that one.`);
+  } else if (!given) {
+    command = avpHookCommand('claude');
+    if (scope === 'project') {
+      if (opts.scopeGiven) {
+        throw new AvpError('init-not-on-path', 'avp is not on PATH, so a shared hook (`avp hook`) would not run here', {
+          fix: `put avp on PATH (e.g. ln -s ${process.execPath} ~/.local/bin/avp) and run \`avp init\` again; or write this machine's path into the unshared file: avp init --local`,
+        });
+      }
+      scope = 'local';
+      notes.push(
+        "avp is not on PATH, so this machine's path went into .claude/settings.local.json (not shared). Put avp on " +
+          'PATH and run `avp init` again to share the hook with your team through .claude/settings.json.',
+      );
+    }
+  }
+  const shared = settingsPath('project', projectRoot, env);
+  const local = settingsPath('local', projectRoot, env);
+  if (scope === 'local' && !given) {
+    const other = avpCommandsIn(shared).filter((c) => c !== command);
+    if (other.length) {
+      throw new AvpError(
+        'init-twice',
+        `${shared} already runs avp (\`${other[0]}\`); a second entry in settings.local.json would run avp twice per event`,
+        {
+          fix: onPath
+            ? 'nothing to do: the shared entry runs avp on this machine'
+            : `the shared entry needs avp on PATH: put it there (e.g. ln -s ${process.execPath} ~/.local/bin/avp) and restart the agent`,
+        },
+      );
+    }
+  }
+  const plan: { scope: SettingsScope; command: string; cleanup?: string } = { scope, command };
+  if (scope === 'project' && !given && avpCommandsIn(local).some((c) => c !== command)) plan.cleanup = local;
+  return plan;
+}
+
+/** Installs avp's hook into each chosen agent. */
+export async function runInit(opts: InitOptions): Promise<InitResult> {
+  const env = opts.env ?? process.env;
+  checkScopes(opts.scopes);
+  const projectRoot = findProjectRoot(opts.cwd, env);
+  const chosen = await chooseAgents(opts, projectRoot, env);
+  const agents = withScope(chosen.agents, opts.scope, chosen.chosenBy);
+  // Everything that can refuse is checked before anything changes: broken or read-only settings, a double hook.
+  for (const s of ['project', 'local', 'user'] as const) readSettings(settingsPath(s, projectRoot, env));
+  const notes: string[] = [];
+  const onPath = opts.command?.trim() ? undefined : (Bun.which('avp', { PATH: env.PATH ?? '' }) ?? undefined);
+  const claude = agents.some((a) => a.name === 'claude')
+    ? planClaude(opts, projectRoot, env, onPath, notes)
+    : undefined;
+  const scopeOf = (a: AgentAdapter) => (a.name === 'claude' && claude ? claude.scope : opts.scope);
+  const paths = agents.map((a) => a.install.path(scopeOf(a), projectRoot, env));
+  for (const path of paths) readSettings(path); // refuse a broken file before anything changes
+  for (const path of paths) assertWritable(path);
+  if (claude?.cleanup) assertWritable(claude.cleanup);
+  if (!onPath && !opts.command?.trim() && agents.some((a) => a.name !== 'claude') && opts.scope === 'project') {
+    notes.push(
+      "avp is not on PATH, so the other agents' project files hold this machine's path: put avp on PATH and run " +
+        '`avp init` again before you commit them.',
+    );
+  }
+  let budgetMs = defaultConfig().budgetMs;
+  try {
+    budgetMs = (await loadConfig({ cwd: opts.cwd, projectRoot, env })).budgetMs;
+  } catch {
+    /* a broken config is reported by the hook itself; the default budget is a safe timeout base */
+  }
+  const seconds = hookTimeoutFor(budgetMs);
+  const layout = opts.scope === 'user' ? [] : ensureProjectLayout(projectRoot, opts.dryRun);
+  const catalog = opts.validators
+    ? await installRecommended(opts.scope === 'user' ? 'user' : 'project', projectRoot, env, opts.dryRun)
+    : { installed: [], skipped: [], llm: [] };
+  const changes = agents.map((agent, i) => {
+    const command =
+      agent.name === 'claude' && claude?.command ? claude.command : commandFor(agent, opts.command, !!onPath);
+    // Above avp's whole-call budget in the agent's own unit, so avp always answers before the agent gives up.
+    const timeout = agent.install.timeoutUnit === 'milliseconds' ? seconds * 1000 : seconds;
+    const settings = installHooks(paths[i]!, command, timeout, agent.install.events, opts.dryRun);
+    return {
+      agent: agent.name,
+      name: agent.displayName,
+      settings: { ...settings, command, timeout },
+      timeoutUnit: agent.install.timeoutUnit === 'milliseconds' ? 'ms' : 's',
+      notes: agentNotes(agent),
+    };
+  });
+  const result: InitResult = {
+    dryRun: opts.dryRun,
+    projectRoot,
+    settings: changes[0]!.settings,
+    agents: changes,
+    chosenBy: chosen.chosenBy,
+    layout,
+    ...catalog,
+    notes,
+    commit: [],
+  };
+  if (claude?.cleanup) result.cleaned = removeHooks(claude.cleanup, opts.dryRun);
+  if (opts.scope !== 'user') {
+    for (const c of changes) {
+      const rel = relative(projectRoot, c.settings.path);
+      if (!rel.startsWith('..') && !rel.endsWith('settings.local.json')) result.commit.push(rel);
+    }
+    result.commit.push('.avp/');
+  }
+  return result;
+}
+
+/** Human summary of an init, for stdout. */
+export function formatInit(r: InitResult): string {
+  const lines: string[] = [];
+  const would = r.dryRun ? 'would ' : '';
+  // Paths in the project are shown from its root (what the user types and commits); others in full.
+  const show = (p: string) => {
+    const rel = relative(r.projectRoot, p);
+    return rel && !rel.startsWith('..') && !rel.startsWith('/') ? rel : p;
+  };
+  if (r.chosenBy === 'detected' && r.agents.length > 1)
+    lines.push(`agents found: ${r.agents.map((a) => a.name).join(', ')} (choose with --agent, or --all)`);
+  for (const { name, settings: s, notes, timeoutUnit } of r.agents) {
+    const unit = timeoutUnit === 'ms' ? `${s.timeout} ms` : `${s.timeout}s`;
+    if (!s.changed) lines.push(`${show(s.path)}: avp's hook is already installed for ${name} (nothing to change)`);
+    else {
+      lines.push(
+        `${show(s.path)}: ${would}${s.created ? 'create the file and ' : ''}add avp's hook for ${s.added.length} ${name} event${s.added.length === 1 ? '' : 's'}${s.updated.length ? `, update it for ${s.updated.length}` : ''}`,
+      );
+      lines.push(`  command: ${s.command}   timeout: ${unit}`);
+    }
+    for (const n of notes) lines.push(`  note: ${n}`);
+  }
+  for (const m of r.layout) lines.push(`${would}create ${show(m)}`);
+  for (const v of r.installed) lines.push(`${would}install validator ${v.name}@${v.version} → ${show(v.dir)}`);
+  if (r.skipped.length) lines.push(`already installed: ${r.skipped.join(', ')}`);
+  if (r.llm.length) {
+    lines.push('', 'LLM-judged validators in the catalog (not installed: they need a model):');
+    for (const v of r.llm) {
+      const first = v.description.split(/(?<=\.)\s| - /)[0]!.replace(/\.$/, '');
+      lines.push(`  ${v.name} — ${first.length > 100 ? `${first.slice(0, 99)}…` : first}`);
+    }
+    lines.push(
+      '  add one with `avp add <name>`; avp judges with `claude` on PATH, ANTHROPIC_API_KEY, or OPENAI_BASE_URL/OPENAI_API_KEY.',
+    );
+  }
+  if (r.cleaned?.changed) {
+    lines.push(
+      `${show(r.cleaned.path)}: ${would}remove avp's older entry (${r.cleaned.removed.length} event${r.cleaned.removed.length === 1 ? '' : 's'}): the shared one runs avp; both would run it twice per event`,
+    );
+  }
+  for (const n of r.notes) lines.push('', `note: ${n}`);
+  if (r.dryRun) lines.push('', 'dry run: nothing was written.');
+  else lines.push('', ...whatNext(r));
+  return `${lines.join('\n')}\n`;
+}
+
+/** The steps after `avp init`: restart the agent, see a block, commit the shared files. */
+function whatNext(r: InitResult): string[] {
+  const names = r.agents.map((a) => a.name);
+  const steps = [
+    names.length === 1
+      ? `restart ${names[0]}: it reads hooks when it starts (a running session keeps its old hooks)`
+      : `restart ${names.join(', ')}: each reads hooks when it starts (a running session keeps its old hooks)`,
+  ];
+  const secrets = [...r.installed.map((v) => v.name), ...r.skipped].includes('no-secrets');
+  steps.push(
+    secrets
+      ? 'try it: ask the agent to add `const API_KEY = "sk-live-1234567890abcdef1234"` to a file; no-secrets blocks it'
+      : 'try it: `avp check` runs the validators on your uncommitted changes, as the hook would',
+  );
+  if (r.commit.length) {
+    steps.push(`commit what your team shares: git add ${r.commit.join(' ')} && git commit -m "Set up avp validators"`);
+    if (!r.commit.some((c) => !c.startsWith('.avp')))
+      steps.push('teammates: each runs `avp init` (the hook is in a settings file that stays on this machine)');
+  }
+  return ['next:', ...steps.map((s, i) => `  ${i + 1}. ${s}`)];
+}
+
+export interface DeinitResult {
+  dryRun: boolean;
+  files: HookChange[];
+}
+
+/**
+ * Removes avp's hook entries from the given scopes' settings files of the chosen agents (only avp's; everything
+ * else stays). Without `--agent`, every agent's files: removing is safe where nothing was installed.
+ */
+export async function runDeinit(opts: {
+  scopes: SettingsScope[];
+  agent?: string;
+  cwd: string;
+  dryRun: boolean;
+  env?: NodeJS.ProcessEnv;
+}): Promise<DeinitResult> {
+  const env = opts.env ?? process.env;
+  const projectRoot = findProjectRoot(opts.cwd, env);
+  const agents = opts.agent !== undefined ? await namedAgents(opts.agent) : await loadAllAgents();
+  const paths = agents.flatMap((a) =>
+    opts.scopes.filter((s) => a.install.scopes.includes(s)).map((s) => a.install.path(s, projectRoot, env)),
+  );
+  for (const p of paths) readSettings(p); // all parse, or nothing changes
+  const files = paths.map((p) => removeHooks(p, opts.dryRun));
+  // Only files that exist are worth a line; with none, the first one says that there was no avp hook.
+  const shown = files.filter((f) => f.removed.length || existsSync(f.path));
+  return { dryRun: opts.dryRun, files: shown.length ? shown : files.slice(0, 1) };
+}
+
+export function formatDeinit(r: DeinitResult): string {
+  const lines = r.files.map((f) =>
+    f.removed.length
+      ? `${f.path}: ${r.dryRun ? 'would remove' : 'removed'} avp's hook from ${f.removed.length} event${f.removed.length === 1 ? '' : 's'}`
+      : `${f.path}: no avp hook found`,
+  );
+  lines.push('.avp/ (validators, state) is left in place; delete it yourself if you no longer want it.');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,100 @@
+/**
+ * The shape of an agent adapter: everything avp knows about one coding agent's hook protocol, so the engine speaks
+ * none. An adapter turns the agent's stdin into a `HookEvent` (`normalize`), avp's neutral decision into the agent's
+ * answer (`render`), says how avp's own failure must look there (`failClosed`), and where and how its hook entries
+ * are installed (`install`). Its tables (events ↔ AVP triggers, tools ↔ canonical tools, what each event can do)
+ * are data, so `avp list --agent`, the docs and the shared adapter suite read the same facts the hook uses.
+ */
+import type { AgentName, HookEvent, ToolKind } from '../event.ts';
+
+/**
+ * The engine's one decision for an event, before any agent's wording:
+ * - `deny`: refuse a tool call before it runs (PreToolUse, PermissionRequest);
+ * - `block`: act on what already happened — a tool's result, a prompt, a stop (the agent goes on with `reason`);
+ * - `warn`: tell the user and the model, stop nothing (warnings, a released Stop, an event the agent cannot refuse);
+ * - `pass`: nothing to say beyond the AVP fields.
+ */
+export interface Decision {
+  kind: 'block' | 'deny' | 'warn' | 'pass';
+  /** For the model: the report (why it was refused, what to fix). */
+  reason?: string;
+  /** For the user, in the agent's UI. */
+  userMessage?: string;
+  /** For the model's context where the event accepts extra context (warnings, notes). */
+  context?: string;
+  /** AVP's own response fields (passed, violations, summary, errors …), for agents that accept unknown fields. */
+  avp: Record<string, unknown>;
+}
+
+/** What an agent can do with an answer to one event (keyed by AVP trigger in `EventAbilities`). */
+export interface EventAbility {
+  /** How the agent refuses here: `deny` before a tool runs, `block` after the fact or at a stop; false: it cannot. */
+  stop: 'deny' | 'block' | false;
+  /** The model reads extra context given on this event. */
+  context: boolean;
+  /**
+   * The refusal alone does not reach the model (Claude Code's PostToolUseFailure; Qwen Code's PostToolUse, which
+   * ignores `decision`): the reason also goes in the context, which does.
+   */
+  contextOnBlock?: boolean;
+}
+export type EventAbilities = Partial<Record<string, EventAbility>>;
+
+/** What `avp hook` prints and exits with. */
+export interface AgentAnswer {
+  stdout: string;
+  /** For the agent's log or, where exit 2 is the refusal, the reason the agent shows. */
+  stderr?: string;
+  exitCode: number;
+}
+
+/** A canonical tool (Claude Code's name) and what it does, for one of the agent's tools. */
+export interface ToolMapping {
+  tool: string;
+  kind: ToolKind;
+  /** The agent's input renamed to Claude Code's field names (`old_str` → `old_string`). */
+  input?: (input: Record<string, unknown>) => Record<string, unknown>;
+  /** The tool applies a patch (`*** Begin Patch` …) found in this input field. */
+  patchField?: string;
+}
+
+export type InstallScope = 'project' | 'local' | 'user';
+
+export interface AgentInstall {
+  /** The scopes this agent has a hook file for (`local`: a per-machine project file, Claude Code only). */
+  scopes: readonly InstallScope[];
+  /** The hook settings file of a scope. */
+  path(scope: InstallScope, projectRoot: string, env: NodeJS.ProcessEnv): string;
+  /** The unit of the entry's `timeout` (Gemini CLI and Qwen Code count milliseconds). */
+  timeoutUnit: 'seconds' | 'milliseconds';
+  /**
+   * The agent's event names avp writes entries for: only events this agent has (an unknown event name can make an
+   * agent refuse the whole file, which would switch every hook off silently).
+   */
+  events: readonly string[];
+  /** The folders whose presence says the project or the user has this agent (detection for `avp init`). */
+  markers(projectRoot: string, env: NodeJS.ProcessEnv): { project: string[]; user: string[] };
+}
+
+export interface AgentAdapter {
+  name: AgentName;
+  displayName: string;
+  /** The agent's event names → AVP triggers. Triggers absent from the values never fire on this agent. */
+  events: Readonly<Record<string, string>>;
+  /** The agent's tool names → canonical tools. A tool not listed keeps its own name (MCP tools, new tools). */
+  tools: Readonly<Record<string, ToolMapping>>;
+  /** What each trigger's answer can do on this agent (absent: nothing but a message for the user). */
+  abilities: EventAbilities;
+  /** Environment variables through which the agent names the project directory, most specific first. */
+  projectDirVars: readonly string[];
+  /** The agent ignores response fields it does not know, so AVP's own fields may ride along. */
+  extraFields: boolean;
+  normalize(input: unknown, env: NodeJS.ProcessEnv): HookEvent;
+  render(event: HookEvent, decision: Decision): AgentAnswer;
+  /**
+   * The answer when avp cannot give a verdict — input that is not an event (`bad-input`) or avp's own failure
+   * (`internal`) — in the shape that makes this agent refuse, not pass.
+   */
+  failClosed(input: unknown, problem: { kind: 'bad-input' | 'internal'; message: string }): AgentAnswer;
+  install: AgentInstall;
+}

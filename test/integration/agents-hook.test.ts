@@ -1,0 +1,363 @@
+/**
+ * Every agent through the compiled binary, from its captured inputs: `avp init --agent X` writes the agent's hook
+ * file and the catalog's offline validators, and the command it wrote answers the agent's own events — a hard-coded
+ * key is refused in the agent's terms (Codex's shell `apply_patch`, which never gets a PostToolUse, at its
+ * PreToolUse), a shell `rm -rf ~` is denied before it runs, a Stop validator that keeps failing ends within the loop
+ * guard on the agent's own signal, and bad input or avp's own failure refuses instead of passing.
+ */
+import { describe, expect, test } from 'bun:test';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AgentName } from '../../src/event.ts';
+import { runAvp, tempDir } from '../support/run-avp.ts';
+import { BIN, sh } from './hook-support.ts';
+
+const FIXTURES = join(import.meta.dir, '../fixtures/hook');
+const KEY = 'sk_live_Zq8Lm3Xv9Tb2Rw7Np4Yc6Hd1Kf5Gj0Sa';
+type Doc = Record<string, any>;
+
+interface Agent {
+  folder: string;
+  /** The project variable the agent sets for its hooks (none for Codex). */
+  projectVar?: string;
+  settings: string;
+  /** A captured input, turned into the event the test needs. */
+  writeKey(read: Reader): { input: Doc; refused: (d: Doc) => boolean; reason: (d: Doc) => string };
+  shell(read: Reader, command: string): Doc;
+  stop(read: Reader, active: boolean): Doc;
+  denied(d: Doc): boolean;
+  deniedReason(d: Doc): string;
+  stopBlocked(d: Doc): boolean;
+}
+type Reader = (file: string) => Doc;
+
+const claudeDeny = (d: Doc) => d.hookSpecificOutput?.permissionDecision === 'deny';
+const claudeDenyReason = (d: Doc) => d.hookSpecificOutput?.permissionDecisionReason as string;
+const blocked = (d: Doc) => d.decision === 'block';
+
+const AGENTS: Record<AgentName, Agent> = {
+  claude: {
+    folder: 'claude-code',
+    projectVar: 'CLAUDE_PROJECT_DIR',
+    settings: '.claude/settings.json',
+    writeKey: (read) => {
+      const input = read('hook-input-PostToolUse-Write.json');
+      input.tool_input.content = `export const KEY = "${KEY}";\n`;
+      return { input, refused: blocked, reason: (d) => d.reason };
+    },
+    shell: (read, command) => ({
+      ...read('hook-input-Stop.json'),
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command },
+    }),
+    stop: (read, active) => ({ ...read('hook-input-Stop.json'), stop_hook_active: active }),
+    denied: claudeDeny,
+    deniedReason: claudeDenyReason,
+    stopBlocked: blocked,
+  },
+  codex: {
+    folder: 'codex',
+    settings: '.codex/hooks.json',
+    // The captured patch adds src/pay.ts holding a live key: a PreToolUse with no PostToolUse to follow.
+    writeKey: (read) => ({
+      input: read('hook-input-PreToolUse-Bash-apply_patch.json'),
+      refused: claudeDeny,
+      reason: claudeDenyReason,
+    }),
+    shell: (read, command) => {
+      const input = read('hook-input-PreToolUse-Bash-shell.json');
+      input.tool_input.command = command;
+      return input;
+    },
+    stop: (read, active) => ({ ...read('hook-input-Stop.json'), stop_hook_active: active }),
+    denied: claudeDeny,
+    deniedReason: claudeDenyReason,
+    stopBlocked: blocked,
+  },
+  gemini: {
+    folder: 'gemini-cli',
+    projectVar: 'GEMINI_PROJECT_DIR',
+    settings: '.gemini/settings.json',
+    writeKey: (read) => ({
+      input: read('hook-input-AfterTool-write_file.json'),
+      refused: (d) => d.decision === 'deny',
+      reason: (d) => d.reason,
+    }),
+    shell: (read, command) => {
+      const input = read('hook-input-BeforeTool-run_shell_command.json');
+      input.tool_input.command = command;
+      return input;
+    },
+    stop: (read, active) => ({ ...read('hook-input-AfterAgent.json'), stop_hook_active: active }),
+    denied: (d) => d.decision === 'deny',
+    deniedReason: (d) => d.reason,
+    stopBlocked: (d) => d.decision === 'deny',
+  },
+  qwen: {
+    folder: 'qwen-code',
+    projectVar: 'QWEN_PROJECT_DIR',
+    settings: '.qwen/settings.json',
+    writeKey: (read) => {
+      const input = read('hook-input-PostToolUse-write_file.json');
+      input.tool_input.content = `export const KEY = "${KEY}";\n`;
+      input.tool_response.returnDisplay.newContent = input.tool_input.content;
+      return {
+        input,
+        // Qwen ignores `decision` on PostToolUse: the model reads the refusal in the additional context.
+        refused: (d) => d.decision === 'block' && typeof d.hookSpecificOutput?.additionalContext === 'string',
+        reason: (d) => d.hookSpecificOutput.additionalContext,
+      };
+    },
+    shell: (read, command) => {
+      const input = read('hook-input-PreToolUse-run_shell_command.json');
+      input.tool_input.command = command;
+      return input;
+    },
+    stop: (read, active) => ({ ...read('hook-input-Stop.json'), stop_hook_active: active }),
+    denied: claudeDeny,
+    deniedReason: claudeDenyReason,
+    stopBlocked: blocked,
+  },
+  droid: {
+    folder: 'droid',
+    projectVar: 'FACTORY_PROJECT_DIR',
+    settings: '.factory/hooks.json',
+    writeKey: (read) => {
+      const input = read('hook-input-PostToolUse-Create.json');
+      input.tool_input = {
+        file_path: input.tool_input.file_path.replace('notes.txt', 'src/pay.ts'),
+        content: `export const KEY = "${KEY}";\n`,
+      };
+      return { input, refused: blocked, reason: (d) => d.reason };
+    },
+    shell: (read, command) => {
+      const input = read('hook-input-PreToolUse-Execute.json');
+      input.tool_input.command = command;
+      return input;
+    },
+    stop: (read, active) => ({ ...read('hook-input-Stop.json'), stop_hook_active: active }),
+    denied: claudeDeny,
+    deniedReason: claudeDenyReason,
+    stopBlocked: blocked,
+  },
+};
+
+/** A project where the user ran `avp init --agent NAME` (the catalog's offline validators included). */
+async function setup(name: AgentName) {
+  const a = AGENTS[name];
+  const root = tempDir(`avp-agents-${name}-`);
+  const home = tempDir(`avp-agents-${name}-home-`);
+  mkdirSync(join(root, '.git'));
+  mkdirSync(join(root, 'src'));
+  const env: Record<string, string> = { HOME: home, AVP_HOME: join(home, '.avp') };
+  const init = await runAvp(['init', '--agent', name], { bin: BIN, cwd: root, env });
+  if (init.code !== 0) throw new Error(`avp init --agent ${name} failed: ${init.stderr}`);
+  const settings = JSON.parse(readFileSync(join(root, a.settings), 'utf8'));
+  const command: string = (Object.values(settings.hooks)[0] as any[])[0].hooks[0].command;
+  const hookEnv = { ...env, ...(a.projectVar ? { [a.projectVar]: root } : {}) };
+  const read: Reader = (file) =>
+    JSON.parse(
+      readFileSync(join(FIXTURES, a.folder, file), 'utf8')
+        .replaceAll('/home/dev/project', root)
+        .replaceAll('/home/dev', home),
+    );
+  const hook = async (input: unknown, extra: Record<string, string> = {}) => {
+    const p = Bun.spawn(['sh', '-c', command], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...hookEnv, ...extra },
+      stdin: new TextEncoder().encode(typeof input === 'string' ? input : JSON.stringify(input)),
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(p.stdout).text(),
+      new Response(p.stderr).text(),
+      p.exited,
+    ]);
+    let json: Doc | undefined;
+    try {
+      json = JSON.parse(stdout);
+    } catch {
+      json = undefined;
+    }
+    return { code, stdout, stderr, json };
+  };
+  const validator = async (dir: string, text: string, script: string) => {
+    mkdirSync(join(root, '.avp/validators', dir, 'scripts'), { recursive: true });
+    writeFileSync(join(root, '.avp/validators', dir, 'VALIDATOR.md'), text);
+    writeFileSync(join(root, '.avp/validators', dir, 'scripts/check.sh'), script, { mode: 0o755 });
+    const accept = await runAvp(['accept'], { bin: BIN, cwd: root, env });
+    if (accept.code !== 0) throw new Error(`avp accept failed: ${accept.stderr}`);
+  };
+  return { a, root, home, command, read, hook, validator, settings };
+}
+
+for (const name of Object.keys(AGENTS) as AgentName[]) {
+  describe(`avp hook --agent ${name}`, () => {
+    test('init writes only the events the agent has, calling `avp hook --agent NAME`', async () => {
+      const { command, settings } = await setup(name);
+      expect(command).toContain(`hook --agent ${name}`);
+      const { loadAgent } = await import('../../src/agents/index.ts');
+      const adapter = await loadAgent(name);
+      expect(Object.keys(settings.hooks).sort()).toEqual([...adapter.install.events].sort());
+    });
+
+    test('a hard-coded key is refused in the agent’s terms, with the reason where the model reads it', async () => {
+      const s = await setup(name);
+      const { input, refused, reason } = s.a.writeKey(s.read);
+      const r = await s.hook(input);
+      expect(r.code).toBe(0);
+      expect(refused(r.json!)).toBe(true);
+      expect(reason(r.json!)).toContain('no-secrets');
+      if (name === 'codex')
+        expect(Object.keys(r.json!).filter((k) => !['hookSpecificOutput', 'systemMessage'].includes(k))).toEqual([]);
+    });
+
+    test('a shell `rm -rf ~` is denied before it runs; a harmless command passes', async () => {
+      const s = await setup(name);
+      const bad = await s.hook(s.a.shell(s.read, 'rm -rf ~'));
+      expect(bad.code).toBe(0);
+      expect(s.a.denied(bad.json!)).toBe(true);
+      expect(s.a.deniedReason(bad.json!)).toContain('dangerous-commands');
+      const ok = await s.hook(s.a.shell(s.read, 'ls src'));
+      expect(ok.code).toBe(0);
+      expect(s.a.denied(ok.json ?? {})).toBe(false);
+    });
+
+    test('a Stop validator that keeps failing ends within the loop guard (maxStopBlocks = 3)', async () => {
+      const s = await setup(name);
+      await s.validator(
+        'always-fails',
+        '---\nname: always-fails\ndescription: Never satisfied.\nseverity: error\ntrigger: Stop\nscript: scripts/check.sh\n---\nNever.\n',
+        sh(
+          `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"never","suggestion":"give up"}],"summary":"never satisfied"}'`,
+        ),
+      );
+      const answers: boolean[] = [];
+      for (let i = 0; i < 6; i++) {
+        const r = await s.hook(s.a.stop(s.read, i > 0));
+        expect(r.code).toBe(0);
+        answers.push(s.a.stopBlocked(r.json!));
+        if (!answers[i]) {
+          expect(String(r.json!.systemMessage)).toContain('maxStopBlocks');
+          break;
+        }
+      }
+      expect(answers).toEqual([true, true, true, false]);
+    });
+
+    test('bad input refuses with exit 2; an unreadable validator refuses instead of passing', async () => {
+      const s = await setup(name);
+      const bad = await s.hook('{"hook_event_name": ');
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('avp hook');
+      // A validator that cannot be read might have been meant for this event: avp fails closed.
+      mkdirSync(join(s.root, '.avp/validators/broken'), { recursive: true });
+      writeFileSync(join(s.root, '.avp/validators/broken/VALIDATOR.md'), '---\nname: [oops\n---\n');
+      await runAvp(['accept'], { bin: BIN, cwd: s.root, env: { HOME: s.home, AVP_HOME: join(s.home, '.avp') } });
+      const r = await s.hook(s.a.shell(s.read, 'ls src'));
+      expect(r.code).toBe(0);
+      expect(s.a.denied(r.json!)).toBe(true);
+    });
+  });
+}
+
+test('deinit removes only avp’s entries from every agent’s file', async () => {
+  const root = tempDir('avp-agents-deinit-');
+  const home = tempDir('avp-agents-deinit-home-');
+  mkdirSync(join(root, '.git'));
+  mkdirSync(join(root, '.gemini'));
+  const mine =
+    '{\n  // my own settings\n  "theme": "dark",\n  "hooks": {"BeforeTool": [{"matcher": "x", "hooks": [{"type": "command", "command": "mine"}]}]}\n}\n';
+  writeFileSync(join(root, '.gemini/settings.json'), mine);
+  const env = { HOME: home, AVP_HOME: join(home, '.avp') };
+  const init = await runAvp(['init', '--all', '--no-validators'], { bin: BIN, cwd: root, env });
+  expect(init.code).toBe(0);
+  for (const f of [
+    '.claude/settings.json',
+    '.codex/hooks.json',
+    '.gemini/settings.json',
+    '.qwen/settings.json',
+    '.factory/hooks.json',
+  ])
+    expect(existsSync(join(root, f))).toBe(true);
+  const gemini = readFileSync(join(root, '.gemini/settings.json'), 'utf8');
+  expect(gemini).toContain('// my own settings');
+  expect(gemini).toContain('hook --agent gemini');
+  // Gemini CLI counts hook timeouts in milliseconds.
+  expect(JSON.parse(gemini.replace(/\/\/.*\n/, '')).hooks.AfterTool[0].hooks[0].timeout).toBeGreaterThanOrEqual(
+    120_000,
+  );
+  const out = await runAvp(['deinit', '--agent', 'gemini'], { bin: BIN, cwd: root, env });
+  expect(out.code).toBe(0);
+  expect(readFileSync(join(root, '.gemini/settings.json'), 'utf8')).toBe(mine);
+  expect(readFileSync(join(root, '.codex/hooks.json'), 'utf8')).toContain('hook --agent codex');
+  const all = await runAvp(['deinit'], { bin: BIN, cwd: root, env });
+  expect(all.code).toBe(0);
+  expect(JSON.parse(readFileSync(join(root, '.codex/hooks.json'), 'utf8'))).toEqual({});
+});
+
+test('Qwen Code: UserPromptSubmit before every model call of a turn neither resets the turn nor the Stop guard', async () => {
+  const s = await setup('qwen');
+  await s.validator(
+    'always-fails',
+    '---\nname: always-fails\ndescription: Never satisfied.\nseverity: error\ntrigger: Stop\nscript: scripts/check.sh\n---\nNever.\n',
+    sh(
+      `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"never","suggestion":"give up"}],"summary":"never satisfied"}'`,
+    ),
+  );
+  const prompt = s.read('hook-input-UserPromptSubmit.json');
+  const stop = () => s.hook(s.a.stop(s.read, false));
+  expect((await s.hook(prompt)).code).toBe(0);
+  const answers: boolean[] = [];
+  for (let i = 0; i < 5; i++) {
+    const r = await stop();
+    answers.push(s.a.stopBlocked(r.json!));
+    // Qwen's continuation after a blocked Stop is a new model call: the same prompt_id, avp's reason as "prompt".
+    const again = await s.hook({ ...prompt, prompt: String(r.json!.reason ?? '') });
+    expect(again.json?.decision).toBeUndefined();
+  }
+  expect(answers).toEqual([true, true, true, false, false]);
+  // A new user prompt (a new prompt_id) starts a new series.
+  await s.hook({ ...prompt, prompt_id: `${prompt.prompt_id.split('#')[0]}########1`, prompt: 'Next task.' });
+  expect(s.a.stopBlocked((await stop()).json!)).toBe(true);
+});
+
+describe('avp list --agent and avp doctor per agent', () => {
+  test('list --agent says which validators never fire on an agent (a warning, exit 0)', async () => {
+    const s = await setup('codex');
+    await s.validator(
+      'on-notification',
+      '---\nname: on-notification\ndescription: Notes notifications.\nseverity: warn\ntrigger: Notification\nscript: scripts/check.sh\n---\nx\n',
+      sh('cat >/dev/null; echo \'{"passed":true,"violations":[],"summary":"ok"}\''),
+    );
+    const env = { HOME: s.home, AVP_HOME: join(s.home, '.avp') };
+    const text = await runAvp(['list', '--agent', 'codex'], { bin: BIN, cwd: s.root, env });
+    expect(text.code).toBe(0);
+    expect(text.stderr).toContain('on-notification never fires on Codex CLI: Codex CLI has no Notification event');
+    const json = await runAvp(['list', '--agent', 'gemini', '--json'], { bin: BIN, cwd: s.root, env });
+    expect(JSON.parse(json.stdout).neverFires).toEqual([]);
+    const claude = await runAvp(['list', '--agent', 'claude', '--json'], { bin: BIN, cwd: s.root, env });
+    expect(JSON.parse(claude.stdout).neverFires).toEqual([]);
+    const bad = await runAvp(['list', '--agent', 'codx'], { bin: BIN, cwd: s.root, env });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('did you mean codex');
+  });
+
+  test('doctor shows per agent whether the hook is installed and when avp last ran for it', async () => {
+    const s = await setup('gemini');
+    const env = { HOME: s.home, AVP_HOME: join(s.home, '.avp') };
+    const before = await runAvp(['doctor', '--no-probe', '--json'], { bin: BIN, cwd: s.root, env });
+    const agents = JSON.parse(before.stdout).agents as Array<Record<string, any>>;
+    const gemini = agents.find((a) => a.agent === 'gemini')!;
+    expect(gemini.files).toHaveLength(1);
+    expect(gemini.missing).toEqual([]);
+    expect(gemini.lastFired).toBeUndefined();
+    expect(agents.find((a) => a.agent === 'codex')!.files).toEqual([]);
+    await s.hook(s.a.shell(s.read, 'rm -rf ~'));
+    const after = await runAvp(['doctor', '--no-probe'], { bin: BIN, cwd: s.root, env });
+    expect(after.stdout).toMatch(/agents +Gemini CLI: hook installed; last ran validators \S+ \(PreToolUse\)/);
+    expect(after.stdout).toContain('not installed: Claude Code, Codex CLI, Qwen Code, Factory Droid');
+  });
+});
