@@ -6,7 +6,7 @@
  * guard on the agent's own signal, and bad input or avp's own failure refuses instead of passing.
  */
 import { describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentName } from '../../src/event.ts';
 import { runAvp, tempDir } from '../support/run-avp.ts';
@@ -143,6 +143,16 @@ const AGENTS: Record<AgentName, Agent> = {
   },
 };
 
+let avpBin: string | undefined;
+/** PATH with a folder holding `avp` (a link to the binary under test) first. */
+function withAvpOnPath(): string {
+  if (!avpBin) {
+    avpBin = tempDir('avp-agents-bin-');
+    symlinkSync(BIN, join(avpBin, 'avp'));
+  }
+  return `${avpBin}:${process.env.PATH ?? '/usr/bin:/bin'}`;
+}
+
 /** A project where the user ran `avp init --agent NAME` (the catalog's offline validators included). */
 async function setup(name: AgentName) {
   const a = AGENTS[name];
@@ -150,7 +160,8 @@ async function setup(name: AgentName) {
   const home = tempDir(`avp-agents-${name}-home-`);
   mkdirSync(join(root, '.git'));
   mkdirSync(join(root, 'src'));
-  const env: Record<string, string> = { HOME: home, AVP_HOME: join(home, '.avp') };
+  // avp on PATH, as after an install: `avp init` then writes the portable `avp hook --agent NAME` into the project.
+  const env: Record<string, string> = { HOME: home, AVP_HOME: join(home, '.avp'), PATH: withAvpOnPath() };
   const init = await runAvp(['init', '--agent', name], { bin: BIN, cwd: root, env });
   if (init.code !== 0) throw new Error(`avp init --agent ${name} failed: ${init.stderr}`);
   const settings = JSON.parse(readFileSync(join(root, a.settings), 'utf8'));
@@ -165,7 +176,7 @@ async function setup(name: AgentName) {
   const hook = async (input: unknown, extra: Record<string, string> = {}) => {
     const p = Bun.spawn(['sh', '-c', command], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...hookEnv, ...extra },
+      env: { ...hookEnv, ...extra },
       stdin: new TextEncoder().encode(typeof input === 'string' ? input : JSON.stringify(input)),
       stdout: 'pipe',
       stderr: 'pipe',
@@ -271,7 +282,7 @@ test('deinit removes only avp’s entries from every agent’s file', async () =
   const mine =
     '{\n  // my own settings\n  "theme": "dark",\n  "hooks": {"BeforeTool": [{"matcher": "x", "hooks": [{"type": "command", "command": "mine"}]}]}\n}\n';
   writeFileSync(join(root, '.gemini/settings.json'), mine);
-  const env = { HOME: home, AVP_HOME: join(home, '.avp') };
+  const env = { HOME: home, AVP_HOME: join(home, '.avp'), PATH: withAvpOnPath() };
   const init = await runAvp(['init', '--all', '--no-validators'], { bin: BIN, cwd: root, env });
   expect(init.code).toBe(0);
   for (const f of [
