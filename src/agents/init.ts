@@ -6,7 +6,7 @@
  * file is parsed first (a broken file stops everything before any change), validators are installed (each install
  * is atomic), and the settings files are written last.
  */
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { loadConfig, defaultConfig } from '../config.ts';
 import { ensureProjectLayout } from '../engine/session/layout.ts';
@@ -14,7 +14,6 @@ import { AvpError, errorMessage } from '../errors.ts';
 import { findProjectRoot, projectValidatorsDir, userValidatorsDir } from '../paths.ts';
 import {
   assertWritable,
-  avpCommandsIn,
   avpHookCommand,
   hookTimeoutFor,
   installHooks,
@@ -27,6 +26,9 @@ import {
 } from './hook-settings.ts';
 import { AGENT_NAMES, isAgentName, loadAgent, loadAllAgents } from './index.ts';
 import type { AgentAdapter } from './types.ts';
+import { planClaude, twiceNote } from './claude/init-plan.ts';
+
+export { formatDeinit, formatInit } from './init-format.ts';
 
 export interface InitOptions {
   scope: SettingsScope;
@@ -193,70 +195,6 @@ async function installRecommended(
   return { installed, skipped, llm };
 }
 
-function realpathOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
-/**
- * Where Claude Code's hook goes and with which command. The shared `.claude/settings.json` gets the portable
- * `avp hook --agent claude`, and only when avp is on PATH (else it would fail on this machine); then avp's entries in
- * `.claude/settings.local.json` go, so avp runs once per event. avp not on PATH: this machine's absolute path goes
- * into the unshared `.claude/settings.local.json` instead — refused when the shared file already calls avp.
- */
-function planClaude(
-  opts: InitOptions,
-  projectRoot: string,
-  env: NodeJS.ProcessEnv,
-  onPath: string | undefined,
-  notes: string[],
-): { scope: SettingsScope; command: string; cleanup?: string } {
-  const given = opts.command?.trim();
-  let scope = opts.scope;
-  let command = given ? '' : portableHookCommand('claude');
-  if (!given && onPath) {
-    const self = realpathOr(process.execPath);
-    if (realpathOr(onPath) !== self && !/\.[cm]?[jt]s$/.test(Bun.main))
-      notes.push(`avp on PATH is ${onPath}, not this avp (${self}): the hook runs that one.`);
-  } else if (!given) {
-    command = avpHookCommand('claude');
-    if (scope === 'project') {
-      if (opts.scopeGiven) {
-        throw new AvpError('init-not-on-path', 'avp is not on PATH, so a shared hook (`avp hook`) would not run here', {
-          fix: `put avp on PATH (e.g. ln -s ${process.execPath} ~/.local/bin/avp) and run \`avp init\` again; or write this machine's path into the unshared file: avp init --local`,
-        });
-      }
-      scope = 'local';
-      notes.push(
-        "avp is not on PATH, so this machine's path went into .claude/settings.local.json (not shared). Put avp on " +
-          'PATH and run `avp init` again to share the hook with your team through .claude/settings.json.',
-      );
-    }
-  }
-  const shared = settingsPath('project', projectRoot, env);
-  const local = settingsPath('local', projectRoot, env);
-  if (scope === 'local' && !given) {
-    const other = avpCommandsIn(shared).filter((c) => c !== command);
-    if (other.length) {
-      throw new AvpError(
-        'init-twice',
-        `${shared} already runs avp (\`${other[0]}\`); a second entry in settings.local.json would run avp twice per event`,
-        {
-          fix: onPath
-            ? 'nothing to do: the shared entry runs avp on this machine'
-            : `the shared entry needs avp on PATH: put it there (e.g. ln -s ${process.execPath} ~/.local/bin/avp) and restart the agent`,
-        },
-      );
-    }
-  }
-  const plan: { scope: SettingsScope; command: string; cleanup?: string } = { scope, command };
-  if (scope === 'project' && !given && avpCommandsIn(local).some((c) => c !== command)) plan.cleanup = local;
-  return plan;
-}
-
 /** Installs avp's hook into each chosen agent. */
 export async function runInit(opts: InitOptions): Promise<InitResult> {
   const env = opts.env ?? process.env;
@@ -276,6 +214,8 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
   for (const path of paths) readSettings(path); // refuse a broken file before anything changes
   for (const path of paths) assertWritable(path);
   if (claude?.cleanup) assertWritable(claude.cleanup);
+  const twice = claude && twiceNote(claude, projectRoot, env);
+  if (twice) notes.push(twice);
   if (!onPath && !opts.command?.trim() && agents.some((a) => a.name !== 'claude') && opts.scope === 'project') {
     notes.push(
       "avp is not on PATH, so the other agents' project files hold this machine's path: put avp on PATH and run " +
@@ -329,74 +269,6 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
   return result;
 }
 
-/** Human summary of an init, for stdout. */
-export function formatInit(r: InitResult): string {
-  const lines: string[] = [];
-  const would = r.dryRun ? 'would ' : '';
-  // Paths in the project are shown from its root (what the user types and commits); others in full.
-  const show = (p: string) => {
-    const rel = relative(r.projectRoot, p);
-    return rel && !rel.startsWith('..') && !rel.startsWith('/') ? rel : p;
-  };
-  if (r.chosenBy === 'detected' && r.agents.length > 1)
-    lines.push(`agents found: ${r.agents.map((a) => a.name).join(', ')} (choose with --agent, or --all)`);
-  for (const { name, settings: s, notes, timeoutUnit } of r.agents) {
-    const unit = timeoutUnit === 'ms' ? `${s.timeout} ms` : `${s.timeout}s`;
-    if (!s.changed) lines.push(`${show(s.path)}: avp's hook is already installed for ${name} (nothing to change)`);
-    else {
-      lines.push(
-        `${show(s.path)}: ${would}${s.created ? 'create the file and ' : ''}add avp's hook for ${s.added.length} ${name} event${s.added.length === 1 ? '' : 's'}${s.updated.length ? `, update it for ${s.updated.length}` : ''}`,
-      );
-      lines.push(`  command: ${s.command}   timeout: ${unit}`);
-    }
-    for (const n of notes) lines.push(`  note: ${n}`);
-  }
-  for (const m of r.layout) lines.push(`${would}create ${show(m)}`);
-  for (const v of r.installed) lines.push(`${would}install validator ${v.name}@${v.version} → ${show(v.dir)}`);
-  if (r.skipped.length) lines.push(`already installed: ${r.skipped.join(', ')}`);
-  if (r.llm.length) {
-    lines.push('', 'LLM-judged validators in the catalog (not installed: they need a model):');
-    for (const v of r.llm) {
-      const first = v.description.split(/(?<=\.)\s| - /)[0]!.replace(/\.$/, '');
-      lines.push(`  ${v.name} — ${first.length > 100 ? `${first.slice(0, 99)}…` : first}`);
-    }
-    lines.push(
-      '  add one with `avp add <name>`; avp judges with `claude` on PATH, ANTHROPIC_API_KEY, or OPENAI_BASE_URL/OPENAI_API_KEY.',
-    );
-  }
-  if (r.cleaned?.changed) {
-    lines.push(
-      `${show(r.cleaned.path)}: ${would}remove avp's older entry (${r.cleaned.removed.length} event${r.cleaned.removed.length === 1 ? '' : 's'}): the shared one runs avp; both would run it twice per event`,
-    );
-  }
-  for (const n of r.notes) lines.push('', `note: ${n}`);
-  if (r.dryRun) lines.push('', 'dry run: nothing was written.');
-  else lines.push('', ...whatNext(r));
-  return `${lines.join('\n')}\n`;
-}
-
-/** The steps after `avp init`: restart the agent, see a block, commit the shared files. */
-function whatNext(r: InitResult): string[] {
-  const names = r.agents.map((a) => a.name);
-  const steps = [
-    names.length === 1
-      ? `restart ${names[0]}: it reads hooks when it starts (a running session keeps its old hooks)`
-      : `restart ${names.join(', ')}: each reads hooks when it starts (a running session keeps its old hooks)`,
-  ];
-  const secrets = [...r.installed.map((v) => v.name), ...r.skipped].includes('no-secrets');
-  steps.push(
-    secrets
-      ? 'try it: ask the agent to add `const API_KEY = "sk-live-1234567890abcdef1234"` to a file; no-secrets blocks it'
-      : 'try it: `avp check` runs the validators on your uncommitted changes, as the hook would',
-  );
-  if (r.commit.length) {
-    steps.push(`commit what your team shares: git add ${r.commit.join(' ')} && git commit -m "Set up avp validators"`);
-    if (!r.commit.some((c) => !c.startsWith('.avp')))
-      steps.push('teammates: each runs `avp init` (the hook is in a settings file that stays on this machine)');
-  }
-  return ['next:', ...steps.map((s, i) => `  ${i + 1}. ${s}`)];
-}
-
 export interface DeinitResult {
   dryRun: boolean;
   files: HookChange[];
@@ -424,14 +296,4 @@ export async function runDeinit(opts: {
   // Only files that exist are worth a line; with none, the first one says that there was no avp hook.
   const shown = files.filter((f) => f.removed.length || existsSync(f.path));
   return { dryRun: opts.dryRun, files: shown.length ? shown : files.slice(0, 1) };
-}
-
-export function formatDeinit(r: DeinitResult): string {
-  const lines = r.files.map((f) =>
-    f.removed.length
-      ? `${f.path}: ${r.dryRun ? 'would remove' : 'removed'} avp's hook from ${f.removed.length} event${f.removed.length === 1 ? '' : 's'}`
-      : `${f.path}: no avp hook found`,
-  );
-  lines.push('.avp/ (validators, state) is left in place; delete it yourself if you no longer want it.');
-  return `${lines.join('\n')}\n`;
 }
