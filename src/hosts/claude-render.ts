@@ -59,6 +59,8 @@ export interface RenderExtra {
   noBlock?: boolean;
   /** Where the full report will be written (project-relative), shown when the answer had to summarise. */
   fullReport?: string;
+  /** Findings shown in full on an earlier Stop round for the same content: listed briefly as "still failing". */
+  repeated?: (v: ShownViolation) => boolean;
 }
 
 export interface Rendered {
@@ -111,7 +113,7 @@ export function renderClaude(
   if (report.outcome === 'PASSED')
     return done({ ...avp, ...(extra.systemMessage ? { systemMessage: extra.systemMessage } : {}) });
 
-  const text = reportText(event, report, runs, mode, extra.fullReport);
+  const text = reportText(event, report, runs, mode, extra.fullReport, extra.repeated);
   const reason = text.text;
   if (text.summarised && extra.fullReport) avp.fullReport = extra.fullReport;
   const out: Record<string, unknown> = {};
