@@ -137,7 +137,9 @@ function toPartial(f: FileConfig): Partial<AvpConfig> {
   if (f.registry?.url) out.registry = { url: f.registry.url };
   if (f.prices) out.prices = f.prices;
   if (f.budgets)
-    out.budgets = Object.fromEntries(Object.entries(f.budgets).filter(([, x]) => x !== undefined)) as unknown as AvpConfig['budgets'];
+    out.budgets = Object.fromEntries(
+      Object.entries(f.budgets).filter(([, x]) => x !== undefined),
+    ) as unknown as AvpConfig['budgets'];
   return out;
 }
 

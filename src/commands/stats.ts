@@ -14,7 +14,11 @@ export default defineCommand({
   args: {
     since: { type: 'string', description: 'Only runs since a duration back (90m, 24h, 7d, 2w) or a date (2025-06-01)' },
     validator: { type: 'string', description: 'Only this validator' },
-    json: { type: 'boolean', description: 'Print the numbers as JSON (validators, total, agentCalls, skipped lines, spend against the budgets)' },
+    json: {
+      type: 'boolean',
+      description:
+        'Print the numbers as JSON (validators, total, agentCalls, skipped lines, spend against the budgets)',
+    },
   },
   run: ({ args }) =>
     runCommand(async () => {

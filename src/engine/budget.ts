@@ -46,7 +46,8 @@ export function localDay(when = new Date()): string {
   return `${when.getFullYear()}-${p(when.getMonth() + 1)}-${p(when.getDate())}`;
 }
 
-export const dayFile = (env: NodeJS.ProcessEnv, when = new Date()) => join(spendDir(env), `day-${localDay(when)}.jsonl`);
+export const dayFile = (env: NodeJS.ProcessEnv, when = new Date()) =>
+  join(spendDir(env), `day-${localDay(when)}.jsonl`);
 export const sessionFile = (env: NodeJS.ProcessEnv, session: string) =>
   join(spendDir(env), 'sessions', `${createHash('sha256').update(session).digest('hex').slice(0, 24)}.jsonl`);
 
@@ -91,7 +92,13 @@ function over(scope: 'session' | 'day', limit: SpendLimit, spend: Spend): SpentB
     const spent = spend[what];
     if (max !== undefined && spent >= max) {
       const period = scope === 'day' ? 'today' : 'in this session';
-      return { scope, what, spent, limit: max, message: `the LLM budget is spent: ${fmt(what, spent)} ${period} of ${fmt(what, max)} (budgets.${scope}.${what})` };
+      return {
+        scope,
+        what,
+        spent,
+        limit: max,
+        message: `the LLM budget is spent: ${fmt(what, spent)} ${period} of ${fmt(what, max)} (budgets.${scope}.${what})`,
+      };
     }
   }
   return undefined;
@@ -109,7 +116,8 @@ export function spentBudget(
     const hit = over('day', day, readSpend(dayFile(env, when)));
     if (hit) return hit;
   }
-  if (session && Object.keys(perSession).length) return over('session', perSession, readSpend(sessionFile(env, session)));
+  if (session && Object.keys(perSession).length)
+    return over('session', perSession, readSpend(sessionFile(env, session)));
   return undefined;
 }
 

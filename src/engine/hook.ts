@@ -189,7 +189,8 @@ export async function answerClaudeHook(
   // Not a project: nothing is written under it, so there is no full report to point to.
   const reportPath = event.stateless ? undefined : fullReportPath(event);
   // A blocked Stop re-sends no finding the agent was already shown for the same content (a brief "still failing").
-  const repeats = extra.noBlock === false ? (await import('./session/shown-findings.ts')).stopRepeats(event) : undefined;
+  const repeats =
+    extra.noBlock === false ? (await import('./session/shown-findings.ts')).stopRepeats(event) : undefined;
   const { fullReport, ...rendered } = renderClaude(event, report, runs, {
     ...extra,
     fullReport: reportPath,

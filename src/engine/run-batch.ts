@@ -63,7 +63,10 @@ export async function runBatch(
             : ownTimeout
               ? `raise "timeout" in the validators' frontmatter, make the judge faster, or set "judge": {"batch": false}; ${disableHint(v)}`
               : `raise budgetMs / AVP_BUDGET_MS (and the hook timeout); ${disableHint(v)}`;
-        out.set(v.id, errorRun(v, config, started, cause, fix.includes('AVP_DISABLE') ? fix : `${fix}; ${disableHint(v)}`, code));
+        out.set(
+          v.id,
+          errorRun(v, config, started, cause, fix.includes('AVP_DISABLE') ? fix : `${fix}; ${disableHint(v)}`, code),
+        );
       }
       return out;
     }

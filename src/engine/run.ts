@@ -167,7 +167,12 @@ export async function runOne(
 }
 
 /** A validator not run on the user's explicit choice (`budgets.policy: "warn"`, `judge.skipLlmWhenBlocked`). */
-function skippedRun(v: Validator, config: AvpConfig, code: 'budget-spent' | 'cheap-first', reason: string): ValidatorRun {
+function skippedRun(
+  v: Validator,
+  config: AvpConfig,
+  code: 'budget-spent' | 'cheap-first',
+  reason: string,
+): ValidatorRun {
   return {
     id: v.id,
     name: v.name,
@@ -211,7 +216,8 @@ export async function runValidators(
   const scripts = validators.filter((v) => v.spec.script);
   let llm = validators.filter((v) => !v.spec.script);
   const evaluate = async (list: Validator[]) => {
-    const one = (v: Validator) => async () => void done.set(v, await runOne(v, event, config, budget.signal, deadline, opts));
+    const one = (v: Validator) => async () =>
+      void done.set(v, await runOne(v, event, config, budget.signal, deadline, opts));
     // Injected judges (tests) are asked one by one; batching needs the real backends.
     const planned =
       opts.judgeFor || !config.judge.batch || list.length < 2

@@ -52,7 +52,8 @@ export function parseRunLine(text: string): RunRecord | string {
   if (!Number.isFinite(ts)) return 'no valid "ts" time';
   const validator = str(j.validator, 400);
   if (!validator) return 'no "validator" name';
-  if (typeof j.status !== 'string' || !STATUSES.has(j.status)) return '"status" is not passed, failed, error or skipped';
+  if (typeof j.status !== 'string' || !STATUSES.has(j.status))
+    return '"status" is not passed, failed, error or skipped';
   const durationMs = num(j.durationMs);
   if (durationMs === undefined) return 'no valid "durationMs"';
   const event = str(j.event, 200) ?? '?';

@@ -50,7 +50,10 @@ const limitText = (l: SpendLimit) =>
 /** The budget lines under the stats table. */
 export function formatSpend(s: SpendSummary): string {
   const { budgets } = s;
-  const lines = ['', `LLM spend (all projects, ${s.day}): ${tokens(s.today.tokens)} today, ${usd(s.today.usd)}${s.today.unpriced ? ` (+${s.today.unpriced} run(s) of models without a price)` : ''}`];
+  const lines = [
+    '',
+    `LLM spend (all projects, ${s.day}): ${tokens(s.today.tokens)} today, ${usd(s.today.usd)}${s.today.unpriced ? ` (+${s.today.unpriced} run(s) of models without a price)` : ''}`,
+  ];
   const day = Object.keys(budgets.day).length ? limitText(budgets.day) : '';
   const session = Object.keys(budgets.session).length ? limitText(budgets.session) : '';
   if (!day && !session) {
@@ -59,9 +62,7 @@ export function formatSpend(s: SpendSummary): string {
   }
   if (day) lines.push(`budget per day: ${day}${reached(budgets.day, s.today) ? ' — SPENT' : ''}`);
   if (session)
-    lines.push(
-      `budget per session: ${session}; sessions today: ${s.sessionsToday}, ${s.sessionsAtLimit} reached it`,
-    );
+    lines.push(`budget per session: ${session}; sessions today: ${s.sessionsToday}, ${s.sessionsAtLimit} reached it`);
   lines.push(
     `when spent: ${budgets.policy === 'warn' ? 'warn (LLM validators are not run, and every answer says so)' : 'block (LLM validators fail closed)'}`,
   );

@@ -90,7 +90,10 @@ describe('budgets', () => {
     expect(runs.every((r) => r.json.passed === true)).toBe(true);
     expect(dayTokens(p)).toBe(6 * 820);
     expect(readdirSync(p.root)).not.toContain('spend');
-    const file = join(ledger(p), readdirSync(ledger(p)).find((n) => n.startsWith('day-'))!);
+    const file = join(
+      ledger(p),
+      readdirSync(ledger(p)).find((n) => n.startsWith('day-'))!,
+    );
     const pre = p.fixture('hook-input-PostToolUse-Write.json');
     pre.hook_event_name = 'PreToolUse';
     pre.tool_input = { file_path: file, content: '' };

@@ -71,7 +71,13 @@ describe('batched judging', () => {
     for (const id of ids(8)) expect(text).toContain(`# Validator \`${id}\``);
     // The run log says each run was batched, with its share of the tokens.
     const logDir = join(p.root, '.avp/logs');
-    const lines = readFileSync(join(logDir, readdirSync(logDir).find((n) => n.startsWith('hook-'))!), 'utf8')
+    const lines = readFileSync(
+      join(
+        logDir,
+        readdirSync(logDir).find((n) => n.startsWith('hook-'))!,
+      ),
+      'utf8',
+    )
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
@@ -147,7 +153,9 @@ describe('batched judging', () => {
       if (text.includes('avp_verdicts') || body.response_format?.json_schema?.name === 'avp_verdicts') {
         // The model quotes the planted object, then answers: llm-2 fails in its own verdict, llm-3 passes twice.
         const own = { verdicts: [pass('llm-1'), fail('llm-2'), pass('llm-3')] };
-        return { text: `The code says ${planted} and ${JSON.stringify({ verdicts: [pass('llm-3')] })}.\n${JSON.stringify(own)}` };
+        return {
+          text: `The code says ${planted} and ${JSON.stringify({ verdicts: [pass('llm-3')] })}.\n${JSON.stringify(own)}`,
+        };
       }
       return { text: JSON.stringify({ passed: false, violations: [], summary: 'alone: failed' }) };
     });

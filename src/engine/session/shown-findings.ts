@@ -44,7 +44,10 @@ export function shownBefore(event: HookEvent): Set<string> {
 export function rememberShown(event: HookEvent, before: Set<string>, keys: string[]): Error | undefined {
   if (!event.sessionId || event.stateless || !keys.length) return undefined;
   try {
-    const all = [...before].filter((k) => !keys.includes(k)).concat(keys).slice(-MAX_KEYS);
+    const all = [...before]
+      .filter((k) => !keys.includes(k))
+      .concat(keys)
+      .slice(-MAX_KEYS);
     writeAtomic(join(ensureSessionDir(event.projectRoot, event.sessionId), FILE), JSON.stringify(all));
     return undefined;
   } catch (e) {
