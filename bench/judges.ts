@@ -7,6 +7,9 @@
  *   hook    = whole `dist/avp hook` processes in one project with one LLM validator (Edit) and the loopback Anthropic
  *             server: a verdict-cache hit (same Edit again: no request) vs the no-match fast path (a Read event no
  *             validator matches), interleaved, medians and ratio; plus the first, uncached call for reference
+ *   batch   = 8 LLM validators on one Edit, verdict cache off, the loopback server answering each request after
+ *             ANSWER_MS: separate requests (`AVP_JUDGE_BATCH=0`) vs one batched request, interleaved — input tokens
+ *             (the whole request bodies: system, tools, messages, at 4 characters a token) and wall time, medians
  *
  * Run: node_modules/.bin/bun bench/judges.ts   (run `bun run build.ts` first)
  */
@@ -184,4 +187,70 @@ console.log(
 console.log(`no match (Read event)             ${median(noMatch).toFixed(1)} ms   over ${RUNS} runs`);
 console.log(`ratio hit / no-match              ${(median(hit) / median(noMatch)).toFixed(2)}×`);
 await server.close();
+
+// ---- 8 LLM validators: separate requests vs one batched request ----------------------------------------------------
+const ANSWER_MS = 400;
+const BATCH_RUNS = 7;
+for (let i = 2; i <= 8; i++) {
+  writeFileSync(
+    join(projectRoot, `.avp/validators/llm-${i}.md`),
+    `---\nname: llm-${i}\ndescription: Rule set ${i} for the handlers.\nseverity: error\ntrigger: PostToolUse\nmatch:\n  tools: [Edit]\n---\n${BODY.replace('No hardcoded secrets', `Rule set ${i}`)}`,
+  );
+}
+const accepted = Bun.spawnSync([BIN, 'accept'], { cwd: projectRoot, env, stdout: 'ignore', stderr: 'pipe' });
+if (accepted.exitCode !== 0) throw new Error(`avp accept: ${accepted.stderr}`);
+const batchServer = await startAnthropicServer(({ body }) => {
+  const tool = body.tools?.[0];
+  if (tool?.name === 'report_verdicts') {
+    const ids: string[] = tool.input_schema.properties.verdicts.items.properties.validator.enum;
+    const verdicts = ids.map((id) => ({ validator: id, passed: true, violations: [], summary: 'ok' }));
+    return { toolUse: { name: 'report_verdicts', input: { verdicts } }, delayMs: ANSWER_MS };
+  }
+  return {
+    toolUse: { name: 'report_verdict', input: { passed: true, violations: [], summary: 'ok' } },
+    delayMs: ANSWER_MS,
+  };
+});
+const tokensOfRequest = (body: any) =>
+  Math.ceil(JSON.stringify({ s: body.system, t: body.tools, m: body.messages }).length / 4);
+async function measure(batch: boolean): Promise<{ ms: number; tokens: number; requests: number }> {
+  const before = batchServer.requests.length;
+  const started = performance.now();
+  const proc = Bun.spawn([BIN, 'hook'], {
+    cwd: projectRoot,
+    env: { ...env, ANTHROPIC_BASE_URL: batchServer.url, AVP_NO_CACHE: '1', AVP_JUDGE_BATCH: batch ? '1' : '0' },
+    stdin: new Blob([`${editInput}\n`]),
+    stdout: 'pipe',
+    stderr: 'ignore',
+  });
+  const out = await new Response(proc.stdout).text();
+  await proc.exited;
+  const ms = performance.now() - started;
+  if (!out.includes('"passed":true')) throw new Error(`unexpected answer: ${out.slice(0, 300)}`);
+  const mine = batchServer.requests.slice(before);
+  return { ms, tokens: mine.reduce((n, r) => n + tokensOfRequest(r.body), 0), requests: mine.length };
+}
+const separate: Array<{ ms: number; tokens: number; requests: number }> = [];
+const batched: typeof separate = [];
+for (let i = 0; i < BATCH_RUNS; i++) {
+  separate.push(await measure(false));
+  batched.push(await measure(true));
+}
+const med = (xs: typeof separate, k: 'ms' | 'tokens') => median(xs.map((x) => x[k]));
+const tokenRatio = med(batched, 'tokens') / med(separate, 'tokens');
+const timeRatio = med(batched, 'ms') / med(separate, 'ms');
+console.log(
+  `\n## 8 LLM validators on one Edit: separate vs batched (answers after ${ANSWER_MS} ms, ${BATCH_RUNS} runs each, medians)`,
+);
+console.log(`                     requests   input tokens   wall time`);
+console.log(
+  `separate             ${String(separate[0]!.requests).padStart(8)}   ${String(med(separate, 'tokens')).padStart(12)}   ${med(separate, 'ms').toFixed(0).padStart(6)} ms`,
+);
+console.log(
+  `batched              ${String(batched[0]!.requests).padStart(8)}   ${String(med(batched, 'tokens')).padStart(12)}   ${med(batched, 'ms').toFixed(0).padStart(6)} ms`,
+);
+console.log(
+  `batched / separate   input tokens ${(tokenRatio * 100).toFixed(0)} % (target ≤ 40 %: ${tokenRatio <= 0.4 ? 'met' : 'MISSED'}), wall time ${timeRatio.toFixed(2)}× (target ≤ 1.1×: ${timeRatio <= 1.1 ? 'met' : 'MISSED'})`,
+);
+await batchServer.close();
 rmSync(root, { recursive: true, force: true });

@@ -25,6 +25,12 @@ const ModelPrice = v.strictObject({
   cacheWrite: v.optional(Price),
 });
 
+/** A spend limit: tokens and/or US dollars (at least one, both positive). */
+const SpendLimit = v.pipe(
+  v.strictObject({ tokens: v.optional(Int(1)), usd: v.optional(v.pipe(v.number(), v.gtValue(0))) }),
+  v.check((l) => l.tokens !== undefined || l.usd !== undefined, 'give "tokens", "usd" or both'),
+);
+
 /** What a config file may contain. Unknown keys are errors: a typo must not silently turn a setting off. */
 const FileConfig = v.strictObject({
   $schema: v.optional(v.string()),
@@ -44,6 +50,15 @@ const FileConfig = v.strictObject({
       command: v.optional(v.string()),
       validators: v.optional(v.record(v.string(), Backend)),
       concurrency: v.optional(Int(1)),
+      batch: v.optional(v.boolean()),
+      skipLlmWhenBlocked: v.optional(v.boolean()),
+    }),
+  ),
+  budgets: v.optional(
+    v.strictObject({
+      session: v.optional(SpendLimit),
+      day: v.optional(SpendLimit),
+      policy: v.optional(v.picklist(['block', 'warn'])),
     }),
   ),
   cache: v.optional(v.strictObject({ enabled: v.optional(v.boolean()), maxBytes: v.optional(Int(0)) })),
@@ -56,8 +71,10 @@ type FileConfig = v.InferOutput<typeof FileConfig>;
 function keysAt(path: string[]): string[] {
   let entries: Record<string, unknown> = FileConfig.entries;
   for (const key of path) {
-    const schema = entries[key] as { wrapped?: { entries?: Record<string, unknown> } } | undefined;
-    entries = schema?.wrapped?.entries ?? {};
+    const schema = entries[key] as
+      | { wrapped?: { entries?: Record<string, unknown>; pipe?: Array<{ entries?: Record<string, unknown> }> } }
+      | undefined;
+    entries = schema?.wrapped?.entries ?? schema?.wrapped?.pipe?.[0]?.entries ?? {};
   }
   return Object.keys(entries);
 }
@@ -69,7 +86,7 @@ function coerceRc(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, coerceRc(x)]));
   if (value === 'true') return true;
   if (value === 'false') return false;
-  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
+  if (typeof value === 'string' && /^\d+(?:\.\d+)?$/.test(value)) return Number(value);
   return value;
 }
 
@@ -119,13 +136,17 @@ function toPartial(f: FileConfig): Partial<AvpConfig> {
     out.cache = Object.fromEntries(Object.entries(f.cache).filter(([, x]) => x !== undefined)) as AvpConfig['cache'];
   if (f.registry?.url) out.registry = { url: f.registry.url };
   if (f.prices) out.prices = f.prices;
+  if (f.budgets)
+    out.budgets = Object.fromEntries(
+      Object.entries(f.budgets).filter(([, x]) => x !== undefined),
+    ) as unknown as AvpConfig['budgets'];
   return out;
 }
 
 /** Shallow-merges layers, lowest precedence first; nested objects merged one level, lists concatenated for disables. */
 function layer(into: Partial<AvpConfig>, over: Partial<AvpConfig>): Partial<AvpConfig> {
   const out: any = { ...into, ...over };
-  for (const k of ['judge', 'cache', 'registry', 'severity', 'prices'] as const)
+  for (const k of ['judge', 'cache', 'registry', 'severity', 'prices', 'budgets'] as const)
     if (into[k] || over[k]) out[k] = { ...into[k], ...over[k] };
   if (into.disabledValidators || over.disabledValidators) {
     out.disabledValidators = [...(into.disabledValidators ?? []), ...(over.disabledValidators ?? [])];

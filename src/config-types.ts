@@ -11,6 +11,23 @@ export interface ModelPrice {
   cacheWrite?: number;
 }
 
+/** A limit on what LLM judging spends: tokens (input + output, cache reads included) and/or US dollars. */
+export interface SpendLimit {
+  tokens?: number;
+  usd?: number;
+}
+
+/**
+ * `session`: one agent session; `day`: the local calendar day, every project of this user together. `policy` once a
+ * limit is reached: `block` (default, fail closed: LLM validators become validator errors) or `warn` (they are not
+ * run, and every answer says so).
+ */
+export interface Budgets {
+  session: SpendLimit;
+  day: SpendLimit;
+  policy: 'block' | 'warn';
+}
+
 /**
  * avp's resolved configuration: defaults, then config files (c12: `avp.config.*`, `.avprc`, user `~/.avprc`), then
  * environment variables, then flags. Loaded by `src/config.ts`.
@@ -43,7 +60,16 @@ export interface AvpConfig {
     validators: Record<string, BackendName>;
     /** Max concurrent requests per backend. */
     concurrency: number;
+    /**
+     * Batched judging (default on): the LLM validators matching one event on the same HTTP backend, model and
+     * endpoint share one request carrying the change once; each gets its own verdict (docs/judges.md).
+     */
+    batch: boolean;
+    /** Cheap first: script validators run first; LLM validators are skipped when one of them already blocks. */
+    skipLlmWhenBlocked: boolean;
   };
+  /** Token / cost limits on LLM judging, per session and per day; what happens once one is spent. */
+  budgets: Budgets;
   cache: { enabled: boolean; maxBytes: number };
   registry: { url: string };
   /** Bash change tracking: max files fingerprinted per snapshot (bounds the cost on huge repositories). */

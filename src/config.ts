@@ -31,7 +31,8 @@ export function defaultConfig(): AvpConfig {
     budgetMs: 90_000,
     maxStopBlocks: 3,
     softValidatorErrors: false,
-    judge: { backend: 'auto', validators: {}, concurrency: 8 },
+    judge: { backend: 'auto', validators: {}, concurrency: 8, batch: true, skipLlmWhenBlocked: false },
+    budgets: { session: {}, day: {}, policy: 'block' },
     cache: { enabled: true, maxBytes: 64 * 1024 * 1024 },
     registry: { url: DEFAULT_REGISTRY_URL },
     trackMaxFiles: 20_000,
@@ -130,6 +131,7 @@ export function applyEnv(config: AvpConfig, env: NodeJS.ProcessEnv): AvpConfig {
   if (env.AVP_JUDGE_COMMAND) c.judge.command = env.AVP_JUDGE_COMMAND;
   if (env.AVP_REGISTRY_URL) c.registry.url = env.AVP_REGISTRY_URL;
   if (truthy(env.AVP_NO_CACHE)) c.cache.enabled = false;
+  if (env.AVP_JUDGE_BATCH !== undefined && env.AVP_JUDGE_BATCH !== '') c.judge.batch = truthy(env.AVP_JUDGE_BATCH);
   return c;
 }
 
@@ -137,7 +139,7 @@ export function applyEnv(config: AvpConfig, env: NodeJS.ProcessEnv): AvpConfig {
 export function mergeConfig(base: AvpConfig, over: Partial<AvpConfig> | undefined): AvpConfig {
   if (!over) return base;
   const out = { ...base, ...over } as AvpConfig;
-  for (const key of ['judge', 'cache', 'registry', 'severity', 'prices'] as const) {
+  for (const key of ['judge', 'cache', 'registry', 'severity', 'prices', 'budgets'] as const) {
     if (over[key]) (out as any)[key] = { ...(base[key] as object), ...(over[key] as object) };
   }
   return out;

@@ -14,16 +14,22 @@ export default defineCommand({
   args: {
     since: { type: 'string', description: 'Only runs since a duration back (90m, 24h, 7d, 2w) or a date (2025-06-01)' },
     validator: { type: 'string', description: 'Only this validator' },
-    json: { type: 'boolean', description: 'Print the numbers as JSON (validators, total, agentCalls, skipped lines)' },
+    json: {
+      type: 'boolean',
+      description:
+        'Print the numbers as JSON (validators, total, agentCalls, skipped lines, spend against the budgets)',
+    },
   },
   run: ({ args }) =>
     runCommand(async () => {
-      const [{ loadPeriod, skippedNote }, { computeStats }, { formatStats, printable }] = await Promise.all([
-        import('../stats/load.ts'),
-        import('../stats/aggregate.ts'),
-        import('../stats/format.ts'),
-      ]);
-      const { projectRoot, data, prices, since } = await loadPeriod({
+      const [{ loadPeriod, skippedNote }, { computeStats }, { formatStats, printable }, { formatSpend, spendSummary }] =
+        await Promise.all([
+          import('../stats/load.ts'),
+          import('../stats/aggregate.ts'),
+          import('../stats/format.ts'),
+          import('../stats/spend.ts'),
+        ]);
+      const { projectRoot, data, prices, since, config } = await loadPeriod({
         cwd: process.cwd(),
         since: args.since,
         validator: args.validator,
@@ -31,6 +37,9 @@ export default defineCommand({
       const stats = computeStats(data, prices, { validator: args.validator, since });
       const note = skippedNote(data, projectRoot);
       if (note) process.stderr.write(`avp: ${printable(note)}\n`);
-      process.stdout.write(args.json ? `${JSON.stringify(stats, null, 2)}\n` : formatStats(stats));
+      const spend = spendSummary(config);
+      process.stdout.write(
+        args.json ? `${JSON.stringify({ ...stats, spend }, null, 2)}\n` : `${formatStats(stats)}${formatSpend(spend)}`,
+      );
     }),
 });

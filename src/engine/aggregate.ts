@@ -19,6 +19,8 @@ export interface AggregateOptions {
 /** Whether a run blocks (`error`), warns (`warn`) or only informs (`info` / passed). */
 export function runLevel(run: ValidatorRun, opts: AggregateOptions = {}): 'error' | 'warn' | 'info' | 'pass' {
   if (run.status === 'passed') return 'pass';
+  // Not run on the user's explicit choice: never blocks, always said (a warning).
+  if (run.status === 'skipped') return 'warn';
   if (run.status === 'error') return run.severity === 'error' || !opts.softValidatorErrors ? 'error' : 'warn';
   return run.severity;
 }
@@ -30,6 +32,7 @@ export function aggregate(runs: ValidatorRun[], opts: AggregateOptions = {}): Re
   let failed = 0;
   let errors = 0;
   let infos = 0;
+  const skipped = new Map<string, number>();
   const validators: Report['validators'] = runs.map((run) => {
     const level = runLevel(run, opts);
     if (level === 'error') outcome = 'ERROR';
@@ -43,6 +46,10 @@ export function aggregate(runs: ValidatorRun[], opts: AggregateOptions = {}): Re
     }
     if (run.status === 'failed' && run.severity === 'info') infos++;
     if (run.status === 'error') errors++;
+    if (run.status === 'skipped') {
+      const why = run.skipped?.code === 'cheap-first' ? 'a script validator already blocks' : 'the LLM budget is spent';
+      skipped.set(why, (skipped.get(why) ?? 0) + 1);
+    }
     return {
       name: run.id,
       severity: run.severity,
@@ -50,13 +57,18 @@ export function aggregate(runs: ValidatorRun[], opts: AggregateOptions = {}): Re
       passed: run.status === 'passed' || (run.status === 'failed' && run.severity === 'info'),
       violations: shown,
       summary:
-        run.status === 'error' ? `validator error: ${run.error?.cause ?? 'unknown'}` : (run.verdict?.summary ?? ''),
+        run.status === 'error'
+          ? `validator error: ${run.error?.cause ?? 'unknown'}`
+          : run.status === 'skipped'
+            ? (run.skipped?.reason ?? 'not run')
+            : (run.verdict?.summary ?? ''),
       ...(run.error ? { error: run.error } : {}),
     };
   });
   const parts: string[] = [];
   if (failed) parts.push(`${plural(failed, 'validator')} failed with ${plural(totalViolations, 'violation')}`);
   if (errors) parts.push(`${plural(errors, 'validator')} could not be evaluated`);
+  for (const [why, n] of skipped) parts.push(`${plural(n, 'validator')} not run (${why})`);
   if (!parts.length) parts.push(`${plural(runs.length, 'validator')} passed`);
   if (infos) parts.push(`${plural(infos, 'info note')} logged`);
   return { outcome, validators, totalViolations, summary: parts.join('; ') };

@@ -44,6 +44,8 @@ export interface RenderExtra {
   noBlock?: boolean;
   /** Where the full report will be written (project-relative), shown when the answer had to summarise. */
   fullReport?: string;
+  /** Findings shown in full on an earlier Stop round for the same content: listed briefly as "still failing". */
+  repeated?: (v: ShownViolation) => boolean;
 }
 
 export interface Decided {
@@ -101,7 +103,7 @@ export function decide(
   if (report.outcome === 'PASSED') {
     return { decision: { kind: 'pass', avp, ...(extra.systemMessage ? { userMessage: extra.systemMessage } : {}) } };
   }
-  const text = reportText(event, report, runs, mode, extra.fullReport);
+  const text = reportText(event, report, runs, mode, extra.fullReport, extra.repeated);
   const reason = text.text;
   if (text.summarised && extra.fullReport) avp.fullReport = extra.fullReport;
   const setup = runs.some((r) => r.status === 'error' && r.error?.setup)

@@ -218,7 +218,16 @@ export async function answerHook(
   profile?.mark('guard + log');
   // Not a project: nothing is written under it, so there is no full report to point to.
   const reportPath = event.stateless ? undefined : fullReportPath(event);
-  const { decision, fullReport } = decide(event, report, runs, ability, { ...extra, fullReport: reportPath });
+  // A blocked Stop re-sends no finding the agent was already shown for the same content (a brief "still failing").
+  const repeats =
+    extra.noBlock === false ? (await import('./session/shown-findings.ts')).stopRepeats(event) : undefined;
+  const { decision, fullReport } = decide(event, report, runs, ability, {
+    ...extra,
+    fullReport: reportPath,
+    ...(repeats ? { repeated: repeats.repeated } : {}),
+  });
+  const repeatError = report.outcome === 'ERROR' ? repeats?.remember(runs) : undefined;
+  if (repeatError) notes.push(`avp: could not record the findings shown: ${repeatError.message}`);
   if (fullReport !== undefined && reportPath) {
     const error = await writeFullReport(event.projectRoot, reportPath, fullReport);
     if (error) notes.push(`avp: could not write the full report: ${error.message}`);

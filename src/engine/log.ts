@@ -86,6 +86,8 @@ export function logLines(
         details: r.verdict && r.verdict.violations.length ? r.verdict.violations : undefined,
         summary: r.verdict?.summary,
         error: r.error,
+        skipped: r.skipped,
+        batched: r.batched,
       }),
     )
     .join('\n')

@@ -19,6 +19,8 @@ export interface RunOptions {
   deadline?: number;
   /** Judge selection (default: judges/select.ts); tests inject one with their own environment. */
   judgeFor?: (v: Validator, c: AvpConfig) => Promise<import('../judges/types.ts').Judge>;
+  /** Where AVP_HOME (the spend ledger) and the judges' keys are read (default: process.env). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The name a load error is reported (and can be disabled) under: its validator's name, else the file's. */
@@ -55,7 +57,8 @@ export function loadErrorRun(error: LoadError, config: AvpConfig): ValidatorRun 
 /** Judge errors that are the user's setup, not this run: the same for every validator until the user acts. */
 const SETUP_CODES = new Set(['judge-unconfigured', 'judge-none', 'judge-auth']);
 
-function errorRun(
+/** A run that could not be evaluated (fail closed); `code` from SETUP_CODES marks the user's setup. */
+export function errorRun(
   v: Validator,
   config: AvpConfig,
   started: number,
@@ -76,7 +79,7 @@ function errorRun(
 }
 
 /** Rejects when `signal` aborts, so a judge that ignores its signal still cannot hold the call past its deadline. */
-function whenAborted(signal: AbortSignal): Promise<never> {
+export function whenAborted(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => {
     const fire = () => reject(new AvpError('judge-timeout', String(signal.reason)));
     if (signal.aborted) fire();
@@ -84,7 +87,7 @@ function whenAborted(signal: AbortSignal): Promise<never> {
   });
 }
 
-async function runOne(
+export async function runOne(
   v: Validator,
   event: HookEvent,
   config: AvpConfig,
@@ -163,9 +166,40 @@ async function runOne(
   }
 }
 
+/** A validator not run on the user's explicit choice (`budgets.policy: "warn"`, `judge.skipLlmWhenBlocked`). */
+function skippedRun(
+  v: Validator,
+  config: AvpConfig,
+  code: 'budget-spent' | 'cheap-first',
+  reason: string,
+): ValidatorRun {
+  return {
+    id: v.id,
+    name: v.name,
+    severity: effectiveSeverity(config, v.id, v.name, v.spec.severity),
+    source: v.source,
+    path: v.path,
+    status: 'skipped',
+    skipped: { code, reason },
+    durationMs: 0,
+  };
+}
+
+/** Runs `tasks` with at most `n` at once. */
+async function pool(tasks: Array<() => Promise<void>>, n: number): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) await tasks[next++]!();
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, n), tasks.length) }, worker));
+}
+
 /**
  * Evaluates `validators` against `event` and turns `loadErrors` into error runs. Runs come back in the order given
- * (load errors first), whatever order they finish in.
+ * (load errors first), whatever order they finish in. LLM validators on the same backend and model share batched
+ * requests (`judge.batch`); a spent budget (`budgets`) stops them before any request; with
+ * `judge.skipLlmWhenBlocked`, script validators run first and a blocking one skips the LLM validators. What the LLM
+ * validators spent is added to the spend ledger (engine/budget.ts).
  */
 export async function runValidators(
   validators: Validator[],
@@ -174,21 +208,74 @@ export async function runValidators(
   config: AvpConfig,
   opts: RunOptions = {},
 ): Promise<ValidatorRun[]> {
+  const env = opts.env ?? process.env;
   const deadline = opts.deadline ?? Date.now() + config.budgetMs;
   const budget = new AbortController();
   const budgetTimer = setTimeout(() => budget.abort('budget'), Math.max(0, deadline - Date.now()));
-  const runs: ValidatorRun[] = new Array(validators.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < validators.length) {
-      const i = next++;
-      runs[i] = await runOne(validators[i]!, event, config, budget.signal, deadline, opts);
+  const done = new Map<Validator, ValidatorRun>();
+  const scripts = validators.filter((v) => v.spec.script);
+  let llm = validators.filter((v) => !v.spec.script);
+  const evaluate = async (list: Validator[]) => {
+    const one = (v: Validator) => async () =>
+      void done.set(v, await runOne(v, event, config, budget.signal, deadline, opts));
+    // Injected judges (tests) are asked one by one; batching needs the real backends.
+    const planned =
+      opts.judgeFor || !config.judge.batch || list.length < 2
+        ? { groups: [], single: list }
+        : await (await import('../judges/batch.ts')).planBatches(list, config, env);
+    const tasks = planned.single.map(one);
+    if (planned.groups.length) {
+      const { runBatch } = await import('./run-batch.ts');
+      for (const group of planned.groups)
+        tasks.push(async () => {
+          const runs = await runBatch(group, event, config, budget.signal, deadline, env, (v) =>
+            runOne(v, event, config, budget.signal, deadline, opts),
+          );
+          for (const v of group.validators) done.set(v, runs.get(v.id)!);
+        });
     }
+    await pool(tasks, config.concurrency);
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(Math.max(1, config.concurrency), validators.length) }, worker));
+    if (llm.length && (Object.keys(config.budgets.session).length || Object.keys(config.budgets.day).length)) {
+      const spent = (await import('./budget.ts')).spentBudget(config, event.sessionId, env);
+      if (spent) {
+        for (const v of llm)
+          done.set(
+            v,
+            config.budgets.policy === 'warn'
+              ? skippedRun(v, config, 'budget-spent', `not run: ${spent.message}`)
+              : errorRun(
+                  v,
+                  config,
+                  performance.now(),
+                  `not evaluated: ${spent.message}`,
+                  `raise budgets.${spent.scope}.${spent.what} in avp.config.json, or wait for ${spent.scope === 'day' ? 'tomorrow' : 'a new session'}; "budgets": {"policy": "warn"} lets the agent go on without LLM validators (and says so); \`avp stats\` shows the spend`,
+                  'budget-spent',
+                ),
+          );
+        llm = [];
+      }
+    }
+    if (config.judge.skipLlmWhenBlocked && scripts.length && llm.length) {
+      // Cheap first: the scripts' verdicts decide whether the LLM validators are worth asking at all.
+      await evaluate(scripts);
+      const { runLevel } = await import('./aggregate.ts');
+      const blocking = scripts.filter((v) => runLevel(done.get(v)!, config) === 'error').map((v) => v.id);
+      if (blocking.length) {
+        const why = `skipped: ${blocking.join(', ')} already ${blocking.length === 1 ? 'blocks' : 'block'} this change (judge.skipLlmWhenBlocked)`;
+        for (const v of llm) done.set(v, skippedRun(v, config, 'cheap-first', why));
+        llm = [];
+      }
+      await evaluate(llm);
+    } else await evaluate([...scripts, ...llm]);
   } finally {
     clearTimeout(budgetTimer);
+  }
+  const runs = validators.map((v) => done.get(v)!);
+  if (runs.some((r) => r.usage && !r.cached)) {
+    const { recordSpend } = await import('./budget.ts');
+    recordSpend(runs, config, event.sessionId, env);
   }
   return [...loadErrors.map((e) => loadErrorRun(e, config)), ...runs];
 }

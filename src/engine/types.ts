@@ -21,10 +21,17 @@ export interface ValidatorRun {
   severity: Severity;
   source?: Source;
   path: string;
-  /** `failed` = the judge found violations; `error` = the validator could not be evaluated (fail closed). */
-  status: 'passed' | 'failed' | 'error';
+  /**
+   * `failed` = the judge found violations; `error` = the validator could not be evaluated (fail closed); `skipped` =
+   * not run, on the user's explicit choice (`budgets.policy: "warn"`, `judge.skipLlmWhenBlocked`), and said so.
+   */
+  status: 'passed' | 'failed' | 'error' | 'skipped';
   verdict?: Verdict;
   error?: RunError;
+  /** Why a `skipped` run was not run: `budget-spent` or `cheap-first`. */
+  skipped?: { code: 'budget-spent' | 'cheap-first'; reason: string };
+  /** How many validators shared the request that judged this one (batched judging); absent when judged alone. */
+  batched?: number;
   durationMs: number;
   judge?: string;
   model?: string;

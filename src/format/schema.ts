@@ -28,6 +28,7 @@ export const KNOWN_KEYS = [
   'metadata',
   'script',
   'model',
+  'batch',
 ];
 const MATCH_KEYS = ['tools', 'files'];
 /** Triggers whose events carry changed files (`match.files` applies). */
@@ -188,6 +189,9 @@ const SCHEMA = v.looseObject({
       v.minLength(1, say('`model` is empty', 'remove it or name a model')),
     ),
   ),
+  batch: v.optional(
+    v.boolean(say('`batch` must be true or false', 'write `batch: false` to have this validator judged on its own')),
+  ),
 });
 
 const REQUIRED_FIX: Record<string, string> = {
@@ -304,6 +308,7 @@ export function validateSpec(
   if (d.metadata !== undefined) spec.metadata = d.metadata;
   if (d.script !== undefined) spec.script = d.script;
   if (d.model !== undefined) spec.model = d.model;
+  if (d.batch === false) spec.batch = false;
   return { spec, problems };
 }
 

@@ -69,6 +69,11 @@ export interface ValidatorSpec {
   script?: string;
   /** avp extension: the model this validator asks its LLM judge for (a hint; config may override). */
   model?: string;
+  /**
+   * avp extension: `false` keeps this validator out of batched judging (its own request, its own prompt); absent = it
+   * may share a request with other validators on the same backend and model (`judge.batch`).
+   */
+  batch?: false;
 }
 
 /** One runnable validator: a single file, a directory validator, or one rule of a RuleSet. */

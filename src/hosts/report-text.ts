@@ -89,6 +89,21 @@ function setupFix(error: RunError): string {
   return /avp doctor/.test(fix) ? fix : `${fix}; \`avp doctor\` shows what avp sees`;
 }
 
+/** Most places listed on one "still failing" line; the rest are counted. */
+const MAX_STILL = 12;
+
+/** Findings already shown in full, for unchanged content: where they are, briefly. */
+function stillLine(vs: ShownViolation[]): string {
+  const place = (v: ShownViolation) => {
+    const where = v.file ? `${v.file}${v.line ? `:${v.line}` : ''}` : '';
+    const what = v.rule && v.rule !== v.validator ? v.rule : v.message ? clip(v.message, 60) : '';
+    return [where, what && `(${what})`].filter(Boolean).join(' ') || 'as before';
+  };
+  const listed = vs.slice(0, MAX_STILL).map(place).join('; ');
+  const more = vs.length > MAX_STILL ? `; and ${vs.length - MAX_STILL} more` : '';
+  return `- [${vs[0]!.validator}] still failing: ${listed}${more}`;
+}
+
 export type Mode = 'blocking' | 'cannot-block' | 'released' | 'warning';
 
 export interface ReportText {
@@ -111,6 +126,7 @@ export function reportText(
   runs: ValidatorRun[],
   mode: Mode,
   fullReport = '.avp/logs/reports/',
+  repeated?: (v: ShownViolation) => boolean,
 ): ReportText {
   const on = `${event.event}${event.tool ? ` ${event.tool}` : ''}`;
   const head = {
@@ -120,6 +136,10 @@ export function reportText(
     warning: `avp warnings on ${on}: ${report.summary}.`,
   }[mode];
   const groups = violationGroups(runs);
+  // Shown in full on an earlier Stop round, for the same file content: one brief "still failing" line per validator.
+  const fresh = groups.map((g) => (repeated ? g.filter((v) => !repeated(v)) : g));
+  const still = groups.map((g) => (repeated ? g.filter((v) => repeated(v)) : []));
+  const skipped = runs.filter((r) => r.status === 'skipped');
   const errors = runs.filter((r) => r.status === 'error');
   const runtime = errors.filter((r) => !r.error?.setup);
   const setup = errors.filter((r) => r.error?.setup);
@@ -133,6 +153,15 @@ export function reportText(
       out.push('', 'Validator errors (avp could not evaluate these validators — not findings in your code):');
       for (const r of runtime)
         out.push(`- [${name(r)}] ${cut(r.error?.cause ?? 'unknown error')}\n    fix: ${cut(r.error?.fix ?? '')}`);
+    }
+    if (skipped.length) {
+      out.push('', 'Not run (the user chose this in avp config — not findings in your code):');
+      const reasons = new Map<string, string[]>();
+      for (const r of skipped) {
+        const why = r.skipped?.reason ?? 'not run';
+        reasons.set(why, [...(reasons.get(why) ?? []), name(r)]);
+      }
+      for (const [why, names] of reasons) out.push(`- ${names.join(', ')}: ${cut(why)}`);
     }
     if (setup.length) {
       out.push('', 'Not evaluated — avp is not set up for these validators (the user must fix this, not the code):');
@@ -152,6 +181,10 @@ export function reportText(
           ? 'Change the tool call so that it satisfies these validators.'
           : 'Fix every violation listed above, then continue.',
       );
+    if (still.some((g) => g.length))
+      lines.push(
+        'Findings marked "still failing" were shown in full on the previous Stop and the files they are in have not changed since.',
+      );
     if (runtime.length)
       lines.push(
         'The validator errors are not findings in your code: do not change the code for them; tell the user (each fix line says what to change).',
@@ -167,11 +200,12 @@ export function reportText(
   const section = (shown: number[] | undefined, clipped: boolean): string[] => {
     if (!groups.length) return [];
     const out = ['', 'Violations:'];
-    for (const [i, g] of groups.entries()) {
+    for (const [i, g] of fresh.entries()) {
       const n = shown ? shown[i]! : g.length;
       out.push(...g.slice(0, n).map((v) => describeViolation(v, clipped)));
       if (n < g.length)
         out.push(`- [${g[0]!.validator}] … ${plural(g.length - n, 'more violation')} in the full report`);
+      if (still[i]!.length) out.push(stillLine(still[i]!));
     }
     return out;
   };
@@ -186,6 +220,7 @@ export function reportText(
     index.push(
       `Failed (${groups.length}): ${groups.map((g) => `${clip(g[0]!.validator, MAX_NAME)} (${plural(g.length, 'violation')})`).join(', ')}`,
     );
+  if (skipped.length) index.push(`Not run (${skipped.length}): ${skipped.map((r) => clip(r.id, MAX_NAME)).join(', ')}`);
   if (errors.length)
     index.push(`Could not be evaluated (${errors.length}): ${errors.map((r) => clip(r.id, MAX_NAME)).join(', ')}`);
   index.push(`Some details below are shortened or left out; the full report: ${fullReport}`);
@@ -199,7 +234,7 @@ export function reportText(
   // Room for the "Violations:" header and each group's "… N more" line.
   const overhead = 16 + groups.reduce((n, g) => n + g[0]!.validator.length + 52, 0);
   const budget = MAX_REASON - fixed - errorText.join('\n').length - overhead;
-  const shown = fairShare(groups, budget, (v) => describeViolation(v, true).length + 1);
+  const shown = fairShare(fresh, budget, (v) => describeViolation(v, true).length + 1);
   const text = [head, ...index, ...section(shown, true), ...errorText, ...closing].join('\n');
   return { text, full, summarised: true };
 }

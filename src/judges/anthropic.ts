@@ -9,10 +9,13 @@ import { postWithRetry, RetryableError } from './http-retry.ts';
 import type { Answer, AskOptions, Transport } from './llm-judge.ts';
 import type { Prompt } from './prompt.ts';
 import { type AnthropicMessage, anthropicFromStream, anthropicUsage } from './sse.ts';
+import { batchJsonSchema } from './prompt-batch.ts';
 import { VERDICT_JSON_SCHEMA } from './verdict-schema.ts';
 
 export const ANTHROPIC_DEFAULT_URL = 'https://api.anthropic.com';
 const VERDICT_TOOL = 'report_verdict';
+/** A batched request's tool: one verdict per validator (prompt-batch.ts). */
+const VERDICTS_TOOL = 'report_verdicts';
 
 export interface AnthropicOptions {
   model: string;
@@ -51,18 +54,24 @@ export function anthropicRequest(
       ],
     });
   }
-  return {
-    model: opts.model,
-    max_tokens: opts.maxTokens ?? 2048,
-    system: [{ type: 'text', text: prompt.system, cache_control: ephemeral }],
-    tools: [
-      {
+  const tool = prompt.batch
+    ? {
+        name: VERDICTS_TOOL,
+        description: 'Report the verdict of every validator on the change, one entry each. Call it exactly once.',
+        input_schema: batchJsonSchema(prompt.batch),
+      }
+    : {
         name: VERDICT_TOOL,
         description: 'Report the verdict of the validator on the change. Call it exactly once.',
         input_schema: VERDICT_JSON_SCHEMA,
-      },
-    ],
-    tool_choice: { type: 'tool', name: VERDICT_TOOL },
+      };
+  return {
+    model: opts.model,
+    // A batch answers for every validator: room for each one's violations.
+    max_tokens: opts.maxTokens ?? (prompt.batch ? Math.min(16_384, 2048 * prompt.batch.length) : 2048),
+    system: [{ type: 'text', text: prompt.system, cache_control: ephemeral }],
+    tools: [tool],
+    tool_choice: { type: 'tool', name: tool.name },
     messages,
     ...(opts.stream ? { stream: true } : {}),
   };
@@ -72,7 +81,7 @@ export function anthropicRequest(
 export function answerOf(msg: AnthropicMessage): Answer {
   const usage = anthropicUsage(msg.usage);
   const base: Answer = { ...(usage ? { usage } : {}), ...(msg.model ? { model: msg.model } : {}) };
-  const tool = msg.content.find((b) => b.type === 'tool_use' && b.name === VERDICT_TOOL);
+  const tool = msg.content.find((b) => b.type === 'tool_use' && (b.name === VERDICT_TOOL || b.name === VERDICTS_TOOL));
   if (tool) return { ...base, value: tool.input };
   const text = msg.content
     .filter((b) => b.type === 'text')

@@ -6,6 +6,7 @@ import type { AvpConfig } from '../config-types.ts';
 import { truthy } from '../config.ts';
 import type { Validator } from '../format/types.ts';
 import { DEFAULT_MODELS, type Detection } from './detect.ts';
+import type { Transport } from './llm-judge.ts';
 import type { Judge } from './types.ts';
 
 /** The backend's default model (see DEFAULT_MODELS). */
@@ -21,6 +22,36 @@ export function modelFor(backend: string, validator: Validator | undefined, conf
   return config.judge.model || validator?.spec.model || defaultModel(backend);
 }
 
+/** The transport of a detected backend for `model` (the claude CLI's carries `validator`'s identity). */
+export async function buildTransport(
+  found: Detection,
+  model: string,
+  validator: Validator,
+  env: NodeJS.ProcessEnv,
+): Promise<Transport> {
+  const stream = truthy(env.AVP_JUDGE_STREAM);
+  if (found.backend === 'claude') {
+    const { claudeTransport } = await import('./claude.ts');
+    return claudeTransport({ bin: found.bin!, model, env }, validator);
+  }
+  if (found.backend === 'anthropic') {
+    const { anthropicTransport } = await import('./anthropic.ts');
+    return anthropicTransport({
+      model,
+      stream,
+      ...(env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : {}),
+      ...(env.ANTHROPIC_BASE_URL ? { baseUrl: env.ANTHROPIC_BASE_URL } : {}),
+    });
+  }
+  const { openaiTransport } = await import('./openai.ts');
+  return openaiTransport({
+    model,
+    stream,
+    ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
+    ...(env.OPENAI_BASE_URL ? { baseUrl: env.OPENAI_BASE_URL } : {}),
+  });
+}
+
 /** Builds the uncached judge: the transport, the shared LLM flow (prompt, verdict, repair) and its limit. */
 async function buildJudge(
   found: Detection,
@@ -30,29 +61,21 @@ async function buildJudge(
   env: NodeJS.ProcessEnv,
 ): Promise<Judge> {
   const { llmJudge } = await import('./llm-judge.ts');
-  const stream = truthy(env.AVP_JUDGE_STREAM);
-  if (found.backend === 'claude') {
-    const { claudeTransport } = await import('./claude.ts');
-    return llmJudge(claudeTransport({ bin: found.bin!, model, env }, validator), config.judge.concurrency);
-  }
-  if (found.backend === 'anthropic') {
-    const { anthropicTransport } = await import('./anthropic.ts');
-    const opts = {
-      model,
-      stream,
-      ...(env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : {}),
-      ...(env.ANTHROPIC_BASE_URL ? { baseUrl: env.ANTHROPIC_BASE_URL } : {}),
-    };
-    return llmJudge(anthropicTransport(opts), config.judge.concurrency);
-  }
-  const { openaiTransport } = await import('./openai.ts');
-  const opts = {
-    model,
-    stream,
-    ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
-    ...(env.OPENAI_BASE_URL ? { baseUrl: env.OPENAI_BASE_URL } : {}),
-  };
-  return llmJudge(openaiTransport(opts), config.judge.concurrency);
+  return llmJudge(await buildTransport(found, model, validator, env), config.judge.concurrency);
+}
+
+/**
+ * The endpoint, part of the verdict cache key next to the backend and model: another server may run another model
+ * under the same name. Batched judging (batch.ts) keys its entries the same way, so both share one cache.
+ */
+export function cacheJudgeName(found: Detection, env: NodeJS.ProcessEnv): string {
+  const identity =
+    found.backend === 'anthropic'
+      ? env.ANTHROPIC_BASE_URL
+      : found.backend === 'openai'
+        ? env.OPENAI_BASE_URL
+        : undefined;
+  return identity ? `${found.backend}:${identity}` : found.backend;
 }
 
 /**
@@ -72,13 +95,7 @@ export async function createLlmJudge(
     name: found.backend,
     evaluate: async (req) => (await buildJudge(found, model, validator, config, env)).evaluate(req),
   };
-  // The endpoint is part of the key: another server may run another model under the same name.
-  const identity =
-    found.backend === 'anthropic'
-      ? env.ANTHROPIC_BASE_URL
-      : found.backend === 'openai'
-        ? env.OPENAI_BASE_URL
-        : undefined;
+  const identity = cacheJudgeName(found, env).slice(found.backend.length + 1) || undefined;
   const { cachingJudge } = await import('./cache.ts');
   return cachingJudge(lazy, { model, maxBytes: config.cache.maxBytes, env, ...(identity ? { identity } : {}) });
 }

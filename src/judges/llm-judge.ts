@@ -43,7 +43,8 @@ export const REPAIR_INSTRUCTION =
   '{"passed": true or false, "violations": [...], "summary": "..."} for the change above — "passed" a JSON boolean, ' +
   'false whenever you list a violation; no prose, no code fence.';
 
-function addUsage(a: TokenUsage | undefined, b: TokenUsage | undefined): TokenUsage | undefined {
+/** Two usages added up (cache fields only when either has them). */
+export function addUsage(a: TokenUsage | undefined, b: TokenUsage | undefined): TokenUsage | undefined {
   if (!a) return b;
   if (!b) return a;
   const sum = (x?: number, y?: number) => (x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0));

@@ -10,6 +10,7 @@ import { REPAIR_INSTRUCTION } from './llm-judge.ts';
 import type { Prompt } from './prompt.ts';
 import { openaiFromStream } from './sse.ts';
 import type { TokenUsage } from './types.ts';
+import { batchJsonSchema } from './prompt-batch.ts';
 import { VERDICT_JSON_SCHEMA } from './verdict-schema.ts';
 
 export const OPENAI_DEFAULT_URL = 'https://api.openai.com/v1';
@@ -46,7 +47,9 @@ export function openaiRequest(
       ? {
           response_format: {
             type: 'json_schema',
-            json_schema: { name: 'avp_verdict', strict: true, schema: VERDICT_JSON_SCHEMA },
+            json_schema: prompt.batch
+              ? { name: 'avp_verdicts', strict: true, schema: batchJsonSchema(prompt.batch) }
+              : { name: 'avp_verdict', strict: true, schema: VERDICT_JSON_SCHEMA },
           },
         }
       : {}),

@@ -33,6 +33,8 @@ export interface Prompt {
   /** Varying: the nonce-fenced event context and the closing request. */
   eventText: string;
   nonce: string;
+  /** Set on a batched prompt (prompt-batch.ts): the validator ids, each answered with its own verdict. */
+  batch?: string[];
 }
 
 export const SYSTEM_PROMPT = `You are an AVP validator: a code review sub-agent started by avp. You judge ONE change made by a coding agent against ONE validator's rules, and nothing else.

@@ -87,7 +87,8 @@ const DENIAL_AFTER_LABEL =
 const DENIAL_ALONE =
   /^[\s>*_#`-]*[*_`"]*(?:DENY|DENIED|BLOCK(?:ED)?|REJECT(?:ED)?|FAIL(?:ED)?)[*_`"]*\s*(?:$|[-—–:.]+\s*(.*)$)/;
 
-function decisiveDenial(text: string, rule: string): Verdict | undefined {
+/** A decisive denial line in `text` (see above), as a failed verdict; `undefined` when there is none. */
+export function decisiveDenial(text: string, rule: string): Verdict | undefined {
   for (const line of text.split(/\r?\n/)) {
     const m = DENIAL_AFTER_LABEL.exec(line) ?? DENIAL_ALONE.exec(line);
     if (!m) continue;
@@ -97,7 +98,8 @@ function decisiveDenial(text: string, rule: string): Verdict | undefined {
   return undefined;
 }
 
-function nested(o: unknown): unknown[] {
+/** The object values one level inside `o` (wrappers such as `{"verdict": {…}}`). */
+export function nested(o: unknown): unknown[] {
   if (typeof o !== 'object' || o === null || Array.isArray(o)) return [];
   return Object.values(o).filter((x) => typeof x === 'object' && x !== null && !Array.isArray(x));
 }

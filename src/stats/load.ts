@@ -14,6 +14,7 @@ export interface Loaded {
   data: LogData;
   prices: Record<string, ModelPrice>;
   since?: number;
+  config: import('../config-types.ts').AvpConfig;
 }
 
 /**
@@ -40,7 +41,7 @@ export async function loadPeriod(opts: { cwd: string; since?: string; validator?
       },
     );
   }
-  return { projectRoot, data, prices: config.prices, ...(since !== undefined ? { since } : {}) };
+  return { projectRoot, data, prices: config.prices, config, ...(since !== undefined ? { since } : {}) };
 }
 
 /** Unreadable log lines, for stderr: the count, and the first few by file and line. */

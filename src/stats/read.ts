@@ -13,7 +13,7 @@ import type { CallRecord, LogData, RunRecord, SkippedLine } from './types.ts';
 const MAX_LINE = 1024 * 1024;
 /** A log file past this size is not read whole into memory: skipped and named. */
 const MAX_FILE = 512 * 1024 * 1024;
-const STATUSES = new Set(['passed', 'failed', 'error']);
+const STATUSES = new Set(['passed', 'failed', 'error', 'skipped']);
 const CACHE = new Set(['hit', 'miss', 'off', 'none']);
 
 const str = (x: unknown, max = 4096): string | undefined => (typeof x === 'string' && x.length <= max ? x : undefined);
@@ -52,7 +52,8 @@ export function parseRunLine(text: string): RunRecord | string {
   if (!Number.isFinite(ts)) return 'no valid "ts" time';
   const validator = str(j.validator, 400);
   if (!validator) return 'no "validator" name';
-  if (typeof j.status !== 'string' || !STATUSES.has(j.status)) return '"status" is not passed, failed or error';
+  if (typeof j.status !== 'string' || !STATUSES.has(j.status))
+    return '"status" is not passed, failed, error or skipped';
   const durationMs = num(j.durationMs);
   if (durationMs === undefined) return 'no valid "durationMs"';
   const event = str(j.event, 200) ?? '?';

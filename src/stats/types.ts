@@ -8,7 +8,7 @@ export interface RunRecord {
   day: string;
   validator: string;
   severity: string;
-  status: 'passed' | 'failed' | 'error';
+  status: 'passed' | 'failed' | 'error' | 'skipped';
   event: string;
   tool?: string;
   files: string[];

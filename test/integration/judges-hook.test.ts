@@ -51,7 +51,8 @@ describe('avp hook with LLM judges', () => {
       };
     });
     const input = p.fixture('hook-input-PostToolUse-Edit.json');
-    const first = await p.hook(input, apiEnv(server.url));
+    // Separate requests on purpose (their concurrency is what is measured); batching has judges-batch.test.ts.
+    const first = await p.hook(input, { ...apiEnv(server.url), AVP_JUDGE_BATCH: '0' });
     console.log(`avp hook, 8 LLM validators × 1 s answers: ${Math.round(first.ms)} ms`);
     expect(first.code).toBe(0);
     expect(first.json.decision).toBe('block');
@@ -62,7 +63,7 @@ describe('avp hook with LLM judges', () => {
     );
     expect(first.ms).toBeLessThan(4000);
 
-    const second = await p.hook(input, apiEnv(server.url));
+    const second = await p.hook(input, { ...apiEnv(server.url), AVP_JUDGE_BATCH: '0' });
     console.log(`avp hook, same event, 8 verdicts from the cache: ${Math.round(second.ms)} ms`);
     expect(server.requests).toHaveLength(8); // no request reached the server
     expect(second.json.decision).toBe('block');
@@ -89,13 +90,13 @@ describe('avp hook with LLM judges', () => {
     expect(lines.slice(8).every((l) => l.cached === true && l.tokens === undefined)).toBe(true);
 
     // AVP_NO_CACHE=1, or `avp hook --no-cache`: asked again
-    await p.hook(input, { ...apiEnv(server.url), AVP_NO_CACHE: '1' });
+    await p.hook(input, { ...apiEnv(server.url), AVP_NO_CACHE: '1', AVP_JUDGE_BATCH: '0' });
     expect(server.requests).toHaveLength(16);
     const noCache = await runAvp(['hook', '--no-cache'], {
       bin: BIN,
       cwd: p.root,
       stdin: JSON.stringify(input),
-      env: { ...projectEnv(p), ...apiEnv(server.url) },
+      env: { ...projectEnv(p), ...apiEnv(server.url), AVP_JUDGE_BATCH: '0' },
     });
     expect(JSON.parse(noCache.stdout).decision).toBe('block');
     expect(server.requests).toHaveLength(24);
