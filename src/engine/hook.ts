@@ -5,6 +5,7 @@
  * the engine, judges, diff and valibot loaded.
  */
 import type { AvpConfig } from '../config-types.ts';
+import { killSwitchForbidden, missingRequired } from '../config-managed.ts';
 import { applyEnv, defaultConfig, isDisabled, loadConfig, truthy } from '../config.ts';
 import { AvpError, errorMessage } from '../errors.ts';
 import type { HookEvent } from '../event.ts';
@@ -53,6 +54,7 @@ async function configFor(
     } catch {
       config.disabled = truthy(env.AVP_DISABLE);
     }
+    if (killSwitchForbidden(env)) config.disabled = false;
     return { config, problem };
   }
 }
@@ -85,11 +87,14 @@ export async function answerClaudeHook(
   const pass = () => (profile ? { ...PASS, notes: [profile.done()] } : PASS);
   let event = normalizeClaudeEvent(input, env);
   profile?.mark('normalize');
-  // The user's kill switch comes first: it needs no config, no accepted state.
-  if (truthy(env.AVP_DISABLE)) return pass();
+  // The user's kill switch comes first: it needs no config, no accepted state (unless a managed policy forbids it).
+  if (truthy(env.AVP_DISABLE) && !killSwitchForbidden(env)) return pass();
   // What avp runs on is the state the user accepted; changes to it (pending) are announced, not obeyed.
   const view = hookTrustView(event.projectRoot, env, event.event);
-  const notice = (answer: HookAnswer) => withNotice(answer, event, view.notice, view.tellModel);
+  // What the managed policy refused (a kill switch, a disable) is said to the user on every answer.
+  let policyNotes: string[] = [];
+  const notice = (answer: HookAnswer) =>
+    withNotice(answer, event, [view.notice, ...policyNotes].filter(Boolean).join('\n\n') || undefined, view.tellModel);
   profile?.mark('accepted state');
   const denial = controlPlaneDenial(event, env);
   if (denial) return notice(denyAnswer(event, denial));
@@ -99,10 +104,11 @@ export async function answerClaudeHook(
   const config = event.stateless
     ? { ...loaded.config, cache: { ...loaded.config.cache, enabled: false } }
     : loaded.config;
+  policyNotes = config.policy?.notes.map((n) => `avp: ${n}.`) ?? [];
   profile?.mark('config');
   if (config.disabled) return notice(pass());
 
-  const found = await discover({
+  let found = await discover({
     projectRoot: event.projectRoot,
     env,
     noCache: !config.cache.enabled,
@@ -110,6 +116,9 @@ export async function answerClaudeHook(
     userDir: view.userValidators,
   });
   profile?.mark('discover');
+  // A validator the managed policy requires and that is not installed fails closed, like a broken one.
+  const missing = config.policy ? missingRequired(config.policy, found.validators, found.errors) : [];
+  if (missing.length) found = { ...found, errors: [...found.errors, ...missing] };
   // Nothing installed anywhere: nothing can ever match, and there is no turn worth tracking.
   if (!found.validators.length && !found.errors.length) return notice(pass());
   // Counted also when nothing matches (the run log never sees those calls): `avp stats`' denominator.
