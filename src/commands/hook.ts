@@ -59,10 +59,20 @@ export async function runHookCommand(argv: string[]): Promise<number> {
   // Whatever happens below, the process ends soon after answering (a judge's stray handle must not hold the agent).
   const exitSoon = (code: number) => setTimeout(() => process.exit(code), 200).unref();
   let input: unknown;
+  let release: (() => void) | undefined;
   try {
     const { readStdin, parseInput } = await import('../hosts/stdin.ts');
     const wait = Number(process.env.AVP_STDIN_TIMEOUT_MS);
-    input = parseInput(await readStdin(Number.isInteger(wait) && wait > 0 ? { timeoutMs: wait } : {}));
+    const text = await readStdin(Number.isInteger(wait) && wait > 0 ? { timeoutMs: wait } : {});
+    input = parseInput(text);
+    // The same event from the plugin's hook and the settings' hook at once: one avp answers, the other passes.
+    const { claimCall } = await import('../hosts/duplicate-call.ts');
+    release = claimCall(text, process.env);
+    if (!release) {
+      await write(process.stdout, '{}\n');
+      exitSoon(0);
+      return 0;
+    }
     if (process.env.AVP_PROFILE === '1')
       process.stderr.write(`avp profile (ms): stdin read by ${performance.now().toFixed(2)}\n`);
     const { answerClaudeHook } = await import('../engine/hook.ts');
@@ -86,6 +96,8 @@ export async function runHookCommand(argv: string[]): Promise<number> {
     await write(process.stdout, `${JSON.stringify(internalErrorAnswer(input, message))}\n`);
     exitSoon(0);
     return 0;
+  } finally {
+    release?.();
   }
 }
 
