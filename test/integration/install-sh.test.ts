@@ -114,4 +114,21 @@ describe('install.sh', () => {
     }
     expect(existsSync(join(home, '.avp', 'bin', 'avp'))).toBe(true);
   });
+
+  test('the release workflow publishes what install.sh, install.ps1 and avp upgrade read, from one release URL', () => {
+    const workflow = readFileSync(join(ROOT, '.github/workflows/release.yml'), 'utf8');
+    for (const asset of ['version.txt', 'sha256sums.txt', 'install.sh', 'install.ps1', 'build.ts --all', 'codesign'])
+      expect({ asset, published: workflow.includes(asset) }).toEqual({ asset, published: true });
+    const build = readFileSync(join(ROOT, 'build.ts'), 'utf8');
+    for (const target of ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'windows-x64']) {
+      expect(build).toContain(`'bun-${target}'`);
+      expect(workflow).toContain(target);
+    }
+    const url = /https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/releases\/download/;
+    const defaults = ['install.sh', 'install.ps1', 'src/upgrade/release.ts'].map(
+      (f) => url.exec(readFileSync(join(ROOT, f), 'utf8'))?.[0],
+    );
+    expect(new Set(defaults).size).toBe(1);
+    expect(defaults[0]).toBeDefined();
+  });
 });
