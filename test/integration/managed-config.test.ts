@@ -133,4 +133,15 @@ describe('managed config: mandatory validators', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('sk-live-abc');
   });
+
+  test('avp list and avp doctor show the policy and what it refused', async () => {
+    const p = keyProject();
+    const file = managed({ requiredValidators: ['no-keys'] });
+    const env = { HOME: p.home, AVP_HOME: join(p.home, '.avp'), AVP_MANAGED_CONFIG: file, AVP_DISABLE: '1' };
+    const list = await runAvp(['list'], { bin: BIN, cwd: p.root, env });
+    expect(list.stdout + list.stderr).toContain('AVP_DISABLE is ignored: the managed policy');
+    expect(list.stdout + list.stderr).not.toContain('avp is turned off');
+    const doctor = await runAvp(['doctor', '--no-probe'], { bin: BIN, cwd: p.root, env });
+    expect(doctor.stdout + doctor.stderr).toContain(`managed policy (${file}): requires no-keys`);
+  });
 });
