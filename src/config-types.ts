@@ -79,4 +79,9 @@ export interface AvpConfig {
    * prefix (`claude-haiku-4-5-20251001` → `claude-haiku-4-5`); entries in config files add to the defaults.
    */
   prices: Record<string, ModelPrice>;
+  /**
+   * The managed policy in force (see config-managed.ts), when a managed file exists: its files, the validators it
+   * requires, and what it refused (a kill switch, a disable, a lowered severity), said to the user.
+   */
+  policy?: { files: string[]; required: string[]; notes: string[] };
 }

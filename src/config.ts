@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { enforcePolicy, readManagedPolicy } from './config-managed.ts';
 import type { AvpConfig, BackendName } from './config-types.ts';
 import { AvpError } from './errors.ts';
 import type { Severity } from './format/types.ts';
@@ -153,8 +154,9 @@ function finish(c: AvpConfig): AvpConfig {
 }
 
 /**
- * Loads the configuration for a project. Throws `AvpError('config-invalid')` naming the file and key when a config
- * file is malformed, and `AvpError('config-env')` for a malformed `AVP_*` variable.
+ * Loads the configuration for a project, then enforces the managed policy (config-managed.ts) on it. Throws
+ * `AvpError('config-invalid')` naming the file and key when a config file is malformed, `AvpError('managed-config')`
+ * for a malformed managed file, and `AvpError('config-env')` for a malformed `AVP_*` variable.
  */
 export async function loadConfig(opts: {
   cwd: string;
@@ -182,7 +184,10 @@ export async function loadConfig(opts: {
     }
     config = mergeConfig(config, layer);
   }
-  return finish(mergeConfig(applyEnv(config, env), opts.overrides));
+  const resolved = finish(mergeConfig(applyEnv(config, env), opts.overrides));
+  // The machine's policy last, so nothing above can undo it; one stat when there is no managed file.
+  const policy = readManagedPolicy(env);
+  return policy ? enforcePolicy(resolved, policy, env) : resolved;
 }
 
 /** The effective severity of a validator: config override by id, then by name, else the frontmatter's. */

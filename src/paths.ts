@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import * as nodePath from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { checkPathBounds, type PathResolver } from './real-paths.ts';
 
 /** `~/.avp`, or `AVP_HOME` when set (tests and portable installs rely on it). */
@@ -139,23 +140,34 @@ export function locateProject(
   return { root: cwd, isProject: false };
 }
 
-/** A relative path that leaves its base: `..` or `../…` — not a name that merely starts with dots (`..foo`). */
-function escapes(rel: string): boolean {
-  return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+/** The parts of `node:path` relativizing needs: the native module, or `path.win32` / `path.posix` in tests. */
+export type PathApi = Pick<typeof nodePath, 'relative' | 'isAbsolute' | 'sep'>;
+
+/**
+ * A relative path that leaves its base: `..` or `../…` — not a name that merely starts with dots (`..foo`); on
+ * Windows also another drive (`D:\…`), which `relative` answers with an absolute path.
+ */
+function escapes(rel: string, p: PathApi): boolean {
+  return rel === '..' || rel.startsWith(`..${p.sep}`) || p.isAbsolute(rel);
 }
 
 /**
- * Project-relative path with `/` separators, or the absolute path for a file outside the project. `nocase`: the file
- * system ignores case, so `/Proj/x` is inside `/proj`.
+ * Project-relative path with `/` separators, or the absolute path (with `/` separators) for a file outside the
+ * project. `nocase`: the file system ignores case, so `/Proj/x` is inside `/proj`. `p`: the path rules (the native
+ * ones; `path.win32` folds case and drive letters itself and accepts `\` and `/` alike).
  */
-
-export function relativize(path: string, projectRoot: string, nocase = false): { relPath: string; inProject: boolean } {
-  let rel = relative(projectRoot, path);
-  if (nocase && escapes(rel) && path.toLowerCase().length === path.length) {
-    const folded = relative(projectRoot.toLowerCase(), path.toLowerCase());
+export function relativize(
+  path: string,
+  projectRoot: string,
+  nocase = false,
+  p: PathApi = nodePath,
+): { relPath: string; inProject: boolean } {
+  let rel = p.relative(projectRoot, path);
+  if (nocase && escapes(rel, p) && path.toLowerCase().length === path.length) {
+    const folded = p.relative(projectRoot.toLowerCase(), path.toLowerCase());
     // Same length once folded: take the tail of the real path so the file keeps its own spelling.
-    if (!(folded === '' || escapes(folded))) rel = path.slice(path.length - folded.length);
+    if (!(folded === '' || escapes(folded, p))) rel = path.slice(path.length - folded.length);
   }
-  if (rel === '' || escapes(rel)) return { relPath: path.split(sep).join('/'), inProject: false };
-  return { relPath: rel.split(sep).join('/'), inProject: true };
+  if (rel === '' || escapes(rel, p)) return { relPath: path.split(p.sep).join('/'), inProject: false };
+  return { relPath: rel.split(p.sep).join('/'), inProject: true };
 }

@@ -9,7 +9,7 @@
  * so a hostile input cannot make the walk long.
  */
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import * as nodePath from 'node:path';
 import { AvpError } from './errors.ts';
 
 /** Linux's PATH_MAX: no real file has a longer path, so a longer one is refused before any disk access. */
@@ -55,7 +55,9 @@ export const nodeProbe: FsProbe = {
 export function checkPathBounds(path: string, what: string): void {
   const bytes = path.length > MAX_PATH_BYTES ? Buffer.byteLength(path) : path.length;
   let depth = 0;
-  if (bytes <= MAX_PATH_BYTES) for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) depth++;
+  // A Windows path (`C:\…`, `\\server\…`) counts its backslashes too; elsewhere a backslash is part of a name.
+  const sep = /^(?:[A-Za-z]:)?\\/.test(path) ? /[\\/]/g : /\//g;
+  if (bytes <= MAX_PATH_BYTES) depth = path.match(sep)?.length ?? 0;
   if (bytes > MAX_PATH_BYTES || depth > MAX_PATH_DEPTH) {
     throw new AvpError(
       'path-too-long',
@@ -84,16 +86,22 @@ export interface RealPath {
   caseInsensitive: boolean;
 }
 
+/** The parts of `node:path` resolution needs: the native module, or `path.win32` to test Windows paths anywhere. */
+export type ResolverPaths = Pick<typeof nodePath, 'basename' | 'dirname' | 'join' | 'resolve'>;
+
 /** Resolves real paths with a cache; make one per hook call (the disk may change between calls). */
 export class PathResolver {
   private readonly real = new Map<string, string>();
   private readonly nocase = new Map<string, boolean>();
 
-  constructor(private readonly probe: FsProbe = nodeProbe) {}
+  constructor(
+    private readonly probe: FsProbe = nodeProbe,
+    private readonly paths: ResolverPaths = nodePath,
+  ) {}
 
   /** The real path of absolute `path` and the case sensitivity of the file system it lives on. */
   resolve(path: string): RealPath {
-    const real = this.realPath(resolve(path), 0);
+    const real = this.realPath(this.paths.resolve(path), 0);
     return { path: real, caseInsensitive: this.caseInsensitive(real) };
   }
 
@@ -103,6 +111,7 @@ export class PathResolver {
   }
 
   private realPath(path: string, hops: number): string {
+    const { basename, dirname, join, resolve } = this.paths;
     const known = this.real.get(path);
     if (known !== undefined) return known;
     let out: string;
@@ -128,6 +137,7 @@ export class PathResolver {
    * case-swapped name means it does. Never assumed from the OS (macOS volumes and Linux casefold folders differ).
    */
   private caseInsensitive(real: string): boolean {
+    const { basename, dirname, join } = this.paths;
     for (let p = real; ; p = dirname(p)) {
       if (dirname(p) === p) return false;
       const name = basename(p);

@@ -42,6 +42,18 @@ function shellWord(s: string): string {
   return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * A program path as a hook command's first word. On Windows, Claude Code runs hooks with Git Bash when it finds it,
+ * else with PowerShell or cmd: `C:/Users/me/.avp/bin/avp.exe` (forward slashes, no quotes) is read the same by all
+ * three, while `'C:\…'` works only in bash and `& "…"` only in PowerShell. A path with a space must be quoted:
+ * `"C:/Program Files/…"` (bash and cmd).
+ */
+export function commandWord(path: string, platform: NodeJS.Platform = process.platform): string {
+  if (platform !== 'win32') return shellWord(path);
+  const slashed = path.replaceAll('\\', '/');
+  return /^[A-Za-z0-9_./:@%+=,~-]+$/.test(slashed) ? slashed : `"${slashed}"`;
+}
+
 /** The hook command written into the shared settings: it works on every machine that has avp on PATH. */
 export function portableHookCommand(agent = 'claude'): string {
   return `avp hook --agent ${agent}`;
@@ -51,9 +63,15 @@ export function portableHookCommand(agent = 'claude'): string {
  * This machine's hook command: the absolute path of the running avp binary (for unshared settings only), or
  * `bun <cli.ts>` when avp runs from source.
  */
-export function avpHookCommand(agent = 'claude'): string {
-  const fromSource = typeof Bun !== 'undefined' && /\.[cm]?[jt]s$/.test(Bun.main);
-  const program = fromSource ? `${shellWord(process.execPath)} ${shellWord(Bun.main)}` : shellWord(process.execPath);
+export function avpHookCommand(
+  agent = 'claude',
+  platform: NodeJS.Platform = process.platform,
+  execPath = process.execPath,
+  main = typeof Bun !== 'undefined' ? Bun.main : '',
+): string {
+  const fromSource = /\.[cm]?[jt]s$/.test(main);
+  const word = (p: string) => commandWord(p, platform);
+  const program = fromSource ? `${word(execPath)} ${word(main)}` : word(execPath);
   return `${program} hook --agent ${agent}`;
 }
 

@@ -4,6 +4,7 @@
  * every change, for Stop validators. The same discovery, matching, judges and aggregation as `avp hook` run them.
  */
 import type { AvpConfig } from '../config-types.ts';
+import { missingRequired } from '../config-managed.ts';
 import { configFilesPresent, isDisabled, loadConfig, truthy } from '../config.ts';
 import { aggregate } from '../engine/aggregate.ts';
 import { runCost } from '../engine/log.ts';
@@ -95,6 +96,9 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
   }
   const files = await collectChanges(opts.projectRoot, opts.cwd, opts);
   const found = await discover({ projectRoot: opts.projectRoot, env, noCache: !config.cache.enabled });
+  // As in hook mode: a validator the managed policy requires and that is not installed fails closed.
+  if (config.policy)
+    found.errors = [...found.errors, ...missingRequired(config.policy, found.validators, found.errors)];
   const active = found.validators.filter((v) => !isDisabled(config, v.id, v.name));
   const base = { agent: 'claude' as const, cwd: opts.cwd, projectRoot: opts.projectRoot, raw: {} };
   const events: HookEvent[] = [];

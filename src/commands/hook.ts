@@ -48,11 +48,20 @@ export async function runHookCommand(argv: string[]): Promise<number> {
   const exitSoon = (code: number) => setTimeout(() => process.exit(code), 200).unref();
   let input: unknown;
   let adapter: AgentAdapter | undefined;
+  let release: (() => void) | undefined;
   try {
     adapter = await loadAgent(agent !== undefined && isAgentName(agent) ? agent : 'claude');
     const { readStdin, parseInput } = await import('../hosts/stdin.ts');
     const wait = Number(process.env.AVP_STDIN_TIMEOUT_MS);
-    input = parseInput(await readStdin(Number.isInteger(wait) && wait > 0 ? { timeoutMs: wait } : {}));
+    const text = await readStdin(Number.isInteger(wait) && wait > 0 ? { timeoutMs: wait } : {});
+    input = parseInput(text);
+    // The same event from Claude Code's plugin hook and its settings hook at once: one avp answers, the other passes.
+    if (adapter.name === 'claude') release = (await import('../hosts/duplicate-call.ts')).claimCall(text, process.env);
+    if (adapter.name === 'claude' && !release) {
+      await write(process.stdout, '{}\n');
+      exitSoon(0);
+      return 0;
+    }
     if (process.env.AVP_PROFILE === '1')
       process.stderr.write(`avp profile (ms): stdin read by ${performance.now().toFixed(2)}\n`);
     const { answerHook } = await import('../engine/hook.ts');
@@ -76,6 +85,8 @@ export async function runHookCommand(argv: string[]): Promise<number> {
     await write(process.stdout, answer.stdout);
     exitSoon(answer.exitCode);
     return answer.exitCode;
+  } finally {
+    release?.();
   }
 }
 

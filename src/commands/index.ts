@@ -41,4 +41,5 @@ export const commands: Record<string, Loader> = {
   // about avp itself
   help: () => load(import('./help.ts')),
   version: () => load(import('./version.ts')),
+  upgrade: () => load(import('./upgrade.ts')),
 };

@@ -98,6 +98,8 @@ async function disabledBy(
   try {
     const config = await loadConfig({ cwd: process.cwd(), projectRoot, env: process.env });
     const notes = config.disabled ? ['avp is turned off (AVP_DISABLE=1 or `disabled: true`): no validator runs'] : [];
+    // What a managed policy refused (a kill switch, a disabled required validator) is said here too.
+    notes.push(...(config.policy?.notes ?? []));
     return { disabled: (v) => config.disabled || isDisabled(config, v.id, v.name), notes };
   } catch (e) {
     return { disabled: () => false, notes: [`config not read, so STATUS ignores it: ${(e as Error).message}`] };

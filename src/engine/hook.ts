@@ -6,6 +6,7 @@
  * something matches are the engine, judges, diff and valibot loaded.
  */
 import type { AvpConfig } from '../config-types.ts';
+import { killSwitchForbidden, missingRequired } from '../config-managed.ts';
 import { applyEnv, defaultConfig, isDisabled, loadConfig, truthy } from '../config.ts';
 import { AvpError, errorMessage } from '../errors.ts';
 import type { HookEvent } from '../event.ts';
@@ -53,6 +54,7 @@ async function configFor(
     } catch {
       config.disabled = truthy(env.AVP_DISABLE);
     }
+    if (killSwitchForbidden(env)) config.disabled = false;
     return { config, problem };
   }
 }
@@ -105,12 +107,22 @@ export async function answerHook(
     return { stdout: out.stdout, exitCode: out.exitCode, notes };
   };
   const pass = () => answer(PASS_DECISION);
-  // The user's kill switch comes first: it needs no config, no accepted state.
-  if (truthy(env.AVP_DISABLE)) return pass();
+  // The user's kill switch comes first: it needs no config, no accepted state (unless a managed policy forbids it).
+  if (truthy(env.AVP_DISABLE) && !killSwitchForbidden(env)) return pass();
   // What avp runs on is the state the user accepted; changes to it (pending) are announced, not obeyed.
   const view = hookTrustView(event.projectRoot, env, event.event);
+  // What the managed policy refused (a kill switch, a disable) is said to the user on every answer.
+  let policyNotes: string[] = [];
   const notice = (decision: Decision, notes?: string[]) =>
-    answer(withNotice(decision, ability, view.notice, view.tellModel), notes);
+    answer(
+      withNotice(
+        decision,
+        ability,
+        [view.notice, ...policyNotes].filter(Boolean).join('\n\n') || undefined,
+        view.tellModel,
+      ),
+      notes,
+    );
   profile?.mark('accepted state');
   const denial = controlPlaneDenial(event, env);
   if (denial) return notice(refusal(denial, 'avp refused a change to its own files'));
@@ -120,10 +132,11 @@ export async function answerHook(
   const config = event.stateless
     ? { ...loaded.config, cache: { ...loaded.config.cache, enabled: false } }
     : loaded.config;
+  policyNotes = config.policy?.notes.map((n) => `avp: ${n}.`) ?? [];
   profile?.mark('config');
   if (config.disabled) return notice(PASS_DECISION);
 
-  const found = await discover({
+  let found = await discover({
     projectRoot: event.projectRoot,
     env,
     noCache: !config.cache.enabled,
@@ -131,6 +144,9 @@ export async function answerHook(
     userDir: view.userValidators,
   });
   profile?.mark('discover');
+  // A validator the managed policy requires and that is not installed fails closed, like a broken one.
+  const missing = config.policy ? missingRequired(config.policy, found.validators, found.errors) : [];
+  if (missing.length) found = { ...found, errors: [...found.errors, ...missing] };
   // Nothing installed anywhere: nothing can ever match, and there is no turn worth tracking.
   if (!found.validators.length && !found.errors.length) return notice(PASS_DECISION);
   // Counted also when nothing matches (the run log never sees those calls): `avp stats`' denominator.

@@ -76,6 +76,8 @@ function send(target: number, signal: NodeJS.Signals): boolean {
  * until no new process appears, so nothing forks its way out between reading the table and killing.
  */
 export function killTree(pid: number): void {
+  // Windows has no process groups and no SIGSTOP: taskkill /T ends the process and every process it started.
+  if (process.platform === 'win32') return killTreeWindows(pid);
   const stopped = new Set<number>();
   send(-pid, 'SIGSTOP') || send(pid, 'SIGSTOP');
   for (let round = 0; round < 4; round++) {
@@ -88,4 +90,18 @@ export function killTree(pid: number): void {
   }
   if (!send(-pid, 'SIGKILL')) send(pid, 'SIGKILL');
   for (const p of stopped) send(p, 'SIGKILL');
+}
+
+/** The command that ends `pid` and its descendants on Windows (exported for the tests of its arguments). */
+export function windowsKillCommand(pid: number): [string, string[]] {
+  return ['taskkill', ['/PID', String(pid), '/T', '/F']];
+}
+
+function killTreeWindows(pid: number): void {
+  const [cmd, args] = windowsKillCommand(pid);
+  try {
+    execFileSync(cmd, args, { stdio: 'ignore', timeout: 5000, windowsHide: true });
+  } catch {
+    send(pid, 'SIGKILL'); // taskkill missing or the process already gone: at least the judge itself
+  }
 }

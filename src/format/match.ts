@@ -68,13 +68,16 @@ function anchored(source: string): RegExp {
  * folder name (`a\nb/c.ts` escaped `**\/*`). `basename`: match the last segment only.
  */
 function glob(pattern: string, basename: boolean, nocase: boolean): (s: string) => boolean {
-  const re = picomatch.makeRe(pattern, { dot: true, nocase });
+  // `windows: false`: paths reach matching with `/` on every OS, so a glob means the same on Windows as elsewhere
+  // (picomatch would otherwise switch to Windows rules by the platform it runs on).
+  const re = picomatch.makeRe(pattern, { dot: true, nocase, windows: false });
   const dotAll = new RegExp(re.source, re.flags.includes('s') ? re.flags : `${re.flags}s`);
   return basename ? (s) => dotAll.test(s.slice(s.lastIndexOf('/') + 1)) : (s) => dotAll.test(s);
 }
 
 function globMatcher(pattern: string): (f: FileChange) => boolean {
-  const absolute = pattern.startsWith('/');
+  // `/srv/**` or, on Windows, `C:/Users/**`: matched against the absolute path (with `/` separators).
+  const absolute = pattern.startsWith('/') || /^[A-Za-z]:\//.test(pattern);
   const basenameOnly = !pattern.includes('/');
   // `**`, `**/*`, `**/*.ts`: any depth, so a file outside the project is still "any file".
   const anyDepth = pattern.startsWith('**');

@@ -106,6 +106,13 @@ export async function doctorReport(opts: {
     report.problems.push(`the configuration is invalid: ${errorMessage(e).split('\n')[0]}`);
   }
   if (config.disabled) report.notes.push('avp is disabled (AVP_DISABLE / "disabled": true): every hook call passes');
+  if (config.policy) {
+    const required = config.policy.required.join(', ') || 'no validator';
+    report.notes.push(
+      `managed policy (${config.policy.files.join(', ')}): requires ${required}`,
+      ...config.policy.notes,
+    );
+  }
 
   const { discover } = await import('../format/discover.ts');
   const found = await discover({ projectRoot, env });

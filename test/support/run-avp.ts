@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-/** The compiled binary under test (build it first: `bun run build.ts`, done by `npm test`). */
-export const AVP_BIN = resolve(import.meta.dir, '../../dist/avp');
+/** The compiled binary under test (`bun run build.ts` builds it, as `npm test` does; Bun adds `.exe` on Windows). */
+export const AVP_BIN = resolve(import.meta.dir, '../../dist', process.platform === 'win32' ? 'avp.exe' : 'avp');
 
 export interface AvpRun {
   code: number;

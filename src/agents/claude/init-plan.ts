@@ -47,7 +47,13 @@ export function planClaude(
   let command = given ? '' : portableHookCommand('claude');
   if (!given && onPath) {
     const self = realpathOr(process.execPath);
-    if (realpathOr(onPath) !== self && !/\.[cm]?[jt]s$/.test(Bun.main))
+    // `npx` puts its temporary copy on PATH for this run only: afterwards `avp hook` would not be found.
+    if (/[\\/]_npx[\\/]/.test(onPath)) {
+      notes.push(
+        'avp runs through npx here, and npx does not keep it on PATH: install it so the hook finds it ' +
+          '(npm install -g @avp-cli/avp, or install.sh — see docs/install.md).',
+      );
+    } else if (realpathOr(onPath) !== self && !/\.[cm]?[jt]s$/.test(Bun.main))
       notes.push(`avp on PATH is ${onPath}, not this avp (${self}): the hook runs that one.`);
   } else if (!given) {
     command = avpHookCommand('claude');
