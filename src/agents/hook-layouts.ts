@@ -9,6 +9,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync } fr
 import { basename, join } from 'node:path';
 import { applyEdits, modify, parse } from 'jsonc-parser';
 import { AvpError } from '../errors.ts';
+import { OWNED_MARKER } from '../trust/control-files.ts';
 import {
   appendMember,
   assertWritable,
@@ -24,8 +25,7 @@ import {
 } from './hook-settings.ts';
 import type { AgentAdapter, InstallLayout, OwnedFile } from './types.ts';
 
-/** The line every file avp owns carries: how `deinit` and the guard know the file is avp's to remove. */
-export const OWNED_MARKER = 'written by `avp init`; `avp deinit` removes it';
+export { OWNED_MARKER };
 
 type Flat = Extract<InstallLayout, { kind: 'flat' }>;
 type Owned = Extract<InstallLayout, { kind: 'owned' }>;

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { HookEvent } from '../../event.ts';
 import { jsonAnswer } from '../claude-shape.ts';
 import { obj, type NormalizeSpec } from '../normalize.ts';
-import { OWNED_MARKER } from '../hook-layouts.ts';
+import { CLINE_HOOK_EVENTS, OWNED_MARKER } from '../../trust/control-files.ts';
 import { defined, internalRefusal, normalizeReshaped, pick, str, type Raw } from '../reshape.ts';
 import type { AgentAdapter, Decision, EventAbilities, OwnedFile, ToolMapping } from '../types.ts';
 
@@ -147,7 +147,7 @@ const cline: AgentAdapter = {
         ? join(env.HOME || homedir(), 'Documents', 'Cline', 'Hooks')
         : join(root, '.clinerules', 'hooks'),
     timeoutUnit: 'seconds',
-    events: ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'TaskStart', 'TaskResume'],
+    events: CLINE_HOOK_EVENTS,
     markers: (root, env) => ({
       project: [join(root, '.clinerules')],
       user: [join(env.HOME || homedir(), 'Documents', 'Cline')],
