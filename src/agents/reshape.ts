@@ -86,7 +86,9 @@ export function internalRefusal(
     avp: { passed: false, violations: [], summary: 'avp internal error' },
   };
   if (ability?.contextOnBlock) decision.context = reason;
-  return { ...adapter.render(event, decision), stderr: `avp hook: internal error: ${message}\n` };
+  const out = adapter.render(event, decision);
+  // Where stderr is the refusal's text (exit-code agents) it stays; elsewhere it is the note for the agent's log.
+  return { ...out, stderr: out.stderr ?? `avp hook: internal error: ${message}\n` };
 }
 
 /** Exit 2 with the reason on stderr: the refusal of the agents that read a hook's exit code (Windsurf, Kiro). */

@@ -103,7 +103,8 @@ export function clineDocument(event: HookEvent, d: Decision): Record<string, unk
   // After a tool ran, cancelling would abort the whole task: the refusal goes to the model as context instead.
   const cancel = (d.kind === 'deny' || d.kind === 'block') && event.event !== 'PostToolUse';
   const out: Record<string, unknown> = { cancel };
-  if (cancel) out.errorMessage = d.reason ?? '';
+  // errorMessage marks a refusal (Cline shows it when it cancels; after a tool the context carries it).
+  if (d.kind === 'deny' || d.kind === 'block') out.errorMessage = d.reason ?? '';
   const context = d.context ?? (cancel ? d.reason : undefined);
   if (context !== undefined) out.contextModification = context.slice(0, 50_000);
   return out;
@@ -133,7 +134,7 @@ const cline: AgentAdapter = {
     if (problem.kind === 'bad-input') return { stdout: '', stderr: `avp hook: ${problem.message}\n`, exitCode: 2 };
     const given = obj(input);
     const tool = pick(obj(given?.preToolUse), 'toolName');
-    const hook = pick(given, 'hookName') ?? '';
+    const hook = pick(given, 'hookName', 'hook_event_name') ?? '';
     return internalRefusal(
       cline,
       hook === 'PreToolUse' && tool === 'attempt_completion' ? tool : hook,

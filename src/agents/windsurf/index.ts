@@ -115,7 +115,7 @@ const windsurf: AgentAdapter = {
   render: windsurfAnswer,
   failClosed: (input, problem) =>
     problem.kind === 'internal'
-      ? internalRefusal(windsurf, pick(obj(input), 'agent_action_name') ?? '', problem.message)
+      ? internalRefusal(windsurf, pick(obj(input), 'agent_action_name', 'hook_event_name') ?? '', problem.message)
       : exitTwo(`avp hook: ${problem.message}`),
   install: {
     scopes: ['project', 'user'],
