@@ -75,6 +75,7 @@ export async function runHookCommand(argv: string[]): Promise<number> {
     const { answerHook } = await import('../engine/hook.ts');
     const answer = await answerHook(adapter, input, process.env, startedAt);
     await write(process.stdout, answer.stdout);
+    if (answer.stderr) await write(process.stderr, answer.stderr);
     if (answer.notes.length) await write(process.stderr, `${answer.notes.join('\n')}\n`);
     exitSoon(answer.exitCode);
     return answer.exitCode;

@@ -17,7 +17,7 @@ import type { HookEvent } from '../../event.ts';
 import { jsonAnswer } from '../claude-shape.ts';
 import { obj, type NormalizeSpec } from '../normalize.ts';
 import { CLINE_HOOK_EVENTS, OWNED_MARKER } from '../../trust/control-files.ts';
-import { defined, internalRefusal, normalizeReshaped, pick, str, type Raw } from '../reshape.ts';
+import { defined, internalRefusal, judgePostAtPre, normalizeReshaped, pick, str, type Raw } from '../reshape.ts';
 import type { AgentAdapter, Decision, EventAbilities, OwnedFile, ToolMapping } from '../types.ts';
 
 const EVENTS: Record<string, string> = {
@@ -128,7 +128,7 @@ const cline: AgentAdapter = {
   abilities: ABILITIES,
   projectDirVars: SPEC.projectDirVars,
   extraFields: false,
-  normalize: (input, env) => normalizeReshaped(SPEC, reshape, input, env),
+  normalize: (input, env) => judgePostAtPre(normalizeReshaped(SPEC, reshape, input, env)),
   render: (event, d) => jsonAnswer(clineDocument(event, d)),
   failClosed: (input, problem) => {
     if (problem.kind === 'bad-input') return { stdout: '', stderr: `avp hook: ${problem.message}\n`, exitCode: 2 };

@@ -13,7 +13,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { NormalizeSpec } from '../normalize.ts';
 import { pluginAnswer, opencodePlugin } from '../plugin-source.ts';
-import { defined, internalRefusal, normalizeReshaped, pick, type Raw } from '../reshape.ts';
+import { defined, internalRefusal, judgePostAtPre, normalizeReshaped, pick, type Raw } from '../reshape.ts';
 import { obj } from '../normalize.ts';
 import type { AgentAdapter, EventAbilities, ToolMapping } from '../types.ts';
 
@@ -83,7 +83,7 @@ const opencode: AgentAdapter = {
   abilities: ABILITIES,
   projectDirVars: SPEC.projectDirVars,
   extraFields: false,
-  normalize: (input, env) => normalizeReshaped(SPEC, (raw) => raw, input, env),
+  normalize: (input, env) => judgePostAtPre(normalizeReshaped(SPEC, (raw) => raw, input, env)),
   render: pluginAnswer,
   failClosed: (input, problem) =>
     problem.kind === 'internal'
