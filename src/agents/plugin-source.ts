@@ -26,7 +26,13 @@ const TIMEOUT_MS = ${timeoutMs};
 async function ask(event, cwd) {
   const argv = process.platform === "win32" ? ["cmd", "/d", "/s", "/c", COMMAND] : ["sh", "-c", COMMAND];
   try {
-    const proc = Bun.spawn(argv, { cwd, stdin: new Blob([JSON.stringify(event)]), stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn(argv, {
+      cwd,
+      env: process.env,
+      stdin: new Blob([JSON.stringify(event)]),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const timer = setTimeout(() => proc.kill(), TIMEOUT_MS);
     const [out, err, code] = await Promise.all([
       new Response(proc.stdout).text(),
