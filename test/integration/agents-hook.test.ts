@@ -458,6 +458,9 @@ test('deinit removes only avp’s entries from every agent’s file', async () =
   const mine =
     '{\n  // my own settings\n  "theme": "dark",\n  "hooks": {"BeforeTool": [{"matcher": "x", "hooks": [{"type": "command", "command": "mine"}]}]}\n}\n';
   writeFileSync(join(root, '.gemini/settings.json'), mine);
+  const myScript = '#!/bin/sh\necho done\n';
+  mkdirSync(join(root, '.clinerules/hooks'), { recursive: true });
+  writeFileSync(join(root, '.clinerules/hooks/TaskComplete'), myScript, { mode: 0o755 });
   const env = { HOME: home, AVP_HOME: join(home, '.avp'), PATH: withAvpOnPath() };
   const init = await runAvp(['init', '--all', '--no-validators'], { bin: BIN, cwd: root, env });
   expect(init.code).toBe(0);
@@ -467,6 +470,13 @@ test('deinit removes only avp’s entries from every agent’s file', async () =
     '.gemini/settings.json',
     '.qwen/settings.json',
     '.factory/hooks.json',
+    '.github/hooks/avp.json',
+    '.cursor/hooks.json',
+    '.windsurf/hooks.json',
+    '.clinerules/hooks/PreToolUse',
+    '.kiro/agents/avp.json',
+    '.opencode/plugins/avp.ts',
+    '.amp/plugins/avp.ts',
   ])
     expect(existsSync(join(root, f))).toBe(true);
   const gemini = readFileSync(join(root, '.gemini/settings.json'), 'utf8');
@@ -483,6 +493,17 @@ test('deinit removes only avp’s entries from every agent’s file', async () =
   const all = await runAvp(['deinit'], { bin: BIN, cwd: root, env });
   expect(all.code).toBe(0);
   expect(JSON.parse(readFileSync(join(root, '.codex/hooks.json'), 'utf8'))).toEqual({});
+  // Files avp created whole, or that held only what avp added, are gone; a user's own Cline script stays.
+  for (const f of [
+    '.github/hooks/avp.json',
+    '.cursor/hooks.json',
+    '.kiro/agents/avp.json',
+    '.clinerules/hooks/PreToolUse',
+    '.opencode/plugins/avp.ts',
+    '.amp/plugins/avp.ts',
+  ])
+    expect({ f, exists: existsSync(join(root, f)) }).toEqual({ f, exists: false });
+  expect(readFileSync(join(root, '.clinerules/hooks/TaskComplete'), 'utf8')).toBe(myScript);
 });
 
 test('Qwen Code: UserPromptSubmit before every model call of a turn neither resets the turn nor the Stop guard', async () => {
@@ -527,6 +548,11 @@ describe('avp list --agent and avp doctor per agent', () => {
     expect(JSON.parse(json.stdout).neverFires).toEqual([]);
     const claude = await runAvp(['list', '--agent', 'claude', '--json'], { bin: BIN, cwd: s.root, env });
     expect(JSON.parse(claude.stdout).neverFires).toEqual([]);
+    // A trigger the agent has but cannot refuse on: what happens instead.
+    const cursor = await runAvp(['list', '--agent', 'cursor', '--json'], { bin: BIN, cwd: s.root, env });
+    const instead = JSON.parse(cursor.stdout).neverFires.find((n: Doc) => n.id.endsWith('no-secrets'));
+    expect(instead).toMatchObject({ kind: 'instead' });
+    expect(instead.reason).toContain('preToolUse');
     const bad = await runAvp(['list', '--agent', 'codx'], { bin: BIN, cwd: s.root, env });
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('did you mean codex');
