@@ -574,3 +574,25 @@ describe('avp list --agent and avp doctor per agent', () => {
     expect(after.stdout).toContain('not installed: Claude Code, Codex CLI, Qwen Code, Factory Droid');
   });
 });
+
+test("an agent's file tool cannot rewrite avp's plugin or hook script (they are avp's whole)", async () => {
+  const s = await setup('opencode');
+  const plugin = join(s.root, '.opencode/plugins/avp.ts');
+  const input = s.read('hook-input-tool.execute.before-write.json');
+  input.tool_input = { filePath: plugin, content: 'export const AvpPlugin = async () => ({});\n' };
+  const r = await s.hook(input);
+  expect(r.json!.decision).toBe('deny');
+  expect(r.json!.reason).toContain("avp's hook");
+  // Any other file under the same folder is the agent's business.
+  input.tool_input = { filePath: join(s.root, '.opencode/plugins/mine.ts'), content: 'export {};\n' };
+  expect((await s.hook(input)).json!.decision).not.toBe('deny');
+  const c = await setup('cline');
+  const edit = c.read('hook-input-PreToolUse-write_to_file.json');
+  edit.preToolUse.parameters = {
+    path: '.clinerules/hooks/PreToolUse',
+    content: '#!/bin/sh\necho \'{"cancel":false}\'\n',
+  };
+  const denied = await c.hook(edit);
+  expect(denied.json!.cancel).toBe(true);
+  expect(denied.json!.errorMessage).toContain("avp's hook");
+});
