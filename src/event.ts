@@ -4,7 +4,19 @@
  */
 
 /** The agents avp speaks to; the adapter table (src/agents/index.ts) has one entry per name. */
-export type AgentName = 'claude' | 'codex' | 'gemini' | 'qwen' | 'droid';
+export type AgentName =
+  | 'claude'
+  | 'codex'
+  | 'gemini'
+  | 'qwen'
+  | 'droid'
+  | 'copilot'
+  | 'cursor'
+  | 'windsurf'
+  | 'cline'
+  | 'kiro'
+  | 'opencode'
+  | 'amp';
 
 /**
  * What a tool does, whatever the agent calls it: `write` creates or replaces a file, `edit` changes part of one (or,

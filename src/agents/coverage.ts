@@ -9,6 +9,8 @@ import type { AgentAdapter } from './types.ts';
 export interface NeverFires {
   id: string;
   reason: string;
+  /** `instead`: the validator runs, but the agent cannot refuse there; `reason` says what happens instead. */
+  kind?: 'never' | 'instead';
 }
 
 function compiles(source: string): RegExp | undefined {
@@ -39,6 +41,12 @@ export function neverFires(validators: Validator[], agent: AgentAdapter): NeverF
     const mcp = res.some((r) => r.test('mcp__server__tool') || r.test('mcp_server_tool'));
     if (!mcp && !res.some((r) => [...tools].some((t) => r.test(t))))
       out.push({ id: v.id, reason: `no ${agent.displayName} tool is named ${listed.join(' or ')}` });
+  }
+  // Triggers the agent has but cannot refuse on: what happens to those validators' findings instead.
+  for (const v of validators) {
+    const instead = agent.instead?.[v.spec.trigger];
+    if (instead && v.spec.severity === 'error' && !out.some((o) => o.id === v.id))
+      out.push({ id: v.id, reason: instead, kind: 'instead' });
   }
   return out;
 }

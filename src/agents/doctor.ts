@@ -6,6 +6,7 @@
 import { existsSync, openSync, readdirSync, readSync, closeSync, fstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../errors.ts';
+import { installedEvents } from './hook-layouts.ts';
 import { loadAllAgents } from './index.ts';
 
 export interface AgentStatus {
@@ -76,7 +77,17 @@ export async function agentStatuses(
     for (const scope of a.install.scopes) {
       const file = a.install.path(scope, projectRoot, env);
       if (!existsSync(file)) continue;
-      const events = await eventsOf(file).catch((e) => ({ error: errorMessage(e) }));
+      // Agents with a hook layout of their own (flat entries, plugins, scripts) are read by their layout.
+      const own = a.install.layout
+        ? (() => {
+            try {
+              return installedEvents(a, file);
+            } catch (e) {
+              return { error: errorMessage(e) };
+            }
+          })()
+        : undefined;
+      const events = own ?? (await eventsOf(file).catch((e) => ({ error: errorMessage(e) })));
       if (!Array.isArray(events)) status.problems.push(`${file}: ${events.error}; ${a.displayName} may ignore it`);
       else if (events.length) status.files.push({ file, events });
     }

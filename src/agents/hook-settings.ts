@@ -142,7 +142,7 @@ export function readSettings(path: string): SettingsFile {
 }
 
 /** The file's indentation, so inserted entries look like the rest. */
-function formatting(text: string): { insertSpaces: boolean; tabSize: number; eol: string } {
+export function formatting(text: string): { insertSpaces: boolean; tabSize: number; eol: string } {
   const m = /\n([ \t]+)\S/.exec(text);
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   if (m && m[1]!.startsWith('\t')) return { insertSpaces: false, tabSize: 1, eol };
@@ -170,7 +170,13 @@ function groupsOf(value: Record<string, unknown>, event: string): Group[] {
  * jsonc-parser's own insertion re-formats the neighbouring members, which would rewrite the user's compact one-line
  * hook groups (and deinit could then not give the original bytes back).
  */
-function appendMember(text: string, path: Array<string | number>, value: unknown, fmt: Fmt, key?: string): string {
+export function appendMember(
+  text: string,
+  path: Array<string | number>,
+  value: unknown,
+  fmt: Fmt,
+  key?: string,
+): string {
   const tree = parseTree(text, [], { allowTrailingComma: true })!;
   const node = path.length ? findNodeAtLocation(tree, path) : tree;
   const last = node?.children?.[node.children.length - 1];
@@ -189,13 +195,13 @@ function appendMember(text: string, path: Array<string | number>, value: unknown
   return `${text.slice(0, at)},${fmt.eol}${indent}${key === undefined ? '' : `${JSON.stringify(key)}: `}${body}${text.slice(at)}`;
 }
 
-type Fmt = { insertSpaces: boolean; tabSize: number; eol: string };
+export type Fmt = { insertSpaces: boolean; tabSize: number; eol: string };
 
 /**
  * Removes the array element or object property at `path` with the separator next to it, leaving every other byte
  * as it was (so deinit after init restores the file init started from). The last child empties its container.
  */
-function removeAt(text: string, path: Array<string | number>): string {
+export function removeAt(text: string, path: Array<string | number>): string {
   const tree = parseTree(text, [], { allowTrailingComma: true })!;
   const key = path[path.length - 1]!;
   const parent = findNodeAtLocation(tree, path.slice(0, -1))!;

@@ -12,6 +12,13 @@ export const AGENTS: Readonly<Record<AgentName, () => Promise<AgentAdapter>>> = 
   gemini: () => import('./gemini/index.ts').then((m) => m.default),
   qwen: () => import('./qwen/index.ts').then((m) => m.default),
   droid: () => import('./droid/index.ts').then((m) => m.default),
+  copilot: () => import('./copilot/index.ts').then((m) => m.default),
+  cursor: () => import('./cursor/index.ts').then((m) => m.default),
+  windsurf: () => import('./windsurf/index.ts').then((m) => m.default),
+  cline: () => import('./cline/index.ts').then((m) => m.default),
+  kiro: () => import('./kiro/index.ts').then((m) => m.default),
+  opencode: () => import('./opencode/index.ts').then((m) => m.default),
+  amp: () => import('./amp/index.ts').then((m) => m.default),
 };
 
 export const AGENT_NAMES = Object.keys(AGENTS) as AgentName[];

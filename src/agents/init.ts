@@ -2,7 +2,8 @@
  * `avp init` / `avp deinit` for every agent: the steps behind the commands (each agent's hook settings, `.avp/`
  * layout, recommended offline validators), returning what was done so the commands only print. Which agents: the
  * ones named (`--agent a,b`), all (`--all`), else the ones the project or the user has (their folders: `.claude/`,
- * `.codex/`, `.gemini/`, `.qwen/`, `.factory/`), else Claude Code. Order matters for "lose nothing": every settings
+ * `.codex/`, `.gemini/`, `.qwen/`, `.factory/`, `.github/hooks/`, `.cursor/`, `.windsurf/`, `.clinerules/`, `.kiro/`,
+ * `.opencode/`, `.amp/`), else Claude Code. Order matters for "lose nothing": every settings
  * file is parsed first (a broken file stops everything before any change), validators are installed (each install
  * is atomic), and the settings files are written last.
  */
@@ -16,7 +17,6 @@ import {
   assertWritable,
   avpHookCommand,
   hookTimeoutFor,
-  installHooks,
   portableHookCommand,
   readSettings,
   removeHooks,
@@ -24,6 +24,7 @@ import {
   type HookChange,
   type SettingsScope,
 } from './hook-settings.ts';
+import { checkHookFile, installFor, removeFor } from './hook-layouts.ts';
 import { AGENT_NAMES, isAgentName, loadAgent, loadAllAgents } from './index.ts';
 import type { AgentAdapter } from './types.ts';
 import { planClaude, twiceNote } from './claude/init-plan.ts';
@@ -97,6 +98,19 @@ export async function detectAgents(projectRoot: string, env: NodeJS.ProcessEnv):
   });
 }
 
+const NOTES: Partial<Record<string, string[]>> = {
+  copilot: [
+    'The Copilot coding agent reads .github/hooks/ from the default branch: commit it there for cloud runs too.',
+  ],
+  windsurf: ['Cascade hooks are in beta: check the hook output in Cascade the first time a tool is refused.'],
+  cline: ["Turn hooks on in Cline's settings (Hooks); Cline runs the scripts in .clinerules/hooks/ by file name."],
+  kiro: [
+    'Kiro runs the hooks of the agent in use: make avp\'s the default (`kiro-cli agent set-default avp`) or copy its "hooks" into your own agents.',
+  ],
+  opencode: ['OpenCode loads plugins at startup: restart it.'],
+  amp: ['Amp runs plugins only when started with PLUGINS=all (its plugin API is experimental).'],
+};
+
 /** What the user still has to do in an agent for avp's hook to run there. */
 function agentNotes(agent: AgentAdapter): string[] {
   if (agent.name === 'codex')
@@ -107,7 +121,7 @@ function agentNotes(agent: AgentAdapter): string[] {
     return [
       "Gemini CLI asks you to trust a project's hooks before they run (and again whenever their command changes).",
     ];
-  return [];
+  return NOTES[agent.name] ?? [];
 }
 
 /** The command for `agent`: avp's own, or the one given, pointed at the agent (`… hook --agent NAME`). */
@@ -211,7 +225,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     : undefined;
   const scopeOf = (a: AgentAdapter) => (a.name === 'claude' && claude ? claude.scope : opts.scope);
   const paths = agents.map((a) => a.install.path(scopeOf(a), projectRoot, env));
-  for (const path of paths) readSettings(path); // refuse a broken file before anything changes
+  agents.forEach((a, i) => checkHookFile(a, paths[i]!)); // refuse a broken or foreign file before anything changes
   for (const path of paths) assertWritable(path);
   if (claude?.cleanup) assertWritable(claude.cleanup);
   const twice = claude && twiceNote(claude, projectRoot, env);
@@ -238,7 +252,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
       agent.name === 'claude' && claude?.command ? claude.command : commandFor(agent, opts.command, !!onPath);
     // Above avp's whole-call budget in the agent's own unit, so avp always answers before the agent gives up.
     const timeout = agent.install.timeoutUnit === 'milliseconds' ? seconds * 1000 : seconds;
-    const settings = installHooks(paths[i]!, command, timeout, agent.install.events, opts.dryRun);
+    const settings = installFor(agent, paths[i]!, command, timeout, opts.dryRun);
     return {
       agent: agent.name,
       name: agent.displayName,
@@ -288,11 +302,15 @@ export async function runDeinit(opts: {
   const env = opts.env ?? process.env;
   const projectRoot = findProjectRoot(opts.cwd, env);
   const agents = opts.agent !== undefined ? await namedAgents(opts.agent) : await loadAllAgents();
-  const paths = agents.flatMap((a) =>
-    opts.scopes.filter((s) => a.install.scopes.includes(s)).map((s) => a.install.path(s, projectRoot, env)),
+  const targets = agents.flatMap((a) =>
+    opts.scopes
+      .filter((s) => a.install.scopes.includes(s))
+      .map((s) => ({ agent: a, path: a.install.path(s, projectRoot, env) })),
   );
-  for (const p of paths) readSettings(p); // all parse, or nothing changes
-  const files = paths.map((p) => removeHooks(p, opts.dryRun));
+  // Every JSON file parses, or nothing changes (a foreign hook script is simply not avp's to remove).
+  for (const t of targets)
+    if (existsSync(t.path) && t.agent.install.layout?.kind !== 'owned') checkHookFile(t.agent, t.path);
+  const files = targets.map((t) => removeFor(t.agent, t.path, opts.dryRun));
   // Only files that exist are worth a line; with none, the first one says that there was no avp hook.
   const shown = files.filter((f) => f.removed.length || existsSync(f.path));
   return { dryRun: opts.dryRun, files: shown.length ? shown : files.slice(0, 1) };

@@ -103,7 +103,7 @@ export function normalizeWith(spec: NormalizeSpec, input: unknown, env: NodeJS.P
     );
   const raw = spec.fieldAliases ? withAliases(given, spec.fieldAliases) : given;
   const agentEvent = raw.hook_event_name;
-  if (typeof agentEvent !== 'string' || !/^[A-Za-z][A-Za-z0-9_]*$/.test(agentEvent)) {
+  if (typeof agentEvent !== 'string' || !/^[A-Za-z][A-Za-z0-9_.]*$/.test(agentEvent)) {
     throw badInput(
       spec,
       agentEvent === undefined

@@ -74,7 +74,37 @@ export interface AgentInstall {
   events: readonly string[];
   /** The folders whose presence says the project or the user has this agent (detection for `avp init`). */
   markers(projectRoot: string, env: NodeJS.ProcessEnv): { project: string[]; user: string[] };
+  /**
+   * How avp's hook is written when it is not Claude Code's `{hooks: {Event: [{matcher, hooks: [...]}]}}` groups:
+   * flat entries in a JSON file of the agent's own shape, or whole files avp owns (scripts, plugins).
+   */
+  layout?: InstallLayout;
 }
+
+/** A hook file avp owns outright (an executable per event, a plugin): its whole text is avp's. */
+export interface OwnedFile {
+  path: string;
+  text: string;
+  /** File mode (an executable hook script: 0o755). */
+  mode?: number;
+  /** The agent event the file serves (a script per event), for `avp doctor`. */
+  event?: string;
+}
+
+export type InstallLayout =
+  | {
+      /** One entry per event directly in `hooks.<event>` (no matcher groups), as Cursor, Windsurf, Copilot, Kiro. */
+      kind: 'flat';
+      /** avp's entry for one event: the command under the agent's key(s), its timeout in the agent's field. */
+      entry(command: string, timeout: number, event: string): Record<string, unknown>;
+      /** Top-level keys the file must have (`version: 1`), written when missing. */
+      top?: Readonly<Record<string, unknown>>;
+    }
+  | {
+      /** Files avp writes whole: `path(scope)` is the file, or the folder holding one file per event. */
+      kind: 'owned';
+      files(command: string, timeout: number, path: string): OwnedFile[];
+    };
 
 export interface AgentAdapter {
   name: AgentName;
@@ -97,4 +127,9 @@ export interface AgentAdapter {
    */
   failClosed(input: unknown, problem: { kind: 'bad-input' | 'internal'; message: string }): AgentAnswer;
   install: AgentInstall;
+  /**
+   * What happens instead where a trigger exists but its answer cannot refuse on this agent (Cursor's observe-only
+   * `afterFileEdit`): shown by `avp list --agent` for the validators on that trigger.
+   */
+  instead?: Readonly<Partial<Record<string, string>>>;
 }

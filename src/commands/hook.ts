@@ -1,14 +1,15 @@
 /**
- * `avp hook [--agent claude|codex|gemini|qwen|droid]`: what the agent's hook entry runs on every event. stdin: the
- * event JSON in that agent's protocol; stdout: one JSON document in that protocol; exit 0 — or exit 2 with a message
- * on stderr when stdin is not an event (every supported agent treats exit 2 as a refusal).
+ * `avp hook [--agent NAME] [--event NAME]`: what the agent's hook entry runs on every event. stdin: the event
+ * JSON in that agent's protocol; stdout: the answer in that protocol (one JSON document, or an exit code where the
+ * agent reads those); when stdin is not an event, the agent's own refusal (exit 2 with a message on stderr, or an
+ * explicit deny on agents that skip failing hooks).
  * src/cli.ts calls `runHookCommand` directly (no citty) so the no-match path stays a few milliseconds.
  */
 import type { CommandDef } from 'citty';
 import { AGENT_NAMES, isAgentName, loadAgent } from '../agents/index.ts';
 import type { AgentAdapter } from '../agents/types.ts';
 
-const USAGE = `usage: avp hook [--agent ${AGENT_NAMES.join('|')}] [--no-cache]   (reads one hook event as JSON on stdin)`;
+const USAGE = `usage: avp hook [--agent ${AGENT_NAMES.join('|')}] [--event NAME] [--no-cache]   (reads one hook event as JSON on stdin)`;
 
 /** Writes and waits for the pipe to take it: the process may exit right after. */
 function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
@@ -28,11 +29,22 @@ export async function runHookCommand(argv: string[]): Promise<number> {
   const startedAt = Date.now();
   const agentAt = argv.indexOf('--agent');
   const agent = agentAt >= 0 ? argv[agentAt + 1] : argv.find((a) => a.startsWith('--agent='))?.slice(8);
+  // --event: the event's name for agents whose input carries none (Copilot runs one command per event).
+  const eventAt = argv.indexOf('--event');
+  const eventName = eventAt >= 0 ? argv[eventAt + 1] : argv.find((a) => a.startsWith('--event='))?.slice(8);
   // --no-cache: every judge is asked again (same as AVP_NO_CACHE=1), e.g. while writing a validator's prompt.
   if (argv.includes('--no-cache')) process.env.AVP_NO_CACHE = '1';
   const unknown = argv.filter(
     (a, i) =>
-      !(a === '--agent' || a === '--no-cache' || a.startsWith('--agent=') || (agentAt >= 0 && i === agentAt + 1)),
+      !(
+        a === '--agent' ||
+        a === '--event' ||
+        a === '--no-cache' ||
+        a.startsWith('--agent=') ||
+        a.startsWith('--event=') ||
+        (agentAt >= 0 && i === agentAt + 1) ||
+        (eventAt >= 0 && i === eventAt + 1)
+      ),
   );
   if ((agent !== undefined && !isAgentName(agent)) || unknown.length) {
     // Only a broken hook entry gets here: the did-you-mean costs nothing on the normal path.
@@ -40,7 +52,7 @@ export async function runHookCommand(argv: string[]): Promise<number> {
     const why =
       agent !== undefined && !isAgentName(agent)
         ? `unsupported agent "${agent}" (supported: ${AGENT_NAMES.join(', ')})${didYouMean(agent, AGENT_NAMES)}`
-        : `unknown ${unknown[0]?.startsWith('-') ? 'flag' : 'argument'} ${unknown[0]} for avp hook${didYouMean(unknown[0] ?? '', ['--agent', '--no-cache', '--help'])}`;
+        : `unknown ${unknown[0]?.startsWith('-') ? 'flag' : 'argument'} ${unknown[0]} for avp hook${didYouMean(unknown[0] ?? '', ['--agent', '--event', '--no-cache', '--help'])}`;
     await write(process.stderr, `avp: ${why}\n${USAGE}\n  see \`avp hook --help\`\n`);
     return 2;
   }
@@ -55,6 +67,11 @@ export async function runHookCommand(argv: string[]): Promise<number> {
     const wait = Number(process.env.AVP_STDIN_TIMEOUT_MS);
     const text = await readStdin(Number.isInteger(wait) && wait > 0 ? { timeoutMs: wait } : {});
     input = parseInput(text);
+    if (eventName && input !== null && typeof input === 'object' && !Array.isArray(input)) {
+      const given = input as Record<string, unknown>;
+      if (given.hook_event_name === undefined && given.hookEventName === undefined)
+        input = { hook_event_name: eventName, ...given };
+    }
     // The same event from Claude Code's plugin hook and its settings hook at once: one avp answers, the other passes.
     if (adapter.name === 'claude') release = (await import('../hosts/duplicate-call.ts')).claimCall(text, process.env);
     if (adapter.name === 'claude' && !release) {
@@ -67,6 +84,7 @@ export async function runHookCommand(argv: string[]): Promise<number> {
     const { answerHook } = await import('../engine/hook.ts');
     const answer = await answerHook(adapter, input, process.env, startedAt);
     await write(process.stdout, answer.stdout);
+    if (answer.stderr) await write(process.stderr, answer.stderr);
     if (answer.notes.length) await write(process.stderr, `${answer.notes.join('\n')}\n`);
     exitSoon(answer.exitCode);
     return answer.exitCode;
@@ -96,6 +114,7 @@ export async function runHookCommand(argv: string[]): Promise<number> {
  */
 const hookCommand: CommandDef<{
   agent: { type: 'string'; description: string; default: string };
+  event: { type: 'string'; description: string };
   cache: { type: 'boolean'; description: string; default: boolean };
 }> = {
   meta: {
@@ -108,6 +127,11 @@ const hookCommand: CommandDef<{
       type: 'string',
       description: `The agent whose hook protocol is spoken: ${AGENT_NAMES.join(', ')}`,
       default: 'claude',
+    },
+    event: {
+      type: 'string',
+      description:
+        "The event's name, for agents whose hook input does not carry it (GitHub Copilot CLI: written by `avp init`)",
     },
     cache: {
       type: 'boolean',

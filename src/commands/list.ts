@@ -41,7 +41,12 @@ export default defineCommand({
       if (never?.list.length && !args.json) {
         const { logger } = await import('../logger.ts');
         const log = await logger();
-        for (const n of never.list) log.warn(`${n.id} never fires on ${never.name}: ${n.reason}`);
+        for (const n of never.list)
+          log.warn(
+            n.kind === 'instead'
+              ? `${n.id} cannot block on ${never.name}: ${n.reason}`
+              : `${n.id} never fires on ${never.name}: ${n.reason}`,
+          );
       }
       if (origins.problems.length || notes.length) {
         const { logger } = await import('../logger.ts');

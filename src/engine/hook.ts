@@ -26,6 +26,8 @@ import type { ValidatorRun } from './types.ts';
 export interface HookAnswer {
   stdout: string;
   exitCode: number;
+  /** The answer's own stderr: the refusal's text on agents that read exit 2 and stderr (Windsurf, Kiro). */
+  stderr?: string;
   /** Notes for stderr (never shown to the model): a log that could not be written, state problems. */
   notes: string[];
 }
@@ -104,7 +106,7 @@ export async function answerHook(
   const answer = (decision: Decision, notes: string[] = []): HookAnswer => {
     const out = adapter.render(event, decision);
     if (profile) notes.push(profile.done());
-    return { stdout: out.stdout, exitCode: out.exitCode, notes };
+    return { stdout: out.stdout, exitCode: out.exitCode, notes, ...(out.stderr ? { stderr: out.stderr } : {}) };
   };
   const pass = () => answer(PASS_DECISION);
   // The user's kill switch comes first: it needs no config, no accepted state (unless a managed policy forbids it).

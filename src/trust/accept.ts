@@ -5,10 +5,10 @@
  * exactly what they changed — never the agent's pending changes beside it — unless they run inside an agent.
  */
 import { readFileSync } from 'node:fs';
-import { isAbsolute, relative, sep } from 'node:path';
+import { dirname, isAbsolute, relative, sep } from 'node:path';
 import { avpHome } from '../paths.ts';
 import { AvpError } from '../errors.ts';
-import { treePath, userHookFiles, type TrustScope } from './control-files.ts';
+import { treePath, userHookFiles, userOwnedHookFiles, type TrustScope } from './control-files.ts';
 import { runningUnderAgent } from './agent-env.ts';
 import { scopeState, type PendingChange, type ScopeState } from './state.ts';
 import { avpHookEntries, writeAccepted } from './store.ts';
@@ -116,7 +116,10 @@ function keyOf(path: string, projectRoot: string, home: string, env: NodeJS.Proc
     const rel = relative(dir, path);
     return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : rel === '' ? '' : undefined;
   };
-  const hooks = userHookFiles(env).find((f) => f.path === path);
+  const hooks = [...userHookFiles(env), ...userOwnedHookFiles(env)].find((f) => f.path === path);
+  // A folder of hook scripts (Cline's): its files' keys share the folder's prefix.
+  const folder = userOwnedHookFiles(env).find((f) => dirname(f.path) === path);
+  if (folder) return dirname(folder.key);
   if (hooks) return hooks.key;
   const inHome = under(home);
   if (inHome !== undefined) return `~/.avp/${inHome}`;

@@ -2,7 +2,8 @@
  * avp's control plane: the files that decide what avp checks. An agent that could change them could switch its own
  * checks off, so hook mode runs on the state the user last accepted (see state.ts) and this module lists what there
  * is to compare: per scope, every file under the validators folder, the config files, the lockfile, and avp's own
- * entries in each agent's hook settings (only those entries: the agents rewrite the rest of their settings themselves).
+ * entries in each agent's hook settings (only those entries: the agents rewrite the rest of their settings themselves)
+ * and the hook files avp writes whole (plugins, Cline's scripts).
  *
  * Cheap on purpose (it runs on every hook call): `readdir` + `stat` only; contents are read when a stat differs.
  */
@@ -72,7 +73,43 @@ export function projectHookFiles(root: string): Array<{ key: string; path: strin
     '.gemini/settings.json',
     '.qwen/settings.json',
     '.factory/hooks.json',
+    '.github/hooks/avp.json',
+    '.cursor/hooks.json',
+    '.windsurf/hooks.json',
+    '.kiro/agents/avp.json',
   ].map((key) => ({ key, path: join(root, ...key.split('/')) }));
+}
+
+/** The line in every hook file avp writes whole (plugins, scripts): how deinit and the guard know it is avp's. */
+export const OWNED_MARKER = 'written by `avp init`; `avp deinit` removes it';
+
+/** Cline's events avp writes a script for (the Cline adapter's install events; kept here off the adapters' path). */
+export const CLINE_HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'TaskStart', 'TaskResume'];
+
+/**
+ * The hook files avp writes whole — OpenCode's and Amp's plugin, Cline's script per event: all of their bytes are
+ * avp's, so the whole file is the control file.
+ */
+export function projectOwnedHookFiles(root: string): Array<{ key: string; path: string }> {
+  return [
+    '.opencode/plugins/avp.ts',
+    '.amp/plugins/avp.ts',
+    ...CLINE_HOOK_EVENTS.map((e) => `.clinerules/hooks/${e}`),
+  ].map((key) => ({ key, path: join(root, ...key.split('/')) }));
+}
+
+/** The user's hook files avp writes whole (`$XDG_CONFIG_HOME` respected). */
+export function userOwnedHookFiles(env: NodeJS.ProcessEnv): Array<{ key: string; path: string }> {
+  const home = env.HOME || homedir();
+  const config = env.XDG_CONFIG_HOME || join(home, '.config');
+  return [
+    { key: '~/.config/opencode/plugins/avp.ts', path: join(config, 'opencode', 'plugins', 'avp.ts') },
+    { key: '~/.config/amp/plugins/avp.ts', path: join(config, 'amp', 'plugins', 'avp.ts') },
+    ...CLINE_HOOK_EVENTS.map((e) => ({
+      key: `~/Documents/Cline/Hooks/${e}`,
+      path: join(home, 'Documents', 'Cline', 'Hooks', e),
+    })),
+  ];
 }
 
 /** The user's hook settings files of every agent (`$CLAUDE_CONFIG_DIR` and `$CODEX_HOME` respected). */
@@ -84,6 +121,13 @@ export function userHookFiles(env: NodeJS.ProcessEnv): Array<{ key: string; path
     { key: '~/.gemini/settings.json', path: join(home, '.gemini', 'settings.json') },
     { key: '~/.qwen/settings.json', path: join(home, '.qwen', 'settings.json') },
     { key: '~/.factory/hooks.json', path: join(home, '.factory', 'hooks.json') },
+    {
+      key: '~/.copilot/hooks/avp.json',
+      path: join(env.COPILOT_HOME || join(home, '.copilot'), 'hooks', 'avp.json'),
+    },
+    { key: '~/.cursor/hooks.json', path: join(home, '.cursor', 'hooks.json') },
+    { key: '~/.codeium/windsurf/hooks.json', path: join(home, '.codeium', 'windsurf', 'hooks.json') },
+    { key: '~/.kiro/agents/avp.json', path: join(home, '.kiro', 'agents', 'avp.json') },
   ];
 }
 
@@ -119,6 +163,9 @@ export function projectControlFiles(root: string): ControlFile[] {
   for (const { key, path } of projectHookFiles(root)) {
     if (isFile(path)) out.push({ key, path, kind: 'hooks', copy: false });
   }
+  for (const { key, path } of projectOwnedHookFiles(root)) {
+    if (isFile(path)) out.push({ key, path, kind: 'file', copy: false });
+  }
   return out;
 }
 
@@ -134,6 +181,9 @@ export function userControlFiles(env: NodeJS.ProcessEnv): ControlFile[] {
   if (isFile(lock)) out.push({ key: '~/.avp/avp-lock.json', path: lock, kind: 'file', copy: false });
   for (const { key, path } of userHookFiles(env)) {
     if (isFile(path)) out.push({ key, path, kind: 'hooks', copy: false });
+  }
+  for (const { key, path } of userOwnedHookFiles(env)) {
+    if (isFile(path)) out.push({ key, path, kind: 'file', copy: false });
   }
   return out;
 }

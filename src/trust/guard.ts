@@ -1,7 +1,7 @@
 /**
  * The one check avp makes on its own behalf, before any validator: an agent's file tool (Write, Edit, …) may not write
  * avp's own state (the accepted state, caches, session state, credentials) nor change avp's entries in any agent's hook
- * settings (Claude Code's, Codex's, Gemini CLI's, Qwen Code's, Factory Droid's). Those are denied at PreToolUse /
+ * settings (every agent's, and the plugins and hook scripts avp writes whole). Those are denied at PreToolUse /
  * PermissionRequest. Validators and config files are not denied: writing them is a normal request ("write me a
  * validator"), and they only take effect once the user accepts them. Shell commands cannot be judged this way (see
  * "What avp defends against" in docs/hook-mode.md).
@@ -10,7 +10,13 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { HookEvent } from '../event.ts';
 import { avpHome } from '../paths.ts';
-import { projectHookFiles, userHookFiles } from './control-files.ts';
+import {
+  OWNED_MARKER,
+  projectHookFiles,
+  projectOwnedHookFiles,
+  userHookFiles,
+  userOwnedHookFiles,
+} from './control-files.ts';
 import { avpHookEntries } from './store.ts';
 
 /** The real path of `path`, resolving the longest existing prefix (the file itself may not exist yet). */
@@ -76,6 +82,11 @@ function settingsFiles(projectRoot: string, env: NodeJS.ProcessEnv): string[] {
   return [...projectHookFiles(projectRoot), ...userHookFiles(env)].map((f) => foldIfInsensitive(f.path));
 }
 
+/** The hook files avp writes whole (plugins, Cline's scripts), project and user. */
+function ownedFiles(projectRoot: string, env: NodeJS.ProcessEnv): string[] {
+  return [...projectOwnedHookFiles(projectRoot), ...userOwnedHookFiles(env)].map((f) => foldIfInsensitive(f.path));
+}
+
 function readText(path: string): string {
   try {
     return readFileSync(path, 'utf8');
@@ -96,6 +107,15 @@ export function controlPlaneDenial(event: HookEvent, env: NodeJS.ProcessEnv): st
       return (
         `avp refuses this ${event.tool ?? 'file'} change: ${file.relPath} is ${why}, which only avp itself writes. ` +
         'Leave it alone; if the user wants avp reset, they run avp commands in their own terminal.'
+      );
+    }
+    if (ownedFiles(event.projectRoot, env).includes(foldIfInsensitive(file.path))) {
+      const text = readText(file.path);
+      // A plugin or hook script avp wrote whole: any change to it is a change to avp's hook.
+      if (!text.includes(OWNED_MARKER) || file.after === text) continue;
+      return (
+        `avp refuses this change to ${file.relPath}: it is avp's hook, which only the user changes ` +
+        '(`avp init` / `avp deinit` in their own terminal).'
       );
     }
     if (!settingsFiles(event.projectRoot, env).includes(foldIfInsensitive(file.path))) continue;

@@ -12,10 +12,13 @@ export function avpHookEntries(text: string): string {
   const hooks = value && typeof value === 'object' && value.hooks && typeof value.hooks === 'object' ? value.hooks : {};
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) continue;
-    for (const g of groups as Array<{ matcher?: unknown; hooks?: unknown }>) {
+    for (const g of groups as Array<{ matcher?: unknown; hooks?: unknown } & Record<string, unknown>>) {
       for (const h of Array.isArray(g?.hooks) ? (g.hooks as Array<Record<string, unknown>>) : []) {
         if (isAvpHookCommand(h?.command)) rows.push(JSON.stringify([event, g.matcher ?? '', h.command, h.timeout]));
       }
+      // A flat entry (Cursor, Windsurf, Copilot's `bash`/`powershell`, Kiro): the whole entry is avp's.
+      if (g && !Array.isArray(g.hooks) && [g.command, g.bash, g.powershell].some(isAvpHookCommand))
+        rows.push(JSON.stringify([event, g]));
     }
   }
   return rows.sort().join('\n');

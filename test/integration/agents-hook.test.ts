@@ -6,7 +6,7 @@
  * guard on the agent's own signal, and bad input or avp's own failure refuses instead of passing.
  */
 import { describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentName } from '../../src/event.ts';
 import { runAvp, tempDir } from '../support/run-avp.ts';
@@ -21,6 +21,16 @@ interface Agent {
   /** The project variable the agent sets for its hooks (none for Codex). */
   projectVar?: string;
   settings: string;
+  /** The command the agent runs for `input` (default: the first command of the JSON settings file). */
+  command?: (root: string, text: string, input: Doc) => string;
+  /** The agent reads exit codes (Windsurf, Kiro): the answer as `{exit, reason, stdout}`. */
+  exitCodes?: boolean;
+  /** The agent's Stop cannot send it back (Windsurf, Kiro) or avp has no Stop there (Amp). */
+  noStopBlock?: boolean;
+  /** The agent events avp's install covers in the project (default: the JSON file's `hooks` keys). */
+  installed?: (root: string, text: string) => string[];
+  /** How the agent reads avp's answer to input that is not an event (default: exit 2). */
+  badInputRefused?: (r: { code: number; json?: Doc }) => boolean;
   /** A captured input, turned into the event the test needs. */
   writeKey(read: Reader): { input: Doc; refused: (d: Doc) => boolean; reason: (d: Doc) => string };
   shell(read: Reader, command: string): Doc;
@@ -32,6 +42,17 @@ interface Agent {
 type Reader = (file: string) => Doc;
 
 const claudeDeny = (d: Doc) => d.hookSpecificOutput?.permissionDecision === 'deny';
+const WITH_KEY = `export const KEY = "${KEY}";\n`;
+/** Copilot's input names no event: the test carries it in `_event`, as avp's entry passes `--event`. */
+const copilotInput = (read: Reader, file: string, event: string, args?: Doc): Doc => {
+  const input = read(file);
+  if (args) input.toolArgs = JSON.stringify(args);
+  return { ...input, _event: event };
+};
+const pluginCommand = (_root: string, text: string) => JSON.parse(/const COMMAND = (".*");/.exec(text)![1]!) as string;
+const exitRefused = (d: Doc) => d.exit === 2;
+const exitReason = (d: Doc) => d.reason as string;
+const pluginRefused = (d: Doc) => d.decision === 'deny' || d.decision === 'block';
 const claudeDenyReason = (d: Doc) => d.hookSpecificOutput?.permissionDecisionReason as string;
 const blocked = (d: Doc) => d.decision === 'block';
 
@@ -141,6 +162,146 @@ const AGENTS: Record<AgentName, Agent> = {
     deniedReason: claudeDenyReason,
     stopBlocked: blocked,
   },
+  copilot: {
+    folder: 'copilot',
+    projectVar: 'COPILOT_PROJECT_DIR',
+    settings: '.github/hooks/avp.json',
+    command: (_root, text, input) => JSON.parse(text).hooks[input._event ?? 'preToolUse'][0].bash,
+    writeKey: (read) => ({
+      input: copilotInput(read, 'hook-input-preToolUse-create.json', 'preToolUse', {
+        path: `${read('hook-input-preToolUse-create.json').cwd}/src/pay.ts`,
+        file_text: WITH_KEY,
+      }),
+      refused: (d) => d.permissionDecision === 'deny',
+      reason: (d) => d.permissionDecisionReason,
+    }),
+    shell: (read, command) => copilotInput(read, 'hook-input-preToolUse-bash.json', 'preToolUse', { command }),
+    stop: (read, active) => ({
+      ...copilotInput(read, 'hook-input-agentStop.json', 'agentStop'),
+      stopHookActive: active,
+    }),
+    denied: (d) => d.permissionDecision === 'deny',
+    deniedReason: (d) => d.permissionDecisionReason,
+    stopBlocked: blocked,
+    badInputRefused: (r) => r.code === 0 && r.json?.permissionDecision === 'deny' && r.json?.decision === 'block',
+  },
+  cursor: {
+    folder: 'cursor',
+    projectVar: 'CURSOR_PROJECT_DIR',
+    settings: '.cursor/hooks.json',
+    writeKey: (read) => {
+      const input = read('hook-input-preToolUse-Write.json');
+      input.tool_input.content = WITH_KEY;
+      return { input, refused: (d) => d.permission === 'deny', reason: (d) => d.agent_message };
+    },
+    shell: (read, command) => ({ ...read('hook-input-beforeShellExecution.json'), command }),
+    stop: (read, active) => ({ ...read('hook-input-stop.json'), loop_count: active ? 1 : 0 }),
+    denied: (d) => d.permission === 'deny',
+    deniedReason: (d) => d.agent_message,
+    stopBlocked: (d) => typeof d.followup_message === 'string',
+  },
+  windsurf: {
+    folder: 'windsurf',
+    settings: '.windsurf/hooks.json',
+    exitCodes: true,
+    noStopBlock: true,
+    writeKey: (read) => {
+      const input = read('hook-input-pre_write_code.json');
+      input.tool_info.edits = [{ old_string: 'export const price = 42;', new_string: WITH_KEY.trim() }];
+      return { input, refused: exitRefused, reason: exitReason };
+    },
+    shell: (read, command) => {
+      const input = read('hook-input-pre_run_command.json');
+      input.tool_info.command_line = command;
+      return input;
+    },
+    stop: (read) => read('hook-input-post_cascade_response.json'),
+    denied: exitRefused,
+    deniedReason: exitReason,
+    stopBlocked: exitRefused,
+  },
+  cline: {
+    folder: 'cline',
+    settings: '.clinerules/hooks/PreToolUse',
+    // Cline runs the script named after the event.
+    command: (root, _text, input) => join(root, '.clinerules', 'hooks', input.hookName ?? 'PreToolUse'),
+    installed: (root) => readdirSync(join(root, '.clinerules', 'hooks')),
+    writeKey: (read) => {
+      const input = read('hook-input-PreToolUse-write_to_file.json');
+      input.preToolUse.parameters.content = WITH_KEY;
+      return { input, refused: (d) => d.cancel === true, reason: (d) => d.errorMessage };
+    },
+    shell: (read, command) => {
+      const input = read('hook-input-PreToolUse-execute_command.json');
+      input.preToolUse.parameters.command = command;
+      return input;
+    },
+    stop: (read) => read('hook-input-PreToolUse-attempt_completion.json'),
+    denied: (d) => d.cancel === true,
+    deniedReason: (d) => d.errorMessage,
+    stopBlocked: (d) => d.cancel === true,
+  },
+  kiro: {
+    folder: 'kiro',
+    settings: '.kiro/agents/avp.json',
+    exitCodes: true,
+    noStopBlock: true,
+    writeKey: (read) => {
+      const input = read('hook-input-preToolUse-fs_write-create.json');
+      input.tool_input.file_text = WITH_KEY;
+      return { input, refused: exitRefused, reason: exitReason };
+    },
+    shell: (read, command) => {
+      const input = read('hook-input-preToolUse-execute_bash.json');
+      input.tool_input.command = command;
+      return input;
+    },
+    stop: (read) => read('hook-input-stop.json'),
+    denied: exitRefused,
+    deniedReason: exitReason,
+    stopBlocked: exitRefused,
+  },
+  opencode: {
+    folder: 'opencode',
+    settings: '.opencode/plugins/avp.ts',
+    command: pluginCommand,
+    installed: (_root, text) => (text.includes('hook --agent opencode') ? ['plugin'] : []),
+    writeKey: (read) => {
+      const input = read('hook-input-tool.execute.before-write.json');
+      input.tool_input.content = WITH_KEY;
+      return { input, refused: pluginRefused, reason: (d) => d.reason };
+    },
+    shell: (read, command) => {
+      const input = read('hook-input-tool.execute.before-bash.json');
+      input.tool_input.command = command;
+      return input;
+    },
+    stop: (read, active) => ({ ...read('hook-input-session.idle.json'), stop_hook_active: active }),
+    denied: pluginRefused,
+    deniedReason: (d) => d.reason,
+    stopBlocked: (d) => d.decision === 'block',
+  },
+  amp: {
+    folder: 'amp',
+    settings: '.amp/plugins/avp.ts',
+    command: pluginCommand,
+    installed: (_root, text) => (text.includes('hook --agent amp') ? ['plugin'] : []),
+    noStopBlock: true,
+    writeKey: (read) => {
+      const input = read('hook-input-tool.call-create_file.json');
+      input.tool_input.content = WITH_KEY;
+      return { input, refused: pluginRefused, reason: (d) => d.reason };
+    },
+    shell: (read, command) => {
+      const input = read('hook-input-tool.call-Bash.json');
+      input.tool_input.cmd = command;
+      return input;
+    },
+    stop: (read) => read('hook-input-tool.call-Bash.json'),
+    denied: pluginRefused,
+    deniedReason: (d) => d.reason,
+    stopBlocked: () => false,
+  },
 };
 
 let avpBin: string | undefined;
@@ -160,12 +321,16 @@ async function setup(name: AgentName) {
   const home = tempDir(`avp-agents-${name}-home-`);
   mkdirSync(join(root, '.git'));
   mkdirSync(join(root, 'src'));
+  writeFileSync(join(root, 'src/pay.ts'), 'export const price = 42;\n');
   // avp on PATH, as after an install: `avp init` then writes the portable `avp hook --agent NAME` into the project.
   const env: Record<string, string> = { HOME: home, AVP_HOME: join(home, '.avp'), PATH: withAvpOnPath() };
   const init = await runAvp(['init', '--agent', name], { bin: BIN, cwd: root, env });
   if (init.code !== 0) throw new Error(`avp init --agent ${name} failed: ${init.stderr}`);
-  const settings = JSON.parse(readFileSync(join(root, a.settings), 'utf8'));
-  const command: string = (Object.values(settings.hooks)[0] as any[])[0].hooks[0].command;
+  const text = readFileSync(join(root, a.settings), 'utf8');
+  const settings = a.command || a.installed ? undefined : JSON.parse(text);
+  const first = settings && (Object.values(settings.hooks)[0] as any[])[0];
+  const command: string = first ? (first.hooks?.[0].command ?? first.command) : '';
+  const installed = a.installed ? a.installed(root, text) : Object.keys(JSON.parse(text).hooks);
   const hookEnv = { ...env, ...(a.projectVar ? { [a.projectVar]: root } : {}) };
   const read: Reader = (file) =>
     JSON.parse(
@@ -174,10 +339,13 @@ async function setup(name: AgentName) {
         .replaceAll('/home/dev', home),
     );
   const hook = async (input: unknown, extra: Record<string, string> = {}) => {
-    const p = Bun.spawn(['sh', '-c', command], {
+    const given = typeof input === 'string' ? undefined : (input as Doc);
+    const { _event, ...body } = given ?? {};
+    const cmd = a.command && given ? a.command(root, text, given) : a.command ? a.command(root, text, {}) : command;
+    const p = Bun.spawn(['sh', '-c', cmd || 'false'], {
       cwd: root,
       env: { ...hookEnv, ...extra },
-      stdin: new TextEncoder().encode(typeof input === 'string' ? input : JSON.stringify(input)),
+      stdin: new TextEncoder().encode(typeof input === 'string' ? input : JSON.stringify(body)),
       stdout: 'pipe',
       stderr: 'pipe',
     });
@@ -188,11 +356,13 @@ async function setup(name: AgentName) {
     ]);
     let json: Doc | undefined;
     try {
-      json = JSON.parse(stdout);
+      json = a.exitCodes
+        ? { exit: code, reason: code === 2 ? stderr.trim() : undefined, stdout: stdout.trim() }
+        : JSON.parse(stdout);
     } catch {
       json = undefined;
     }
-    return { code, stdout, stderr, json };
+    return { code: a.exitCodes && code === 2 ? 0 : code, rawCode: code, stdout, stderr, json };
   };
   const validator = async (dir: string, text: string, script: string) => {
     mkdirSync(join(root, '.avp/validators', dir, 'scripts'), { recursive: true });
@@ -201,17 +371,18 @@ async function setup(name: AgentName) {
     const accept = await runAvp(['accept'], { bin: BIN, cwd: root, env });
     if (accept.code !== 0) throw new Error(`avp accept failed: ${accept.stderr}`);
   };
-  return { a, root, home, command, read, hook, validator, settings };
+  return { a, root, home, command, read, hook, validator, settings, installed };
 }
 
 for (const name of Object.keys(AGENTS) as AgentName[]) {
   describe(`avp hook --agent ${name}`, () => {
     test('init writes only the events the agent has, calling `avp hook --agent NAME`', async () => {
-      const { command, settings } = await setup(name);
-      expect(command).toContain(`hook --agent ${name}`);
+      const { installed, root, a } = await setup(name);
+      expect(readFileSync(join(root, a.settings), 'utf8')).toContain(`hook --agent ${name}`);
       const { loadAgent } = await import('../../src/agents/index.ts');
       const adapter = await loadAgent(name);
-      expect(Object.keys(settings.hooks).sort()).toEqual([...adapter.install.events].sort());
+      // A plugin covers its events in code (OpenCode, Amp); every other install lists them.
+      if (name !== 'opencode' && name !== 'amp') expect(installed.sort()).toEqual([...adapter.install.events].sort());
     });
 
     test('a hard-coded key is refused in the agent’s terms, with the reason where the model reads it', async () => {
@@ -236,32 +407,37 @@ for (const name of Object.keys(AGENTS) as AgentName[]) {
       expect(s.a.denied(ok.json ?? {})).toBe(false);
     });
 
-    test('a Stop validator that keeps failing ends within the loop guard (maxStopBlocks = 3)', async () => {
-      const s = await setup(name);
-      await s.validator(
-        'always-fails',
-        '---\nname: always-fails\ndescription: Never satisfied.\nseverity: error\ntrigger: Stop\nscript: scripts/check.sh\n---\nNever.\n',
-        sh(
-          `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"never","suggestion":"give up"}],"summary":"never satisfied"}'`,
-        ),
-      );
-      const answers: boolean[] = [];
-      for (let i = 0; i < 6; i++) {
-        const r = await s.hook(s.a.stop(s.read, i > 0));
-        expect(r.code).toBe(0);
-        answers.push(s.a.stopBlocked(r.json!));
-        if (!answers[i]) {
-          expect(String(r.json!.systemMessage)).toContain('maxStopBlocks');
-          break;
+    test.skipIf(AGENTS[name].noStopBlock === true)(
+      'a Stop validator that keeps failing ends within the loop guard (maxStopBlocks = 3)',
+      async () => {
+        const s = await setup(name);
+        await s.validator(
+          'always-fails',
+          '---\nname: always-fails\ndescription: Never satisfied.\nseverity: error\ntrigger: Stop\nscript: scripts/check.sh\n---\nNever.\n',
+          sh(
+            `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"never","suggestion":"give up"}],"summary":"never satisfied"}'`,
+          ),
+        );
+        const answers: boolean[] = [];
+        for (let i = 0; i < 6; i++) {
+          const r = await s.hook(s.a.stop(s.read, i > 0));
+          expect(r.code).toBe(0);
+          answers.push(s.a.stopBlocked(r.json!));
+          if (!answers[i]) {
+            if (['claude', 'codex', 'gemini', 'qwen', 'droid'].includes(name))
+              expect(String(r.json!.systemMessage)).toContain('maxStopBlocks');
+            break;
+          }
         }
-      }
-      expect(answers).toEqual([true, true, true, false]);
-    });
+        expect(answers).toEqual([true, true, true, false]);
+      },
+    );
 
     test('bad input refuses with exit 2; an unreadable validator refuses instead of passing', async () => {
       const s = await setup(name);
-      const bad = await s.hook('{"hook_event_name": ');
-      expect(bad.code).toBe(2);
+      const bad = await s.hook(name === 'copilot' ? '{"toolName": ' : '{"hook_event_name": ');
+      if (s.a.badInputRefused) expect(s.a.badInputRefused({ code: bad.rawCode, json: bad.json })).toBe(true);
+      else expect(bad.rawCode).toBe(2);
       expect(bad.stderr).toContain('avp hook');
       // A validator that cannot be read might have been meant for this event: avp fails closed.
       mkdirSync(join(s.root, '.avp/validators/broken'), { recursive: true });
@@ -282,6 +458,9 @@ test('deinit removes only avp’s entries from every agent’s file', async () =
   const mine =
     '{\n  // my own settings\n  "theme": "dark",\n  "hooks": {"BeforeTool": [{"matcher": "x", "hooks": [{"type": "command", "command": "mine"}]}]}\n}\n';
   writeFileSync(join(root, '.gemini/settings.json'), mine);
+  const myScript = '#!/bin/sh\necho done\n';
+  mkdirSync(join(root, '.clinerules/hooks'), { recursive: true });
+  writeFileSync(join(root, '.clinerules/hooks/TaskComplete'), myScript, { mode: 0o755 });
   const env = { HOME: home, AVP_HOME: join(home, '.avp'), PATH: withAvpOnPath() };
   const init = await runAvp(['init', '--all', '--no-validators'], { bin: BIN, cwd: root, env });
   expect(init.code).toBe(0);
@@ -291,6 +470,13 @@ test('deinit removes only avp’s entries from every agent’s file', async () =
     '.gemini/settings.json',
     '.qwen/settings.json',
     '.factory/hooks.json',
+    '.github/hooks/avp.json',
+    '.cursor/hooks.json',
+    '.windsurf/hooks.json',
+    '.clinerules/hooks/PreToolUse',
+    '.kiro/agents/avp.json',
+    '.opencode/plugins/avp.ts',
+    '.amp/plugins/avp.ts',
   ])
     expect(existsSync(join(root, f))).toBe(true);
   const gemini = readFileSync(join(root, '.gemini/settings.json'), 'utf8');
@@ -307,6 +493,17 @@ test('deinit removes only avp’s entries from every agent’s file', async () =
   const all = await runAvp(['deinit'], { bin: BIN, cwd: root, env });
   expect(all.code).toBe(0);
   expect(JSON.parse(readFileSync(join(root, '.codex/hooks.json'), 'utf8'))).toEqual({});
+  // Files avp created whole, or that held only what avp added, are gone; a user's own Cline script stays.
+  for (const f of [
+    '.github/hooks/avp.json',
+    '.cursor/hooks.json',
+    '.kiro/agents/avp.json',
+    '.clinerules/hooks/PreToolUse',
+    '.opencode/plugins/avp.ts',
+    '.amp/plugins/avp.ts',
+  ])
+    expect({ f, exists: existsSync(join(root, f)) }).toEqual({ f, exists: false });
+  expect(readFileSync(join(root, '.clinerules/hooks/TaskComplete'), 'utf8')).toBe(myScript);
 });
 
 test('Qwen Code: UserPromptSubmit before every model call of a turn neither resets the turn nor the Stop guard', async () => {
@@ -351,6 +548,11 @@ describe('avp list --agent and avp doctor per agent', () => {
     expect(JSON.parse(json.stdout).neverFires).toEqual([]);
     const claude = await runAvp(['list', '--agent', 'claude', '--json'], { bin: BIN, cwd: s.root, env });
     expect(JSON.parse(claude.stdout).neverFires).toEqual([]);
+    // A trigger the agent has but cannot refuse on: what happens instead.
+    const cursor = await runAvp(['list', '--agent', 'cursor', '--json'], { bin: BIN, cwd: s.root, env });
+    const instead = JSON.parse(cursor.stdout).neverFires.find((n: Doc) => n.id.endsWith('no-secrets'));
+    expect(instead).toMatchObject({ kind: 'instead' });
+    expect(instead.reason).toContain('preToolUse');
     const bad = await runAvp(['list', '--agent', 'codx'], { bin: BIN, cwd: s.root, env });
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('did you mean codex');
@@ -371,4 +573,26 @@ describe('avp list --agent and avp doctor per agent', () => {
     expect(after.stdout).toMatch(/agents +Gemini CLI: hook installed; last ran validators \S+ \(PreToolUse\)/);
     expect(after.stdout).toContain('not installed: Claude Code, Codex CLI, Qwen Code, Factory Droid');
   });
+});
+
+test("an agent's file tool cannot rewrite avp's plugin or hook script (they are avp's whole)", async () => {
+  const s = await setup('opencode');
+  const plugin = join(s.root, '.opencode/plugins/avp.ts');
+  const input = s.read('hook-input-tool.execute.before-write.json');
+  input.tool_input = { filePath: plugin, content: 'export const AvpPlugin = async () => ({});\n' };
+  const r = await s.hook(input);
+  expect(r.json!.decision).toBe('deny');
+  expect(r.json!.reason).toContain("avp's hook");
+  // Any other file under the same folder is the agent's business.
+  input.tool_input = { filePath: join(s.root, '.opencode/plugins/mine.ts'), content: 'export {};\n' };
+  expect((await s.hook(input)).json!.decision).not.toBe('deny');
+  const c = await setup('cline');
+  const edit = c.read('hook-input-PreToolUse-write_to_file.json');
+  edit.preToolUse.parameters = {
+    path: '.clinerules/hooks/PreToolUse',
+    content: '#!/bin/sh\necho \'{"cancel":false}\'\n',
+  };
+  const denied = await c.hook(edit);
+  expect(denied.json!.cancel).toBe(true);
+  expect(denied.json!.errorMessage).toContain("avp's hook");
 });

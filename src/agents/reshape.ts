@@ -1,0 +1,104 @@
+/**
+ * Shared pieces of the adapters whose agents speak protocols of their own (Copilot, Cursor, Windsurf, Cline, Kiro,
+ * OpenCode, Amp): their input is first reshaped into the Claude-shaped fields the normalizer reads (the agent's own
+ * input stays the event's `raw`), and avp's own failure is answered with the agent's refusal for that event.
+ */
+import { AvpError } from '../errors.ts';
+import type { HookEvent } from '../event.ts';
+import { internalReason } from './claude-shape.ts';
+import { normalizeWith, obj, type NormalizeSpec } from './normalize.ts';
+import type { AgentAdapter, AgentAnswer, Decision } from './types.ts';
+
+export type Raw = Record<string, unknown>;
+
+export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** The first of `keys` that `raw` has as a string. */
+export function pick(raw: Raw | undefined, ...keys: string[]): string | undefined {
+  for (const k of keys) {
+    const v = raw?.[k];
+    if (typeof v === 'string') return v;
+  }
+  return undefined;
+}
+
+/** Drops undefined values (the normalizer treats a present key as given). */
+export function defined(o: Raw): Raw {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}
+
+/** Input that is not an event: the same error the normalizer gives, in the agent's name. */
+export function badInput(spec: Pick<NormalizeSpec, 'name' | 'displayName'>, message: string): AvpError {
+  return new AvpError('hook-input', message, {
+    fix: `avp hook --agent ${spec.name} reads one ${spec.displayName} hook event as a JSON object on stdin (see docs/agents.md); run it from the hook avp init wrote.`,
+  });
+}
+
+/**
+ * Normalizes an input after reshaping it into Claude-shaped fields. Input that is not an object goes to the
+ * normalizer as it is (its error says what it is); `agentTool` restores the agent's own tool name where the reshape
+ * chose a mapping by the call's arguments (a write tool's `create` subcommand).
+ */
+export function normalizeReshaped(
+  spec: NormalizeSpec,
+  reshape: (raw: Raw) => Raw,
+  input: unknown,
+  env: NodeJS.ProcessEnv,
+): HookEvent {
+  const given = obj(input);
+  if (!given) return normalizeWith(spec, input, env);
+  const shaped = reshape(given);
+  const event = normalizeWith(spec, shaped, env);
+  event.raw = given;
+  const own = str(shaped.agent_tool);
+  if (own !== undefined && event.agentTool !== undefined) {
+    if (own === event.tool) delete event.agentTool;
+    else event.agentTool = own;
+  }
+  return event;
+}
+
+/**
+ * On agents whose after-the-fact event cannot refuse, a file change is also judged by the PostToolUse validators at
+ * its PreToolUse: a secret is refused before it is written instead of being reported after.
+ */
+export function judgePostAtPre(event: HookEvent): HookEvent {
+  if (event.event === 'PreToolUse' && (event.toolKind === 'write' || event.toolKind === 'edit') && event.files.length)
+    event.alsoTrigger = 'PostToolUse';
+  return event;
+}
+
+/** avp's own failure as the agent's refusal of `agentEvent` (its `render` of a deny/block naming the kill switch). */
+export function internalRefusal(
+  adapter: Pick<AgentAdapter, 'name' | 'events' | 'abilities' | 'render'>,
+  agentEvent: string,
+  message: string,
+): AgentAnswer {
+  const trigger = adapter.events[agentEvent] ?? agentEvent;
+  const reason = internalReason(message);
+  const event: HookEvent = { agent: adapter.name, event: trigger, cwd: '', projectRoot: '', files: [], raw: {} };
+  if (agentEvent && agentEvent !== trigger) event.agentEvent = agentEvent;
+  const ability = adapter.abilities[trigger];
+  const decision: Decision = {
+    kind: ability?.stop || 'block',
+    reason,
+    userMessage: reason,
+    avp: { passed: false, violations: [], summary: 'avp internal error' },
+  };
+  if (ability?.contextOnBlock) decision.context = reason;
+  const out = adapter.render(event, decision);
+  // Where stderr is the refusal's text (exit-code agents) it stays; elsewhere it is the note for the agent's log.
+  return { ...out, stderr: out.stderr ?? `avp hook: internal error: ${message}\n` };
+}
+
+/** Exit 2 with the reason on stderr: the refusal of the agents that read a hook's exit code (Windsurf, Kiro). */
+export function exitTwo(reason: string): AgentAnswer {
+  return { stdout: '', stderr: `${reason}\n`, exitCode: 2 };
+}
+
+/** The reason, the context and the user message of a decision as one text (agents with one channel). */
+export function oneText(d: Decision): string | undefined {
+  const parts = [d.reason, d.context !== d.reason ? d.context : undefined].filter((p): p is string => !!p);
+  if (!parts.length && d.userMessage) parts.push(d.userMessage);
+  return parts.length ? parts.join('\n\n') : undefined;
+}
