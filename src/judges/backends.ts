@@ -5,7 +5,7 @@
 import type { AvpConfig } from '../config-types.ts';
 import { truthy } from '../config.ts';
 import type { Validator } from '../format/types.ts';
-import { DEFAULT_MODELS, type Detection } from './detect.ts';
+import { DEFAULT_MODELS, type Detection, isAgentCliBackend } from './detect.ts';
 import type { Judge } from './types.ts';
 
 /** The backend's default model (see DEFAULT_MODELS). */
@@ -18,6 +18,8 @@ export function defaultModel(backend: string): string {
  * validator's `model` hint; else the backend's default.
  */
 export function modelFor(backend: string, validator: Validator | undefined, config: AvpConfig): string {
+  // An agent CLI runs the model its user configured; a validator's hint names another vendor's model as often as not.
+  if (isAgentCliBackend(backend)) return config.judge.model ?? '';
   return config.judge.model || validator?.spec.model || defaultModel(backend);
 }
 
@@ -34,6 +36,11 @@ async function buildJudge(
   if (found.backend === 'claude') {
     const { claudeTransport } = await import('./claude.ts');
     return llmJudge(claudeTransport({ bin: found.bin!, model, env }, validator), config.judge.concurrency);
+  }
+  if (isAgentCliBackend(found.backend)) {
+    const { agentCliTransport } = await import('./agent-cli.ts');
+    const opts = { backend: found.backend, bin: found.bin!, env, ...(model ? { model } : {}) };
+    return llmJudge(agentCliTransport(opts, validator), config.judge.concurrency);
   }
   if (found.backend === 'anthropic') {
     const { anthropicTransport } = await import('./anthropic.ts');
@@ -56,7 +63,8 @@ async function buildJudge(
 }
 
 /**
- * The judge for `validator` on the detected LLM backend (`claude`, `anthropic` or `openai`), cache included. The
+ * The judge for `validator` on the detected LLM backend (`claude`, an agent CLI, `anthropic` or `openai`), cache
+ * included. The
  * backend modules (prompt building, diff, valibot, ofetch) load only on a cache miss: a hit costs a file read.
  */
 export async function createLlmJudge(
@@ -73,12 +81,15 @@ export async function createLlmJudge(
     evaluate: async (req) => (await buildJudge(found, model, validator, config, env)).evaluate(req),
   };
   // The endpoint is part of the key: another server may run another model under the same name.
+  // An agent CLI's model is its user's configuration: the backend names the verdict's source when avp names no model.
   const identity =
     found.backend === 'anthropic'
       ? env.ANTHROPIC_BASE_URL
       : found.backend === 'openai'
         ? env.OPENAI_BASE_URL
-        : undefined;
+        : isAgentCliBackend(found.backend)
+          ? `${found.backend}-cli`
+          : undefined;
   const { cachingJudge } = await import('./cache.ts');
   return cachingJudge(lazy, { model, maxBytes: config.cache.maxBytes, env, ...(identity ? { identity } : {}) });
 }
