@@ -26,8 +26,8 @@ const TOOL_EVENTS = ['BeforeTool', 'AfterTool'];
 const OTHER_EVENTS = ['SessionStart', 'BeforeAgent', 'AfterAgent', 'SessionEnd'];
 
 /** A project whose Gemini CLI talks to `baseUrl` and runs `project.hookCommand` on the main events. */
-export function makeGeminiProject(baseUrl: string, hook: HookSetup): AgentProject {
-  const project = makeAgentProject('gemini', { decision: 'deny', reason: reasonOf(hook) }, commandOf(hook));
+export function makeGeminiProject(baseUrl: string, hook: HookSetup, parent?: string): AgentProject {
+  const project = makeAgentProject('gemini', { decision: 'deny', reason: reasonOf(hook) }, commandOf(hook), parent);
   const entry = { type: 'command', command: project.hookCommand, name: 'record', timeout: 60_000 };
   const hooks = Object.fromEntries([
     ...TOOL_EVENTS.map((e) => [e, [{ matcher: '*', hooks: [entry] }]]),
