@@ -56,13 +56,16 @@ echo '{}'
 }
 
 /**
- * What the agent's hooks run: the recording hook, which blocks with `reason` (in the agent's shape), or a command
- * of the test's own (`avp hook --agent NAME` once the adapters land; it still runs in the temp project and HOME).
+ * What the agent's hooks run: the recording hook, which blocks with `reason` (in the agent's shape), a command of
+ * the test's own (it still runs in the temp project and HOME), or nothing written by the driver: `avpInit`, where the
+ * test runs `avp init --agent NAME` in the project and avp writes the agent's hook file itself.
  */
-export type HookSetup = { reason: string } | { command: string };
+export type HookSetup = { reason: string } | { command: string } | { avpInit: true };
 
 export const reasonOf = (hook: HookSetup): string => ('reason' in hook ? hook.reason : '');
 export const commandOf = (hook: HookSetup): string | undefined => ('command' in hook ? hook.command : undefined);
+/** Whether the driver writes the agent's project hook file (not when `avp init` does). */
+export const writesHooks = (hook: HookSetup): boolean => !('avpInit' in hook);
 
 /**
  * A folder for temp projects that no other user can write to, nor any folder above it: Gemini CLI skips a settings
