@@ -103,7 +103,7 @@ const CASES: AgentCase[] = [
       const server = await startGeminiServer((req) => geminiModel(root, avpStepAt)(req));
       const project = makeGeminiProject(server.url, { avpInit: true });
       root = project.root;
-      // The Gemini bug (KNOWN_BUGS) loops until killed: a shorter limit keeps the file's time down (a turn takes ~15 s).
+      // The Gemini bug (KNOWN_BUGS) loops until killed: a shorter limit keeps the time down (a turn takes ~15 s).
       const run = () => runGemini(project, PROMPT, 60_000);
       return drive(server, project, 'gemini', run, isGeminiTurn, geminiToolResults);
     },
