@@ -63,6 +63,9 @@ export function installAvp(project: AgentProject, agent: string): { rmLog: strin
   chmodSync(join(bin, 'rm'), 0o755);
   writeFileSync(join(project.home, SENTINEL), 'the hook must deny rm -rf ~\n');
   project.env.PATH = `${bin}:${project.env.PATH}`;
+  // Agents run shell commands in login shells (Codex: `bash -lc`), whose /etc/profile resets PATH; the HOME's own
+  // profile, read after it, puts the guard back in front.
+  for (const f of ['.bash_profile', '.profile']) writeFileSync(join(project.home, f), `PATH="${bin}:$PATH"\n`);
   project.env.AVP_HOME = join(project.home, '.avp');
   const initOutput = sh(project, ['avp', 'init', '--agent', agent]);
   cpSync(STOP_FIXTURE, join(project.root, '.avp', 'validators', 'always-fail-stop'), { recursive: true });
