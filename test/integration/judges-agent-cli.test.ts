@@ -7,8 +7,7 @@
  * records its environment). `avp doctor` probes the same judge through the binary. All four run at once.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentCliBackend } from '../../src/judges/agent-cli-specs.ts';
 import { detectBackend } from '../../src/judges/detect.ts';
@@ -23,7 +22,7 @@ import { chatToolResults } from '../e2e/agents/turn-support.ts';
 import { startGeminiServer } from '../support/gemini-server.ts';
 import { startOpenAIServer } from '../support/openai-server.ts';
 import { startResponsesServer } from '../support/responses-server.ts';
-import { runAvp } from '../support/run-avp.ts';
+import { runAvp, tempDir } from '../support/run-avp.ts';
 import type { RecordedRequest } from '../support/scripted-server.ts';
 import { makeValidator } from '../unit/judges/helpers.ts';
 import { config, evaluate } from './judges-support.ts';
@@ -253,7 +252,7 @@ for (const c of CASES) {
 describe('choosing an agent CLI as the judge', () => {
   /** A PATH holding only executables with these names (and what sh needs). */
   function pathWith(names: string[]): string {
-    const dir = mkdtempSync(join(tmpdir(), 'avp-judge-path-'));
+    const dir = tempDir('avp-judge-path-');
     for (const n of names) {
       writeFileSync(join(dir, n), '#!/bin/sh\nexit 0\n');
       chmodSync(join(dir, n), 0o755);
@@ -287,7 +286,7 @@ describe('choosing an agent CLI as the judge', () => {
   });
 
   test('"judge": {"backend": "droid"} in avp.config.json is read by the binary (doctor shows it)', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'avp-judge-config-'));
+    const root = tempDir('avp-judge-config-');
     writeFileSync(join(root, 'avp.config.json'), JSON.stringify({ judge: { backend: 'droid' } }));
     mkdirSync(join(root, '.avp'));
     const r = await runAvp(['doctor', '--json', '--no-probe'], {
