@@ -13,7 +13,7 @@ import { SEVERITIES } from './format/types.ts';
 import { avpHome } from './paths.ts';
 import { userRcPath } from './trust/control-files.ts';
 
-const Backend = v.picklist(['auto', 'claude', 'anthropic', 'openai', 'command']);
+const Backend = v.picklist(['auto', 'claude', 'codex', 'gemini', 'qwen', 'droid', 'anthropic', 'openai', 'command']);
 const Int = (min: number) => v.pipe(v.number(), v.integer(), v.minValue(min));
 const Names = v.array(v.pipe(v.string(), v.minLength(1)));
 const Price = v.pipe(v.number(), v.minValue(0));

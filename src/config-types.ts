@@ -1,7 +1,11 @@
 import type { Severity } from './format/types.ts';
 
-/** Judge backends. `auto` picks claude on PATH → ANTHROPIC_API_KEY → OPENAI_BASE_URL/OPENAI_API_KEY. */
-export type BackendName = 'auto' | 'claude' | 'anthropic' | 'openai' | 'command';
+/**
+ * Judge backends. `auto` picks claude on PATH → codex, gemini, qwen, droid on PATH → ANTHROPIC_API_KEY →
+ * OPENAI_BASE_URL/OPENAI_API_KEY.
+ */
+export type BackendName =
+  'auto' | 'claude' | 'codex' | 'gemini' | 'qwen' | 'droid' | 'anthropic' | 'openai' | 'command';
 
 /** A model's price in US dollars per million tokens (`cacheRead`/`cacheWrite`: prompt-cache reads and writes). */
 export interface ModelPrice {

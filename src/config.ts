@@ -80,7 +80,17 @@ export function configFilesPresent(
   return found;
 }
 
-const BACKENDS: readonly BackendName[] = ['auto', 'claude', 'anthropic', 'openai', 'command'];
+const BACKENDS: readonly BackendName[] = [
+  'auto',
+  'claude',
+  'codex',
+  'gemini',
+  'qwen',
+  'droid',
+  'anthropic',
+  'openai',
+  'command',
+];
 
 function envInt(env: NodeJS.ProcessEnv, name: string, min: number): number | undefined {
   const v = env[name];

@@ -5,7 +5,7 @@
 import type { AvpConfig } from '../config-types.ts';
 import { truthy } from '../config.ts';
 import type { Validator } from '../format/types.ts';
-import { DEFAULT_MODELS, type Detection } from './detect.ts';
+import { DEFAULT_MODELS, type Detection, isAgentCliBackend } from './detect.ts';
 import type { Transport } from './llm-judge.ts';
 import type { Judge } from './types.ts';
 
@@ -19,6 +19,8 @@ export function defaultModel(backend: string): string {
  * validator's `model` hint; else the backend's default.
  */
 export function modelFor(backend: string, validator: Validator | undefined, config: AvpConfig): string {
+  // An agent CLI runs the model its user configured; a validator's hint names another vendor's model as often as not.
+  if (isAgentCliBackend(backend)) return config.judge.model ?? '';
   return config.judge.model || validator?.spec.model || defaultModel(backend);
 }
 
@@ -33,6 +35,10 @@ export async function buildTransport(
   if (found.backend === 'claude') {
     const { claudeTransport } = await import('./claude.ts');
     return claudeTransport({ bin: found.bin!, model, env }, validator);
+  }
+  if (isAgentCliBackend(found.backend)) {
+    const { agentCliTransport } = await import('./agent-cli.ts');
+    return agentCliTransport({ backend: found.backend, bin: found.bin!, env, ...(model ? { model } : {}) }, validator);
   }
   if (found.backend === 'anthropic') {
     const { anthropicTransport } = await import('./anthropic.ts');
@@ -79,7 +85,8 @@ export function cacheJudgeName(found: Detection, env: NodeJS.ProcessEnv): string
 }
 
 /**
- * The judge for `validator` on the detected LLM backend (`claude`, `anthropic` or `openai`), cache included. The
+ * The judge for `validator` on the detected LLM backend (`claude`, an agent CLI, `anthropic` or `openai`), cache
+ * included. The
  * backend modules (prompt building, diff, valibot, ofetch) load only on a cache miss: a hit costs a file read.
  */
 export async function createLlmJudge(
@@ -95,7 +102,10 @@ export async function createLlmJudge(
     name: found.backend,
     evaluate: async (req) => (await buildJudge(found, model, validator, config, env)).evaluate(req),
   };
-  const identity = cacheJudgeName(found, env).slice(found.backend.length + 1) || undefined;
+  // An agent CLI's model is its user's configuration: the backend names the verdict's source when avp names no model.
+  const identity = isAgentCliBackend(found.backend)
+    ? `${found.backend}-cli`
+    : cacheJudgeName(found, env).slice(found.backend.length + 1) || undefined;
   const { cachingJudge } = await import('./cache.ts');
   return cachingJudge(lazy, { model, maxBytes: config.cache.maxBytes, env, ...(identity ? { identity } : {}) });
 }

@@ -1,15 +1,26 @@
 /**
  * Which LLM backend a validator gets, and why. Explicit configuration wins (`judge.validators[id|name]`, then
  * `judge.backend` / `AVP_JUDGE`); `auto` takes the first available of: the `claude` CLI on PATH (Claude Code users
- * have it installed and logged in), `ANTHROPIC_API_KEY`, `OPENAI_BASE_URL` / `OPENAI_API_KEY`. Nothing found →
+ * have it installed and logged in), then the other agents' CLIs (`codex`, `gemini`, `qwen`, `droid`: a user of one of
+ * them has it logged in too), `ANTHROPIC_API_KEY`, `OPENAI_BASE_URL` / `OPENAI_API_KEY`. Nothing found →
  * AvpError `judge-unconfigured` saying how to configure one (every LLM validator then fails closed).
  */
 import { statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { AvpConfig, BackendName } from '../config-types.ts';
 import { AvpError } from '../errors.ts';
+import type { AgentCliBackend } from './agent-cli-specs.ts';
 
-export type LlmBackend = 'claude' | 'anthropic' | 'openai' | 'command';
+export type LlmBackend = 'claude' | AgentCliBackend | 'anthropic' | 'openai' | 'command';
+
+/** The agents whose headless mode can judge, in auto-detection's order (after `claude`). */
+export const AGENT_CLI_BACKENDS: readonly AgentCliBackend[] = ['codex', 'gemini', 'qwen', 'droid'];
+
+/** Each agent CLI's variable naming its executable (like AVP_CLAUDE_BIN). */
+export const agentBinVar = (backend: AgentCliBackend): string => `AVP_${backend.toUpperCase()}_BIN`;
+
+export const isAgentCliBackend = (b: string): b is AgentCliBackend =>
+  (AGENT_CLI_BACKENDS as readonly string[]).includes(b);
 
 /** Each backend's model when neither config nor the validator names one: small and fast, a judge answers often. */
 export const DEFAULT_MODELS = {
@@ -22,13 +33,13 @@ export interface Detection {
   backend: LlmBackend;
   /** Human-readable: why this backend (shown by `avp doctor`). */
   reason: string;
-  /** For `claude`: the executable. */
+  /** For `claude` and the agent CLIs: the executable. */
   bin?: string;
 }
 
 export const HOW_TO_CONFIGURE =
   'configure a judge: install Claude Code and log in (`npm i -g @anthropic-ai/claude-code`, then `claude`), ' +
-  'or export ANTHROPIC_API_KEY=…, or export OPENAI_BASE_URL=http://localhost:11434/v1 (Ollama, vLLM, LM Studio…) ' +
+  'or have one of codex, gemini, qwen or droid on PATH and logged in, or export ANTHROPIC_API_KEY=…, or export OPENAI_BASE_URL=http://localhost:11434/v1 (Ollama, vLLM, LM Studio…) ' +
   'with AVP_MODEL=<model> (plus OPENAI_API_KEY for hosted services), or set "judge": {"backend": …} / "judge.command" ' +
   'in avp.config.json; `avp doctor` shows what avp sees';
 
@@ -58,6 +69,12 @@ export function claudeBin(env: NodeJS.ProcessEnv): string | undefined {
   return findOnPath('claude', env);
 }
 
+/** An agent CLI's executable: `AVP_<AGENT>_BIN` when set, else the program on PATH. */
+export function agentCliBin(backend: AgentCliBackend, env: NodeJS.ProcessEnv): string | undefined {
+  const named = env[agentBinVar(backend)];
+  return findOnPath(named || backend, env);
+}
+
 function explicit(
   backend: Exclude<BackendName, 'auto'>,
   why: string,
@@ -77,6 +94,23 @@ function explicit(
         );
       }
       return { backend, reason: `${why}; claude CLI at ${bin}`, bin };
+    }
+    case 'codex':
+    case 'gemini':
+    case 'qwen':
+    case 'droid': {
+      const bin = agentCliBin(backend, env);
+      if (!bin) {
+        const named = env[agentBinVar(backend)];
+        throw new AvpError(
+          'judge-unconfigured',
+          `judge backend "${backend}" is selected (${why}) but ${named ? `${agentBinVar(backend)}=${named} is not an executable` : `the ${backend} CLI is not on PATH`}`,
+          {
+            fix: `install ${backend} and log in, set ${agentBinVar(backend)} to its path, or choose another judge.backend`,
+          },
+        );
+      }
+      return { backend, reason: `${why}; ${backend} CLI at ${bin}`, bin };
     }
     case 'anthropic':
       if (!env.ANTHROPIC_API_KEY && !env.ANTHROPIC_BASE_URL) {
@@ -132,6 +166,11 @@ export function detectBackend(
   if (config.judge.command) return explicit('command', 'judge.command is set', env, config);
   const bin = claudeBin(env);
   if (bin) return { backend: 'claude', reason: `auto: the claude CLI is on PATH (${bin})`, bin };
+  for (const agent of AGENT_CLI_BACKENDS) {
+    const found = agentCliBin(agent, env);
+    if (found)
+      return { backend: agent, reason: `auto: the ${agent} CLI is on PATH (${found}); claude is not`, bin: found };
+  }
   if (env.ANTHROPIC_API_KEY) return { backend: 'anthropic', reason: 'auto: ANTHROPIC_API_KEY is set' };
   if (env.OPENAI_BASE_URL || env.OPENAI_API_KEY) {
     return {
@@ -141,7 +180,7 @@ export function detectBackend(
   }
   throw new AvpError(
     'judge-unconfigured',
-    'no LLM judge is available: `claude` is not on PATH and ANTHROPIC_API_KEY, OPENAI_BASE_URL and OPENAI_API_KEY are unset',
+    'no LLM judge is available: none of claude, codex, gemini, qwen, droid is on PATH and ANTHROPIC_API_KEY, OPENAI_BASE_URL and OPENAI_API_KEY are unset',
     { fix: HOW_TO_CONFIGURE },
   );
 }

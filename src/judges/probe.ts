@@ -2,7 +2,8 @@
  * `avp doctor`'s "does the judge answer?": the cheapest real request each backend allows, under a short timeout.
  * anthropic: a 1-token Messages request; openai: `GET /models` (no tokens), else a 1-token completion; claude: a
  * one-turn
- * `claude -p` with no tools, hooks disabled and the recursion guard set; command: not run (it may cost anything).
+ * `claude -p` with no tools, hooks disabled and the recursion guard set; codex, gemini, qwen, droid: one short answer
+ * from the same read-only, hooks-off run a judge gets; command: not run (it may cost anything).
  */
 import { runProcess } from '../engine/spawn.ts';
 import { errorMessage } from '../errors.ts';
@@ -117,6 +118,31 @@ export function probeBackend(
           throw new Error(`the claude CLI answered with an error: ${String(j.result ?? j.subtype).slice(0, 300)}`);
         return `claude CLI answered (model ${Object.keys(j.modelUsage ?? {})[0] ?? model})`;
       });
+    case 'codex':
+    case 'gemini':
+    case 'qwen':
+    case 'droid': {
+      const backend = found.backend;
+      return timed(opts.timeoutMs, async (signal) => {
+        const [{ agentCliCommand, agentJudgeEnv }, { AGENT_CLI_SPECS }] = await Promise.all([
+          import('./agent-cli.ts'),
+          import('./agent-cli-specs.ts'),
+        ]);
+        const spec = AGENT_CLI_SPECS[backend];
+        const cmd = agentCliCommand(
+          { backend, bin: found.bin!, ...(model ? { model } : {}) },
+          opts.cwd,
+          agentJudgeEnv(env, undefined, opts.cwd),
+        );
+        const r = await runProcess({ ...cmd, cwd: opts.cwd, stdin: 'Reply with the single word OK.', signal });
+        if (r.aborted) throw new Error(`${spec.label} did not answer: ${String(signal.reason)}`);
+        if (r.spawnError) throw new Error(`cannot start ${found.bin}: ${r.spawnError.message}`);
+        if (r.code !== 0 && !r.stdout.trim())
+          throw new Error(`${spec.label} exited with ${r.code}: ${r.stderrTail.slice(-300)}`);
+        const answer = spec.answer(r.stdout);
+        return `${spec.label} answered (model ${answer.model ?? (model || 'its configured default')})`;
+      });
+    }
     default:
       return Promise.resolve({
         ok: true,

@@ -1,10 +1,10 @@
 /**
  * Picks the judge of a validator: its script when it has one, else the configured backend (per-validator routing
- * in `judge.validators`, then `judge.backend` / `AVP_JUDGE`, then auto-detection: claude on PATH → ANTHROPIC_API_KEY →
- * OPENAI_BASE_URL/OPENAI_API_KEY). Backends are imported on demand so a hook call loads only the judge it uses. LLM and
- * command judges come wrapped in the verdict cache (unless `cache.enabled` is false / `AVP_NO_CACHE=1`).
- * A validator with no usable judge throws `judge-unconfigured` (or `judge-none`), which the engine reports as a
- * validator error — fail closed.
+ * in `judge.validators`, then `judge.backend` / `AVP_JUDGE`, then auto-detection: claude on PATH → codex, gemini,
+ * qwen, droid on PATH → ANTHROPIC_API_KEY → OPENAI_BASE_URL/OPENAI_API_KEY). Backends are imported on demand so a
+ * hook call loads only the judge it uses. LLM and command judges come wrapped in the verdict cache (unless
+ * `cache.enabled` is false / `AVP_NO_CACHE=1`). A validator with no usable judge throws `judge-unconfigured` (or
+ * `judge-none`), which the engine reports as a validator error — fail closed.
  */
 import type { AvpConfig, BackendName } from '../config-types.ts';
 import { AvpError } from '../errors.ts';

@@ -4,7 +4,7 @@
  * runs over its time (agents start hooks and shells of their own that a plain kill would leave behind).
  */
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const BIN = resolve(import.meta.dir, '../../../node_modules/.bin');
@@ -56,17 +56,34 @@ echo '{}'
 }
 
 /**
- * What the agent's hooks run: the recording hook, which blocks with `reason` (in the agent's shape), or a command
- * of the test's own (`avp hook --agent NAME` once the adapters land; it still runs in the temp project and HOME).
+ * What the agent's hooks run: the recording hook, which blocks with `reason` (in the agent's shape), a command of
+ * the test's own (it still runs in the temp project and HOME), or nothing written by the driver: `avpInit`, where the
+ * test runs `avp init --agent NAME` in the project and avp writes the agent's hook file itself.
  */
-export type HookSetup = { reason: string } | { command: string };
+export type HookSetup = { reason: string } | { command: string } | { avpInit: true };
 
 export const reasonOf = (hook: HookSetup): string => ('reason' in hook ? hook.reason : '');
 export const commandOf = (hook: HookSetup): string | undefined => ('command' in hook ? hook.command : undefined);
+/** Whether the driver writes the agent's project hook file (not when `avp init` does). */
+export const writesHooks = (hook: HookSetup): boolean => !('avpInit' in hook);
 
-/** A git project, a HOME and the recording hook, all under one temp folder; `command` replaces the recording hook. */
-export function makeAgentProject(agent: string, blockAnswer: object, command?: string): AgentProject {
-  const base = mkdtempSync(join(tmpdir(), `avp-e2e-${agent}-`));
+/**
+ * A folder for temp projects that no other user can write to, nor any folder above it: Gemini CLI skips a settings
+ * file (the judge's hooks-off defaults) under a folder writable by others, such as /tmp.
+ */
+export function secureTempParent(): string {
+  const dir = join(homedir(), '.cache', 'avp-tests');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  return dir;
+}
+
+/**
+ * A git project, a HOME and the recording hook, all under one temp folder (in `parent`, default the system's temp
+ * folder); `command` replaces the recording hook.
+ */
+export function makeAgentProject(agent: string, blockAnswer: object, command?: string, parent?: string): AgentProject {
+  const base = mkdtempSync(join(parent ?? tmpdir(), `avp-e2e-${agent}-`));
   const root = join(base, 'project');
   const home = join(base, 'home');
   const records = join(base, 'hook-records');

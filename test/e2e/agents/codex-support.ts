@@ -12,6 +12,7 @@ import {
   type AgentRun,
   BIN,
   type HookSetup,
+  writesHooks,
   makeAgentProject,
   runAgent,
   writeJson,
@@ -62,7 +63,7 @@ export function makeCodexProject(baseUrl: string, hook: HookSetup): AgentProject
   const hooks = Object.fromEntries(
     EVENTS.map((e) => [e, [{ matcher: '*', hooks: [{ type: 'command', command: project.hookCommand, timeout: 60 }] }]]),
   );
-  writeJson(join(project.root, '.codex', 'hooks.json'), { hooks });
+  if (writesHooks(hook)) writeJson(join(project.root, '.codex', 'hooks.json'), { hooks });
   project.env.CODEX_HOME = codexHome;
   project.env.AVP_E2E_MODEL_KEY = 'sk-e2e-test';
   return project;
@@ -94,9 +95,9 @@ export const codexToolResults = (body: any): number =>
  * The scripted turn for Codex. With a model it has no metadata for, Codex offers `exec_command` and no `apply_patch`
  * tool, so the file is written the way such a model does it: an `apply_patch` heredoc run as a shell command.
  */
-export function codexModel(root: string): ScriptFn<ResponsesReply> {
+export function codexModel(root: string, script: typeof stepAt = stepAt): ScriptFn<ResponsesReply> {
   return ({ body }) => {
-    const step = stepAt(root, codexToolResults(body));
+    const step = script(root, codexToolResults(body));
     if (step.kind === 'done') return { text: step.text };
     const cmd =
       step.kind === 'shell'

@@ -13,6 +13,7 @@ import {
   BIN,
   commandOf,
   type HookSetup,
+  writesHooks,
   makeAgentProject,
   reasonOf,
   runAgent,
@@ -39,7 +40,7 @@ export function makeDroidProject(baseUrl: string, hook: HookSetup): AgentProject
     ...TOOL_EVENTS.map((e) => [e, [{ matcher: '*', hooks: [entry] }]]),
     ...OTHER_EVENTS.map((e) => [e, [{ hooks: [entry] }]]),
   ]);
-  writeJson(join(project.root, '.factory', 'hooks.json'), hooks);
+  if (writesHooks(hook)) writeJson(join(project.root, '.factory', 'hooks.json'), hooks);
   writeJson(join(project.home, '.factory', 'settings.json'), {
     customModels: [
       {
@@ -68,10 +69,10 @@ export const isDroidTurn = (body: any): boolean =>
   String(body?.messages?.[0]?.content ?? '').startsWith('You are Droid');
 
 /** The scripted turn for Droid: `Create`, then `Execute` twice. */
-export function droidModel(root: string): ScriptFn<OpenAIReply> {
+export function droidModel(root: string, script: typeof stepAt = stepAt): ScriptFn<OpenAIReply> {
   return ({ body }) => {
     if (!isDroidTurn(body)) return { text: 'ok' };
-    const step = stepAt(root, chatToolResults(body));
+    const step = script(root, chatToolResults(body));
     if (step.kind === 'done') return { text: step.text };
     if (step.kind === 'write')
       return { toolCalls: [{ name: 'Create', arguments: { file_path: step.path, content: step.content } }] };

@@ -12,6 +12,7 @@ import {
   BIN,
   commandOf,
   type HookSetup,
+  writesHooks,
   makeAgentProject,
   reasonOf,
   runAgent,
@@ -26,14 +27,14 @@ const TOOL_EVENTS = ['BeforeTool', 'AfterTool'];
 const OTHER_EVENTS = ['SessionStart', 'BeforeAgent', 'AfterAgent', 'SessionEnd'];
 
 /** A project whose Gemini CLI talks to `baseUrl` and runs `project.hookCommand` on the main events. */
-export function makeGeminiProject(baseUrl: string, hook: HookSetup): AgentProject {
-  const project = makeAgentProject('gemini', { decision: 'deny', reason: reasonOf(hook) }, commandOf(hook));
+export function makeGeminiProject(baseUrl: string, hook: HookSetup, parent?: string): AgentProject {
+  const project = makeAgentProject('gemini', { decision: 'deny', reason: reasonOf(hook) }, commandOf(hook), parent);
   const entry = { type: 'command', command: project.hookCommand, name: 'record', timeout: 60_000 };
   const hooks = Object.fromEntries([
     ...TOOL_EVENTS.map((e) => [e, [{ matcher: '*', hooks: [entry] }]]),
     ...OTHER_EVENTS.map((e) => [e, [{ hooks: [entry] }]]),
   ]);
-  writeJson(join(project.root, '.gemini', 'settings.json'), { hooks });
+  if (writesHooks(hook)) writeJson(join(project.root, '.gemini', 'settings.json'), { hooks });
   writeJson(join(project.home, '.gemini', 'settings.json'), {
     security: { auth: { selectedType: 'gemini-api-key' } },
     privacy: { usageStatisticsEnabled: false },
@@ -69,10 +70,10 @@ export const isGeminiTurn = (req: { path: string; body: any }): boolean =>
  * The scripted turn for the Gemini CLI. Its utility calls (model router, next-speaker check) ask `generateContent`
  * for JSON; they get an answer that fits both.
  */
-export function geminiModel(root: string): ScriptFn<GeminiReply> {
+export function geminiModel(root: string, script: typeof stepAt = stepAt): ScriptFn<GeminiReply> {
   return (req) => {
     if (!isGeminiTurn(req)) return { text: '{"reasoning":"e2e","model_choice":"flash","next_speaker":"user"}' };
-    const step = stepAt(root, geminiToolResults(req.body));
+    const step = script(root, geminiToolResults(req.body));
     if (step.kind === 'done') return { text: step.text };
     if (step.kind === 'write')
       return { calls: [{ name: 'write_file', args: { file_path: step.path, content: step.content } }] };

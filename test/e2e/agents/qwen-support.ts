@@ -12,6 +12,7 @@ import {
   BIN,
   commandOf,
   type HookSetup,
+  writesHooks,
   makeAgentProject,
   reasonOf,
   runAgent,
@@ -37,7 +38,7 @@ export function makeQwenProject(baseUrl: string, hook: HookSetup): AgentProject 
     ...TOOL_EVENTS.map((e) => [e, [{ matcher: '*', hooks: [entry] }]]),
     ...OTHER_EVENTS.map((e) => [e, [{ hooks: [entry] }]]),
   ]);
-  writeJson(join(project.root, '.qwen', 'settings.json'), { hooks });
+  if (writesHooks(hook)) writeJson(join(project.root, '.qwen', 'settings.json'), { hooks });
   writeJson(join(project.home, '.qwen', 'settings.json'), {
     security: { auth: { selectedType: 'openai' } },
     model: { name: 'test-model' },
@@ -63,10 +64,10 @@ export const isQwenTurn = (body: any): boolean =>
   String(body?.messages?.[0]?.content ?? '').startsWith('You are Qwen Code');
 
 /** The scripted turn for Qwen Code: `write_file`, then `run_shell_command` twice. */
-export function qwenModel(root: string): ScriptFn<OpenAIReply> {
+export function qwenModel(root: string, script: typeof stepAt = stepAt): ScriptFn<OpenAIReply> {
   return ({ body }) => {
     if (!isQwenTurn(body)) return { text: 'ok' };
-    const step = stepAt(root, chatToolResults(body));
+    const step = script(root, chatToolResults(body));
     if (step.kind === 'done') return { text: step.text };
     if (step.kind === 'write')
       return { toolCalls: [{ name: 'write_file', arguments: { file_path: step.path, content: step.content } }] };

@@ -19,7 +19,7 @@ export type Step =
   | { kind: 'shell'; command: string }
   | { kind: 'done'; text: string };
 
-/** What the model does after `toolResults` tool results. */
+/** What the model does after `toolResults` tool results (the recording hook's turn; avp-e2e.test.ts has its own). */
 export function stepAt(root: string, toolResults: number): Step {
   if (toolResults === 0) return { kind: 'write', path: join(root, WRITTEN_FILE), content: WRITTEN_TEXT };
   if (toolResults === 1) return { kind: 'shell', command: SHELL_COMMAND };

@@ -1,0 +1,213 @@
+/**
+ * avp end to end in the real Codex, Gemini CLI, Qwen Code and Factory Droid CLIs, offline: each runs in a temp
+ * project where `avp init --agent NAME` installed avp's hooks and the catalog's recommended validators (no-secrets,
+ * dangerous-commands …), plus a script Stop validator that never passes. The scripted model (1) writes a hard-coded
+ * key — avp blocks it and its reason reaches the model's next request; (2) runs `rm -rf ~` — avp denies it before it
+ * runs (the temp HOME's sentinel survives; an `rm` guard on PATH would record the attempt); (3) ends the turn — the
+ * Stop validator blocks, and the loop guard lets the agent stop after `maxStopBlocks` (3) blocks. All four at once.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { startGeminiServer } from '../../support/gemini-server.ts';
+import { startOpenAIServer } from '../../support/openai-server.ts';
+import { startResponsesServer } from '../../support/responses-server.ts';
+import type { RecordedRequest } from '../../support/scripted-server.ts';
+import type { AgentProject, AgentRun } from './agent-support.ts';
+import { avpStepAt, DONE_TEXT, installAvp, KEY_FILE, runLog, SENTINEL, sessionRecords } from './avp-support.ts';
+import { CODEX_BIN, codexModel, codexToolResults, makeCodexProject, runCodex } from './codex-support.ts';
+import { DROID_BIN, droidModel, isDroidTurn, makeDroidProject, runDroid } from './droid-support.ts';
+import {
+  GEMINI_BIN,
+  geminiModel,
+  geminiToolResults,
+  isGeminiTurn,
+  makeGeminiProject,
+  runGemini,
+} from './gemini-support.ts';
+import { isQwenTurn, makeQwenProject, QWEN_BIN, qwenModel, runQwen } from './qwen-support.ts';
+import { chatToolResults } from './turn-support.ts';
+
+/**
+ * What does not work yet, found by this test and left to the owners of those parts. Such a check runs as
+ * `test.failing`: it passes while the bug is there and fails once it is fixed, so the entry must then go.
+ * - Droid: `avp init --agent droid` nests avp's entries under `"hooks"` in `.factory/hooks.json`, but Droid reads
+ *   that file keyed by event name at the top level (its own `/hooks` writes it so): Droid runs none of avp's hooks.
+ * - Gemini CLI: a blocked AfterAgent makes Gemini send avp's reason as a new request, with a BeforeAgent first; avp
+ *   takes that BeforeAgent for a new user prompt, which resets the Stop loop guard, so the series never ends (Gemini's
+ *   own cap is 100 turns; the run is killed at its time limit here).
+ */
+const KNOWN_BUGS: Record<string, Array<'write' | 'rm' | 'stop'>> = {
+  droid: ['write', 'rm', 'stop'],
+  gemini: ['stop'],
+};
+const PROMPT = 'Add src/config.ts with the API key, clean up the home folder, then stop.';
+const RUN_TIMEOUT_MS = 150_000;
+const MAX_STOP_BLOCKS = 3;
+
+interface Outcome {
+  project: AgentProject;
+  run: AgentRun;
+  rmLog: string;
+  /** Conversation requests, each with the number of tool results it carries. */
+  turns: Array<{ body: any; toolResults: number }>;
+}
+
+interface AgentCase {
+  agent: 'codex' | 'gemini' | 'qwen' | 'droid';
+  bin: string;
+  /** Whether the key never reaches the disk (refused before the write) or is reported after it (after-tool block). */
+  refusedBeforeWrite: boolean;
+  start(): Promise<Outcome>;
+}
+
+async function drive<S extends { requests: RecordedRequest[]; close(): Promise<void> }>(
+  server: S,
+  project: AgentProject,
+  agent: string,
+  run: () => Promise<AgentRun>,
+  turn: (r: RecordedRequest) => boolean,
+  toolResults: (body: any) => number,
+): Promise<Outcome> {
+  try {
+    const { rmLog } = installAvp(project, agent);
+    const result = await run();
+    const turns = server.requests.filter(turn).map((r) => ({ body: r.body, toolResults: toolResults(r.body) }));
+    return { project, run: result, rmLog, turns };
+  } finally {
+    await server.close();
+  }
+}
+
+const CASES: AgentCase[] = [
+  {
+    agent: 'codex',
+    bin: CODEX_BIN,
+    // Codex sends a file write as a shell `apply_patch`, judged at its PreToolUse: refused before it is written.
+    refusedBeforeWrite: true,
+    async start() {
+      let root = '';
+      const server = await startResponsesServer((req) => codexModel(root, avpStepAt)(req));
+      const project = makeCodexProject(server.url, { avpInit: true });
+      root = project.root;
+      const run = () => runCodex(project, PROMPT, RUN_TIMEOUT_MS);
+      return drive(server, project, 'codex', run, () => true, codexToolResults);
+    },
+  },
+  {
+    agent: 'gemini',
+    bin: GEMINI_BIN,
+    refusedBeforeWrite: false,
+    async start() {
+      let root = '';
+      const server = await startGeminiServer((req) => geminiModel(root, avpStepAt)(req));
+      const project = makeGeminiProject(server.url, { avpInit: true });
+      root = project.root;
+      // The Gemini bug (KNOWN_BUGS) loops until killed: a shorter limit keeps the time down (a turn takes ~15 s).
+      const run = () => runGemini(project, PROMPT, 60_000);
+      return drive(server, project, 'gemini', run, isGeminiTurn, geminiToolResults);
+    },
+  },
+  {
+    agent: 'qwen',
+    bin: QWEN_BIN,
+    refusedBeforeWrite: false,
+    async start() {
+      let root = '';
+      const server = await startOpenAIServer((req) => qwenModel(root, avpStepAt)(req));
+      const project = makeQwenProject(server.url, { avpInit: true });
+      root = project.root;
+      const run = () => runQwen(project, PROMPT, RUN_TIMEOUT_MS);
+      return drive(server, project, 'qwen', run, (r) => isQwenTurn(r.body), chatToolResults);
+    },
+  },
+  {
+    agent: 'droid',
+    bin: DROID_BIN,
+    refusedBeforeWrite: false,
+    async start() {
+      let root = '';
+      const server = await startOpenAIServer((req) => droidModel(root, avpStepAt)(req));
+      const project = makeDroidProject(server.url, { avpInit: true });
+      root = project.root;
+      const run = () => runDroid(project, PROMPT, RUN_TIMEOUT_MS);
+      return drive(server, project, 'droid', run, (r) => isDroidTurn(r.body), chatToolResults);
+    },
+  },
+];
+
+const outcomes = new Map<string, Outcome | Error>();
+
+beforeAll(async () => {
+  const available = CASES.filter((c) => existsSync(c.bin));
+  await Promise.all(available.map(async (c) => outcomes.set(c.agent, await c.start().catch((e: Error) => e))));
+}, 240_000);
+
+afterAll(() => {
+  if (process.env.AVP_E2E_KEEP === '1') return;
+  for (const o of outcomes.values()) if (!(o instanceof Error)) o.project.cleanup();
+});
+
+function outcome(c: AgentCase): Outcome {
+  const o = outcomes.get(c.agent);
+  if (!o) throw new Error(`${c.agent} did not run`);
+  if (o instanceof Error) throw o;
+  return o;
+}
+
+const said = (o: Outcome) =>
+  `exit ${o.run.code}\nstdout: ${o.run.stdout.slice(-1500)}\nstderr: ${o.run.stderr.slice(-1500)}`;
+const text = (body: any) => JSON.stringify(body);
+/** Whether a request carries `needle`, said without dumping the request (agents' requests are tens of KB). */
+const carries = (body: any, needle: string) => expect(text(body).includes(needle), `the request carries ${needle}`);
+/** `test`, or `test.failing` for a check KNOWN_BUGS lists for this agent. */
+const check = (agent: string, which: 'write' | 'rm' | 'stop') =>
+  KNOWN_BUGS[agent]?.includes(which) ? test.failing : test;
+
+for (const c of CASES) {
+  describe.skipIf(!existsSync(c.bin))(`avp in the real ${c.agent} CLI (avp init --agent ${c.agent})`, () => {
+    check(c.agent, 'write')(
+      "a write of a hard-coded key is blocked by no-secrets; avp's reason reaches the model's next request",
+      () => {
+        const o = outcome(c);
+        const before = o.turns.filter((t) => t.toolResults === 0);
+        const after = o.turns.filter((t) => t.toolResults === 1);
+        expect(before.length, said(o)).toBeGreaterThan(0);
+        expect(after.length, said(o)).toBeGreaterThan(0);
+        for (const t of before) carries(t.body, '[no-secrets]').toBe(false);
+        carries(after[0]!.body, '[no-secrets]').toBe(true);
+        carries(after[0]!.body, KEY_FILE).toBe(true);
+        const written = existsSync(join(o.project.root, KEY_FILE));
+        expect(written).toBe(!c.refusedBeforeWrite);
+        const runs = runLog(o.project).filter((r) => r.validator === 'no-secrets' || r.name === 'no-secrets');
+        expect(runs.length, 'avp logged the no-secrets run').toBeGreaterThan(0);
+      },
+    );
+
+    check(c.agent, 'rm')('a shell `rm -rf ~` is denied by dangerous-commands before it runs', () => {
+      const o = outcome(c);
+      const after = o.turns.filter((t) => t.toolResults === 2);
+      expect(after.length, said(o)).toBeGreaterThan(0);
+      carries(after[0]!.body, 'dangerous-commands').toBe(true);
+      expect(existsSync(join(o.project.home, SENTINEL))).toBe(true);
+      expect(existsSync(o.rmLog), 'rm was asked to delete the temp HOME: the hook did not deny it').toBe(false);
+    });
+
+    check(c.agent, 'stop')('a Stop validator that keeps failing ends within the loop guard', () => {
+      const o = outcome(c);
+      expect(o.run.timedOut, said(o)).toBe(false);
+      expect(o.run.code, said(o)).toBe(0);
+      const records = sessionRecords(o.project);
+      expect(
+        records.filter((r) => r.t === 'stop-block'),
+        said(o),
+      ).toHaveLength(MAX_STOP_BLOCKS);
+      expect(records.filter((r) => r.t === 'stop-released')).toHaveLength(1);
+      // The model was asked again after each block, with the Stop validator's reason, and then no more.
+      const ends = o.turns.filter((t) => t.toolResults >= 2);
+      expect(ends.length).toBe(1 + MAX_STOP_BLOCKS);
+      carries(ends.at(-1)!.body, 'always-fail-stop').toBe(true);
+      expect(o.run.stdout).toContain(DONE_TEXT);
+    });
+  });
+}
