@@ -7,6 +7,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startAnthropicServer } from '../support/anthropic-server.ts';
+import { runAvp } from '../support/run-avp.ts';
 import { newInput, mainRequests, makeProject, runClaude, turnOf, type Project } from './claude-support.ts';
 
 const projects: Project[] = [];
@@ -46,6 +47,18 @@ describe('real Claude Code CLI with avp hooks', () => {
       // The file was written (PostToolUse runs after the tool) and avp logged the run.
       expect(readFileSync(file, 'utf8')).toContain('sk-live-');
       expect(readdirSync(join(project.root, '.avp', 'logs')).length).toBeGreaterThan(0);
+      // What that real session logged is what `avp stats` and `avp report` read back.
+      const stats = await runAvp(['stats', '--json'], { cwd: project.root, env: project.env });
+      expect(stats.code, stats.stderr).toBe(0);
+      const row = JSON.parse(stats.stdout).validators.find(
+        (v: { validator: string }) => v.validator === 'no-hardcoded-keys',
+      );
+      expect(row.runs).toBeGreaterThanOrEqual(1);
+      expect(row.blocked).toBeGreaterThanOrEqual(1);
+      const report = await runAvp(['report', '--out', '-'], { cwd: project.root, env: project.env });
+      expect(report.code, report.stderr).toBe(0);
+      expect(report.stdout).toContain('no-hardcoded-keys');
+      expect(report.stdout).toContain('<svg');
     } finally {
       await server.close();
     }
