@@ -144,6 +144,13 @@ const AGENTS: Record<AgentName, Agent> = {
     folder: 'droid',
     projectVar: 'FACTORY_PROJECT_DIR',
     settings: '.factory/hooks.json',
+    // Droid reads hooks.json keyed by event name at the top level: a `"hooks"` key there is never run.
+    command: (_root, text, input) => JSON.parse(text)[input.hook_event_name ?? 'PreToolUse'][0].hooks[0].command,
+    installed: (_root, text) => {
+      const file = JSON.parse(text);
+      if ('hooks' in file) throw new Error('.factory/hooks.json nests avp under "hooks", which Droid never reads');
+      return Object.keys(file);
+    },
     writeKey: (read) => {
       const input = read('hook-input-PostToolUse-Create.json');
       input.tool_input = {

@@ -31,14 +31,11 @@ import { chatToolResults } from './turn-support.ts';
 /**
  * What does not work yet, found by this test and left to the owners of those parts. Such a check runs as
  * `test.failing`: it passes while the bug is there and fails once it is fixed, so the entry must then go.
- * - Droid: `avp init --agent droid` nests avp's entries under `"hooks"` in `.factory/hooks.json`, but Droid reads
- *   that file keyed by event name at the top level (its own `/hooks` writes it so): Droid runs none of avp's hooks.
  * - Gemini CLI: a blocked AfterAgent makes Gemini send avp's reason as a new request, with a BeforeAgent first; avp
  *   takes that BeforeAgent for a new user prompt, which resets the Stop loop guard, so the series never ends (Gemini's
  *   own cap is 100 turns; the run is killed at its time limit here).
  */
 const KNOWN_BUGS: Record<string, Array<'write' | 'rm' | 'stop'>> = {
-  droid: ['write', 'rm', 'stop'],
   gemini: ['stop'],
 };
 const PROMPT = 'Add src/config.ts with the API key, clean up the home folder, then stop.';
