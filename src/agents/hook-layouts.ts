@@ -6,16 +6,19 @@
  * does not parse — or a foreign file where avp's would go — is refused before anything changes.
  */
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { applyEdits, modify, parse } from 'jsonc-parser';
 import { AvpError } from '../errors.ts';
 import { OWNED_MARKER } from '../trust/control-files.ts';
 import {
   appendMember,
   assertWritable,
+  avpEventsIn,
   formatting,
   installHooks,
   isAvpHookCommand,
+  planInstall,
+  planRemove,
   readSettings,
   removeAt,
   removeHooks,
@@ -138,6 +141,26 @@ export function checkHookFile(agent: AgentAdapter, path: string): void {
   const layout = agent.install.layout;
   if (layout?.kind === 'owned') ownedPlan(agent, layout, path, 'avp hook', 0);
   else readSettings(path);
+  if (layout?.kind === 'top' && !existsSync(path)) checkSettingsFallback(agent, path);
+}
+
+/**
+ * Droid reads the `hooks` key of the `settings.json` beside `hooks.json` only while `hooks.json` is absent: creating
+ * it would switch the user's hooks there off without a word, so avp refuses and says how to move them.
+ */
+function checkSettingsFallback(agent: AgentAdapter, path: string): void {
+  const settings = join(dirname(path), 'settings.json');
+  const hooks = readSettings(settings).value.hooks as Entry | undefined;
+  if (!hooks || Object.keys(hooks).length === 0) return;
+  throw new AvpError(
+    'settings-fallback',
+    `${settings} holds hooks that ${agent.displayName} reads only while ${basename(path)} does not exist; ` +
+      'avp did not create it',
+    {
+      file: settings,
+      fix: `move the events under "hooks" in ${settings} to the top level of ${path} (${agent.displayName}'s own \`/hooks\` does so when it saves), then run \`avp init\` again`,
+    },
+  );
 }
 
 /** `avp init` for one agent: its layout's install, written unless `dryRun`. */
@@ -159,6 +182,17 @@ export function installFor(
     updated: [],
     removed: [],
   };
+  if (layout.kind === 'top') {
+    const file = readSettings(path);
+    // An older avp nested its entries under "hooks", which Droid never read: they move to the top level.
+    const unnested = planRemove(file);
+    const plan = planInstall({ ...file, text: unnested.text }, command, timeout, events, 'top');
+    change.changed = plan.text !== file.text;
+    change.added = plan.added.filter((e) => !unnested.removed.includes(e));
+    change.updated = [...new Set([...plan.updated, ...unnested.removed])];
+    if (change.changed && !dryRun) writeSettings(path, plan.text);
+    return change;
+  }
   if (layout.kind === 'flat') {
     const file = readSettings(path);
     const plan = planFlatInstall(file, layout, command, timeout, events);
@@ -186,6 +220,20 @@ export function removeFor(agent: AgentAdapter, path: string, dryRun: boolean): H
   const layout = agent.install.layout;
   if (!layout) return removeHooks(path, dryRun);
   const change: HookChange = { path, created: false, changed: false, added: [], updated: [], removed: [] };
+  if (layout.kind === 'top') {
+    const file = readSettings(path);
+    if (!file.exists) return change;
+    const nested = planRemove(file);
+    const plan = planRemove({ ...file, text: nested.text }, 'top');
+    change.removed = [...nested.removed, ...plan.removed];
+    change.changed = plan.text !== file.text;
+    if (!change.changed || dryRun) return change;
+    // An emptied hooks.json goes: while it exists, Droid ignores the hooks in the matching settings.json.
+    const left = parse(plan.text, [], { allowTrailingComma: true }) as Entry;
+    if (Object.keys(left ?? {}).length === 0) rmSync(path, { force: true });
+    else writeSettings(path, plan.text);
+    return change;
+  }
   if (layout.kind === 'flat') {
     const file = readSettings(path);
     if (!file.exists) return change;
@@ -236,6 +284,7 @@ export function installedEvents(agent: AgentAdapter, path: string): string[] | u
     return single ? [...agent.install.events] : files.map((f) => eventOfOwned(agent, f));
   }
   const value = readSettings(path).value;
+  if (layout.kind === 'top') return avpEventsIn(value, 'top');
   return Object.entries(eventsOf(value))
     .filter(([, list]) => Array.isArray(list) && list.some((e) => isAvpHookCommand(commandOf(e))))
     .map(([event]) => event);

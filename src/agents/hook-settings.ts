@@ -159,8 +159,23 @@ interface Group {
   hooks?: HookEntry[];
 }
 
-function groupsOf(value: Record<string, unknown>, event: string): Group[] {
-  const hooks = value.hooks as Record<string, unknown> | undefined;
+/**
+ * Where a file keeps its events: under `"hooks"` (Claude Code's settings and most agents'), or at the top level
+ * (Factory Droid's `hooks.json`, keyed by event name).
+ */
+export type EventsRoot = 'hooks' | 'top';
+
+function eventsObject(
+  value: Record<string, unknown> | undefined,
+  root: EventsRoot,
+): Record<string, unknown> | undefined {
+  if (root === 'top') return value;
+  const hooks = value?.hooks;
+  return hooks && typeof hooks === 'object' && !Array.isArray(hooks) ? (hooks as Record<string, unknown>) : undefined;
+}
+
+function groupsOf(value: Record<string, unknown>, event: string, root: EventsRoot = 'hooks'): Group[] {
+  const hooks = eventsObject(value, root);
   const list = hooks?.[event];
   return Array.isArray(list) ? (list as Group[]) : [];
 }
@@ -231,14 +246,16 @@ export function planInstall(
   command: string,
   timeout: number,
   events: readonly string[],
+  root: EventsRoot = 'hooks',
 ): InstallPlan {
   let text = file.text;
+  const at: string[] = root === 'top' ? [] : ['hooks'];
   const opts = { formattingOptions: formatting(text) };
   const added: string[] = [];
   const updated: string[] = [];
   for (const event of events) {
     const value = parse(text, [], { allowTrailingComma: true }) as Record<string, unknown>;
-    const groups = groupsOf(value, event);
+    const groups = groupsOf(value, event, root);
     let found = false;
     groups.forEach((g, gi) => {
       (Array.isArray(g?.hooks) ? g.hooks : []).forEach((h, hi) => {
@@ -247,16 +264,16 @@ export function planInstall(
         if (h.command === command && h.timeout === timeout && h.type === 'command') return;
         text = applyEdits(
           text,
-          modify(text, ['hooks', event, gi, 'hooks', hi], { ...h, type: 'command', command, timeout }, opts),
+          modify(text, [...at, event, gi, 'hooks', hi], { ...h, type: 'command', command, timeout }, opts),
         );
         updated.push(event);
       });
     });
     if (found) continue;
     const entry = { hooks: [{ type: 'command', command, timeout }] };
-    const hooks = value.hooks as Record<string, unknown> | undefined;
-    if (Array.isArray(hooks?.[event])) text = appendMember(text, ['hooks', event], entry, opts.formattingOptions);
-    else if (hooks) text = appendMember(text, ['hooks'], [entry], opts.formattingOptions, event);
+    const hooks = eventsObject(value, root);
+    if (Array.isArray(hooks?.[event])) text = appendMember(text, [...at, event], entry, opts.formattingOptions);
+    else if (hooks) text = appendMember(text, at, [entry], opts.formattingOptions, event);
     else text = appendMember(text, [], { [event]: [entry] }, opts.formattingOptions, 'hooks');
     added.push(event);
   }
@@ -271,23 +288,24 @@ export interface RemovePlan {
 }
 
 /** Removes avp's entries; a group left empty, an event left empty and a `hooks` object left empty go too. */
-export function planRemove(file: SettingsFile): RemovePlan {
+export function planRemove(file: SettingsFile, root: EventsRoot = 'hooks'): RemovePlan {
   let text = file.text;
   const removed: string[] = [];
+  const at: string[] = root === 'top' ? [] : ['hooks'];
   for (;;) {
     const value = parse(text, [], { allowTrailingComma: true }) as Record<string, unknown>;
-    const hooks = (value?.hooks ?? {}) as Record<string, unknown>;
+    const hooks = eventsObject(value ?? {}, root) ?? {};
     let path: Array<string | number> | undefined;
     for (const event of Object.keys(hooks)) {
-      const groups = groupsOf(value, event);
+      const groups = groupsOf(value, event, root);
       for (let gi = 0; gi < groups.length && !path; gi++) {
         const list = Array.isArray(groups[gi]?.hooks) ? groups[gi]!.hooks! : [];
         const hi = list.findIndex((h) => isAvpHookCommand(h?.command));
         if (hi < 0) continue;
         removed.push(event);
-        if (list.length > 1) path = ['hooks', event, gi, 'hooks', hi];
-        else if (groups.length > 1) path = ['hooks', event, gi];
-        else if (Object.keys(hooks).length > 1) path = ['hooks', event];
+        if (list.length > 1) path = [...at, event, gi, 'hooks', hi];
+        else if (groups.length > 1) path = [...at, event, gi];
+        else if (root === 'top' || Object.keys(hooks).length > 1) path = [...at, event];
         else path = ['hooks'];
       }
       if (path) break;
@@ -345,15 +363,24 @@ export function writeSettings(path: string, text: string): void {
 }
 
 /** The distinct commands of avp's entries in a settings file (empty when it has none or does not exist). */
-export function avpCommandsIn(path: string): string[] {
+export function avpCommandsIn(path: string, root: EventsRoot = 'hooks'): string[] {
   const file = readSettings(path);
   const out = new Set<string>();
-  for (const event of Object.keys((file.value.hooks as Record<string, unknown> | undefined) ?? {})) {
-    for (const g of groupsOf(file.value, event))
+  for (const event of Object.keys(eventsObject(file.value, root) ?? {})) {
+    for (const g of groupsOf(file.value, event, root))
       for (const h of Array.isArray(g?.hooks) ? g.hooks : [])
         if (isAvpHookCommand(h?.command)) out.add(h.command as string);
   }
   return [...out];
+}
+
+/** The events whose matcher groups hold one of avp's entries (for `avp doctor`). */
+export function avpEventsIn(value: Record<string, unknown>, root: EventsRoot = 'hooks'): string[] {
+  return Object.keys(eventsObject(value, root) ?? {}).filter((event) =>
+    groupsOf(value, event, root).some(
+      (g) => Array.isArray(g?.hooks) && g.hooks.some((h) => isAvpHookCommand(h?.command)),
+    ),
+  );
 }
 
 /** Seconds for the hook entry: above avp's whole-call budget, so avp always answers before Claude Code cancels it. */

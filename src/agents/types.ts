@@ -101,6 +101,13 @@ export type InstallLayout =
       top?: Readonly<Record<string, unknown>>;
     }
   | {
+      /**
+       * Claude Code's matcher groups keyed by event name at the top level of the file, not under `"hooks"`: Factory
+       * Droid's `hooks.json`.
+       */
+      kind: 'top';
+    }
+  | {
       /** Files avp writes whole: `path(scope)` is the file, or the folder holding one file per event. */
       kind: 'owned';
       files(command: string, timeout: number, path: string): OwnedFile[];

@@ -19,7 +19,7 @@ import { controlPlaneDenial } from '../trust/guard.ts';
 import { hookTrustView, type TrustView } from '../trust/hook-view.ts';
 import { withNotice } from '../trust/notice.ts';
 import { PASS_DECISION, refusal } from './decision.ts';
-import { onceState, prepareEvent, stopGuard, type OnceState } from './session.ts';
+import { noteStopAnswer, onceState, prepareEvent, stopGuard, type OnceState } from './session.ts';
 
 import type { ValidatorRun } from './types.ts';
 
@@ -244,6 +244,7 @@ export async function answerHook(
     fullReport: reportPath,
     ...(repeats ? { repeated: repeats.repeated } : {}),
   });
+  if (event.event === 'Stop') await noteStopAnswer(event, decision.kind === 'block', decision.reason);
   const repeatError = report.outcome === 'ERROR' ? repeats?.remember(runs) : undefined;
   if (repeatError) notes.push(`avp: could not record the findings shown: ${repeatError.message}`);
   if (fullReport !== undefined && reportPath) {

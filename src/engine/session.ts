@@ -79,6 +79,9 @@ export async function prepareEvent(
       return event;
     }
     if (name === 'UserPromptSubmit') {
+      // Gemini CLI sends a blocked Stop's reason back as a prompt: the same turn, and the loop guard goes on counting.
+      const { takeStopContinuation } = await import('./session/continuation.ts');
+      if (takeStopContinuation(dir, event.prompt)) return { ...event, sameTurn: true };
       const { startTurn } = await import('./session/turn.ts');
       if (!startTurn(dir, 'prompt', event.turnId)) return { ...event, sameTurn: true };
       if (baseline) await (await import('./session/turn-baseline.ts')).beginTurn(dir, event, config);
@@ -165,6 +168,22 @@ export async function stopGuard(
   } catch (e) {
     if (process.env.AVP_DEBUG) process.stderr.write(`avp: stop guard state: ${(e as Error).message}\n`);
     return { block: wantsBlock };
+  }
+}
+
+/**
+ * Records the reason avp gave at a main-agent Stop it blocked (cleared when a Stop is let through), so the agent's
+ * continuation carrying that reason is not taken for a new user prompt. Best-effort, like all session state.
+ */
+export async function noteStopAnswer(event: HookEvent, blocked: boolean, reason: string | undefined): Promise<void> {
+  if (event.event !== 'Stop' || event.subagentId || !event.sessionId || event.stateless) return;
+  try {
+    const { noteStopReason } = await import('./session/continuation.ts');
+    noteStopReason(ensureSessionDir(event.projectRoot, event.sessionId), blocked ? reason : undefined);
+  } catch (e) {
+    if (process.env.AVP_DEBUG)
+      process.stderr.write(`avp: stop reason state: ${(e as Error).message}
+`);
   }
 }
 

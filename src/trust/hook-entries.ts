@@ -5,12 +5,19 @@
 import { parse } from 'jsonc-parser';
 import { isAvpHookCommand } from '../agents/hook-settings.ts';
 
-/** avp's hook entries of a settings file as canonical text (event, matcher, command, timeout), sorted. */
+/**
+ * avp's hook entries of a settings file as canonical text (event, matcher, command, timeout), sorted. Events are read
+ * under `"hooks"` and at the top level (Factory Droid's `hooks.json` is keyed by event name), so an entry moved from
+ * one to the other changes nothing here: both places are ones an agent runs.
+ */
 export function avpHookEntries(text: string): string {
-  const value = parse(text, [], { allowTrailingComma: true }) as { hooks?: Record<string, unknown> } | undefined;
+  const value = parse(text, [], { allowTrailingComma: true }) as Record<string, unknown> | undefined;
   const rows: string[] = [];
-  const hooks = value && typeof value === 'object' && value.hooks && typeof value.hooks === 'object' ? value.hooks : {};
-  for (const [event, groups] of Object.entries(hooks)) {
+  const object = (v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  const hooks = object(value);
+  const nested = object(hooks.hooks);
+  for (const [event, groups] of [...Object.entries(nested), ...Object.entries(hooks)]) {
     if (!Array.isArray(groups)) continue;
     for (const g of groups as Array<{ matcher?: unknown; hooks?: unknown } & Record<string, unknown>>) {
       for (const h of Array.isArray(g?.hooks) ? (g.hooks as Array<Record<string, unknown>>) : []) {

@@ -35,6 +35,8 @@ interface Agent {
   writeKey(read: Reader): { input: Doc; refused: (d: Doc) => boolean; reason: (d: Doc) => string };
   shell(read: Reader, command: string): Doc;
   stop(read: Reader, active: boolean): Doc;
+  /** What the agent sends after a blocked Stop before it continues (Gemini: BeforeAgent with avp's reason). */
+  continuation?(read: Reader, reason: string): Doc;
   denied(d: Doc): boolean;
   deniedReason(d: Doc): string;
   stopBlocked(d: Doc): boolean;
@@ -111,6 +113,7 @@ const AGENTS: Record<AgentName, Agent> = {
       return input;
     },
     stop: (read, active) => ({ ...read('hook-input-AfterAgent.json'), stop_hook_active: active }),
+    continuation: (read, reason) => ({ ...read('hook-input-BeforeAgent.json'), prompt: reason }),
     denied: (d) => d.decision === 'deny',
     deniedReason: (d) => d.reason,
     stopBlocked: (d) => d.decision === 'deny',
@@ -144,6 +147,13 @@ const AGENTS: Record<AgentName, Agent> = {
     folder: 'droid',
     projectVar: 'FACTORY_PROJECT_DIR',
     settings: '.factory/hooks.json',
+    // Droid reads hooks.json keyed by event name at the top level: a `"hooks"` key there is never run.
+    command: (_root, text, input) => JSON.parse(text)[input.hook_event_name ?? 'PreToolUse'][0].hooks[0].command,
+    installed: (_root, text) => {
+      const file = JSON.parse(text);
+      if ('hooks' in file) throw new Error('.factory/hooks.json nests avp under "hooks", which Droid never reads');
+      return Object.keys(file);
+    },
     writeKey: (read) => {
       const input = read('hook-input-PostToolUse-Create.json');
       input.tool_input = {
@@ -423,6 +433,12 @@ for (const name of Object.keys(AGENTS) as AgentName[]) {
           const r = await s.hook(s.a.stop(s.read, i > 0));
           expect(r.code).toBe(0);
           answers.push(s.a.stopBlocked(r.json!));
+          if (answers[i] && s.a.continuation) {
+            // The agent's continuation with avp's reason: no user prompt, so the series goes on.
+            const c = await s.hook(s.a.continuation(s.read, r.json!.reason));
+            expect(c.code).toBe(0);
+            expect(c.json?.decision).toBeUndefined();
+          }
           if (!answers[i]) {
             if (['claude', 'codex', 'gemini', 'qwen', 'droid'].includes(name))
               expect(String(r.json!.systemMessage)).toContain('maxStopBlocks');
@@ -432,6 +448,27 @@ for (const name of Object.keys(AGENTS) as AgentName[]) {
         expect(answers).toEqual([true, true, true, false]);
       },
     );
+
+    if (AGENTS[name].continuation)
+      test('after blocked Stops, a real user prompt starts a new series; the continuation does not', async () => {
+        const s = await setup(name);
+        await s.validator(
+          'always-fails',
+          '---\nname: always-fails\ndescription: Never satisfied.\nseverity: error\ntrigger: Stop\nscript: scripts/check.sh\n---\nNever.\n',
+          sh(
+            `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"never","suggestion":"give up"}],"summary":"never satisfied"}'`,
+          ),
+        );
+        const stop = async (active: boolean) => (await s.hook(s.a.stop(s.read, active))).json!;
+        const first = await stop(false);
+        expect(s.a.stopBlocked(first)).toBe(true);
+        await s.hook(s.a.continuation!(s.read, first.reason));
+        expect(s.a.stopBlocked(await stop(true))).toBe(true);
+        // The same text again is no longer avp's pending reason (the mark is used once): a user's prompt.
+        await s.hook(s.a.continuation!(s.read, 'Please also add a test.'));
+        for (let i = 0; i < 3; i++) expect(s.a.stopBlocked(await stop(true))).toBe(true);
+        expect(s.a.stopBlocked(await stop(true))).toBe(false);
+      });
 
     test('bad input refuses with exit 2; an unreadable validator refuses instead of passing', async () => {
       const s = await setup(name);

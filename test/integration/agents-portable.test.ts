@@ -100,6 +100,8 @@ const ROWS: Record<AgentName, Row> = {
     folder: 'droid',
     file: '.factory/hooks.json',
     projectVar: 'FACTORY_PROJECT_DIR',
+    // Top level, keyed by event name: Droid never reads a `"hooks"` key in hooks.json.
+    command: (_root, text) => (Object.values(JSON.parse(text))[0] as any[])[0].hooks[0].command,
     write: (r, root) => {
       const input = r('hook-input-PostToolUse-Create.json');
       input.tool_input = { file_path: join(root, 'src/pay.ts'), content: `${LINE}\n` };

@@ -100,6 +100,8 @@ const droid: AgentAdapter = {
     timeoutUnit: 'seconds',
     events: NAMES,
     markers: (root, env) => ({ project: [join(root, '.factory')], user: [home(env)] }),
+    // Droid reads hooks.json keyed by event name at the top level (a `"hooks"` key there is not read).
+    layout: { kind: 'top' },
   },
 };
 

@@ -31,15 +31,10 @@ import { chatToolResults } from './turn-support.ts';
 /**
  * What does not work yet, found by this test and left to the owners of those parts. Such a check runs as
  * `test.failing`: it passes while the bug is there and fails once it is fixed, so the entry must then go.
- * - Droid: `avp init --agent droid` nests avp's entries under `"hooks"` in `.factory/hooks.json`, but Droid reads
- *   that file keyed by event name at the top level (its own `/hooks` writes it so): Droid runs none of avp's hooks.
- * - Gemini CLI: a blocked AfterAgent makes Gemini send avp's reason as a new request, with a BeforeAgent first; avp
- *   takes that BeforeAgent for a new user prompt, which resets the Stop loop guard, so the series never ends (Gemini's
- *   own cap is 100 turns; the run is killed at its time limit here).
  */
 const KNOWN_BUGS: Record<string, Array<'write' | 'rm' | 'stop'>> = {
-  droid: ['write', 'rm', 'stop'],
-  gemini: ['stop'],
+  // Droid does not show the model a PostToolUse block's reason (the write itself is judged; see docs/agents-e2e.md).
+  droid: ['write'],
 };
 const PROMPT = 'Add src/config.ts with the API key, clean up the home folder, then stop.';
 const RUN_TIMEOUT_MS = 150_000;
@@ -103,7 +98,7 @@ const CASES: AgentCase[] = [
       const server = await startGeminiServer((req) => geminiModel(root, avpStepAt)(req));
       const project = makeGeminiProject(server.url, { avpInit: true });
       root = project.root;
-      // The Gemini bug (KNOWN_BUGS) loops until killed: a shorter limit keeps the time down (a turn takes ~15 s).
+      // A Stop series that never ended (Gemini's continuation taken for a user prompt) would loop: 60 s bounds it.
       const run = () => runGemini(project, PROMPT, 60_000);
       return drive(server, project, 'gemini', run, isGeminiTurn, geminiToolResults);
     },
