@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import codex from '../../src/agents/codex/index.ts';
 import { startResponsesServer } from '../support/responses-server.ts';
 import { AVP_BIN } from '../support/run-avp.ts';
-import type { AgentProject, AgentRun } from './agents/agent-support.ts';
+import { type AgentProject, type AgentRun, runAgent } from './agents/agent-support.ts';
 import { CODEX_BIN, codexModel, makeCodexProject, runCodex } from './agents/codex-support.ts';
 import type { Step } from './agents/turn-support.ts';
 
@@ -82,7 +82,7 @@ afterAll(() => {
 });
 
 /** A project with no Codex hooks of its own, avp on PATH, the key validator accepted, the marketplace added. */
-async function runWithPlugin(installPlugin: boolean): Promise<Outcome> {
+async function runWithPlugin(installPlugin: boolean, trustHooks = true): Promise<Outcome> {
   let root = '';
   const server = await startResponsesServer((req) => codexModel(root, keyStep)(req));
   try {
@@ -105,7 +105,22 @@ async function runWithPlugin(installPlugin: boolean): Promise<Outcome> {
     sh([CODEX_BIN, 'plugin', 'marketplace', 'add', REPO]);
     if (installPlugin) sh([CODEX_BIN, 'plugin', 'add', 'avp@avp']);
     expect(existsSync(join(project.root, '.codex', 'hooks.json'))).toBe(false);
-    const run = await runCodex(project, `Create ${KEY_FILE} with the API key.`);
+    const prompt = `Create ${KEY_FILE} with the API key.`;
+    // Without the bypass, Codex runs a hook only after the user trusted it in `/hooks` (a TUI step).
+    const run = trustHooks
+      ? await runCodex(project, prompt)
+      : await runAgent(
+          [
+            CODEX_BIN,
+            'exec',
+            '--dangerously-bypass-approvals-and-sandbox',
+            '--skip-git-repo-check',
+            '-C',
+            root,
+            prompt,
+          ],
+          { cwd: root, env: project.env },
+        );
     const afterWrite = server.requests
       .map((r) => r.body)
       .find((b) => JSON.stringify(b).includes('function_call_output'));
@@ -146,6 +161,13 @@ describe.skipIf(!existsSync(CODEX_BIN))('the Codex plugin in the real Codex CLI'
     const o = await runWithPlugin(false);
     expect(o.afterWrite, said(o)).toBeDefined();
     expect(JSON.stringify(o.afterWrite)).not.toContain('no-hardcoded-keys');
+    expect(existsSync(join(o.project.root, KEY_FILE)), said(o)).toBe(true);
+    expect(avpCalls(o.project)).toEqual([]);
+  }, 200_000);
+
+  test("not yet trusted in Codex's /hooks, the plugin's hooks are skipped (what docs/install.md tells the user to do)", async () => {
+    const o = await runWithPlugin(true, false);
+    expect(o.afterWrite, said(o)).toBeDefined();
     expect(existsSync(join(o.project.root, KEY_FILE)), said(o)).toBe(true);
     expect(avpCalls(o.project)).toEqual([]);
   }, 200_000);
