@@ -82,7 +82,7 @@ afterAll(() => {
 });
 
 /** A project with no Codex hooks of its own, avp on PATH, the key validator accepted, the marketplace added. */
-async function runWithPlugin(installPlugin: boolean, trustHooks = true): Promise<Outcome> {
+async function runWithPlugin(installPlugin: boolean, trustHooks = true, init = false): Promise<Outcome> {
   let root = '';
   const server = await startResponsesServer((req) => codexModel(root, keyStep)(req));
   try {
@@ -101,10 +101,11 @@ async function runWithPlugin(installPlugin: boolean, trustHooks = true): Promise
       return r.stdout.toString();
     };
     cpSync(KEY_VALIDATOR, join(project.root, '.avp', 'validators', 'no-hardcoded-keys'), { recursive: true });
+    if (init) sh(['avp', 'init', '--agent', 'codex', '--no-validators']);
     sh(['avp', 'accept']);
     sh([CODEX_BIN, 'plugin', 'marketplace', 'add', REPO]);
     if (installPlugin) sh([CODEX_BIN, 'plugin', 'add', 'avp@avp']);
-    expect(existsSync(join(project.root, '.codex', 'hooks.json'))).toBe(false);
+    expect(existsSync(join(project.root, '.codex', 'hooks.json'))).toBe(init);
     const prompt = `Create ${KEY_FILE} with the API key.`;
     // Without the bypass, Codex runs a hook only after the user trusted it in `/hooks` (a TUI step).
     const run = trustHooks
@@ -170,5 +171,14 @@ describe.skipIf(!existsSync(CODEX_BIN))('the Codex plugin in the real Codex CLI'
     expect(o.afterWrite, said(o)).toBeDefined();
     expect(existsSync(join(o.project.root, KEY_FILE)), said(o)).toBe(true);
     expect(avpCalls(o.project)).toEqual([]);
+  }, 200_000);
+
+  test('in a project that also ran `avp init --agent codex`, avp judges each event once and still blocks', async () => {
+    const o = await runWithPlugin(true, true, true);
+    expect(o.afterWrite, said(o)).toBeDefined();
+    expect(JSON.stringify(o.afterWrite), said(o)).toContain('no-hardcoded-keys');
+    expect(existsSync(join(o.project.root, KEY_FILE)), 'the key reached the disk').toBe(false);
+    const pre = avpCalls(o.project).filter((c) => c.event === 'PreToolUse');
+    expect(pre.length, JSON.stringify(avpCalls(o.project))).toBe(1);
   }, 200_000);
 });
