@@ -72,9 +72,11 @@ export async function runHookCommand(argv: string[]): Promise<number> {
       if (given.hook_event_name === undefined && given.hookEventName === undefined)
         input = { hook_event_name: eventName, ...given };
     }
-    // The same event from Claude Code's plugin hook and its settings hook at once: one avp answers, the other passes.
-    if (adapter.name === 'claude') release = (await import('../hosts/duplicate-call.ts')).claimCall(text, process.env);
-    if (adapter.name === 'claude' && !release) {
+    // The same event from the agent's plugin hook and its settings hook at once (Claude Code and Codex run both, in
+    // parallel, and combine the answers): one avp answers, the other passes.
+    const twoHooks = adapter.name === 'claude' || adapter.name === 'codex';
+    if (twoHooks) release = (await import('../hosts/duplicate-call.ts')).claimCall(text, process.env);
+    if (twoHooks && !release) {
       await write(process.stdout, '{}\n');
       exitSoon(0);
       return 0;

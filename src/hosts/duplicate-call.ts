@@ -1,10 +1,11 @@
 /**
  * One hook event delivered twice at once. Claude Code runs a plugin's hooks and the settings' hooks side by side and
  * does not merge identical commands across the two (measured: test/e2e/claude-plugin.test.ts), so with the avp plugin
- * in a project set up by `avp init`, every event would reach avp twice and every judge would be asked twice.
+ * in a project set up by `avp init`, every event would reach avp twice and every judge would be asked twice. Codex
+ * does the same with its plugin's hooks and `.codex/hooks.json` (measured: test/e2e/codex-plugin.test.ts).
  *
  * The first process to see an input claims it (a file named by the input's hash, created exclusively); a process
- * that finds the claim held by a live process answers `{}`: Claude Code combines parallel hooks' answers, so the
+ * that finds the claim held by a live process answers `{}`: both agents combine parallel hooks' answers, so the
  * claimant's block or deny still stands. A claim is released when its process answers, so the same input sent again
  * later is judged again. Cost: a hash of stdin, one exclusive create and one unlink.
  */
