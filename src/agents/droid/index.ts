@@ -4,7 +4,8 @@
  * Codex's). Captured inputs are snake_case and `tool_response` is a JSON string; some of its documentation shows
  * camelCase input fields (`hookEventName`, `sessionId`): both spellings are read.
  * Exit 2 refuses with stderr as the reason; other non-zero exits are non-blocking errors, so avp answers on exit 0
- * with a document holding only the documented fields.
+ * with a document holding only the documented fields. Its PostToolUse ignores `decision: "block"` (unlike Claude
+ * Code's), so there the reason also goes in `additionalContext`, which Droid adds to the model's next request.
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -53,7 +54,9 @@ const TOOLS: Record<string, ToolMapping> = {
 
 const ABILITIES: EventAbilities = {
   PreToolUse: { stop: 'deny', context: true },
-  PostToolUse: { stop: 'block', context: true },
+  // After a tool Droid reads `continue`, `hookSpecificOutput.additionalContext` (shown to the model only),
+  // `systemMessage` (the user only) and exit codes, never `decision`: a block's reason reaches the model as context.
+  PostToolUse: { stop: 'block', context: true, contextOnBlock: true },
   UserPromptSubmit: { stop: 'block', context: true },
   Stop: { stop: 'block', context: false },
   SubagentStop: { stop: 'block', context: false },

@@ -209,8 +209,10 @@ const CASES: Record<AgentName, AgentCases> = {
       { file: 'hook-input-Stop.json', expect: { event: 'Stop', stopHookActive: false } },
       { file: 'hook-input-SessionEnd.json', expect: { event: 'SessionEnd', matcherValue: 'other' } },
     ],
-    refuses: claudeRefuses,
-    reason: claudeReason,
+    refuses: (doc, trigger) =>
+      // Droid ignores `decision` on PostToolUse (as Qwen): what reaches the model there is the additional context.
+      trigger === 'PostToolUse' ? doc.decision === 'block' && !!claudeContext(doc) : claudeRefuses(doc, trigger),
+    reason: (doc, trigger) => (trigger === 'PostToolUse' ? claudeContext(doc) : claudeReason(doc, trigger)),
     context: claudeContext,
     forbidden: (doc) => ['passed', 'violations', 'summary', 'errors'].filter((k) => k in doc),
   },
