@@ -83,6 +83,17 @@ const SPEC: NormalizeSpec = {
   response: claudeResponse,
 };
 
+/**
+ * Claude's shape, plus what Droid reads at a prompt: its UserPromptSubmit refuses only on `continue: false` (or exit
+ * 2) and shows `stopReason` to the user; `decision: "block"` alone would let the prompt through.
+ */
+function droidShape(event: HookEvent, d: Decision): Record<string, unknown> {
+  const doc = claudeShape(event, d, false);
+  if (event.event === 'UserPromptSubmit' && d.kind === 'block')
+    return { ...doc, continue: false, stopReason: d.reason };
+  return doc;
+}
+
 const home = (env: NodeJS.ProcessEnv) => join(env.HOME || homedir(), '.factory');
 
 const droid: AgentAdapter = {
@@ -94,7 +105,7 @@ const droid: AgentAdapter = {
   projectDirVars: SPEC.projectDirVars,
   extraFields: false,
   normalize: (input, env) => normalizeWith(SPEC, input, env),
-  render: (event: HookEvent, d: Decision) => jsonAnswer(claudeShape(event, d, false)),
+  render: (event: HookEvent, d: Decision) => jsonAnswer(droidShape(event, d)),
   failClosed: (input, problem) => failClosedWith(droid, input, problem),
   install: {
     scopes: ['project', 'user'],
