@@ -160,7 +160,13 @@ const AGENTS: Record<AgentName, Agent> = {
         file_path: input.tool_input.file_path.replace('notes.txt', 'src/pay.ts'),
         content: `export const KEY = "${KEY}";\n`,
       };
-      return { input, refused: blocked, reason: (d) => d.reason };
+      return {
+        input,
+        // Droid's PostToolUse never reads `decision` (its bundled code reads `continue`, `additionalContext`,
+        // `systemMessage` and exit codes): the model reads the refusal in the additional context.
+        refused: (d) => d.decision === 'block' && typeof d.hookSpecificOutput?.additionalContext === 'string',
+        reason: (d) => d.hookSpecificOutput.additionalContext,
+      };
     },
     shell: (read, command) => {
       const input = read('hook-input-PreToolUse-Execute.json');

@@ -4,7 +4,8 @@
  * Codex's). Captured inputs are snake_case and `tool_response` is a JSON string; some of its documentation shows
  * camelCase input fields (`hookEventName`, `sessionId`): both spellings are read.
  * Exit 2 refuses with stderr as the reason; other non-zero exits are non-blocking errors, so avp answers on exit 0
- * with a document holding only the documented fields.
+ * with a document holding only the documented fields. Its PostToolUse ignores `decision: "block"` (unlike Claude
+ * Code's), so there the reason also goes in `additionalContext`, which Droid adds to the model's next request.
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -53,7 +54,9 @@ const TOOLS: Record<string, ToolMapping> = {
 
 const ABILITIES: EventAbilities = {
   PreToolUse: { stop: 'deny', context: true },
-  PostToolUse: { stop: 'block', context: true },
+  // After a tool Droid reads `continue`, `hookSpecificOutput.additionalContext` (shown to the model only),
+  // `systemMessage` (the user only) and exit codes, never `decision`: a block's reason reaches the model as context.
+  PostToolUse: { stop: 'block', context: true, contextOnBlock: true },
   UserPromptSubmit: { stop: 'block', context: true },
   Stop: { stop: 'block', context: false },
   SubagentStop: { stop: 'block', context: false },
@@ -80,6 +83,17 @@ const SPEC: NormalizeSpec = {
   response: claudeResponse,
 };
 
+/**
+ * Claude's shape, plus what Droid reads at a prompt: its UserPromptSubmit refuses only on `continue: false` (or exit
+ * 2) and shows `stopReason` to the user; `decision: "block"` alone would let the prompt through.
+ */
+function droidShape(event: HookEvent, d: Decision): Record<string, unknown> {
+  const doc = claudeShape(event, d, false);
+  if (event.event === 'UserPromptSubmit' && d.kind === 'block')
+    return { ...doc, continue: false, stopReason: d.reason };
+  return doc;
+}
+
 const home = (env: NodeJS.ProcessEnv) => join(env.HOME || homedir(), '.factory');
 
 const droid: AgentAdapter = {
@@ -91,7 +105,7 @@ const droid: AgentAdapter = {
   projectDirVars: SPEC.projectDirVars,
   extraFields: false,
   normalize: (input, env) => normalizeWith(SPEC, input, env),
-  render: (event: HookEvent, d: Decision) => jsonAnswer(claudeShape(event, d, false)),
+  render: (event: HookEvent, d: Decision) => jsonAnswer(droidShape(event, d)),
   failClosed: (input, problem) => failClosedWith(droid, input, problem),
   install: {
     scopes: ['project', 'user'],

@@ -209,8 +209,20 @@ const CASES: Record<AgentName, AgentCases> = {
       { file: 'hook-input-Stop.json', expect: { event: 'Stop', stopHookActive: false } },
       { file: 'hook-input-SessionEnd.json', expect: { event: 'SessionEnd', matcherValue: 'other' } },
     ],
-    refuses: claudeRefuses,
-    reason: claudeReason,
+    refuses: (doc, trigger) =>
+      // Droid ignores `decision` on PostToolUse (as Qwen): what reaches the model there is the additional context;
+      // at a prompt it refuses only on `continue: false` (its bundled code).
+      trigger === 'PostToolUse'
+        ? doc.decision === 'block' && !!claudeContext(doc)
+        : trigger === 'UserPromptSubmit'
+          ? doc.continue === false && claudeRefuses(doc, trigger)
+          : claudeRefuses(doc, trigger),
+    reason: (doc, trigger) =>
+      trigger === 'PostToolUse'
+        ? claudeContext(doc)
+        : trigger === 'UserPromptSubmit'
+          ? (doc.stopReason as string | undefined)
+          : claudeReason(doc, trigger),
     context: claudeContext,
     forbidden: (doc) => ['passed', 'violations', 'summary', 'errors'].filter((k) => k in doc),
   },
