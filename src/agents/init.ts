@@ -100,6 +100,7 @@ export async function detectAgents(projectRoot: string, env: NodeJS.ProcessEnv):
 
 const NOTES: Partial<Record<string, string[]>> = {
   copilot: [
+    "Copilot CLI runs a repository's hooks only in a folder you trust: accept its trust prompt (or run `copilot --trust-folder` for one prompt-mode session).",
     'The Copilot coding agent reads .github/hooks/ from the default branch: commit it there for cloud runs too.',
   ],
   windsurf: ['Cascade hooks are in beta: check the hook output in Cascade the first time a tool is refused.'],
