@@ -7,6 +7,8 @@ import {
   httpError,
   networkError,
   readBody,
+  silenceError,
+  silenceFromEnv,
   timeoutError,
   timeoutFromEnv,
   type ProgressFn,
@@ -58,6 +60,7 @@ export class RegistryClient {
   private readonly requestBase: string;
   private readonly token: string | undefined;
   private readonly timeoutMs: number;
+  private readonly env: NodeJS.ProcessEnv;
 
   constructor(base: string, opts: { token?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}) {
     let url: URL;
@@ -77,6 +80,7 @@ export class RegistryClient {
     this.base = redactUserinfo(this.requestBase);
     this.token = opts.token;
     this.timeoutMs = opts.timeoutMs ?? timeoutFromEnv(opts.env);
+    this.env = opts.env ?? process.env;
   }
 
   get hasToken(): boolean {
@@ -107,6 +111,10 @@ export class RegistryClient {
         body = JSON.stringify(init.json);
       }
       let res: Response;
+      // A request without a body must hear back soon: silence is reported well before the whole deadline. An upload
+      // may take long to send, so it only has the deadline.
+      const silence = body === undefined ? silenceFromEnv(this.env) : Infinity;
+      const started = Date.now();
       try {
         res = await fetch(url, {
           method,
@@ -114,10 +122,13 @@ export class RegistryClient {
           body,
           redirect: 'manual',
           decompress: false,
-          signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
+          signal: AbortSignal.timeout(Math.max(1, Math.min(deadline - Date.now(), silence))),
         } as RequestInit);
       } catch (e) {
-        if (e instanceof Error && e.name === 'TimeoutError') throw timeoutError(method, url, this.timeoutMs);
+        if (e instanceof Error && e.name === 'TimeoutError') {
+          if (silence < deadline - started) throw silenceError(method, url, silence);
+          throw timeoutError(method, url, this.timeoutMs);
+        }
         throw networkError(url, e, this.token);
       }
       const location = res.headers.get('location');

@@ -14,7 +14,27 @@ export const RESPONSE_LIMITS = {
   errorBytes: 64 * 1024,
   /** Default deadline of one request, answer included (AVP_REGISTRY_TIMEOUT, seconds, overrides it). */
   timeoutMs: 60_000,
+  /**
+   * How long a request without a body may wait for the registry to start answering (AVP_REGISTRY_SILENCE, seconds):
+   * a registry that accepts the connection and says nothing is reported after 10 s, not after the whole deadline.
+   */
+  silenceMs: 10_000,
 };
+
+/** The silence limit: AVP_REGISTRY_SILENCE (seconds) when it is a positive number, else the default. */
+export function silenceFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.AVP_REGISTRY_SILENCE);
+  return env.AVP_REGISTRY_SILENCE && Number.isFinite(n) && n > 0 ? n * 1000 : RESPONSE_LIMITS.silenceMs;
+}
+
+/** The AvpError for a registry that accepted the request and did not start answering in time. */
+export function silenceError(method: string, url: string, ms: number): AvpError {
+  return new AvpError(
+    'registry-timeout',
+    `${method} ${redactUserinfo(url)}: the registry did not answer within ${Math.round(ms / 1000)} s`,
+    { fix: 'check the registry URL and your network, or wait longer: AVP_REGISTRY_SILENCE=<seconds> (default 10)' },
+  );
+}
 
 /**
  * Text from a registry (descriptions, error messages) with control characters removed: a hostile server must not
