@@ -33,7 +33,9 @@ export default defineCommand({
       if (!args.offline) {
         try {
           const client = await clientFor({ registry: args.registry, projectRoot });
-          const detail = await client.detail(args.name);
+          const { waitingNotice } = await import('../registry/progress.ts');
+          const waiting = waitingNotice(`asking ${client.base}`, { json: !!args.json });
+          const detail = await client.detail(args.name).finally(() => waiting.done());
           const latest = detail.latest ? await client.latest(args.name).catch(() => undefined) : undefined;
           if (args.json) return printJson({ detail, latest });
           return print([

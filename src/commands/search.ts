@@ -49,7 +49,9 @@ export default defineCommand({
       if (!args.offline) {
         try {
           const client = await clientFor({ registry: args.registry, projectRoot: findProjectRoot(process.cwd()) });
-          const r = await searchRegistry(client, query, { tag: args.tag, limit });
+          const { waitingNotice } = await import('../registry/progress.ts');
+          const waiting = waitingNotice(`asking ${client.base}`, { json: !!args.json });
+          const r = await searchRegistry(client, query, { tag: args.tag, limit }).finally(() => waiting.done());
           if (args.json) return printJson(r);
           if (!r.packages.length) return log.info(`no validators match "${query}" on ${client.base}`);
           process.stdout.write(

@@ -26,3 +26,23 @@ export function terminalProgress(
     },
   };
 }
+
+/**
+ * While a metadata request waits (search, info): after a second of silence a terminal shows what avp is waiting
+ * for and for how long, so a registry that does not answer is never a frozen prompt. Nothing off a terminal.
+ */
+export function waitingNotice(label: string, opts: { quiet?: boolean; json?: boolean } = {}): { done(): void } {
+  if (opts.quiet || opts.json || !process.stderr.isTTY) return { done() {} };
+  const started = Date.now();
+  let shown = false;
+  const timer = setInterval(() => {
+    shown = true;
+    process.stderr.write(`\r${label}… ${Math.round((Date.now() - started) / 1000)} s (Ctrl-C to stop)\u001b[K`);
+  }, 1000);
+  return {
+    done() {
+      clearInterval(timer);
+      if (shown) process.stderr.write('\r\u001b[K');
+    },
+  };
+}

@@ -3,7 +3,7 @@
  * default, AVP_REGISTRY_SILENCE to change it), and search/info fall back to the embedded catalog.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { runAvp } from '../support/run-avp.ts';
+import { AVP_BIN, runAvp } from '../support/run-avp.ts';
 
 const held: Array<() => void> = [];
 const silent = Bun.serve({
@@ -27,6 +27,24 @@ describe('a registry that does not answer', () => {
     expect(r.stdout).toContain('no-secrets');
     expect(r.ms).toBeLessThan(25_000);
   }, 45_000);
+
+  test('on a terminal, the wait is shown while it lasts (a pseudo-terminal through script(1))', async () => {
+    const home = (await import('../support/run-avp.ts')).tempDir('avp-silence-home-');
+    const proc = Bun.spawn(['script', '-qec', `${AVP_BIN} search secrets --registry ${url}`, '/dev/null'], {
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: home,
+        AVP_HOME: `${home}/.avp`,
+        AVP_REGISTRY_SILENCE: '3',
+      },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    expect(code).toBe(0);
+    expect(out).toContain(`asking ${url}… 1 s (Ctrl-C to stop)`);
+    expect(out).toContain('did not answer within 3 s');
+  }, 30_000);
 
   test('avp info with AVP_REGISTRY_SILENCE=1: one second, then the catalog', async () => {
     const r = await runAvp(['info', 'no-secrets', '--registry', url], {
