@@ -11,7 +11,8 @@ import type { Violation } from '../judges/types.ts';
 
 /** Named in every block so people always know how to get out of a broken setup. */
 export const KILL_SWITCH =
-  'To turn avp off: AVP_DISABLE=1 (or "disabled": true in avp.config.json); to skip one validator, add its name to "disabledValidators".';
+  'To turn avp off: AVP_DISABLE=1, or "disabled": true in avp.config.json; to skip one validator, add its name to ' +
+  '"disabledValidators" (config changes apply once the user runs `avp accept` in their own terminal).';
 
 /** The text budget (characters). The index of validators and the closing lines are never cut. */
 export const MAX_REASON = 24_000;
