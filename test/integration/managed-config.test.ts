@@ -100,7 +100,9 @@ describe('managed config: mandatory validators', () => {
     writeFileSync(file, JSON.stringify({ forbidDisabling: true }));
     const r = await p.hook(p.fixture(WRITE), { AVP_DISABLE: '1', AVP_MANAGED_CONFIG: file });
     expect(r.json).toMatchObject({ decision: 'block' });
-    expect(r.stdout).not.toContain('avp accept');
+    // No pending announcement: the managed file is not part of the accepted state.
+    expect(r.json.systemMessage).not.toContain('not in effect');
+    expect(r.json.systemMessage).not.toContain('avp accept');
   });
 
   test('a broken managed file fails closed: it blocks, names the file, line and fix, and the kill switch is refused', async () => {
