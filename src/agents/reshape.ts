@@ -91,6 +91,20 @@ export function internalRefusal(
   return { ...out, stderr: out.stderr ?? `avp hook: internal error: ${message}\n` };
 }
 
+/**
+ * The fail-closed answer of an agent with a protocol of its own: avp's failure is the agent's refusal of the event
+ * named by the first of `eventFields` the input has; input that is not an event is exit 2 with the message.
+ */
+export function failClosedFor(
+  adapter: () => Pick<AgentAdapter, 'name' | 'events' | 'abilities' | 'render'>,
+  ...eventFields: string[]
+): AgentAdapter['failClosed'] {
+  return (input, problem) =>
+    problem.kind === 'internal'
+      ? internalRefusal(adapter(), pick(obj(input), ...eventFields) ?? '', problem.message)
+      : exitTwo(`avp hook: ${problem.message}`);
+}
+
 /** Exit 2 with the reason on stderr: the refusal of the agents that read a hook's exit code (Windsurf, Kiro). */
 export function exitTwo(reason: string): AgentAnswer {
   return { stdout: '', stderr: `${reason}\n`, exitCode: 2 };

@@ -11,9 +11,9 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { obj, type NormalizeSpec } from '../normalize.ts';
+import type { NormalizeSpec } from '../normalize.ts';
 import { ampPlugin, pluginAnswer } from '../plugin-source.ts';
-import { defined, internalRefusal, judgePostAtPre, normalizeReshaped, pick, type Raw } from '../reshape.ts';
+import { defined, failClosedFor, judgePostAtPre, normalizeReshaped, pick, type Raw } from '../reshape.ts';
 import type { AgentAdapter, EventAbilities, ToolMapping } from '../types.ts';
 
 const EVENTS: Record<string, string> = { 'tool.call': 'PreToolUse' };
@@ -64,10 +64,7 @@ const amp: AgentAdapter = {
   extraFields: false,
   normalize: (input, env) => judgePostAtPre(normalizeReshaped(SPEC, (raw) => raw, input, env)),
   render: pluginAnswer,
-  failClosed: (input, problem) =>
-    problem.kind === 'internal'
-      ? internalRefusal(amp, pick(obj(input), 'hook_event_name') ?? '', problem.message)
-      : { stdout: '', stderr: `avp hook: ${problem.message}\n`, exitCode: 2 },
+  failClosed: failClosedFor(() => amp, 'hook_event_name'),
   install: {
     scopes: ['project', 'user'],
     path: (scope, root, env) =>

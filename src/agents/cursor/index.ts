@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import type { HookEvent } from '../../event.ts';
 import { jsonAnswer } from '../claude-shape.ts';
 import { obj, type NormalizeSpec } from '../normalize.ts';
-import { defined, internalRefusal, judgePostAtPre, normalizeReshaped, pick, str, type Raw } from '../reshape.ts';
+import { defined, failClosedFor, judgePostAtPre, normalizeReshaped, pick, str, type Raw } from '../reshape.ts';
 import type { AgentAdapter, AgentAnswer, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
 const EVENTS: Record<string, string> = {
@@ -160,10 +160,7 @@ const cursor: AgentAdapter = {
   extraFields: false,
   normalize: (input, env) => judgePostAtPre(normalizeReshaped(SPEC, reshape, input, env)),
   render: (event, d): AgentAnswer => jsonAnswer(cursorDocument(event, d)),
-  failClosed: (input, problem) =>
-    problem.kind === 'internal'
-      ? internalRefusal(cursor, pick(obj(input), 'hook_event_name') ?? '', problem.message)
-      : { stdout: '', stderr: `avp hook: ${problem.message}\n`, exitCode: 2 },
+  failClosed: failClosedFor(() => cursor, 'hook_event_name'),
   install: {
     scopes: ['project', 'user'],
     path: (scope, root, env) =>

@@ -16,7 +16,7 @@ import { claudeResponse, obj, type NormalizeSpec } from '../normalize.ts';
 import {
   defined,
   exitTwo,
-  internalRefusal,
+  failClosedFor,
   judgePostAtPre,
   normalizeReshaped,
   oneText,
@@ -107,10 +107,7 @@ const kiro: AgentAdapter = {
   extraFields: false,
   normalize: (input, env) => judgePostAtPre(normalizeReshaped(SPEC, reshape, input, env)),
   render: kiroAnswer,
-  failClosed: (input, problem) =>
-    problem.kind === 'internal'
-      ? internalRefusal(kiro, pick(obj(input), 'hook_event_name') ?? '', problem.message)
-      : exitTwo(`avp hook: ${problem.message}`),
+  failClosed: failClosedFor(() => kiro, 'hook_event_name'),
   install: {
     scopes: ['project', 'user'],
     path: (scope, root, env) =>

@@ -13,7 +13,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { NormalizeSpec } from '../normalize.ts';
 import { pluginAnswer, opencodePlugin } from '../plugin-source.ts';
-import { defined, internalRefusal, judgePostAtPre, normalizeReshaped, pick, type Raw } from '../reshape.ts';
+import { defined, failClosedFor, judgePostAtPre, normalizeReshaped, pick, type Raw } from '../reshape.ts';
 import { obj } from '../normalize.ts';
 import type { AgentAdapter, EventAbilities, ToolMapping } from '../types.ts';
 
@@ -85,10 +85,7 @@ const opencode: AgentAdapter = {
   extraFields: false,
   normalize: (input, env) => judgePostAtPre(normalizeReshaped(SPEC, (raw) => raw, input, env)),
   render: pluginAnswer,
-  failClosed: (input, problem) =>
-    problem.kind === 'internal'
-      ? internalRefusal(opencode, pick(obj(input), 'hook_event_name') ?? '', problem.message)
-      : { stdout: '', stderr: `avp hook: ${problem.message}\n`, exitCode: 2 },
+  failClosed: failClosedFor(() => opencode, 'hook_event_name'),
   install: {
     scopes: ['project', 'user'],
     path: (scope, root, env) =>

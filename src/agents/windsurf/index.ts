@@ -17,7 +17,7 @@ import { obj, type NormalizeSpec } from '../normalize.ts';
 import {
   defined,
   exitTwo,
-  internalRefusal,
+  failClosedFor,
   judgePostAtPre,
   normalizeReshaped,
   oneText,
@@ -113,10 +113,7 @@ const windsurf: AgentAdapter = {
   extraFields: false,
   normalize: (input, env) => judgePostAtPre(normalizeReshaped(SPEC, reshape, input, env)),
   render: windsurfAnswer,
-  failClosed: (input, problem) =>
-    problem.kind === 'internal'
-      ? internalRefusal(windsurf, pick(obj(input), 'agent_action_name', 'hook_event_name') ?? '', problem.message)
-      : exitTwo(`avp hook: ${problem.message}`),
+  failClosed: failClosedFor(() => windsurf, 'agent_action_name', 'hook_event_name'),
   install: {
     scopes: ['project', 'user'],
     path: (scope, root, env) =>
