@@ -6,6 +6,7 @@
  * the user is told at once. The first time avp meets a scope it accepts what is there (trust on first use) and says
  * so: `avp init` normally does this first.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { avpHome, projectValidatorsDir, userValidatorsDir } from '../paths.ts';
 import { userRcPath } from './control-files.ts';
@@ -93,7 +94,6 @@ export function hookTrustView(projectRoot: string, env: NodeJS.ProcessEnv, event
 
 /** True the first time this pending set is seen (it is then remembered), so each new set is announced once. */
 function announce(dir: string, pending: PendingChange[]): boolean {
-  const { readFileSync, writeFileSync } = require('node:fs') as typeof import('node:fs');
   const path = join(dir, 'announced.txt');
   const fp = pendingFingerprint(pending);
   try {
