@@ -4,7 +4,7 @@
  * Each must end promptly with an error that names the registry and the request, and never print the password.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { AVP_BIN, tempDir } from '../support/run-avp.ts';
@@ -72,22 +72,33 @@ beforeAll(async () => {
 
 afterAll(() => reg.close());
 
+/** Where `peak-rss.ts` is: it measures the command's own peak memory, not this runner's (see there). */
+const PEAK_RSS = join(import.meta.dir, '..', 'support', 'peak-rss.ts');
+
 /** `dist/avp` with its peak memory (maxRSS, bytes) — `runAvp` does not measure it. */
 async function avpMeasured(args: string[], env: Record<string, string>) {
   const home = tempDir('avp-rcl-home-');
-  const proc = Bun.spawn([AVP_BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, AVP_HOME: join(home, '.avp'), NO_COLOR: '1', ...env },
+  const rssFile = join(home, 'peak-rss');
+  const proc = Bun.spawn([process.execPath, PEAK_RSS, AVP_BIN, ...args], {
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      AVP_HOME: join(home, '.avp'),
+      NO_COLOR: '1',
+      PEAK_RSS_OUT: rssFile,
+      ...env,
+    },
     stdout: 'pipe',
     stderr: 'pipe',
   });
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 60_000);
+  const timer = setTimeout(() => proc.kill('SIGTERM'), 60_000);
   const [stdout, stderr, code] = await Promise.all([
     new Response(proc.stdout).text(),
     new Response(proc.stderr).text(),
     proc.exited,
   ]);
   clearTimeout(timer);
-  return { code, stdout, stderr, maxRss: proc.resourceUsage()?.maxRSS ?? 0 };
+  return { code, stdout, stderr, maxRss: Number(readFileSync(rssFile, 'utf8')) };
 }
 
 describe('metadata answers are read under a cap', () => {
