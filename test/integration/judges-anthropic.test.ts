@@ -132,7 +132,7 @@ for (const stream of [false, true]) {
       const started = performance.now();
       const e = await rejection(evaluate(judge, makeValidator(), event(), 2000));
       expect(['judge-unavailable', 'judge-timeout']).toContain(e.code);
-      expect(performance.now() - started).toBeLessThan(4000);
+      expect(performance.now() - started).toBeLessThan(15_000);
       expect(server!.requests.length).toBeGreaterThanOrEqual(2);
     });
   });
@@ -140,12 +140,12 @@ for (const stream of [false, true]) {
 
 describe('anthropic backend failures', () => {
   test('slower than the timeout: aborted, judge-timeout', async () => {
-    const judge = await judgeAgainst(() => ({ toolUse: { name: 'report_verdict', input: PASSED }, delayMs: 5000 }));
+    const judge = await judgeAgainst(() => ({ toolUse: { name: 'report_verdict', input: PASSED }, delayMs: 30_000 }));
     const started = performance.now();
     const e = await rejection(evaluate(judge, makeValidator(), event(), 400));
     expect(e.code).toBe('judge-timeout');
     expect(e.message).toContain('timed out after 0.4 s');
-    expect(performance.now() - started).toBeLessThan(2000);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   test('connection refused: judge-unreachable naming the URL', async () => {

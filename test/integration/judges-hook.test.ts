@@ -32,9 +32,22 @@ const projectEnv = (p: Project) => ({ HOME: p.home, AVP_HOME: join(p.home, '.avp
 const apiEnv = (url: string) => ({ PATH: '/usr/bin:/bin', ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'k' });
 
 describe('avp hook with LLM judges', () => {
-  test('8 LLM validators, each answer delayed 1 s, finish in about 1 s; the same event again is served from the cache', async () => {
+  test('8 LLM validators are all in flight at once; the same event again is served from the cache', async () => {
     const p = llmProject(8);
-    server = await startAnthropicServer(({ body }) => {
+    // A barrier instead of a stopwatch: no answer leaves before all 8 requests have arrived. Validators run one after
+    // another (or fewer than 8 at a time) would wait out the fallback and leave `together` false.
+    let arrived = 0;
+    let answered = false;
+    let together = false;
+    let release!: () => void;
+    const allIn = new Promise<void>((r) => (release = r));
+    server = await startAnthropicServer(async ({ body }) => {
+      if (++arrived === 8) {
+        together = !answered;
+        release();
+      }
+      await Promise.race([allIn, Bun.sleep(10_000)]);
+      answered = true;
       const name = validatorOf(body)!;
       const verdict =
         name === 'llm-5'
@@ -46,14 +59,12 @@ describe('avp hook with LLM judges', () => {
           : { passed: true, violations: [], summary: `${name} ok` };
       return {
         toolUse: { name: 'report_verdict', input: verdict },
-        delayMs: 1000,
         usage: { input_tokens: 800, output_tokens: 20, cache_read_input_tokens: 600 },
       };
     });
     const input = p.fixture('hook-input-PostToolUse-Edit.json');
     // Separate requests on purpose (their concurrency is what is measured); batching has judges-batch.test.ts.
     const first = await p.hook(input, { ...apiEnv(server.url), AVP_JUDGE_BATCH: '0' });
-    console.log(`avp hook, 8 LLM validators × 1 s answers: ${Math.round(first.ms)} ms`);
     expect(first.code).toBe(0);
     expect(first.json.decision).toBe('block');
     expect(first.json.reason).toContain('llm-5');
@@ -61,7 +72,7 @@ describe('avp hook with LLM judges', () => {
     expect(new Set(server.requests.map((r) => validatorOf(r.body)))).toEqual(
       new Set(Array.from({ length: 8 }, (_, i) => `llm-${i + 1}`)),
     );
-    expect(first.ms).toBeLessThan(4000);
+    expect(together, 'all 8 judge requests were in flight at once').toBe(true);
 
     const second = await p.hook(input, { ...apiEnv(server.url), AVP_JUDGE_BATCH: '0' });
     console.log(`avp hook, same event, 8 verdicts from the cache: ${Math.round(second.ms)} ms`);

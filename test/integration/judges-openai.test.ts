@@ -109,11 +109,11 @@ describe('openai backend', () => {
   });
 
   test('slower than the timeout: aborted', async () => {
-    const judge = await judgeAgainst(() => ({ text: JSON.stringify(PASSED), delayMs: 5000 }));
+    const judge = await judgeAgainst(() => ({ text: JSON.stringify(PASSED), delayMs: 30_000 }));
     const started = performance.now();
     const e = await rejection(evaluate(judge, makeValidator(), event(), 400));
     expect(e.code).toBe('judge-timeout');
-    expect(performance.now() - started).toBeLessThan(2000);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   test('connection refused', async () => {
