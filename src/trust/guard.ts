@@ -7,6 +7,7 @@
  * "What avp defends against" in docs/hook-mode.md).
  */
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { HookEvent } from '../event.ts';
 import { avpHome } from '../paths.ts';
@@ -82,6 +83,18 @@ function settingsFiles(projectRoot: string, env: NodeJS.ProcessEnv): string[] {
   return [...projectHookFiles(projectRoot), ...userHookFiles(env)].map((f) => foldIfInsensitive(f.path));
 }
 
+/**
+ * Where Claude Code and Codex keep installed plugins (marketplace copies and caches): a `hooks.json` there may hold
+ * avp's plugin hooks, which run in every session.
+ */
+function pluginRoots(env: NodeJS.ProcessEnv): string[] {
+  const home = env.HOME || homedir();
+  return [
+    join(env.CLAUDE_CONFIG_DIR || join(home, '.claude'), 'plugins'),
+    join(env.CODEX_HOME || join(home, '.codex'), 'plugins'),
+  ].map(foldIfInsensitive);
+}
+
 /** The hook files avp writes whole (plugins, Cline's scripts), project and user. */
 function ownedFiles(projectRoot: string, env: NodeJS.ProcessEnv): string[] {
   return [...projectOwnedHookFiles(projectRoot), ...userOwnedHookFiles(env)].map((f) => foldIfInsensitive(f.path));
@@ -118,7 +131,9 @@ export function controlPlaneDenial(event: HookEvent, env: NodeJS.ProcessEnv): st
         '(`avp init` / `avp deinit` in their own terminal).'
       );
     }
-    if (!settingsFiles(event.projectRoot, env).includes(foldIfInsensitive(file.path))) continue;
+    const folded = foldIfInsensitive(file.path);
+    const pluginHooks = basename(folded) === 'hooks.json' && pluginRoots(env).some((r) => inside(folded, r));
+    if (!pluginHooks && !settingsFiles(event.projectRoot, env).includes(folded)) continue;
     const before = avpHookEntries(readText(file.path));
     const after = typeof file.after === 'string' ? avpHookEntries(file.after) : undefined;
     if (after === before) continue;

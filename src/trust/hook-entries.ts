@@ -17,6 +17,10 @@ export function avpHookEntries(text: string): string {
     v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
   const hooks = object(value);
   const nested = object(hooks.hooks);
+  // Claude Code's switch for installed plugins: `"enabledPlugins": {"avp@avp": false}` turns avp's plugin hooks off.
+  for (const [plugin, on] of Object.entries(object(hooks.enabledPlugins))) {
+    if (/^avp@/i.test(plugin)) rows.push(JSON.stringify(['enabledPlugins', plugin, on]));
+  }
   for (const [event, groups] of [...Object.entries(nested), ...Object.entries(hooks)]) {
     if (!Array.isArray(groups)) continue;
     for (const g of groups as Array<{ matcher?: unknown; hooks?: unknown } & Record<string, unknown>>) {

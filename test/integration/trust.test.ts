@@ -4,8 +4,8 @@
  * would, through the real binary: each case here passed the agent's change straight through before accepted state.
  */
 import { describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { runAvp, tempDir } from '../support/run-avp.ts';
 import { BIN, project, sh, type Project } from './hook-support.ts';
 
@@ -234,6 +234,26 @@ describe("avp's own files are not the agent's to write", () => {
       tool_input: { file_path: settings, content: keep },
     });
     expect(ok.json?.hookSpecificOutput?.permissionDecision).toBeUndefined();
+  });
+
+  test("avp's installed Claude Code plugin: neither its hooks.json nor its enabledPlugins switch can be changed", async () => {
+    const p = await gated();
+    const pluginHooks = join(p.home, '.claude/plugins/cache/avp/avp/0.1.0/hooks/hooks.json');
+    mkdirSync(dirname(pluginHooks), { recursive: true });
+    writeFileSync(pluginHooks, readFileSync(join(import.meta.dir, '../../plugins/avp/hooks/hooks.json'), 'utf8'));
+    const userSettings = join(p.home, '.claude/settings.json');
+    writeFileSync(userSettings, JSON.stringify({ enabledPlugins: { 'avp@avp': true }, theme: 'dark' }));
+    const write = (file: string, content: string) =>
+      p.hook({ ...writeEvent(p, 'x', content, 'PreToolUse'), tool_input: { file_path: file, content } });
+    const decision = (r: Awaited<ReturnType<typeof write>>) => r.json?.hookSpecificOutput?.permissionDecision;
+
+    expect(decision(await write(pluginHooks, '{"hooks": {}}'))).toBe('deny');
+    const off = JSON.stringify({ enabledPlugins: { 'avp@avp': false }, theme: 'dark' });
+    expect(decision(await write(userSettings, off))).toBe('deny');
+    // The rest stays the user's and the agent's business.
+    const theme = JSON.stringify({ enabledPlugins: { 'avp@avp': true }, theme: 'light' });
+    expect(decision(await write(userSettings, theme))).toBeUndefined();
+    expect(decision(await write(join(dirname(pluginHooks), '..', 'README.md'), 'notes'))).toBeUndefined();
   });
 
   test('no avp cache lives in the project (a planted one cannot replace what a validator says)', async () => {
