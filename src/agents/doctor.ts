@@ -1,9 +1,11 @@
 /**
- * `avp doctor`'s view of the agents: per agent, which of its hook settings files call avp and on which events, and
+ * `avp doctor`'s view of the agents: per agent, which of its hook settings files (and, for Claude Code and Codex, which
+ * installed plugins) call avp and on which events, and
  * when avp last ran validators for it (the newest line of the project's run log with that agent). Calls where
  * nothing matched are not logged (the hook path stays lean), so "last fired" is the last call that ran validators.
  */
-import { existsSync, openSync, readdirSync, readSync, closeSync, fstatSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { errorMessage } from '../errors.ts';
 import { installedEvents } from './hook-layouts.ts';
@@ -64,6 +66,48 @@ export function lastFired(projectRoot: string): Map<string, { ts: string; event:
   return found;
 }
 
+/**
+ * The `hooks/hooks.json` of plugins installed for Claude Code or Codex (`<config>/plugins/cache/<marketplace>/<plugin>/
+ * <version>/hooks/hooks.json`), with the plugin's `name@marketplace` key: avp's plugin is one way its hooks get there.
+ */
+function pluginHookFiles(agent: string, env: NodeJS.ProcessEnv): Array<{ file: string; key: string }> {
+  const home = env.HOME || homedir();
+  const config =
+    agent === 'claude'
+      ? env.CLAUDE_CONFIG_DIR || join(home, '.claude')
+      : agent === 'codex'
+        ? env.CODEX_HOME || join(home, '.codex')
+        : undefined;
+  if (!config) return [];
+  const cache = join(config, 'plugins', 'cache');
+  const list = (dir: string) => {
+    try {
+      return readdirSync(dir);
+    } catch {
+      return [];
+    }
+  };
+  const out: Array<{ file: string; key: string }> = [];
+  for (const marketplace of list(cache))
+    for (const plugin of list(join(cache, marketplace)))
+      for (const version of list(join(cache, marketplace, plugin))) {
+        const file = join(cache, marketplace, plugin, version, 'hooks', 'hooks.json');
+        if (existsSync(file)) out.push({ file, key: `${plugin}@${marketplace}` });
+      }
+  return out;
+}
+
+/** Claude Code's `enabledPlugins` switches from the user's settings (a plugin switched off runs no hooks). */
+function claudeEnabledPlugins(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const settings = join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'), 'settings.json');
+  try {
+    const value = JSON.parse(readFileSync(settings, 'utf8')) as { enabledPlugins?: Record<string, unknown> };
+    return value.enabledPlugins && typeof value.enabledPlugins === 'object' ? value.enabledPlugins : {};
+  } catch {
+    return {};
+  }
+}
+
 /** Every agent's install state in this project and for this user. */
 export async function agentStatuses(
   projectRoot: string,
@@ -90,6 +134,13 @@ export async function agentStatuses(
       const events = own ?? (await eventsOf(file).catch((e) => ({ error: errorMessage(e) })));
       if (!Array.isArray(events)) status.problems.push(`${file}: ${events.error}; ${a.displayName} may ignore it`);
       else if (events.length) status.files.push({ file, events });
+    }
+    for (const plugin of pluginHookFiles(a.name, env)) {
+      const events = await eventsOf(plugin.file).catch(() => []);
+      if (!Array.isArray(events) || !events.length) continue;
+      if (a.name === 'claude' && claudeEnabledPlugins(env)[plugin.key] === false)
+        status.problems.push(`the plugin ${plugin.key} calls avp but is switched off in Claude Code (enabledPlugins)`);
+      else status.files.push({ file: plugin.file, events });
     }
     if (status.files.length) {
       const covered = new Set(status.files.flatMap((f) => f.events));

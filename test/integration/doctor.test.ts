@@ -1,6 +1,6 @@
 /** `avp doctor` through the compiled binary, with the judges' loopback servers and the real Claude CLI. */
 import { afterEach, describe, expect, test } from 'bun:test';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startAnthropicServer, type AnthropicServer } from '../support/anthropic-server.ts';
 import { startOpenAIServer, type OpenAIServer } from '../support/openai-server.ts';
@@ -34,6 +34,22 @@ describe('avp doctor', () => {
     expect(r.stdout).toContain('judge       none — no LLM judge is available');
     expect(r.stdout).toContain('hooks       none call avp');
     expect(r.stdout).toContain('ok: nothing is broken');
+  });
+
+  test("avp's plugin installed in Claude Code counts as a hook; switched off in enabledPlugins, it is a problem", async () => {
+    const p = project();
+    const hooks = join(p.home, '.claude/plugins/cache/avp/avp/0.1.0/hooks/hooks.json');
+    mkdirSync(join(hooks, '..'), { recursive: true });
+    writeFileSync(hooks, readFileSync(resolve(import.meta.dir, '../../plugins/avp/hooks/hooks.json'), 'utf8'));
+    const on = await doctor(p, ['--json'], {});
+    const claude = JSON.parse(on.stdout).agents.find((a: { agent: string }) => a.agent === 'claude');
+    expect(claude.files.map((f: { file: string }) => f.file)).toEqual([hooks]);
+    expect(claude.missing).toEqual([]);
+
+    writeFileSync(join(p.home, '.claude/settings.json'), JSON.stringify({ enabledPlugins: { 'avp@avp': false } }));
+    const off = await doctor(p, [], {});
+    expect(off.code).toBe(1);
+    expect(off.stdout).toContain('the plugin avp@avp calls avp but is switched off in Claude Code (enabledPlugins)');
   });
 
   test('LLM validators without a judge and a broken validator: problems, exit 1', async () => {
