@@ -76,6 +76,8 @@ const upgrade = (bin: string, args: string[], env: Record<string, string> = {}) 
 describe('the release URL built into avp', () => {
   test('a build in GitHub Actions finds the releases of its repository with no flag and no variable', async () => {
     expect(github.stderr).toContain(`release URL: ${githubBase} (from GITHUB_REPOSITORY)`);
+    // The release workflow checks every binary this way (grep -aF) before it publishes them.
+    expect(readFileSync(github.bin).includes(githubBase)).toBe(true);
     const check = await upgrade(github.bin, ['--check', '--json']);
     expect(check.stderr).toBe('');
     expect(JSON.parse(check.stdout)).toMatchObject({
