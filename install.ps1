@@ -113,7 +113,7 @@ param(
   try {
     if (-not $Version -or $Version -eq 'latest') {
       Fetch "$latest/version.txt" (Join-Path $tmp 'version.txt')
-      $Version = "$(Get-Content -Raw (Join-Path $tmp 'version.txt'))".Trim()
+      $Version = "$(Get-Content -Raw -LiteralPath (Join-Path $tmp 'version.txt'))".Trim()
     }
     $Version = $Version -replace '^v', ''
     if ($Version -notmatch '^\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?$') {
@@ -127,7 +127,7 @@ param(
     Fetch "$url/$asset" $download
 
     $expected = $null
-    foreach ($line in Get-Content $sums) {
+    foreach ($line in Get-Content -LiteralPath $sums) {
       if ($line -match '^([0-9a-fA-F]{64}) [ *](.+)$' -and $Matches[2].Trim() -ceq $asset) {
         $expected = $Matches[1].ToLower()
         break
