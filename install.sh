@@ -3,12 +3,12 @@
 # release's sha256sums.txt, checks that it runs and says the expected version, and only then puts it in ~/.avp/bin.
 # Nothing unverified is ever left where it could run.
 #
-#   curl -fsSL https://github.com/OWNER/avp/releases/latest/download/install.sh | sh
-#   curl -fsSL …/install.sh | sh -s -- --version 0.2.0 --dir /usr/local/bin
+#   curl -fsSL https://github.com/<owner>/avp/releases/latest/download/install.sh | sh
+#   curl -fsSL https://github.com/<owner>/avp/releases/latest/download/install.sh | sh -s -- --version 0.2.0 --dir ~/bin
 #
 # Environment (flags win): AVP_VERSION (default: the newest release), AVP_INSTALL_DIR (default: $AVP_HOME/bin, else
-# ~/.avp/bin), AVP_RELEASE_URL (where releases live: <url>/v<version>/<asset>; default: the public GitHub releases),
-# AVP_TARGET (linux-x64, linux-arm64, darwin-x64, darwin-arm64, windows-x64: instead of detecting it).
+# ~/.avp/bin), AVP_RELEASE_URL (where releases live: <url>/v<version>/<asset>; default: the Releases of the repository
+# that published this copy), AVP_TARGET (linux-x64, linux-arm64, darwin-x64, darwin-arm64, windows-x64).
 # POSIX sh on purpose: `| sh` is dash on Debian and Ubuntu.
 set -eu
 
@@ -33,7 +33,12 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$dir" ] || dir="${AVP_HOME:-${HOME:?HOME is not set}/.avp}/bin"
 
-base="${AVP_RELEASE_URL:-https://github.com/OWNER/avp/releases/download}"
+# The release workflow stamps this line with the Releases URL of the repository it runs in
+# (scripts/release/stamp-installers.sh); the repository's own copy has none and asks for AVP_RELEASE_URL.
+release_url=''
+base="${AVP_RELEASE_URL:-$release_url}"
+[ -n "$base" ] || fail "this copy of install.sh names no release URL (only the copies attached to a release do): \
+set AVP_RELEASE_URL to the folder holding v<version>/, e.g. https://github.com/<owner>/avp/releases/download"
 base="${base%/}"
 # Downloads go over https only; plain http only to this machine (tests, a local mirror).
 case "$base" in

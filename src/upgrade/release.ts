@@ -6,23 +6,50 @@
  */
 import { AvpError } from '../errors.ts';
 
-/** The public releases (set `AVP_RELEASE_URL` for a mirror; the repository slug is filled in by the release). */
-export const DEFAULT_RELEASE_URL = 'https://github.com/OWNER/avp/releases/download';
+// Replaced by build.ts (Bun `define`) with the release URL the build was given ('' in a local build); from source
+// it is not defined at all.
+declare const AVP_BUILT_RELEASE_URL: string | undefined;
 
-/** The release base: `AVP_RELEASE_URL` or the public releases; https only, plain http only to this machine. */
-export function releaseBase(env: NodeJS.ProcessEnv = process.env): string {
-  const base = (env.AVP_RELEASE_URL || DEFAULT_RELEASE_URL).replace(/\/+$/, '');
-  let url: URL;
+/**
+ * The release base baked into this binary: `AVP_RELEASE_URL` at build time, or in GitHub Actions the repository the
+ * build ran in (`<server>/<owner>/<repo>/releases/download`). A local build has none: no URL is ever made up.
+ */
+export const BUILT_RELEASE_URL: string | undefined =
+  typeof AVP_BUILT_RELEASE_URL === 'string' && AVP_BUILT_RELEASE_URL ? AVP_BUILT_RELEASE_URL : undefined;
+
+/**
+ * The release base: `--release-url`, else `AVP_RELEASE_URL`, else the one this binary was built with. Throws when
+ * there is none (a local build) and for a URL that is not https (plain http only to this machine).
+ */
+export function releaseBase(env: NodeJS.ProcessEnv = process.env, flag?: string): string {
+  if (flag) return checkReleaseUrl(flag, '--release-url');
+  if (env.AVP_RELEASE_URL) return checkReleaseUrl(env.AVP_RELEASE_URL, 'AVP_RELEASE_URL');
+  if (BUILT_RELEASE_URL) return checkReleaseUrl(BUILT_RELEASE_URL, 'the release URL built into this avp');
+  throw new AvpError(
+    'upgrade-url',
+    'this avp was built without a release URL, so it does not know where releases are',
+    {
+      fix:
+        'name the folder holding v<version>/: avp upgrade --release-url https://github.com/<owner>/avp/releases/download ' +
+        '(or set AVP_RELEASE_URL); nothing was changed',
+    },
+  );
+}
+
+/** `url` without trailing slashes, once it is a URL over https (plain http only to 127.0.0.1, localhost, [::1]). */
+export function checkReleaseUrl(url: string, from: string): string {
+  const base = url.trim().replace(/\/+$/, '');
+  let parsed: URL;
   try {
-    url = new URL(base);
+    parsed = new URL(base);
   } catch {
-    throw new AvpError('upgrade-url', `AVP_RELEASE_URL=${JSON.stringify(base)} is not a URL`, {
-      fix: 'set it to the folder holding v<version>/ (e.g. https://github.com/OWNER/avp/releases/download)',
+    throw new AvpError('upgrade-url', `${from} (${JSON.stringify(base.slice(0, 200))}) is not a URL`, {
+      fix: 'give the folder holding v<version>/ (e.g. https://github.com/<owner>/avp/releases/download)',
     });
   }
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-    throw new AvpError('upgrade-url', `the release URL must be https:// (got ${url.protocol}//${url.host})`, {
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname);
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && loopback)) {
+    throw new AvpError('upgrade-url', `${from} must be https:// (got ${parsed.protocol}//${parsed.host})`, {
       fix: 'a binary fetched over plain http cannot be trusted: use https (plain http only for 127.0.0.1)',
     });
   }

@@ -21,6 +21,8 @@ export interface UpgradeOptions {
   check?: boolean;
   /** Install even when the version is the running one. */
   force?: boolean;
+  /** Where releases live (`--release-url`); wins over `AVP_RELEASE_URL` and the URL built into the binary. */
+  releaseUrl?: string;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -29,6 +31,8 @@ export interface UpgradeResult {
   to: string;
   /** `up-to-date`: nothing to do; `available`: `--check` found a newer one; `upgraded`: replaced. */
   status: 'up-to-date' | 'available' | 'upgraded';
+  /** The release base that was asked. */
+  releaseUrl: string;
   path?: string;
   sha256?: string;
   asset?: string;
@@ -38,7 +42,7 @@ export interface UpgradeResult {
 /** Upgrades (or with `check`, looks). Throws `AvpError` with the running binary untouched on any failure. */
 export async function upgrade(opts: UpgradeOptions = {}): Promise<UpgradeResult> {
   const env = opts.env ?? process.env;
-  const base = releaseBase(env);
+  const base = releaseBase(env, opts.releaseUrl);
   const target = opts.check ? undefined : runningBinary();
   const to = opts.version
     ? releaseVersion(opts.version, '--version')
@@ -47,8 +51,8 @@ export async function upgrade(opts: UpgradeOptions = {}): Promise<UpgradeResult>
         `${latestFolder(base)}/version.txt`,
       );
   const from = VERSION;
-  if (to === from && !opts.force) return { from, to, status: 'up-to-date' };
-  if (opts.check) return { from, to, status: 'available' };
+  if (to === from && !opts.force) return { from, to, status: 'up-to-date', releaseUrl: base };
+  if (opts.check) return { from, to, status: 'available', releaseUrl: base };
   const asset = assetName();
   const folder = `${base}/v${to}`;
   const sums = new TextDecoder().decode(await download(`${folder}/sha256sums.txt`, MAX_TEXT, TEXT_TIMEOUT));
@@ -72,6 +76,7 @@ export async function upgrade(opts: UpgradeOptions = {}): Promise<UpgradeResult>
     from,
     to,
     status: 'upgraded',
+    releaseUrl: base,
     path: done.path,
     sha256: actual,
     asset,

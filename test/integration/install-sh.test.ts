@@ -115,6 +115,15 @@ describe('install.sh', () => {
     expect(existsSync(join(home, '.avp', 'bin', 'avp'))).toBe(true);
   });
 
+  test("the repository's own install.sh names no release: without AVP_RELEASE_URL it says to set it", async () => {
+    const home = tempDir('avp-install-home-');
+    const r = await install(home, { AVP_RELEASE_URL: '' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('this copy of install.sh names no release URL');
+    expect(r.stderr).toContain('set AVP_RELEASE_URL to the folder holding v<version>/');
+    expect(existsSync(join(home, '.avp'))).toBe(false);
+  });
+
   test('the release workflow publishes what install.sh, install.ps1 and avp upgrade read, from one release URL', () => {
     const workflow = readFileSync(join(ROOT, '.github/workflows/release.yml'), 'utf8');
     for (const asset of ['version.txt', 'sha256sums.txt', 'install.sh', 'install.ps1', 'build.ts --all', 'codesign'])
@@ -124,11 +133,24 @@ describe('install.sh', () => {
       expect(build).toContain(`'bun-${target}'`);
       expect(workflow).toContain(target);
     }
-    const url = /https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/releases\/download/;
-    const defaults = ['install.sh', 'install.ps1', 'src/upgrade/release.ts'].map(
-      (f) => url.exec(readFileSync(join(ROOT, f), 'utf8'))?.[0],
+    // No shipped default is made up: the URL comes from the build (avp) and from the release workflow's stamp (the
+    // installers, run from scripts/release/ on copies); the repository's copies name none.
+    for (const f of [
+      'install.sh',
+      'install.ps1',
+      'src/upgrade/release.ts',
+      'build.ts',
+      'README.md',
+      'docs/install.md',
+    ]) {
+      const text = readFileSync(join(ROOT, f), 'utf8');
+      expect({ f, owner: /OWNER\/avp|github\.com\/[\w.-]+\/avp\/releases/.test(text) }).toEqual({ f, owner: false });
+    }
+    expect(readFileSync(join(ROOT, 'install.sh'), 'utf8')).toMatch(/^release_url=''$/m);
+    expect(readFileSync(join(ROOT, 'install.ps1'), 'utf8')).toMatch(/^\s*\$StampedReleaseUrl = ''$/m);
+    expect(workflow).toMatch(
+      /scripts\/release\/stamp-installers\.sh "[^"\n]*" release\/install\.sh release\/install\.ps1/,
     );
-    expect(new Set(defaults).size).toBe(1);
-    expect(defaults[0]).toBeDefined();
+    expect(workflow).toContain('AVP_RELEASE_URL: ${{ github.server_url }}/${{ github.repository }}/releases/download');
   });
 });
