@@ -94,3 +94,11 @@ export function violationText(v: Violation): string {
 export function eventLabel(e: CheckedEvent): string {
   return e.event === 'Stop' ? 'Stop' : `${e.tool ?? e.event} ${e.files[0] ?? ''}`.trim();
 }
+
+/** The rule id of the notice that a change edits avp's own rules (no validator name can hold a colon). */
+export const RULES_CHANGED = 'avp:rules-changed';
+
+/** The control files the change edits, as repository paths (where the rules notice is placed). */
+export function changedRules(ctx: FormatContext, r: CheckResult): string[] {
+  return r.rules.notice ? r.rules.changed.map((p) => repoPath(ctx, p)) : [];
+}
