@@ -142,6 +142,32 @@ describe("avp check --diff: the base's rules judge the change", () => {
     expect((await check(root, ['--diff', 'main...HEAD'])).code).toBe(0);
   });
 
+  test('validators kept out of git (restored by avp install --frozen): the installed ones run, the base lockfile says which', async () => {
+    const lock = (names: string[]) =>
+      JSON.stringify({
+        version: '1.0.0',
+        lockfileVersion: 1,
+        packages: Object.fromEntries(names.map((n) => [n, { version: '1.0.0', resolved: 'catalog:x', integrity: '' }])),
+      });
+    const root = gitRepo({ 'README.md': 'demo\n', '.gitignore': '.avp/validators/\n' });
+    writeFileSync(join(root, '.avp/avp-lock.json'), lock(['no-secrets']));
+    sh(root, 'git add -A && git commit -qm lock && git checkout -q -b feature');
+    writeFileSync(join(root, 'app.ts'), SECRET);
+    sh(root, 'git add -A && git commit -qm pr');
+    scriptValidator(root, 'no-secrets', {}, lineFinder('sk-live-'));
+    const installed = await check(root, ['--diff', 'main...HEAD']);
+    expect(installed.code).toBe(1);
+    expect(installed.stdout).toContain('app.ts:1: found sk-live-');
+    // The PR drops it from the lockfile, so the CI's install --frozen no longer restores it: it fails closed.
+    writeFileSync(join(root, '.avp/avp-lock.json'), lock([]));
+    sh(root, 'git commit -qam "drop no-secrets"');
+    rmSync(join(root, '.avp/validators/no-secrets'), { recursive: true });
+    const dropped = await check(root, ['--diff', 'main...HEAD']);
+    expect(dropped.code).toBe(1);
+    expect(dropped.stdout).toContain('"no-secrets" is in the lockfile of the rules');
+    expect(dropped.stdout).toContain('avp install --frozen');
+  });
+
   test('bad --rules values and --rules base without a base are usage errors (exit 2), before any judge', async () => {
     const root = pullRequest(() => {});
     const bad = await check(root, ['--diff', 'main...HEAD', '--rules', 'mine']);
