@@ -25,8 +25,8 @@ export default defineCommand({
     rules: {
       type: 'string',
       description:
-        "Whose rules judge the change: base (the default for --diff: the config and validators of the change's base, " +
-        "so a change cannot switch off its own check) or head (the change's own; the default otherwise)",
+        "Whose rules judge the change: base (the default for --diff: the base's config and validators, so a change " +
+        "cannot switch its own check off) or head (the change's own)",
     },
     event: { type: 'string', description: 'Only this event: PostToolUse (one per file) or Stop (all changes at once)' },
     json: {
