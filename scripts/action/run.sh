@@ -2,6 +2,8 @@
 # The GitHub Action's check step: runs `avp check` on the pull request's change (the merge base of base and head →
 # head, the change the agent made on the branch), with workflow annotations in the log, SARIF for code scanning and
 # the text report in the job summary, all from one run. A shallow checkout is deepened until the merge base is there.
+# The rules (config, validators, lockfile) are the merge base's, so the pull request cannot switch its own check off;
+# AVP_ARGS='--rules head' opts into the pull request's own rules.
 #
 # Inputs (environment): AVP_BASE (a ref or sha: the pull request's base branch, or the commit before a push),
 # AVP_HEAD (default HEAD), AVP_SARIF (the SARIF file to write), AVP_ARGS (more `avp check` arguments, split on

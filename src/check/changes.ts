@@ -8,34 +8,14 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { FileChange } from '../event.ts';
 import { AvpError } from '../errors.ts';
 import { changeBetween, readText } from '../engine/session/content.ts';
+import { git, revisionRange, type RevisionRange } from './git.ts';
 
 export interface ChangeSource {
   paths?: string[];
   diff?: string;
   staged?: boolean;
-}
-
-function git(root: string, args: string[], allowFail = false): Buffer | undefined {
-  let p: ReturnType<typeof Bun.spawnSync>;
-  try {
-    p = Bun.spawnSync(['git', ...args], {
-      cwd: root,
-      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
-      stdout: 'pipe',
-      stderr: 'pipe',
-    });
-  } catch {
-    throw new AvpError('check-git', 'git is not installed', {
-      fix: 'install git, or pass the files to check as arguments',
-    });
-  }
-  if (p.exitCode !== 0) {
-    if (allowFail) return undefined;
-    throw new AvpError('check-git', `git ${args.join(' ')} failed: ${p.stderr!.toString().trim().split('\n')[0]}`, {
-      fix: 'run avp check inside a git repository with a valid revision, or pass files as arguments',
-    });
-  }
-  return p.stdout as Buffer;
+  /** `diff` already resolved (`revisionRange`), so the merge base is computed once per check. */
+  range?: RevisionRange;
 }
 
 /** Content of `spec` (`REV:path` or `:path`), undefined when binary or too big, null when absent. */
@@ -140,14 +120,7 @@ export async function collectChanges(projectRoot: string, cwd: string, src: Chan
     return out;
   }
   if (src.diff) {
-    const range = /^(.*?)(\.\.\.?)(.*)$/.exec(src.diff);
-    let from = src.diff;
-    let to: string | undefined;
-    if (range) {
-      from = range[1] || 'HEAD';
-      to = range[3] || 'HEAD';
-      if (range[2] === '...') from = git(projectRoot, ['merge-base', from, to])!.toString().trim();
-    }
+    const { from, to } = src.range ?? revisionRange(projectRoot, src.diff);
     for (const [st, p] of nameStatus(projectRoot, to ? [from, to] : [from])) {
       const before = st === 'A' ? null : gitContent(projectRoot, `${from}:${p}`);
       const after = st === 'D' ? null : to ? gitContent(projectRoot, `${to}:${p}`) : readText(join(top, p));

@@ -83,10 +83,11 @@ export async function renderCheck(r: CheckResult, format: FormatName, ctx: Forma
       // With the kill switch on nothing ran: stderr says so, stdout stays empty.
       return r.disabled ? '' : formatCheck(r);
     case 'json': {
-      const { report, events, files, usage, disabled } = r;
+      const { report, events, files, usage, disabled, rules } = r;
       const out = {
         ...report,
         ...(disabled ? { disabled } : {}),
+        rules,
         events,
         files: files.map((f) => ({ path: f.relPath, kind: f.kind })),
       };
@@ -131,6 +132,7 @@ export function formatCheck(r: CheckResult): string {
   lines.push(
     `avp check: ${plural(r.files.length, 'file')}${parts.length ? ` (${parts.join(', ')})` : ''}, ${plural(r.runs.length, 'validator run')}`,
   );
+  if (r.rules.notice) lines.push(`! ${r.rules.notice}`);
   for (const e of r.events) {
     for (const v of e.report.validators) {
       if (v.passed && !v.error) continue;

@@ -16,6 +16,9 @@ import { discover } from '../format/discover.ts';
 import { loadErrorsForEvent, matchValidators } from '../format/match.ts';
 import type { TokenUsage } from '../judges/types.ts';
 import { collectChanges, type ChangeSource } from './changes.ts';
+import { revisionRange } from './git.ts';
+import { missingLocked, resolveRules, rulesNotice, type CheckRules, type RulesInfo } from './rules.ts';
+import { isControlFile } from './rules-tree.ts';
 
 export interface CheckOptions extends ChangeSource {
   projectRoot: string;
@@ -23,6 +26,8 @@ export interface CheckOptions extends ChangeSource {
   /** Only this event kind: `PostToolUse` (per file) or `Stop` (all changes at once). Default: both. */
   event?: string;
   env?: NodeJS.ProcessEnv;
+  /** `--rules`: `base` (default for `--diff`: the base revision's control files) or `head` (the change's own). */
+  rules?: string;
 }
 
 export interface CheckedEvent {
@@ -46,6 +51,8 @@ export interface CheckResult {
   disabled?: string;
   /** Each run validator's description, by id (rule descriptions in the SARIF output). */
   descriptions: Record<string, string>;
+  /** Whose rules judged the change, and the control files it edits (the notice every format shows). */
+  rules: RulesInfo;
 }
 
 const EVENTS = ['PostToolUse', 'Stop'];
@@ -77,7 +84,18 @@ function sumUsage(runs: ValidatorRun[]): TokenUsage | undefined {
   return total;
 }
 
-/** Runs the matching validators over the collected changes. */
+/** A run's paths and texts as the project's: a validator read from the base's rules names its project file. */
+function relocateRun(run: ValidatorRun, rules: CheckRules): ValidatorRun {
+  if (!rules.configRoot) return run;
+  const error = run.error && {
+    ...run.error,
+    cause: rules.relocate(run.error.cause),
+    fix: rules.relocate(run.error.fix),
+  };
+  return { ...run, path: rules.relocate(run.path), ...(error ? { error } : {}) };
+}
+
+/** Runs the matching validators over the collected changes, under the rules `opts.rules` picks (rules.ts). */
 export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
   const env = opts.env ?? process.env;
   if (opts.event && !EVENTS.includes(opts.event)) {
@@ -85,17 +103,51 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
       fix: `use one of: ${EVENTS.join(', ')}`,
     });
   }
-  const config: AvpConfig = await loadConfig({ cwd: opts.cwd, projectRoot: opts.projectRoot, env });
+  const fromDiff = !!opts.diff && !opts.paths?.length && !opts.staged;
+  const range = fromDiff ? revisionRange(opts.projectRoot, opts.diff!) : undefined;
+  const rules = resolveRules({ ...opts, projectRoot: opts.projectRoot, range, choice: opts.rules, env });
+  try {
+    return await checkUnder(rules, { ...opts, ...(range ? { range } : {}) }, env);
+  } finally {
+    rules.dispose();
+  }
+}
+
+async function checkUnder(rules: CheckRules, opts: CheckOptions, env: NodeJS.ProcessEnv): Promise<CheckResult> {
+  const config: AvpConfig = await loadConfig({
+    cwd: opts.cwd,
+    projectRoot: opts.projectRoot,
+    env,
+    ...(rules.configRoot ? { configRoot: rules.configRoot } : {}),
+  });
   // The kill switch means the same as in hook mode: avp is off, nothing runs, nothing is blocked.
   if (config.disabled) {
+    const files = configFilesPresent(rules.configRoot ?? opts.projectRoot, env).map(rules.relocate);
     const by = truthy(env.AVP_DISABLE)
       ? `AVP_DISABLE=${env.AVP_DISABLE}`
-      : `"disabled": true in ${configFilesPresent(opts.projectRoot, env).join(', ') || 'the config'}`;
+      : `"disabled": true in ${files.join(', ') || 'the config'}`;
     const report = { ...aggregate([], config), summary: `avp is disabled (${by}): no validator ran` };
-    return { report, events: [], runs: [], files: [], descriptions: {}, disabled: by };
+    return { report, events: [], runs: [], files: [], descriptions: {}, disabled: by, rules: rules.info };
   }
   const files = await collectChanges(opts.projectRoot, opts.cwd, opts);
-  const found = await discover({ projectRoot: opts.projectRoot, env, noCache: !config.cache.enabled });
+  const info: RulesInfo = { ...rules.info };
+  if (info.base) info.changed = files.map((f) => f.relPath).filter(isControlFile);
+  const notice = rulesNotice(info);
+  if (notice) info.notice = notice;
+  // A materialized rules folder is new every run: its parse cache would only be written, never read again.
+  const found = await discover({
+    projectRoot: opts.projectRoot,
+    env,
+    noCache: !config.cache.enabled || !!rules.configRoot,
+    ...(rules.validatorsDir ? { projectDir: rules.validatorsDir } : {}),
+  });
+  found.errors = found.errors.map((e) => ({
+    ...e,
+    path: rules.relocate(e.path),
+    message: rules.relocate(e.message),
+    fix: rules.relocate(e.fix),
+  }));
+  found.errors = [...found.errors, ...missingLocked(rules, found.validators, found.errors)];
   // As in hook mode: a validator the managed policy requires and that is not installed fails closed.
   if (config.policy)
     found.errors = [...found.errors, ...missingRequired(config.policy, found.validators, found.errors)];
@@ -122,7 +174,7 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
       (e) => !e.name || !isDisabled(config, e.name, e.name),
     );
     if (!matched.length && !loadErrors.length) continue;
-    const runs = await runValidators(matched, loadErrors, event, config);
+    const runs = (await runValidators(matched, loadErrors, event, config)).map((r) => relocateRun(r, rules));
     all.push(...runs);
     checked.push({
       event: event.event,
@@ -146,5 +198,5 @@ export async function runCheck(opts: CheckOptions): Promise<CheckResult> {
   const usage = sumUsage(all);
   const descriptions: Record<string, string> = {};
   for (const v of active) if (all.some((r) => r.id === v.id)) descriptions[v.id] = v.spec.description;
-  return { report, events: checked, runs: all, files, descriptions, ...(usage ? { usage } : {}) };
+  return { report, events: checked, runs: all, files, descriptions, rules: info, ...(usage ? { usage } : {}) };
 }

@@ -3,6 +3,7 @@
  * PostToolUse Write/Edit events; Stop validators see all changes at once. Exit 1 on ERROR, 0 otherwise — and 0 with
  * a note on stderr when the kill switch is on (`AVP_DISABLE=1`, `"disabled": true`), as in hook mode.
  * Ctrl-C / SIGTERM / SIGHUP stop every running judge's process tree; the exit code is then 130 / 143 / 129.
+ * Revision ranges are judged by the rules of their base unless `--rules head` (src/check/rules.ts).
  */
 import { defineCommand } from 'citty';
 import { runCommand } from './run-command.ts';
@@ -21,6 +22,12 @@ export default defineCommand({
     },
     diff: { type: 'string', description: 'Check changes since REV (REV → working tree), or a range A..B / A...B' },
     staged: { type: 'boolean', description: 'Check the staged changes (HEAD → index), for pre-commit hooks' },
+    rules: {
+      type: 'string',
+      description:
+        "Whose rules judge the change: base (the default for --diff: the base's config and validators, so a change " +
+        "cannot switch its own check off) or head (the change's own)",
+    },
     event: { type: 'string', description: 'Only this event: PostToolUse (one per file) or Stop (all changes at once)' },
     json: {
       type: 'boolean',
@@ -71,6 +78,7 @@ export default defineCommand({
         diff: args.diff,
         staged: !!args.staged,
         event: args.event,
+        rules: args.rules,
         env,
       });
       if (result.disabled) {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { serveStaticExport } from '../../registry/static-server.ts';
 import { AVP_BIN, tempDir } from '../support/run-avp.ts';
@@ -135,14 +135,15 @@ describe('action: install.sh', () => {
 });
 
 /** An origin with `main` (validators) and a `feature` branch two commits ahead, and a shallow clone of feature. */
-function pullRequest(leak: boolean): { clone: string; origin: string } {
+function pullRequest(leak: boolean, rules?: (origin: string) => void): { clone: string; origin: string } {
   const origin = gitRepo({ 'app.ts': 'export const a = 1;\n' });
   scriptValidator(origin, 'no-keys', {}, lineFinder('sk-live-'));
   sh(origin, 'git add -A && git commit -qm validators && git checkout -q -b feature');
   writeFileSync(join(origin, 'other.ts'), 'export const o = 1;\n');
   sh(origin, 'git add -A && git commit -qm other');
   writeFileSync(join(origin, 'app.ts'), `export const a = 1;\n${leak ? 'const k = "sk-live-pr42";\n' : ''}`);
-  sh(origin, 'git commit -qam change --allow-empty && git checkout -q main');
+  rules?.(origin);
+  sh(origin, 'git add -A && git commit -qm change --allow-empty && git checkout -q main');
   const clone = tempDir('avp-ci-clone-');
   sh(clone, `git clone -q --depth 1 --branch feature file://${origin} .`);
   return { clone, origin };
@@ -172,6 +173,22 @@ describe('action: run.sh', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.outputs.outcome).toBe('PASSED');
+  });
+
+  test("the pull request's own rules do not judge it: a PR that turns avp off is still checked by the base's", async () => {
+    const { clone } = pullRequest(true, (origin) => {
+      writeFileSync(join(origin, 'avp.config.json'), '{ "disabled": true }\n');
+      rmSync(join(origin, '.avp/validators/no-keys'), { recursive: true });
+    });
+    const r = await script('run.sh', { AVP_BIN, AVP_BASE: 'main' }, clone);
+    expect(r.code).toBe(0);
+    expect(r.outputs.outcome).toBe('ERROR');
+    expect(r.stdout).toMatch(/^::error file=app.ts,line=2,title=avp no-keys/m);
+    expect(r.stdout).toMatch(/^::warning file=avp.config.json,title=avp rules changed::/m);
+    const results = JSON.parse(readFileSync(r.outputs.sarif!, 'utf8')).runs[0].results;
+    expect(results.filter((x: any) => x.ruleId === 'avp:rules-changed')).toHaveLength(3);
+    expect(results.filter((x: any) => x.ruleId === 'no-keys')).toHaveLength(1);
+    expect(r.summary).toContain("this change edits avp's rules");
   });
 
   test('no verdict is never a pass: an unknown base or a failing avp fails the step', async () => {

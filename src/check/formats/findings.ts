@@ -94,3 +94,17 @@ export function violationText(v: Violation): string {
 export function eventLabel(e: CheckedEvent): string {
   return e.event === 'Stop' ? 'Stop' : `${e.tool ?? e.event} ${e.files[0] ?? ''}`.trim();
 }
+
+/** The rule id of the notice that a change edits avp's own rules (no validator name can hold a colon). */
+export const RULES_CHANGED = 'avp:rules-changed';
+
+/**
+ * The control files the change edits, as repository paths (where the rules notice is placed), the ones the head
+ * still has first: an annotation on a deleted file has no line of the diff to sit on.
+ */
+export function changedRules(ctx: FormatContext, r: CheckResult): string[] {
+  if (!r.rules.notice) return [];
+  const deleted = new Set(r.files.filter((f) => f.kind === 'delete').map((f) => f.relPath));
+  const kept = r.rules.changed.filter((p) => !deleted.has(p));
+  return [...kept, ...r.rules.changed.filter((p) => deleted.has(p))].map((p) => repoPath(ctx, p));
+}

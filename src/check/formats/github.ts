@@ -5,7 +5,15 @@
  * `\n::add-mask::…`) can never start a workflow command of its own.
  */
 import type { CheckResult } from '../run.ts';
-import { eventLabel, problems, repoPath, violationFile, violationText, type FormatContext } from './findings.ts';
+import {
+  changedRules,
+  eventLabel,
+  problems,
+  repoPath,
+  violationFile,
+  violationText,
+  type FormatContext,
+} from './findings.ts';
 
 /** Message data: `%`, CR and LF are the runner's escapes. */
 function escapeData(s: string): string {
@@ -29,6 +37,9 @@ function command(kind: string, props: Record<string, string | number | undefined
 export function formatGithub(r: CheckResult, ctx: FormatContext): string {
   const lines: string[] = [];
   const { failed, errored } = problems(r);
+  // One annotation (the runner shows ten warnings per step), first, on the first rules file the change edits.
+  const rules = changedRules(ctx, r);
+  if (rules.length) lines.push(command('warning', { file: rules[0], title: 'avp rules changed' }, r.rules.notice!));
   for (const f of failed) {
     const kind = f.level === 'error' ? 'error' : f.level === 'warning' ? 'warning' : 'notice';
     const violations = f.entry.violations.length ? f.entry.violations : [{ rule: f.run.id, message: f.entry.summary }];

@@ -7,7 +7,16 @@
  */
 import { hostname } from 'node:os';
 import type { CheckResult } from '../run.ts';
-import { eventLabel, findings, violationFile, violationText, type Finding, type FormatContext } from './findings.ts';
+import {
+  changedRules,
+  eventLabel,
+  findings,
+  RULES_CHANGED,
+  violationFile,
+  violationText,
+  type Finding,
+  type FormatContext,
+} from './findings.ts';
 
 /**
  * Text as XML character data: the five special characters escaped, and the characters XML 1.0 cannot carry at all
@@ -81,5 +90,26 @@ export function formatJunit(r: CheckResult, ctx: FormatContext): string {
       `  </testsuite>`,
     ].join('\n');
   });
-  return ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>', ...suites, '</testsuites>', ''].join('\n');
+  const rules = rulesSuite(r, ctx, suites.length, timestamp, host);
+  return ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>', ...suites, ...rules, '</testsuites>', ''].join(
+    '\n',
+  );
+}
+
+/** The notice that the change edits avp's rules: a passing test (it never fails a check), the notice in its output. */
+function rulesSuite(r: CheckResult, ctx: FormatContext, id: number, timestamp: string, host: string): string[] {
+  const files = changedRules(ctx, r);
+  if (!files.length) return [];
+  return [
+    `  <testsuite name="avp rules" package="avp" id="${id}" timestamp="${timestamp}" hostname="${attr(host)}"` +
+      ` tests="1" failures="0" errors="0" time="0.000">`,
+    `    <properties>`,
+    `      <property name="rules" value="${attr(r.rules.from)}"/>`,
+    `      <property name="files" value="${attr(files.join('\n'))}"/>`,
+    `    </properties>`,
+    `    <testcase name="${attr(RULES_CHANGED)}" classname="avp.rules" time="0.000"/>`,
+    `    <system-out>${xml(`warning: ${r.rules.notice}`)}</system-out>`,
+    `    <system-err></system-err>`,
+    `  </testsuite>`,
+  ];
 }

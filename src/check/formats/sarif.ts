@@ -5,7 +5,9 @@
  */
 import type { CheckResult } from '../run.ts';
 import {
+  changedRules,
   eventLabel,
+  RULES_CHANGED,
   problems,
   repoPath,
   severityLevel,
@@ -22,7 +24,7 @@ interface Rule {
   shortDescription: { text: string };
   fullDescription: { text: string };
   defaultConfiguration: { level: string };
-  properties: { severity: string; validatorPath: string };
+  properties: { severity: string; validatorPath?: string };
 }
 
 /** The SARIF log of one check, as a JSON text. */
@@ -43,7 +45,33 @@ export function formatSarif(r: CheckResult, ctx: FormatContext): string {
     });
   }
   const { failed, errored } = problems(r);
-  const results = [];
+  const results: object[] = [];
+  // The change edits avp's own rules: a warning on each such file, under a rule of avp's own (never a failure).
+  const rulesFiles = changedRules(ctx, r);
+  if (rulesFiles.length) {
+    ruleIndex.set(RULES_CHANGED, rules.length);
+    const text = "This change edits avp's own rules (config, validators, lockfile)";
+    rules.push({
+      id: RULES_CHANGED,
+      name: 'rules-changed',
+      shortDescription: { text },
+      fullDescription: {
+        text: `${text}. A check of a revision range runs on the rules of the change's base unless --rules head.`,
+      },
+      defaultConfiguration: { level: 'warning' },
+      properties: { severity: 'warn' },
+    });
+    for (const path of rulesFiles) {
+      results.push({
+        ruleId: RULES_CHANGED,
+        ruleIndex: ruleIndex.get(RULES_CHANGED)!,
+        level: 'warning',
+        message: { text: r.rules.notice! },
+        locations: [{ physicalLocation: { artifactLocation: artifact(path) } }],
+        properties: { rulesFrom: r.rules.from, ...(r.rules.revision ? { rulesRevision: r.rules.revision } : {}) },
+      });
+    }
+  }
   for (const f of failed) {
     // A judge that failed without listing anything still counts as one finding (the report's rule).
     const violations = f.entry.violations.length ? f.entry.violations : [{ rule: f.run.id, message: f.entry.summary }];
@@ -96,7 +124,7 @@ export function formatSarif(r: CheckResult, ctx: FormatContext): string {
           {
             executionSuccessful: errored.length === 0,
             toolExecutionNotifications: notifications,
-            properties: { outcome: r.report.outcome, summary: r.report.summary },
+            properties: { outcome: r.report.outcome, summary: r.report.summary, rules: r.rules },
           },
         ],
         originalUriBaseIds: { '%SRCROOT%': { description: { text: 'The repository root' } } },
