@@ -140,7 +140,9 @@ export function carriedStopRuns(event: HookEvent, active: Validator[]): Validato
         (e.violations.length ? e.violations : [{ rule: e.name, message: e.summary }]).map((v) => ({
           ...v,
           file: v.file ?? e.file,
-          message: `(from an earlier edit, not fixed yet) ${v.message || v.rule}`,
+          message: v.message
+            ? `(from an earlier edit, not fixed yet) ${v.message}`
+            : 'from an earlier edit, not fixed yet',
         })),
       );
       run.verdict = { passed: false, violations, summary: `an earlier edit of ${files} is still failing` };

@@ -179,7 +179,8 @@ export function tellCarried(decision: Decision, event: HookEvent, count: number)
   const on = event.agentEvent ?? event.event;
   const note =
     `avp cannot refuse at ${on}: ${count === 1 ? 'this finding is' : `these ${count} findings are`} carried — ` +
-    "the agent's next tool call is refused once with them, and its stop sends it back until the file is fixed.";
+    `the agent's next tool call is refused once with ${count === 1 ? 'it' : 'them'}, and its stop sends it back ` +
+    'until the file is fixed.';
   decision.userMessage = [decision.userMessage, note].filter(Boolean).join('\n');
   if (decision.context !== undefined) decision.context = `${decision.context}\n${note}`;
 }
