@@ -159,6 +159,37 @@ describe("Cursor's afterFileEdit: findings carried to the next blocking point an
     expect((await shell(c2, 'ls')).permission).toBe('deny');
   });
 
+  test("the mechanism follows the adapter's abilities: Windsurf's post_write_code carries to its next pre-hook", async () => {
+    const p = project({ agent: 'windsurf' });
+    p.validator('no-secrets', {}, KEY_FINDER, 'check.ts');
+    p.write('src/a.ts', SECRET);
+    const read = (name: string, extra: Doc) => {
+      const text = readFileSync(join(FIXTURES, `../windsurf/hook-input-${name}.json`), 'utf8');
+      const input = JSON.parse(text.replaceAll('/home/dev/project', p.root));
+      return { ...input, tool_info: { ...input.tool_info, ...extra } };
+    };
+    const edits = [{ old_string: 'export const KEY = 1;', new_string: SECRET.trimEnd() }];
+    const post = await p.hook(read('post_write_code', { file_path: join(p.root, 'src/a.ts'), edits }));
+    expect(post.code).toBe(0);
+    const refused = await p.hook(read('pre_run_command', { cwd: p.root }));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('An earlier edit of src/a.ts broke [');
+    expect((await p.hook(read('pre_run_command', { cwd: p.root }))).code).toBe(0);
+  });
+
+  test('an agent that refuses after the tool (Claude Code) blocks there and carries nothing', async () => {
+    const p = project();
+    p.validator('no-secrets', {}, KEY_FINDER, 'check.ts');
+    const post = p.fixture('hook-input-PostToolUse-Write.json');
+    post.tool_input.content = SECRET;
+    expect((await p.hook(post)).json.decision).toBe('block');
+    const bash: Doc = { ...post, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } };
+    delete bash.tool_response;
+    const next = await p.hook(bash);
+    expect(next.json?.hookSpecificOutput?.permissionDecision).toBeUndefined();
+    expect(existsSync(join(p.root, '.avp/state', post.session_id, 'carried-findings.json'))).toBe(false);
+  });
+
   test('avp list --agent cursor says what happens to PostToolUse validators instead', async () => {
     const c = cursor();
     const env = { HOME: c.p.home, AVP_HOME: join(c.p.home, '.avp') };
