@@ -19,7 +19,15 @@ import { controlPlaneDenial } from '../trust/guard.ts';
 import { hookTrustView, type TrustView } from '../trust/hook-view.ts';
 import { withNotice } from '../trust/notice.ts';
 import { PASS_DECISION, refusal } from './decision.ts';
-import { noteStopAnswer, onceState, prepareEvent, stopGuard, type OnceState } from './session.ts';
+import {
+  hasCarriedFindings,
+  noteStopAnswer,
+  observesOnlyAfter,
+  onceState,
+  prepareEvent,
+  stopGuard,
+  type OnceState,
+} from './session.ts';
 
 import type { ValidatorRun } from './types.ts';
 
@@ -160,6 +168,23 @@ export async function answerHook(
   if (!event.stateless) event = await prepareEvent(event, config, { validators: active });
   profile?.mark('prepareEvent');
   if (event.sameTurn) return notice(PASS_DECISION);
+  // Findings of an edit the agent's after-event could not refuse (Cursor's afterFileEdit) are carried: raised once at
+  // the session's next blocking point, and at the Stop until fixed. Without any, this costs one stat.
+  const carries = !event.stateless && !!event.sessionId && observesOnlyAfter(adapter);
+  let carried: ValidatorRun[] = [];
+  const stateNotes: string[] = [];
+  try {
+    if (carries && event.event === 'PreToolUse' && ability?.stop && hasCarriedFindings(event)) {
+      const refused = await (await import('./carry.ts')).carriedRefusal(event, active, ability.stop);
+      profile?.mark('carried findings');
+      if (refused) return notice(refused);
+    }
+    if (carries && event.event === 'Stop' && !event.subagentId && hasCarriedFindings(event))
+      carried = (await import('./carry.ts')).carriedStopRuns(event, active);
+  } catch (e) {
+    // Like all session state, an aid: the call is still judged on its own.
+    stateNotes.push(`avp: could not read the carried findings: ${(e as Error).message}`);
+  }
   let matched: Validator[] = matchValidators(active, event);
   let loadErrors: LoadError[] = loadErrorsForEvent(found.errors, event);
   if (event.alsoTrigger) {
@@ -180,8 +205,21 @@ export async function answerHook(
     matched = matched.filter((v) => !v.spec.once || mine.has(v.id));
     once = { state, mine };
   }
+  // An observe-only after-event of a file tool: judged on what is on disk, minus what its PreToolUse already judged.
+  const observing = carries && event.event === 'PostToolUse' && matched.length > 0;
+  let judgedAtPre: Validator[] = [];
+  if (observing) {
+    const observed = await (await import('./observed-edit.ts')).observeEdit(event, matched);
+    event = observed.event;
+    judgedAtPre = observed.judged;
+    matched = matched.filter((v) => !judgedAtPre.includes(v));
+    if (!matched.length && !loadErrors.length) {
+      await (await import('./observed-edit.ts')).recordObserved(event, [], [], judgedAtPre, config, []);
+      return notice(PASS_DECISION);
+    }
+  }
   profile?.mark('match');
-  if (!matched.length && !loadErrors.length) return notice(PASS_DECISION);
+  if (!matched.length && !loadErrors.length && !carried.length) return notice(PASS_DECISION);
 
   const [
     { runValidators, loadErrorName },
@@ -199,25 +237,34 @@ export async function answerHook(
   profile?.mark('load engine');
   // A broken validator can be switched off by the name its error is reported under.
   loadErrors = loadErrors.filter((e) => !isDisabled(config, loadErrorName(e), loadErrorName(e)));
-  if (!matched.length && !loadErrors.length) return notice(PASS_DECISION);
-  let runs: ValidatorRun[];
+  if (!matched.length && !loadErrors.length && !carried.length) return notice(PASS_DECISION);
+  let runs: ValidatorRun[] = [];
   try {
     event = await completeFileChanges(event, startedAt + config.budgetMs);
     profile?.mark('complete files');
-    runs = await runValidators(matched, loadErrors, event, config, { deadline: startedAt + config.budgetMs });
+    if (matched.length || loadErrors.length)
+      runs = await runValidators(matched, loadErrors, event, config, { deadline: startedAt + config.budgetMs });
   } catch (e) {
     // avp itself failed (the caller answers with the adapter's refusal): nothing was evaluated, so nothing is done.
     await once?.state.release([...once.mine]).catch(() => {});
     throw e;
   }
   profile?.mark('run validators');
-  const notes: string[] = [];
+  const notes: string[] = stateNotes;
   if (once) {
     const unevaluated = runs.filter((r) => r.status === 'error' && once.mine.has(r.id)).map((r) => r.id);
     await once.state.release(unevaluated).catch((e: Error) => notes.push(`avp: once state: ${e.message}`));
   }
   if (problem) runs.unshift(configRun(problem));
+  // What carried findings add goes into the answer, not into the run log (the edit's own run is there already).
+  const logged = runs;
+  if (carried.length) runs = [...runs, ...carried];
   const report = aggregate(runs, config);
+  let carriedNow = 0;
+  const observedEdit = carries ? await import('./observed-edit.ts') : undefined;
+  if (observing) carriedNow = await observedEdit!.recordObserved(event, matched, runs, judgedAtPre, config, notes);
+  else if (carries && event.event === 'PreToolUse' && event.alsoTrigger === 'PostToolUse' && report.outcome !== 'ERROR')
+    await observedEdit!.recordObserved(event, matched, runs, undefined, config, notes);
   let extra: { systemMessage?: string; noBlock?: boolean } = {};
   if (event.event === 'Stop' || event.event === 'SubagentStop') {
     const guard: { block: boolean; systemMessage?: string } = event.stateless
@@ -227,7 +274,7 @@ export async function answerHook(
   }
   const logError = event.stateless
     ? undefined
-    : await writeRunLog(event, runs, report, {
+    : await writeRunLog(event, logged, report, {
         call,
         callMs: Date.now() - startedAt,
         cacheEnabled: config.cache.enabled,
@@ -244,6 +291,7 @@ export async function answerHook(
     fullReport: reportPath,
     ...(repeats ? { repeated: repeats.repeated } : {}),
   });
+  if (carriedNow) observedEdit!.tellCarried(decision, event, carriedNow);
   if (event.event === 'Stop') await noteStopAnswer(event, decision.kind === 'block', decision.reason);
   const repeatError = report.outcome === 'ERROR' ? repeats?.remember(runs) : undefined;
   if (repeatError) notes.push(`avp: could not record the findings shown: ${repeatError.message}`);

@@ -7,6 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { AgentAdapter } from '../agents/types.ts';
 import type { AvpConfig } from '../config-types.ts';
 import { toolKindOf, type HookEvent } from '../event.ts';
 import type { Validator } from '../format/types.ts';
@@ -185,6 +186,20 @@ export async function noteStopAnswer(event: HookEvent, blocked: boolean, reason:
       process.stderr.write(`avp: stop reason state: ${(e as Error).message}
 `);
   }
+}
+
+/**
+ * True for an adapter whose PostToolUse answer cannot refuse (it has events mapped to PostToolUse and no refusal
+ * there): its blocking findings after a tool ran are carried to the session's next blocking point and its Stop.
+ */
+export function observesOnlyAfter(adapter: Pick<AgentAdapter, 'events' | 'abilities'>): boolean {
+  return !adapter.abilities.PostToolUse?.stop && Object.values(adapter.events).includes('PostToolUse');
+}
+
+/** The session has carried findings (session/carried-findings.ts): one `stat`, false without a session. */
+export function hasCarriedFindings(event: HookEvent): boolean {
+  if (!event.sessionId || event.stateless) return false;
+  return existsSync(join(sessionDir(event.projectRoot, event.sessionId), 'carried-findings.json'));
 }
 
 /** `once` marks of a session (without a session id nothing is ever done, and marks are not kept). */

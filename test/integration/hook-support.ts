@@ -34,8 +34,9 @@ function yaml(value: unknown, indent = ''): string {
 /**
  * A throwaway project. Like a user who ran `avp init`, the files written before the first hook call are accepted
  * then (`acceptFirst: false` leaves that to avp's first-run acceptance); files changed later need `p.accept()`.
+ * `agent` runs `avp hook --agent <agent>` (default: Claude Code's `avp hook`).
  */
-export function project(opts: { acceptFirst?: boolean } = {}): Project {
+export function project(opts: { acceptFirst?: boolean; agent?: string } = {}): Project {
   const root = tempDir('avp-e-hook-');
   const home = tempDir('avp-e-hook-home-');
   mkdirSync(join(root, '.git'));
@@ -81,7 +82,7 @@ export function project(opts: { acceptFirst?: boolean } = {}): Project {
     async hook(input, extra = {}) {
       firstAccept ??= p.accept();
       await firstAccept;
-      const run = await runAvp(['hook'], {
+      const run = await runAvp(opts.agent ? ['hook', '--agent', opts.agent] : ['hook'], {
         bin: BIN,
         cwd: root,
         stdin: typeof input === 'string' ? input : `${JSON.stringify(input)}\n`,

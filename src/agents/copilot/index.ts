@@ -187,7 +187,7 @@ const copilot: AgentAdapter = {
   },
   instead: {
     PostToolUse:
-      'Copilot reads no refusal after a tool ran: file changes are judged by PostToolUse validators at preToolUse, before they are written; other findings reach the model as context',
+      'Copilot reads no refusal after a tool ran: file changes are judged by PostToolUse validators at preToolUse, before they are written; other findings reach the model as context, and what blocks is carried: the next preToolUse is denied once with it and agentStop sends the agent back until the file is fixed',
   },
 };
 

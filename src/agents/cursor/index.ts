@@ -8,7 +8,9 @@
  * `user_message` for the user); `beforeSubmitPrompt` with `continue: false`; `stop` sends the agent back with
  * `followup_message` (Cursor allows at most 5, `loop_count` says how many already ran). `afterFileEdit`,
  * `afterShellExecution` and `postToolUse` only observe: an edit cannot be refused after it was made, so file tools are
- * judged at `preToolUse` (PostToolUse validators too) and the Stop validators see the turn's files at `stop`.
+ * judged at `preToolUse` (PostToolUse validators too) and the Stop validators see the turn's files at `stop`. An edit
+ * that never passed `preToolUse` is judged at `afterFileEdit` and what blocks is carried to the next blocking point
+ * and the `stop` (engine/carry.ts: the engine does this for any adapter whose PostToolUse cannot refuse).
  *
  * Fail closed: exit 2 refuses; avp's refusable entries carry `failClosed: true` so a crash or a timeout refuses too.
  */
@@ -192,7 +194,7 @@ const cursor: AgentAdapter = {
   },
   instead: {
     PostToolUse:
-      "Cursor's afterFileEdit/afterShellExecution only observe: file changes are judged by PostToolUse validators at preToolUse, before the edit; what a command changed is seen by the Stop validators (stop's followup_message)",
+      "Cursor's afterFileEdit/afterShellExecution only observe: file tools are judged by PostToolUse validators at preToolUse, before the edit; an edit seen only at afterFileEdit (older Cursor, Tab edits, tools preToolUse does not name) is judged there and what blocks is carried — the conversation's next blocking point (a tool, shell command, MCP call or file read) is refused once with it, and stop's followup_message sends the agent back until the file is fixed",
   },
 };
 

@@ -131,7 +131,7 @@ const kiro: AgentAdapter = {
   },
   instead: {
     PostToolUse:
-      'Kiro refuses only at preToolUse: file changes are judged by PostToolUse validators there, before they are written; after a tool, findings are only shown',
+      'Kiro refuses only at preToolUse: file changes are judged by PostToolUse validators there, before they are written; what blocks after a tool ran is carried: the next preToolUse is refused once with it',
     Stop: 'Kiro cannot be sent back at stop: Stop validators only report',
     UserPromptSubmit: 'Kiro cannot refuse a prompt: findings are added to the context',
   },

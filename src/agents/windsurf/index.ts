@@ -125,7 +125,7 @@ const windsurf: AgentAdapter = {
   },
   instead: {
     PostToolUse:
-      'Windsurf blocks only in pre-hooks: file edits are judged by PostToolUse validators at pre_write_code, before they are written; after a command, findings are only shown',
+      'Windsurf blocks only in pre-hooks: file edits are judged by PostToolUse validators at pre_write_code, before they are written; what blocks after a tool ran (the files a command changed, an edit pre_write_code did not see) is carried: the next pre-hook is refused once with it',
     Stop: 'Cascade cannot be sent back after post_cascade_response: Stop validators only report to the user',
   },
 };
