@@ -3,7 +3,16 @@
  * wired into the agent's hook config, and a headless run of the CLI that is killed as a whole process group when it
  * runs over its time (agents start hooks and shells of their own that a plain kill would leave behind).
  */
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -183,4 +192,33 @@ export async function runAgent(
 export function writeJson(path: string, value: unknown): void {
   mkdirSync(resolve(path, '..'), { recursive: true });
   writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Whether any process is left in process group `pgid` (a signal 0 reaches none once the group is gone). */
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Processes on this machine whose environment holds `HOME=home` (a test's temp HOME): what an agent started and
+ * left behind, even outside its process group (a `setsid` child). Linux only (/proc); elsewhere none are found.
+ */
+export function processesWithHome(home: string): number[] {
+  if (!existsSync('/proc')) return [];
+  const needle = `\0HOME=${home}\0`;
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d) && Number(d) !== process.pid)
+    .filter((d) => {
+      try {
+        return `\0${readFileSync(`/proc/${d}/environ`, 'latin1')}`.includes(needle);
+      } catch {
+        return false; // gone meanwhile, or not ours to read
+      }
+    })
+    .map(Number);
 }
