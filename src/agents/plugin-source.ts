@@ -85,7 +85,11 @@ export const AvpPlugin = async ({ client, directory }) => {
       if (a.decision === "block" && a.reason) {
         sentBack.add(id);
         ours.add(id);
-        client.session.prompt({ path: { id }, body: { parts: [{ type: "text", text: a.reason }] } }).catch(() => {});
+        // A follow-up that could not be sent is no follow-up: the user's next message is theirs, a new turn.
+        client.session.prompt({ path: { id }, body: { parts: [{ type: "text", text: a.reason }] } }).catch(() => {
+          ours.delete(id);
+          sentBack.delete(id);
+        });
       } else sentBack.delete(id);
     },
   };
