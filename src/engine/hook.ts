@@ -5,30 +5,18 @@
  * readdirs when no config file exists), discover (parse cache), match (picomatch), and out with `{}`. Only when
  * something matches are the engine, judges, diff and valibot loaded.
  */
-import type { AvpConfig } from '../config-types.ts';
 import { killSwitchForbidden, missingRequired } from '../config-managed.ts';
-import { applyEnv, defaultConfig, isDisabled, loadConfig, truthy } from '../config.ts';
-import { AvpError, errorMessage } from '../errors.ts';
-import type { HookEvent } from '../event.ts';
+import { isDisabled, truthy } from '../config.ts';
 import { discover } from '../format/discover.ts';
-import { loadErrorsForEvent, matchValidators } from '../format/match.ts';
-import type { LoadError, Validator } from '../format/types.ts';
+import type { Validator } from '../format/types.ts';
 import type { AgentAdapter, Decision } from '../agents/types.ts';
 import { callKey, countCall } from '../stats/calls.ts';
 import { controlPlaneDenial } from '../trust/guard.ts';
-import { hookTrustView, type TrustView } from '../trust/hook-view.ts';
+import { hookTrustView } from '../trust/hook-view.ts';
 import { withNotice } from '../trust/notice.ts';
 import { PASS_DECISION, refusal } from './decision.ts';
-import {
-  hasCarriedFindings,
-  noteStopAnswer,
-  observesOnlyAfter,
-  onceState,
-  prepareEvent,
-  stopGuard,
-  type OnceState,
-} from './session.ts';
-
+import { configFor, configRun, matchForEvent, profiler } from './hook-parts.ts';
+import { hasCarriedFindings, noteStopAnswer, observesOnlyAfter, prepareEvent, stopGuard } from './session.ts';
 import type { ValidatorRun } from './types.ts';
 
 export interface HookAnswer {
@@ -38,52 +26,6 @@ export interface HookAnswer {
   stderr?: string;
   /** Notes for stderr (never shown to the model): a log that could not be written, state problems. */
   notes: string[];
-}
-
-/** Non-throwing config load: a broken config becomes a blocking "validator error" of avp's own config. */
-async function configFor(
-  event: HookEvent,
-  env: NodeJS.ProcessEnv,
-  view: TrustView,
-): Promise<{ config: AvpConfig; problem?: AvpError }> {
-  try {
-    const config = await loadConfig({
-      cwd: event.cwd,
-      projectRoot: event.projectRoot,
-      env,
-      configRoot: view.projectConfigRoot,
-      userConfig: view.userConfig,
-    });
-    return { config };
-  } catch (e) {
-    const problem = e instanceof AvpError ? e : new AvpError('config-invalid', errorMessage(e));
-    // The kill switch must work even when the config is what is broken.
-    let config = defaultConfig();
-    try {
-      config = applyEnv(config, env);
-    } catch {
-      config.disabled = truthy(env.AVP_DISABLE);
-    }
-    if (killSwitchForbidden(env)) config.disabled = false;
-    return { config, problem };
-  }
-}
-
-function configRun(problem: AvpError): ValidatorRun {
-  return {
-    id: 'avp-config',
-    name: 'avp-config',
-    severity: 'error',
-    path: problem.file ?? 'avp config',
-    status: 'error',
-    error: {
-      cause: `avp's configuration is invalid: ${problem.describe().split('\n')[0]}`,
-      fix: `${problem.fix ?? 'fix the config file'}; AVP_DISABLE=1 turns avp off meanwhile`,
-      code: problem.code,
-      setup: true,
-    },
-    durationMs: 0,
-  };
 }
 
 /** Answers one Claude Code hook input (Claude Code's adapter; kept for callers that speak only Claude Code). */
@@ -185,26 +127,10 @@ export async function answerHook(
     // Like all session state, an aid: the call is still judged on its own.
     stateNotes.push(`avp: could not read the carried findings: ${(e as Error).message}`);
   }
-  let matched: Validator[] = matchValidators(active, event);
-  let loadErrors: LoadError[] = loadErrorsForEvent(found.errors, event);
-  if (event.alsoTrigger) {
-    // The agent never sends that event for this call (a Codex shell patch has no PostToolUse): judge it now.
-    const also = { ...event, event: event.alsoTrigger };
-    const more = matchValidators(active, also).filter((v) => !matched.includes(v));
-    matched = [...matched, ...more];
-    const moreErrors = loadErrorsForEvent(found.errors, also).filter((e) => !loadErrors.includes(e));
-    loadErrors = [...loadErrors, ...moreErrors];
-  }
-  let once: { state: OnceState; mine: Set<string> } | undefined;
-  if (matched.some((v) => v.spec.once)) {
-    // Claimed atomically: of several hook processes racing on the same session, exactly one runs a once-validator;
-    // the claim is released below if that run errors, so "done" means evaluated.
-    const state = await onceState(event.projectRoot, event.stateless ? undefined : event.sessionId);
-    const wanted = matched.filter((v) => v.spec.once && !state.isDone(v.id)).map((v) => v.id);
-    const mine = new Set(event.sessionId ? await state.claim(wanted) : wanted);
-    matched = matched.filter((v) => !v.spec.once || mine.has(v.id));
-    once = { state, mine };
-  }
+  const picked = await matchForEvent(active, found.errors, event);
+  let matched = picked.matched;
+  let loadErrors = picked.loadErrors;
+  const once = picked.once;
   // An observe-only after-event of a file tool: judged on what is on disk, minus what its PreToolUse already judged.
   const observing = carries && event.event === 'PostToolUse' && matched.length > 0;
   let judgedAtPre: Validator[] = [];
@@ -300,17 +226,4 @@ export async function answerHook(
     if (error) notes.push(`avp: could not write the full report: ${error.message}`);
   }
   return notice(decision, notes);
-}
-
-function profiler() {
-  let last = performance.now();
-  const marks: string[] = [];
-  return {
-    mark(name: string) {
-      const now = performance.now();
-      marks.push(`${name} ${(now - last).toFixed(2)}`);
-      last = now;
-    },
-    done: () => `avp profile (ms): ${marks.join(', ')}; since process start ${performance.now().toFixed(1)}`,
-  };
 }
