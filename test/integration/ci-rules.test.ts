@@ -6,7 +6,7 @@
  * materialized rules folder never outlives the check, not even a SIGTERM.
  */
 import { describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AVP_BIN, tempDir } from '../support/run-avp.ts';
 import { check, gitRepo, junitErrors, lineFinder, sarifErrors, scriptValidator, sh } from './ci-support.ts';
@@ -245,7 +245,7 @@ describe('the rules folder never outlives the check', () => {
       root,
       'slow',
       {},
-      `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'x');\nawait Bun.sleep(30_000);\n`,
+      `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, String(process.pid));\nawait Bun.sleep(30_000);\n`,
     );
     sh(root, 'git add -A && git commit -qm slow && git checkout -q -b feature');
     writeFileSync(join(root, 'app.ts'), 'x\n');
@@ -270,6 +270,12 @@ describe('the rules folder never outlives the check', () => {
     // SIGKILL leaves it; the next check of any project sweeps folders of processes that are gone.
     await run('SIGKILL');
     expect(leftovers(h.dir)).toHaveLength(1);
+    // A SIGKILLed avp cannot stop its validator: this test does, so no process outlives it.
+    try {
+      process.kill(Number(readFileSync(marker, 'utf8')), 'SIGKILL');
+    } catch {
+      // already gone
+    }
     const clean = gitRepo({ 'README.md': 'demo\n' });
     scriptValidator(clean, 'ok', {}, lineFinder('never-matches'));
     sh(clean, 'git add -A && git commit -qm ok && git commit -q --allow-empty -m next');
