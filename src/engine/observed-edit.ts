@@ -4,11 +4,11 @@
  * that very content at the edit's PreToolUse and let it through are not asked again; what still blocks is carried
  * (session/carried-findings.ts) to the next blocking point and the Stop, and a file that now passes is cleared.
  */
-import { readFile, stat } from 'node:fs/promises';
 import type { Decision } from '../agents/types.ts';
 import type { AvpConfig } from '../config-types.ts';
 import { toolKindOf, type FileChange, type HookEvent } from '../event.ts';
 import type { Validator } from '../format/types.ts';
+import { readCurrent } from '../hosts/complete-files.ts';
 import { applyEdits, toolEdits, type Edit } from '../hosts/diff.ts';
 import { runLevel } from './aggregate.ts';
 import { updateCarried, type CarriedFinding } from './session/carried-findings.ts';
@@ -16,22 +16,10 @@ import { contentDigest, judgedBefore, judgeKey, noteJudged } from './session/jud
 import { ensureSessionDir, sessionDir } from './session/store.ts';
 import type { ValidatorRun } from './types.ts';
 
-/** As for a PreToolUse (hosts/complete-files.ts): larger files are judged by path and edit alone. */
-const MAX_READ_BYTES = 2 * 1024 * 1024;
 /** More replacements than this in one event: no `before` is rebuilt (the content after is still judged). */
 const MAX_REVERSED_EDITS = 200;
 
 const isFileTool = (event: HookEvent) => toolKindOf(event) === 'write' || toolKindOf(event) === 'edit';
-
-async function readNow(path: string): Promise<string | null | undefined> {
-  try {
-    const s = await stat(path);
-    if (!s.isFile() || s.size > MAX_READ_BYTES) return undefined;
-    return await readFile(path, 'utf8');
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
-  }
-}
 
 /**
  * The content before the edits, undone from the content after: only where that is unambiguous (each new text occurs
@@ -52,7 +40,7 @@ export function undoEdits(after: string, edits: Edit[]): string | undefined {
 /** The change with what is on disk now as its result (and, where it can be undone exactly, what was there before). */
 async function observedChange(event: HookEvent, change: FileChange): Promise<FileChange> {
   if (change.after !== undefined || change.patch !== undefined) return change;
-  const now = await readNow(change.path);
+  const now = await readCurrent(change.path);
   if (now === undefined) return change;
   const next: FileChange = { ...change, after: now };
   if (now === null) next.kind = 'delete';

@@ -16,7 +16,8 @@ import { applyEditsBounded, diffTextsWithin, EDIT_BOUNDS, toolEdits } from './di
 /** Files larger than this are not read into the prompt (validators still see the path and the proposed edit). */
 const MAX_READ_BYTES = 2 * 1024 * 1024;
 
-async function readCurrent(path: string): Promise<string | null | undefined> {
+/** A file's text as it is now: null when it does not exist, undefined when it is not a file or too large to read. */
+export async function readCurrent(path: string): Promise<string | null | undefined> {
   try {
     const s = await stat(path);
     if (!s.isFile() || s.size > MAX_READ_BYTES) return undefined;

@@ -9,7 +9,7 @@ import { describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentName } from '../../src/event.ts';
-import { runAvp, tempDir } from '../support/run-avp.ts';
+import { outputOf, runAvp, tempDir } from '../support/run-avp.ts';
 import { BIN, sh } from './hook-support.ts';
 
 const FIXTURES = join(import.meta.dir, '../fixtures/hook');
@@ -365,11 +365,7 @@ async function setup(name: AgentName) {
       stdout: 'pipe',
       stderr: 'pipe',
     });
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(p.stdout).text(),
-      new Response(p.stderr).text(),
-      p.exited,
-    ]);
+    const { stdout, stderr, code } = await outputOf(p);
     let json: Doc | undefined;
     try {
       json = a.exitCodes

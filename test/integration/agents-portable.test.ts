@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { AGENT_NAMES } from '../../src/agents/index.ts';
 import type { AgentName } from '../../src/event.ts';
 import { startOpenAIServer, type OpenAIServer } from '../support/openai-server.ts';
-import { runAvp, tempDir } from '../support/run-avp.ts';
+import { outputOf, runAvp, tempDir } from '../support/run-avp.ts';
 import { BIN } from './hook-support.ts';
 
 const FIXTURES = join(import.meta.dir, '../fixtures/hook');
@@ -261,11 +261,7 @@ async function run(row: Row, sent: { input: Doc; event?: string }): Promise<Answ
     stdout: 'pipe',
     stderr: 'pipe',
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(p.stdout).text(),
-    new Response(p.stderr).text(),
-    p.exited,
-  ]);
+  const { stdout, stderr, code } = await outputOf(p);
   let doc: Doc = {};
   try {
     doc = JSON.parse(stdout);

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { serveStaticExport } from '../../registry/static-server.ts';
-import { AVP_BIN, tempDir } from '../support/run-avp.ts';
+import { AVP_BIN, outputOf, tempDir } from '../support/run-avp.ts';
 import { gitRepo, lineFinder, sarifErrors, scriptValidator, sh } from './ci-support.ts';
 
 const ACTION = resolve(import.meta.dir, '../..');
@@ -72,11 +72,7 @@ async function script(name: string, env: Record<string, string>, cwd?: string): 
     stderr: 'pipe',
   });
   const timer = setTimeout(() => p.kill('SIGKILL'), 120_000);
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(p.stdout).text(),
-    new Response(p.stderr).text(),
-    p.exited,
-  ]);
+  const { stdout, stderr, code } = await outputOf(p);
   clearTimeout(timer);
   const read = (f: string) => readFileSync(join(dir, f), 'utf8');
   const outputs = Object.fromEntries(

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { hostTarget, NPM_TARGETS, packageName, packNpm } from '../../scripts/pack-npm.ts';
-import { tempDir } from '../support/run-avp.ts';
+import { outputOf, tempDir } from '../support/run-avp.ts';
 
 const VERSION = JSON.parse(readFileSync(join(import.meta.dir, '../../package.json'), 'utf8')).version as string;
 const out = tempDir('avp-npm-pack-');
@@ -93,11 +93,7 @@ async function npm(args: string[], cwd: string, home: string) {
     stdout: 'pipe',
     stderr: 'pipe',
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(p.stdout).text(),
-    new Response(p.stderr).text(),
-    p.exited,
-  ]);
+  const { stdout, stderr, code } = await outputOf(p);
   return { stdout, stderr, code };
 }
 

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { serveStaticExport } from '../../registry/static-server.ts';
-import { AVP_BIN, tempDir } from '../support/run-avp.ts';
+import { AVP_BIN, outputOf, tempDir } from '../support/run-avp.ts';
 
 const ROOT = resolve(import.meta.dir, '../..');
 const PWSH = Bun.which('pwsh');
@@ -72,11 +72,7 @@ async function ps1(script: string, env: Record<string, string>, how: 'iex' | str
     stdout: 'pipe',
     stderr: 'pipe',
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(p.stdout).text(),
-    new Response(p.stderr).text(),
-    p.exited,
-  ]);
+  const { stdout, stderr, code } = await outputOf(p);
   return { stdout, stderr, code };
 }
 

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { serveStaticExport } from '../../registry/static-server.ts';
-import { AVP_BIN, tempDir } from '../support/run-avp.ts';
+import { AVP_BIN, outputOf, tempDir } from '../support/run-avp.ts';
 
 const ROOT = resolve(import.meta.dir, '../..');
 const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
@@ -49,11 +49,7 @@ async function install(home: string, env: Record<string, string> = {}, args: str
     stdout: 'pipe',
     stderr: 'pipe',
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(p.stdout).text(),
-    new Response(p.stderr).text(),
-    p.exited,
-  ]);
+  const { stdout, stderr, code } = await outputOf(p);
   return { stdout, stderr, code };
 }
 

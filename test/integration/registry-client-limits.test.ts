@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { AVP_BIN, tempDir } from '../support/run-avp.ts';
+import { AVP_BIN, outputOf, tempDir } from '../support/run-avp.ts';
 import { GOOD_TOKEN, startHostileRegistry, type HostileRegistry } from '../support/hostile-registry.ts';
 import { VALIDATOR_MD, validatorZip } from '../unit/registry/zip-forge.ts';
 import { installedState, sandbox } from './registry-client-helpers.ts';
@@ -92,11 +92,7 @@ async function avpMeasured(args: string[], env: Record<string, string>) {
     stderr: 'pipe',
   });
   const timer = setTimeout(() => proc.kill('SIGTERM'), 60_000);
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
+  const { stdout, stderr, code } = await outputOf(proc);
   clearTimeout(timer);
   return { code, stdout, stderr, maxRss: Number(readFileSync(rssFile, 'utf8')) };
 }

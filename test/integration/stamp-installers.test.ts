@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { serveStaticExport } from '../../registry/static-server.ts';
-import { AVP_BIN, tempDir } from '../support/run-avp.ts';
+import { AVP_BIN, outputOf, tempDir } from '../support/run-avp.ts';
 
 const ROOT = resolve(import.meta.dir, '../..');
 const STAMP = join(ROOT, 'scripts/release/stamp-installers.sh');
@@ -76,11 +76,7 @@ describe('stamp-installers.sh', () => {
       stdout: 'pipe',
       stderr: 'pipe',
     });
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(p.stdout).text(),
-      new Response(p.stderr).text(),
-      p.exited,
-    ]);
+    const { stdout, stderr, code } = await outputOf(p);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toContain(`avp ${VERSION} (${ASSET}, sha256 `);

@@ -37,13 +37,23 @@ export async function runAvp(
     stderr: 'pipe',
   });
   const timer = setTimeout(() => proc.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
+  const { stdout, stderr, code } = await outputOf(proc);
+  clearTimeout(timer);
+  return { code, stdout, stderr, ms: performance.now() - started };
+}
+
+/** A spawned process's whole stdout and stderr (as text) and its exit code, read together so neither pipe fills. */
+export async function outputOf(proc: {
+  stdout: ReadableStream<Uint8Array>;
+  stderr: ReadableStream<Uint8Array>;
+  exited: Promise<number>;
+}): Promise<{ stdout: string; stderr: string; code: number }> {
   const [stdout, stderr, code] = await Promise.all([
     new Response(proc.stdout).text(),
     new Response(proc.stderr).text(),
     proc.exited,
   ]);
-  clearTimeout(timer);
-  return { code, stdout, stderr, ms: performance.now() - started };
+  return { stdout, stderr, code };
 }
 
 const made: string[] = [];
