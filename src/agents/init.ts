@@ -103,6 +103,10 @@ const NOTES: Partial<Record<string, string[]>> = {
     "Copilot CLI runs a repository's hooks only in a folder you trust: accept its trust prompt (or run `copilot --trust-folder` for one prompt-mode session).",
     'The Copilot coding agent reads .github/hooks/ from the default branch: commit it there for cloud runs too.',
   ],
+  // Copilot loads user hooks in every folder, trusted or not; the coding agent in the cloud never sees them.
+  'copilot:user': [
+    'The Copilot coding agent (cloud runs) does not read your user hooks: use `avp init --agent copilot` in a repository for those.',
+  ],
   windsurf: ['Cascade hooks are in beta: check the hook output in Cascade the first time a tool is refused.'],
   cline: ["Turn hooks on in Cline's settings (Hooks); Cline runs the scripts in .clinerules/hooks/ by file name."],
   kiro: [
@@ -113,7 +117,7 @@ const NOTES: Partial<Record<string, string[]>> = {
 };
 
 /** What the user still has to do in an agent for avp's hook to run there. */
-function agentNotes(agent: AgentAdapter): string[] {
+function agentNotes(agent: AgentAdapter, scope: SettingsScope): string[] {
   if (agent.name === 'codex')
     return [
       'Codex runs hooks only once you trust them: review them with `/hooks` in Codex (Codex versions that gate hooks also need `[features] hooks = true` in ~/.codex/config.toml).',
@@ -122,7 +126,7 @@ function agentNotes(agent: AgentAdapter): string[] {
     return [
       "Gemini CLI asks you to trust a project's hooks before they run (and again whenever their command changes).",
     ];
-  return NOTES[agent.name] ?? [];
+  return NOTES[`${agent.name}:${scope}`] ?? NOTES[agent.name] ?? [];
 }
 
 /** The command for `agent`: avp's own, or the one given, pointed at the agent (`… hook --agent NAME`). */
@@ -259,7 +263,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
       name: agent.displayName,
       settings: { ...settings, command, timeout },
       timeoutUnit: agent.install.timeoutUnit === 'milliseconds' ? 'ms' : 's',
-      notes: agentNotes(agent),
+      notes: agentNotes(agent, opts.scope),
     };
   });
   const result: InitResult = {

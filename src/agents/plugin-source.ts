@@ -53,7 +53,14 @@ const refuses = (a) => a.decision === "deny" || a.decision === "block" || a.deci
 `;
 }
 
-/** OpenCode: `.opencode/plugins/avp.ts`, loaded by OpenCode at startup. */
+/**
+ * OpenCode: `.opencode/plugins/avp.ts`, loaded by OpenCode at startup. A sub-agent (the `task` tool) runs in a child
+ * session (`parentID`); its events go to avp as the main session's, with the child named in `agent_id` (as Claude Code
+ * sends a sub-agent's), so its changes count in the main turn. Its prompt is not the user's (no UserPromptSubmit) and
+ * its idle is not the main agent's Stop: avp judges the sub-agent's end as a SubagentStop at the `task` tool's result
+ * (`subagent.stop`), where a refusal is appended to the result the main agent reads. A background task's result comes
+ * later: its child's idle is judged then (`session.idle.subagent`), report only, since nothing waits for it.
+ */
 export function opencodePlugin(command: string, timeoutSeconds: number): string {
   return `// avp's plugin for OpenCode, ${OWNED_MARKER}.
 // It runs \`${command}\` before and after every tool call, and when the session goes idle.
@@ -61,27 +68,76 @@ ${askSource(command, timeoutSeconds * 1000)}
 export const AvpPlugin = async ({ client, directory }) => {
   const sentBack = new Set(); // sessions avp sent back at their last idle (the Stop loop signal)
   const ours = new Set(); // sessions whose next message is avp's own follow-up
-  const base = (sessionID) => ({ session_id: sessionID, cwd: directory });
+  const parents = new Map(); // session → its parent session ("" for a main one), from OpenCode's session events
+  const agents = new Map(); // sub-agent session → its agent's name
+  const background = new Set(); // sub-agent sessions of background tasks: nothing waits for their result
+  const learn = (info) => {
+    if (!info || typeof info.id !== "string") return;
+    parents.set(info.id, typeof info.parentID === "string" ? info.parentID : "");
+    if (typeof info.agent === "string") agents.set(info.id, info.agent);
+  };
+  const parentOf = async (id) => {
+    if (!parents.has(id)) {
+      try {
+        learn((await client.session.get({ path: { id } })).data);
+      } catch {
+        // not found: taken for a main session until OpenCode's session events say otherwise
+      }
+      if (!parents.has(id)) parents.set(id, "");
+    }
+    return parents.get(id) || "";
+  };
+  // A sub-agent's event is its main session's, with the sub-agent named (nested sub-agents: the topmost session).
+  const base = async (id) => {
+    let root = id;
+    for (let depth = 0; depth < 16; depth++) {
+      const parent = await parentOf(root);
+      if (!parent || parent === root) break;
+      root = parent;
+    }
+    if (root === id) return { session_id: id, cwd: directory };
+    return { session_id: root, agent_id: id, agent_type: agents.get(id), cwd: directory };
+  };
+  const append = (output, note) => {
+    if (note) output.output = (output.output ?? "") + "\\n\\n" + note;
+  };
   return {
     "tool.execute.before": async (input, output) => {
-      const a = await ask({ hook_event_name: "tool.execute.before", ...base(input.sessionID), tool_use_id: input.callID, tool_name: input.tool, tool_input: output.args }, directory);
+      const a = await ask({ hook_event_name: "tool.execute.before", ...(await base(input.sessionID)), tool_use_id: input.callID, tool_name: input.tool, tool_input: output.args }, directory);
       if (refuses(a)) throw new Error(a.reason || "avp refused this tool call");
     },
     "tool.execute.after": async (input, output) => {
-      const a = await ask({ hook_event_name: "tool.execute.after", ...base(input.sessionID), tool_use_id: input.callID, tool_name: input.tool, tool_input: input.args, tool_response: output.output }, directory);
-      const note = a.decision === "fail" ? a.reason : a.context || (refuses(a) ? a.reason : undefined);
-      if (note) output.output = (output.output ?? "") + "\\n\\n" + note;
+      const result = output.output;
+      const a = await ask({ hook_event_name: "tool.execute.after", ...(await base(input.sessionID)), tool_use_id: input.callID, tool_name: input.tool, tool_input: input.args, tool_response: result }, directory);
+      append(output, a.decision === "fail" ? a.reason : a.context || (refuses(a) ? a.reason : undefined));
+      const meta = output.metadata || {};
+      const child = input.tool === "task" && typeof meta.sessionId === "string" ? meta.sessionId : "";
+      if (!child) return;
+      if (!parents.get(child)) parents.set(child, input.sessionID);
+      if (meta.background) return void background.add(child);
+      // The sub-agent has finished and its result is here: its end is judged now, and a refusal joins the result.
+      const s = await ask({ hook_event_name: "subagent.stop", ...(await base(child)), agent_id: child, agent_type: agents.get(child) || (input.args && input.args.subagent_type), stop_hook_active: sentBack.has(child), last_assistant_message: result }, directory);
+      if (refuses(s)) sentBack.add(child);
+      else sentBack.delete(child);
+      append(output, refuses(s) ? s.reason || "avp refused the sub-agent's result" : undefined);
     },
     "chat.message": async (input, output) => {
       if (ours.delete(input.sessionID)) return;
+      if (await parentOf(input.sessionID)) return; // a sub-agent's prompt, written by the main agent
       sentBack.delete(input.sessionID);
       const prompt = (output.parts ?? []).filter((p) => p.type === "text").map((p) => p.text).join("\\n");
-      await ask({ hook_event_name: "chat.message", ...base(input.sessionID), prompt }, directory);
+      await ask({ hook_event_name: "chat.message", session_id: input.sessionID, cwd: directory, prompt }, directory);
     },
     event: async ({ event }) => {
+      if (event.type === "session.created" || event.type === "session.updated") return learn(event.properties && event.properties.info);
       if (event.type !== "session.idle") return;
       const id = event.properties && event.properties.sessionID;
-      const a = await ask({ hook_event_name: "session.idle", ...base(id), stop_hook_active: sentBack.has(id) }, directory);
+      if (await parentOf(id)) {
+        // A sub-agent's idle is no Stop; a background one's end is judged here, report only.
+        if (background.delete(id)) await ask({ hook_event_name: "session.idle.subagent", ...(await base(id)), stop_hook_active: false }, directory);
+        return;
+      }
+      const a = await ask({ hook_event_name: "session.idle", ...(await base(id)), stop_hook_active: sentBack.has(id) }, directory);
       if (a.decision === "block" && a.reason) {
         sentBack.add(id);
         ours.add(id);

@@ -4,7 +4,9 @@
  * (a refusal throws, which stops the tool and gives the model the reason), `tool.execute.after` (a refusal is
  * appended to the tool's output, which the model reads), `chat.message` (a user prompt: a new turn) and the
  * `session.idle` event (avp's Stop: a refusal becomes a follow-up prompt; the plugin's own `stop_hook_active` and
- * avp's counter end the loop). Tools: `write {filePath, content}`, `edit {filePath, oldString, newString,
+ * avp's counter end the loop). A sub-agent (the `task` tool's child session) is sent as its main session with
+ * `agent_id`; its end is a SubagentStop (`subagent.stop` at the task's result, `session.idle.subagent` for a background
+ * task), never a Stop. Tools: `write {filePath, content}`, `edit {filePath, oldString, newString,
  * replaceAll}`, `apply_patch {patchText}`, `bash {command}`, `read {filePath}` …
  *
  * Fail closed: the plugin refuses when avp exits non-zero, times out, is missing or answers something unreadable.
@@ -22,6 +24,9 @@ const EVENTS: Record<string, string> = {
   'tool.execute.after': 'PostToolUse',
   'chat.message': 'UserPromptSubmit',
   'session.idle': 'Stop',
+  // A sub-agent's (the `task` tool's child session) end: at the task's result, or a background task's idle.
+  'subagent.stop': 'SubagentStop',
+  'session.idle.subagent': 'SubagentStop',
 };
 
 const fileInput = (i: Raw): Raw =>
@@ -60,6 +65,8 @@ const ABILITIES: EventAbilities = {
   PreToolUse: { stop: 'deny', context: false },
   PostToolUse: { stop: 'block', context: true, contextOnBlock: true },
   Stop: { stop: 'block', context: false },
+  // The refusal joins the `task` tool's result, which the main agent reads (a background task's: report only).
+  SubagentStop: { stop: 'block', context: false },
 };
 
 const SPEC: NormalizeSpec = {

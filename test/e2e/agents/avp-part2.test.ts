@@ -8,7 +8,7 @@
  * and the loop guard lets the agent stop after `maxStopBlocks` (3) blocks (OpenCode: see KNOWN_BUGS). Both at once.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type OpenAIReply, startOpenAIServer } from '../../support/openai-server.ts';
 import type { ScriptFn } from '../../support/scripted-server.ts';
@@ -59,6 +59,8 @@ async function drive(
     const project = make(server.url);
     root = project.root;
     const { rmLog } = installAvp(project, agent);
+    // Copilot's `create` refuses a file whose folder is missing: with `src/` there, only avp keeps the key off disk.
+    mkdirSync(join(project.root, 'src'), { recursive: true });
     const result = await run(project);
     const turns = server.requests
       .filter((r) => turn(r.body))

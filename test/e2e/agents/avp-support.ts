@@ -53,8 +53,15 @@ exec /bin/rm "$@"
 `;
 }
 
-/** Puts avp on the project's PATH, runs `avp init --agent NAME`, adds the never-passing Stop validator, accepts. */
-export function installAvp(project: AgentProject, agent: string): { rmLog: string; initOutput: string } {
+/**
+ * Puts avp on the project's PATH, runs `avp init --agent NAME`, adds the never-passing Stop validator, accepts. With
+ * `user`, all of it at user scope (`avp init --user`: the agent's user hook file, `$AVP_HOME/validators`).
+ */
+export function installAvp(
+  project: AgentProject,
+  agent: string,
+  opts: { user?: boolean } = {},
+): { rmLog: string; initOutput: string } {
   const bin = join(project.root, '..', 'bin');
   mkdirSync(bin, { recursive: true });
   symlinkSync(AVP_BIN, join(bin, 'avp'));
@@ -67,8 +74,9 @@ export function installAvp(project: AgentProject, agent: string): { rmLog: strin
   // profile, read after it, puts the guard back in front.
   for (const f of ['.bash_profile', '.profile']) writeFileSync(join(project.home, f), `PATH="${bin}:$PATH"\n`);
   project.env.AVP_HOME = join(project.home, '.avp');
-  const initOutput = sh(project, ['avp', 'init', '--agent', agent]);
-  cpSync(STOP_FIXTURE, join(project.root, '.avp', 'validators', 'always-fail-stop'), { recursive: true });
+  const initOutput = sh(project, ['avp', 'init', '--agent', agent, ...(opts.user ? ['--user'] : [])]);
+  const validators = opts.user ? join(project.env.AVP_HOME, 'validators') : join(project.root, '.avp', 'validators');
+  cpSync(STOP_FIXTURE, join(validators, 'always-fail-stop'), { recursive: true });
   // A validator added after `avp init` is pending until the user accepts it.
   sh(project, ['avp', 'accept']);
   return { rmLog, initOutput };

@@ -23,9 +23,15 @@ export function makeCopilotProject(baseUrl: string): AgentProject {
   return project;
 }
 
-/** `copilot -p PROMPT` headless, every tool allowed. */
-export function runCopilot(project: AgentProject, prompt: string, timeoutMs?: number): Promise<AgentRun> {
-  return runAgent([COPILOT_BIN, '-p', prompt, '--allow-all-tools', '--trust-folder'], {
+/** `copilot -p PROMPT` headless, every tool allowed, the project trusted (unless `trustFolder: false`). */
+export function runCopilot(
+  project: AgentProject,
+  prompt: string,
+  timeoutMs?: number,
+  opts: { trustFolder?: boolean } = {},
+): Promise<AgentRun> {
+  const trust = opts.trustFolder === false ? [] : ['--trust-folder'];
+  return runAgent([COPILOT_BIN, '-p', prompt, '--allow-all-tools', ...trust], {
     cwd: project.root,
     env: project.env,
     timeoutMs,

@@ -477,6 +477,16 @@ const CASES: Record<AgentName, AgentCases> = {
         file: 'hook-input-session.idle.json',
         expect: { event: 'Stop', stopHookActive: false, sessionId: 'ses_4f2a9c' },
       },
+      {
+        file: 'hook-input-subagent.stop.json',
+        expect: {
+          event: 'SubagentStop',
+          sessionId: 'ses_4f2a9c',
+          subagentId: 'ses_7b1d03',
+          subagentType: 'general',
+          lastMessage: expect.stringContaining('<task_result>'),
+        },
+      },
     ],
     refuses: (doc) => doc.decision === 'deny' || doc.decision === 'block',
     reason: (doc) => doc.reason as string | undefined,

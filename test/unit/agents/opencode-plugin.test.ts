@@ -1,6 +1,7 @@
 /**
  * OpenCode's plugin as avp writes it, loaded and driven as OpenCode drives it, with a stand-in for `avp hook` that
- * records every event it is asked about: the Stop loop's bookkeeping (which message is avp's own follow-up).
+ * records every event it is asked about: the Stop loop's bookkeeping (which message is avp's own follow-up), and
+ * sub-agents (the `task` tool's child sessions), whose end is a SubagentStop and never the main session's Stop.
  */
 import { expect, test } from 'bun:test';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -8,8 +9,11 @@ import { join } from 'node:path';
 import { opencodePlugin } from '../../../src/agents/plugin-source.ts';
 import { tempDir } from '../../support/run-avp.ts';
 
-/** A plugin whose `avp hook` blocks every idle and passes everything else, and the events it was asked about. */
-async function loaded(prompt: () => Promise<unknown>) {
+/**
+ * A plugin whose `avp hook` blocks every idle and sub-agent end and passes everything else, and the events it was
+ * asked about. `sessions` is what `client.session.get` knows (OpenCode's sessions, by id).
+ */
+async function loaded(prompt: () => Promise<unknown>, sessions: Record<string, object> = {}) {
   const dir = tempDir('avp-oc-plugin-');
   const seen = join(dir, 'seen.jsonl');
   const fake = join(dir, 'fake-avp.sh');
@@ -19,14 +23,24 @@ async function loaded(prompt: () => Promise<unknown>) {
       '#!/bin/sh',
       'input=$(cat)',
       `printf '%s\\n' "$input" >> '${seen}'`,
-      'case "$input" in *session.idle*) echo \'{"decision":"block","reason":"fix it"}\' ;; *) echo \'{"decision":"pass"}\' ;; esac',
+      'case "$input" in *session.idle*|*subagent.stop*) echo \'{"decision":"block","reason":"fix it"}\' ;; *) echo \'{"decision":"pass"}\' ;; esac',
     ].join('\n'),
   );
   chmodSync(fake, 0o755);
   const file = join(dir, 'avp.ts');
   writeFileSync(file, opencodePlugin(fake, 30));
   const prompts: string[] = [];
-  const client = { session: { prompt: (a: any) => (prompts.push(a.body.parts[0].text), prompt()) } };
+  const prompted: string[] = [];
+  const looked: string[] = [];
+  const client = {
+    session: {
+      prompt: (a: any) => (prompts.push(a.body.parts[0].text), prompted.push(a.path.id), prompt()),
+      get: async (a: any) => {
+        looked.push(a.path.id);
+        return sessions[a.path.id] ? { data: sessions[a.path.id] } : { error: { name: 'NotFound' } };
+      },
+    },
+  };
   const hooks = await (await import(file)).AvpPlugin({ client, directory: dir });
   const events = () =>
     existsSync(seen)
@@ -35,7 +49,7 @@ async function loaded(prompt: () => Promise<unknown>) {
           .split('\n')
           .map((l) => JSON.parse(l))
       : [];
-  return { hooks, prompts, events };
+  return { hooks, prompts, prompted, looked, events };
 }
 
 const idle = { event: { type: 'session.idle', properties: { sessionID: 's1' } } };
@@ -66,4 +80,94 @@ test("a follow-up that could not be sent is forgotten: the user's next message i
     ['chat.message', 'please add tests'],
     ['session.idle', false],
   ]);
+});
+
+/** The main session `main` and the `task` tool's child session `child` (OpenCode's `session.created` events). */
+const MAIN = { id: 'main', parentID: undefined };
+const CHILD = { id: 'child', parentID: 'main', agent: 'general' };
+const created = (info: object) => ({ event: { type: 'session.created', properties: { info } } });
+const idleOf = (sessionID: string) => ({ event: { type: 'session.idle', properties: { sessionID } } });
+const taskAfter = (metadata: object) => [
+  {
+    tool: 'task',
+    sessionID: 'main',
+    callID: 'call_task',
+    args: { description: 'look', prompt: 'look', subagent_type: 'general' },
+  },
+  { title: 'look', output: 'task_id: child\n<task_result>looked</task_result>', metadata },
+];
+
+test("a sub-agent's idle is no Stop: no follow-up into the child; the main session's idle still is one", async () => {
+  const p = await loaded(() => Promise.resolve({}));
+  await p.hooks.event(created(MAIN));
+  await p.hooks.event(created(CHILD));
+  await p.hooks.event(idleOf('child'));
+  expect(p.events()).toEqual([]);
+  expect(p.prompted).toEqual([]);
+  await p.hooks.event(idleOf('main'));
+  expect(p.events().map((e) => [e.hook_event_name, e.session_id])).toEqual([['session.idle', 'main']]);
+  expect(p.prompted).toEqual(['main']);
+});
+
+test("a sub-agent's prompt is no user prompt, and its tool calls are the main session's, with the sub-agent named", async () => {
+  const p = await loaded(() => Promise.resolve({}));
+  await p.hooks.event(created(CHILD));
+  await p.hooks['chat.message']({ sessionID: 'child' }, { parts: [{ type: 'text', text: 'look around' }] });
+  await p.hooks['tool.execute.before'](
+    { tool: 'write', sessionID: 'child', callID: 'c1' },
+    { args: { filePath: 'a.ts', content: 'x' } },
+  );
+  expect(p.events().map((e) => [e.hook_event_name, e.session_id, e.agent_id, e.agent_type])).toEqual([
+    ['tool.execute.before', 'main', 'child', 'general'],
+  ]);
+});
+
+test("the task's result carries the SubagentStop: judged as the sub-agent's end, a refusal joins the result", async () => {
+  const p = await loaded(() => Promise.resolve({}));
+  const [input, output] = taskAfter({ parentSessionId: 'main', sessionId: 'child' }) as [any, any];
+  await p.hooks['tool.execute.after'](input, output);
+  const stop = p.events().find((e) => e.hook_event_name === 'subagent.stop');
+  expect(stop).toMatchObject({
+    session_id: 'main',
+    agent_id: 'child',
+    agent_type: 'general',
+    stop_hook_active: false,
+    last_assistant_message: 'task_id: child\n<task_result>looked</task_result>',
+  });
+  expect(output.output).toEndWith('\n\nfix it');
+  // The main agent runs the sub-agent again (task_id: child): the second refusal is inside the loop.
+  const [again, out2] = taskAfter({ parentSessionId: 'main', sessionId: 'child' }) as [any, any];
+  await p.hooks['tool.execute.after'](again, out2);
+  expect(
+    p
+      .events()
+      .filter((e) => e.hook_event_name === 'subagent.stop')
+      .map((e) => e.stop_hook_active),
+  ).toEqual([false, true]);
+  expect(p.prompted).toEqual([]);
+});
+
+test('a session no event introduced is looked up once (client.session.get → parentID)', async () => {
+  const p = await loaded(() => Promise.resolve({}), { child: CHILD, main: MAIN });
+  await p.hooks.event(idleOf('child'));
+  await p.hooks.event(idleOf('child'));
+  expect(p.events()).toEqual([]);
+  expect(p.looked).toEqual(['child']);
+  // One OpenCode does not know: a main session.
+  await p.hooks.event(idleOf('other'));
+  expect(p.events().map((e) => [e.hook_event_name, e.session_id])).toEqual([['session.idle', 'other']]);
+});
+
+test("a background task's sub-agent is judged at its idle, report only: no follow-up anywhere", async () => {
+  const p = await loaded(() => Promise.resolve({}));
+  await p.hooks.event(created(CHILD));
+  const [input, output] = taskAfter({ parentSessionId: 'main', sessionId: 'child', background: true }) as [any, any];
+  await p.hooks['tool.execute.after'](input, output);
+  expect(p.events().map((e) => e.hook_event_name)).toEqual(['tool.execute.after']);
+  await p.hooks.event(idleOf('child'));
+  expect(p.events().map((e) => [e.hook_event_name, e.session_id, e.agent_id])).toEqual([
+    ['tool.execute.after', 'main', undefined],
+    ['session.idle.subagent', 'main', 'child'],
+  ]);
+  expect(p.prompted).toEqual([]);
 });
