@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { errorMessage } from '../errors.ts';
 import { installedEvents } from './hook-layouts.ts';
 import { loadAllAgents } from './index.ts';
+import { pluginFormat } from './plugin-source.ts';
+import type { AgentAdapter } from './types.ts';
 
 export interface AgentStatus {
   agent: string;
@@ -108,6 +110,26 @@ function claudeEnabledPlugins(env: NodeJS.ProcessEnv): Record<string, unknown> {
   }
 }
 
+/** A plugin avp wrote whole but an older avp wrote it: what it does differs from what `avp init` writes now. */
+function outdatedPlugin(a: AgentAdapter, file: string): string | undefined {
+  const layout = a.install.layout;
+  if (layout?.kind !== 'owned') return undefined;
+  const fresh = layout.files('avp hook', 60, file).find((f) => f.path === file);
+  if (!fresh) return undefined; // a folder of scripts, one per event
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const was = pluginFormat(text);
+  const now = pluginFormat(fresh.text);
+  return was < now
+    ? `${file} was written by an older avp (plugin format ${was}, now ${now}): run \`avp init --agent ${a.name}\` ` +
+        'to update it'
+    : undefined;
+}
+
 /** Every agent's install state in this project and for this user. */
 export async function agentStatuses(
   projectRoot: string,
@@ -133,7 +155,11 @@ export async function agentStatuses(
         : undefined;
       const events = own ?? (await eventsOf(file).catch((e) => ({ error: errorMessage(e) })));
       if (!Array.isArray(events)) status.problems.push(`${file}: ${events.error}; ${a.displayName} may ignore it`);
-      else if (events.length) status.files.push({ file, events });
+      else if (events.length) {
+        status.files.push({ file, events });
+        const stale = outdatedPlugin(a, file);
+        if (stale) status.problems.push(stale);
+      }
     }
     for (const plugin of pluginHookFiles(a.name, env)) {
       const events = await eventsOf(plugin.file).catch(() => []);

@@ -9,6 +9,18 @@ import type { HookEvent } from '../event.ts';
 import { OWNED_MARKER } from './hook-layouts.ts';
 import type { AgentAnswer, Decision } from './types.ts';
 
+/**
+ * The line naming a plugin's format: raised whenever what the plugin does changes, so `avp doctor` can tell a plugin
+ * written by an older avp (the file is the user's copy; only `avp init` rewrites it).
+ */
+export const PLUGIN_FORMAT = 'avp plugin format';
+
+/** The format a plugin's text declares (0: written before formats were numbered). */
+export function pluginFormat(text: string): number {
+  const m = new RegExp(`${PLUGIN_FORMAT} (\\d+)`).exec(text);
+  return m ? Number(m[1]) : 0;
+}
+
 /** avp's answer to a plugin. */
 export function pluginAnswer(_event: HookEvent, d: Decision): AgentAnswer {
   const out: Record<string, unknown> = { decision: d.kind };
@@ -63,6 +75,7 @@ const refuses = (a) => a.decision === "deny" || a.decision === "block" || a.deci
  */
 export function opencodePlugin(command: string, timeoutSeconds: number): string {
   return `// avp's plugin for OpenCode, ${OWNED_MARKER}.
+// ${PLUGIN_FORMAT} 2 (sub-agent sessions are judged as SubagentStop)
 // It runs \`${command}\` before and after every tool call, and when the session goes idle.
 ${askSource(command, timeoutSeconds * 1000)}
 export const AvpPlugin = async ({ client, directory }) => {
@@ -157,6 +170,7 @@ export const AvpPlugin = async ({ client, directory }) => {
 export function ampPlugin(command: string, timeoutSeconds: number): string {
   return `// @i-know-the-amp-plugin-api-is-wip-and-very-experimental-right-now
 // avp's plugin for Amp, ${OWNED_MARKER}.
+// ${PLUGIN_FORMAT} 1
 // It runs \`${command}\` before every tool call.
 ${askSource(command, timeoutSeconds * 1000)}
 export default function (amp) {

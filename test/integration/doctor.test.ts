@@ -52,6 +52,26 @@ describe('avp doctor', () => {
     expect(off.stdout).toContain('the plugin avp@avp calls avp but is switched off in Claude Code (enabledPlugins)');
   });
 
+  test('a plugin written by an older avp is a problem until `avp init` rewrites it', async () => {
+    const p = project();
+    const env = { HOME: p.home, AVP_HOME: join(p.home, '.avp'), PATH: '/usr/bin:/bin' };
+    expect(
+      (await runAvp(['init', '--agent', 'opencode', '--no-validators'], { bin: BIN, cwd: p.root, env })).code,
+    ).toBe(0);
+    const plugin = join(p.root, '.opencode/plugins/avp.ts');
+    expect((await doctor(p, [], {})).stdout).not.toContain('older avp');
+    // The plugin as avp 0.1 wrote it: no format line.
+    writeFileSync(plugin, readFileSync(plugin, 'utf8').replace(/^\/\/ avp plugin format .*\n/m, ''));
+    const old = await doctor(p, [], {});
+    expect(old.code).toBe(1);
+    expect(old.stdout).toContain('was written by an older avp (plugin format 0, now 2)');
+    expect(old.stdout).toContain('avp init --agent opencode');
+    expect(
+      (await runAvp(['init', '--agent', 'opencode', '--no-validators'], { bin: BIN, cwd: p.root, env })).code,
+    ).toBe(0);
+    expect((await doctor(p, [], {})).stdout).not.toContain('older avp');
+  });
+
   test('LLM validators without a judge and a broken validator: problems, exit 1', async () => {
     const p = project();
     p.validator('llm-check', {});
