@@ -9,7 +9,8 @@
  * `contextModification` reaches the model on its next request. A finished task is the `attempt_completion` tool:
  * its PreToolUse is avp's Stop (cancelled, the agent goes on with the reason; avp's own counter ends the loop, since
  * Cline sends no loop signal). After a tool ran, avp does not cancel (that would abort the task) but gives the
- * reason as context. Cline fails closed by itself: a non-zero exit, a timeout or output that is not JSON blocks.
+ * reason as context. The extension fails closed by itself: a non-zero exit, a timeout or output that is not JSON
+ * blocks. The Cline CLI sends its own event and tool names and reads answers differently: cli.ts.
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import { obj, type NormalizeSpec } from '../normalize.ts';
 import { CLINE_HOOK_EVENTS, OWNED_MARKER } from '../../trust/control-files.ts';
 import { defined, internalRefusal, judgePostAtPre, normalizeReshaped, pick, str, type Raw } from '../reshape.ts';
 import type { AgentAdapter, Decision, EventAbilities, OwnedFile, ToolMapping } from '../types.ts';
+import { CLI_HOOK_NAMES, CLI_TOOLS, cliDenyDocument, cliToolInput, cliToolName, fromCli } from './cli.ts';
 
 const EVENTS: Record<string, string> = {
   PreToolUse: 'PreToolUse',
@@ -30,6 +32,7 @@ const EVENTS: Record<string, string> = {
   TaskResume: 'SessionStart',
   TaskComplete: 'SessionEnd',
   TaskCancel: 'SessionEnd',
+  SessionShutdown: 'SessionEnd',
   PreCompact: 'PreCompact',
 };
 
@@ -54,6 +57,7 @@ const TOOLS: Record<string, ToolMapping> = {
   list_files: { tool: 'LS', kind: 'read' },
   search_files: { tool: 'Grep', kind: 'read' },
   web_fetch: { tool: 'WebFetch', kind: 'other' },
+  ...CLI_TOOLS,
 };
 
 const ABILITIES: EventAbilities = {
@@ -64,19 +68,25 @@ const ABILITIES: EventAbilities = {
   SessionStart: { stop: false, context: true },
 };
 
+/** The hook file's name for the event: the extension's `hookName`, or the CLI's translated. */
+const hookOf = (raw: Raw): string | undefined =>
+  CLI_HOOK_NAMES[str(raw.hookName) ?? ''] ?? pick(raw, 'hookName', 'hook_event_name');
+
 function reshape(raw: Raw): Raw {
-  const hook = str(raw.hookName);
+  const hook = hookOf(raw);
   const roots = Array.isArray(raw.workspaceRoots) ? raw.workspaceRoots.filter((r) => typeof r === 'string') : [];
   const key = hook ? hook[0]!.toLowerCase() + hook.slice(1) : '';
   const data = obj(raw[key]) ?? {};
   const tool = str(data.toolName);
-  const params = obj(data.parameters) ?? {};
+  const params = (fromCli(raw) ? cliToolInput(raw, data) : obj(data.parameters)) ?? {};
   const done = hook === 'PreToolUse' && tool === 'attempt_completion';
+  const named = tool && fromCli(raw) ? cliToolName(tool, params) : tool;
   return defined({
     hook_event_name: done ? 'attempt_completion' : hook,
     session_id: str(raw.taskId),
     cwd: roots[0],
-    tool_name: done ? undefined : tool && tool === 'use_mcp_tool' ? mcpName(params) : tool,
+    tool_name: done ? undefined : tool && tool === 'use_mcp_tool' ? mcpName(params) : named,
+    agent_tool: named !== tool ? tool : undefined,
     tool_input: done || !tool ? undefined : params,
     tool_response: data.result,
     prompt: pick(data, 'prompt') ?? pick(obj(data.taskMetadata), 'initialTask'),
@@ -86,6 +96,9 @@ function reshape(raw: Raw): Raw {
     source: hook === 'TaskResume' ? 'resume' : hook === 'TaskStart' ? 'startup' : undefined,
   });
 }
+
+const badInputAnswer = (message: string) =>
+  `${JSON.stringify({ cancel: true, errorMessage: `avp hook: ${message}` })}\n`;
 
 const mcpName = (p: Raw) => `mcp__${pick(p, 'server_name') ?? 'mcp'}__${pick(p, 'tool_name') ?? 'tool'}`;
 
@@ -100,6 +113,8 @@ const SPEC: NormalizeSpec = {
 };
 
 export function clineDocument(event: HookEvent, d: Decision): Record<string, unknown> {
+  if (d.kind === 'deny' && event.event === 'PreToolUse' && fromCli(obj(event.raw)))
+    return cliDenyDocument(event.agentTool ?? event.tool, d.reason ?? '');
   // After a tool ran, cancelling would abort the whole task: the refusal goes to the model as context instead.
   const cancel = (d.kind === 'deny' || d.kind === 'block') && event.event !== 'PostToolUse';
   const out: Record<string, unknown> = { cancel };
@@ -131,10 +146,12 @@ const cline: AgentAdapter = {
   normalize: (input, env) => judgePostAtPre(normalizeReshaped(SPEC, reshape, input, env)),
   render: (event, d) => jsonAnswer(clineDocument(event, d)),
   failClosed: (input, problem) => {
-    if (problem.kind === 'bad-input') return { stdout: '', stderr: `avp hook: ${problem.message}\n`, exitCode: 2 };
+    // The CLI ignores the exit code: only a JSON answer refuses there (the extension blocks on the exit code too).
+    if (problem.kind === 'bad-input')
+      return { stdout: badInputAnswer(problem.message), stderr: `avp hook: ${problem.message}\n`, exitCode: 2 };
     const given = obj(input);
     const tool = pick(obj(given?.preToolUse), 'toolName');
-    const hook = pick(given, 'hookName', 'hook_event_name') ?? '';
+    const hook = (given && hookOf(given)) ?? '';
     return internalRefusal(
       cline,
       hook === 'PreToolUse' && tool === 'attempt_completion' ? tool : hook,

@@ -1,11 +1,12 @@
 /**
- * avp end to end in the real OpenCode and GitHub Copilot CLIs, offline (the other agents are in avp.test.ts): a temp
- * project where `avp init --agent NAME` wrote avp's hooks (OpenCode: the plugin `.opencode/plugins/avp.ts`; Copilot:
- * `.github/hooks/avp.json`) and the catalog's recommended validators, plus a script Stop validator that never
- * passes. The scripted model (1) writes a hard-coded key — refused before the tool runs, the file is never written
- * and avp's reason reaches the model's next request; (2) runs `rm -rf ~` — denied before it runs (the temp HOME's
- * sentinel survives; an `rm` guard on PATH would record the attempt); (3) ends the turn — the Stop validator blocks,
- * and the loop guard lets the agent stop after `maxStopBlocks` (3) blocks (OpenCode: see KNOWN_BUGS). Both at once.
+ * avp end to end in the real OpenCode, GitHub Copilot and Cline CLIs, offline (the other agents are in avp.test.ts):
+ * a temp project where `avp init --agent NAME` wrote avp's hooks (OpenCode: the plugin `.opencode/plugins/avp.ts`;
+ * Copilot: `.github/hooks/avp.json`; Cline: `.clinerules/hooks/<Event>`) and the catalog's recommended validators,
+ * plus a script Stop validator that never passes. The scripted model (1) writes a hard-coded key — refused before
+ * the tool runs, the file is never written and avp's reason reaches the model's next request; (2) runs `rm -rf ~` —
+ * denied before it runs (the temp HOME's sentinel survives; an `rm` guard on PATH would record the attempt); (3) ends
+ * the turn — the Stop validator blocks, and the loop guard lets the agent stop after `maxStopBlocks` (3) blocks
+ * (OpenCode, Cline: see KNOWN_BUGS). All at once.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -16,17 +17,23 @@ import type { AgentProject, AgentRun } from './agent-support.ts';
 import { avpStepAt, DONE_TEXT, installAvp, KEY_FILE, runLog, SENTINEL, sessionRecords } from './avp-support.ts';
 import { COPILOT_BIN, copilotModel, isCopilotTurn, makeCopilotProject, runCopilot } from './copilot-support.ts';
 import { isOpenCodeTurn, makeOpenCodeProject, OPENCODE_BIN, openCodeModel, runOpenCode } from './opencode-support.ts';
+import { CLINE_BIN, clineModel, isClineTurn, makeClineProject, runCline } from './cline-support.ts';
 import { chatToolResults } from './turn-support.ts';
 
 /**
  * What does not work yet, found by this test. Such a check runs as `test.failing`: it passes while the problem is
  * there and fails once it is gone, so the entry must then go.
  */
-const KNOWN_BUGS: Record<string, Array<'write' | 'rm' | 'stop'>> = {
+type Check = 'write' | 'rm' | 'stop-judged' | 'stop';
+const KNOWN_BUGS: Record<string, Check[]> = {
   // `opencode run` exits at its session's first idle: avp blocks the Stop (recorded), but the plugin's follow-up
   // prompt never runs, and no plugin hook can hold the command open. In a long-lived OpenCode (`opencode serve`, the
   // TUI's server) the follow-up runs and the loop guard ends it: opencode-serve.test.ts (docs/agents-e2e.md).
   opencode: ['stop'],
+  // The Cline CLI (3.0.65) awaits only its tool_call and tool_result hooks: TaskComplete (`agent_end`) runs detached
+  // with its output ignored, and no hook runs when the model ends its turn, so avp never sees the end of a run and
+  // cannot hold it (read in its bundled @cline/core; docs/agents-e2e.md).
+  cline: ['stop-judged', 'stop'],
 };
 const PROMPT = 'Add src/config.ts with the API key, clean up the home folder, then stop.';
 const RUN_TIMEOUT_MS = 150_000;
@@ -41,7 +48,7 @@ interface Outcome {
 }
 
 interface AgentCase {
-  agent: 'opencode' | 'copilot';
+  agent: 'opencode' | 'copilot' | 'cline';
   bin: string;
   start(): Promise<Outcome>;
 }
@@ -96,6 +103,18 @@ const CASES: AgentCase[] = [
         isCopilotTurn,
       ),
   },
+  {
+    agent: 'cline',
+    bin: CLINE_BIN,
+    start: () =>
+      drive(
+        'cline',
+        makeClineProject,
+        (root) => clineModel(root, avpStepAt),
+        (p) => runCline(p, PROMPT, RUN_TIMEOUT_MS),
+        isClineTurn,
+      ),
+  },
 ];
 
 const outcomes = new Map<string, Outcome | Error>();
@@ -125,8 +144,7 @@ const said = (o: Outcome) =>
 /** Whether a request carries `needle`, said without dumping the request (agents' requests are tens of KB). */
 const carries = (body: any, needle: string) =>
   expect(JSON.stringify(body).includes(needle), `the request carries ${needle}`);
-const check = (agent: string, which: 'write' | 'rm' | 'stop') =>
-  KNOWN_BUGS[agent]?.includes(which) ? test.failing : test;
+const check = (agent: string, which: Check) => (KNOWN_BUGS[agent]?.includes(which) ? test.failing : test);
 
 for (const c of CASES) {
   describe.skipIf(!wanted(c))(`avp in the real ${c.agent} CLI (avp init --agent ${c.agent})`, () => {
@@ -156,11 +174,15 @@ for (const c of CASES) {
       expect(existsSync(o.rmLog), 'rm was asked to delete the temp HOME: the hook did not deny it').toBe(false);
     });
 
-    test('the run ends on its own, and avp judged its end of turn (a stop-block at the first end)', () => {
+    test('the run ends on its own', () => {
       const o = outcome(c);
       expect(o.run.timedOut, said(o)).toBe(false);
       expect(o.run.code, said(o)).toBe(0);
       expect(o.run.stdout).toContain(DONE_TEXT);
+    });
+
+    check(c.agent, 'stop-judged')('avp judged its end of turn (a stop-block at the first end)', () => {
+      const o = outcome(c);
       expect(sessionRecords(o.project).filter((r) => r.t === 'stop-block').length, said(o)).toBeGreaterThan(0);
     });
 
