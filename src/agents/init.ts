@@ -108,7 +108,10 @@ const NOTES: Partial<Record<string, string[]>> = {
     'The Copilot coding agent (cloud runs) does not read your user hooks: use `avp init --agent copilot` in a repository for those.',
   ],
   windsurf: ['Cascade hooks are in beta: check the hook output in Cascade the first time a tool is refused.'],
-  cline: ["Turn hooks on in Cline's settings (Hooks); Cline runs the scripts in .clinerules/hooks/ by file name."],
+  cline: [
+    "In VS Code, turn hooks on in Cline's settings (Hooks); the Cline CLI runs them as they are. Cline runs the scripts " +
+      'in .clinerules/hooks/ by file name.',
+  ],
   kiro: [
     'Kiro runs the hooks of the agent in use: make avp\'s the default (`kiro-cli agent set-default avp`) or copy its "hooks" into your own agents.',
   ],
