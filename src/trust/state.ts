@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { liveListing, type Listing } from '../format/listing.ts';
 import { projectControlFiles, userControlFiles, type ControlFile, type TrustScope } from './control-files.ts';
-import { digest, readRecord, statFingerprint, trustDir, type TrustRecord } from './store.ts';
+import { digest, readRecord, sameFingerprint, statFingerprint, trustDir, type TrustRecord } from './store.ts';
 
 export interface PendingChange {
   scope: TrustScope;
@@ -65,7 +65,7 @@ export function scopeState(
       continue;
     }
     const fp = statFingerprint(file.path, fs);
-    if (fp === accepted.fp) continue;
+    if (sameFingerprint(fp, accepted.fp)) continue;
     verified ??= readVerified(dir);
     if (verified[file.key] === `${accepted.sha}@${fp}`) continue;
     if (digest(file) === accepted.sha) {

@@ -69,6 +69,18 @@ export function statFingerprint(path: string, fs: Listing = liveListing): string
   return Date.now() - Math.max(s.mtimeMs, s.ctimeMs) < 2000 ? `racy:${fp}` : fp;
 }
 
+/**
+ * True when a live fingerprint is the recorded one (a racy one never is). A record written before the inode was
+ * part of the fingerprint (`size:mtimeMs:ctimeMs`) is compared without it, as it was then: otherwise every upgraded
+ * user would read the verified list on every call until their next `avp accept`.
+ */
+export function sameFingerprint(live: string, recorded: string): boolean {
+  // A stat taken within 2 s of a change proves nothing (an edit in the same timestamp tick keeps it): hash.
+  if (live.startsWith('racy:')) return false;
+  if (live === recorded) return true;
+  return recorded.split(':').length === 3 && live.slice(0, live.lastIndexOf(':')) === recorded;
+}
+
 /** The digest of a control file: its bytes, or for hook settings only avp's own hook entries (`-` when unreadable). */
 export function digest(file: ControlFile): string {
   let bytes: Buffer;

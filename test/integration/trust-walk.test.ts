@@ -5,7 +5,7 @@
  * validators folder and stats each file once, not once for the check and again for discovery (counted by strace).
  */
 import { describe, expect, test } from 'bun:test';
-import { readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../support/run-avp.ts';
 import { BIN, project, sh, type Project } from './hook-support.ts';
@@ -79,6 +79,26 @@ describe('an edit that keeps the stat an attacker can set is caught', () => {
     utimesSync(twin, OLD, OLD);
     renameSync(twin, path);
     expect(statSync(path).mtimeMs).toBe(OLD.getTime());
+    await settle();
+    await expectStillBlocked(p);
+  }, 60_000);
+});
+
+describe('a record written before the inode was part of the fingerprint', () => {
+  test('is honoured as it is (nothing pending, nothing re-hashed) and still catches the touch -d edit', async () => {
+    const { p, path, text } = await gated();
+    const projects = join(p.home, '.avp/trust/projects');
+    const record = join(projects, readdirSync(projects)[0]!, 'accepted.json');
+    const data = JSON.parse(readFileSync(record, 'utf8'));
+    for (const f of Object.values(data.files) as Array<{ fp: string }>) f.fp = f.fp.replace(/:\d+$/, '');
+    writeFileSync(record, JSON.stringify(data));
+    const quiet = await p.hook(writeEvent(p));
+    expect(quiet.json.decision).toBe('block');
+    expect(quiet.json.systemMessage ?? '').not.toContain('not in effect');
+    // Matched on the old fingerprint: no file needed hashing, so none was remembered as verified.
+    expect(existsSync(join(record, '..', 'verified.json'))).toBe(false);
+    writeFileSync(path, weakened(text));
+    utimesSync(path, OLD, OLD);
     await settle();
     await expectStillBlocked(p);
   }, 60_000);
