@@ -94,6 +94,7 @@ export async function answerHook(
     noCache: !config.cache.enabled,
     projectDir: view.projectValidators,
     userDir: view.userValidators,
+    listing: view.listing,
   });
   profile?.mark('discover');
   // A validator the managed policy requires and that is not installed fails closed, like a broken one.

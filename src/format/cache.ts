@@ -3,9 +3,10 @@
  * holding each unit's load result and the stats of every file it depended on.
  * A warm hook call only stats files and parses this JSON; a changed, added or removed file is a miss for its unit.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { VERSION } from '../version.ts';
+import { liveListing, type Listing } from './listing.ts';
 import type { LoadResult } from './load.ts';
 
 /** Bumped when the cached shape or the loading rules change (the avp version is checked too). */
@@ -34,15 +35,14 @@ export interface CacheFile {
   entries: Record<string, CacheEntry>;
 }
 
-/** `size:mtimeMs:ctimeMs`, or `-` when missing. ctime catches content restored with an old mtime (`cp -p`, tar). */
-export function fingerprint(path: string): { fp: string; changedAt: number } {
-  // throwIfNoEntry: a missing reference is a normal state here, and a thrown ENOENT costs ~10× a stat.
-  let s;
-  try {
-    s = statSync(path, { throwIfNoEntry: false });
-  } catch {
-    return { fp: '!', changedAt: 0 }; // unreadable (EACCES…): never equal to a cached fingerprint of a readable file
-  }
+/**
+ * `size:mtimeMs:ctimeMs`, or `-` when missing. ctime catches content restored with an old mtime (`cp -p`, tar).
+ * `fs`: where the stat comes from (hook mode passes the call's snapshot, already stat'ed by the accepted-state check).
+ */
+export function fingerprint(path: string, fs: Listing = liveListing): { fp: string; changedAt: number } {
+  const s = fs.stat(path);
+  // Unreadable (EACCES…): never equal to a cached fingerprint of a readable file.
+  if (s === 'error') return { fp: '!', changedAt: 0 };
   return s
     ? { fp: `${s.size}:${s.mtimeMs}:${s.ctimeMs}`, changedAt: Math.max(s.mtimeMs, s.ctimeMs) }
     : { fp: '-', changedAt: 0 };
@@ -68,12 +68,12 @@ export function readCache(cachePath: string, root: string): CacheFile {
 }
 
 /** True when every dependency still has the stats it had when the entry was cached. */
-export function entryValid(entry: CacheEntry, files: string[] | undefined): boolean {
+export function entryValid(entry: CacheEntry, files: string[] | undefined, fs: Listing = liveListing): boolean {
   if (files) {
     if (!entry.files || entry.files.length !== files.length) return false;
     for (let i = 0; i < files.length; i++) if (entry.files[i] !== files[i]) return false;
   }
-  for (const [path, fp] of Object.entries(entry.deps)) if (fingerprint(path).fp !== fp) return false;
+  for (const [path, fp] of Object.entries(entry.deps)) if (fingerprint(path, fs).fp !== fp) return false;
   return true;
 }
 

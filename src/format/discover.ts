@@ -6,11 +6,11 @@
  * (gray-matter, valibot) is imported only when a unit is new or changed.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { avpHome, projectValidatorsDir, userValidatorsDir } from '../paths.ts';
 import { entryValid, makeEntry, readCache, writeCache, type CacheFile } from './cache.ts';
 import { declaringPath, findDuplicates } from './duplicates.ts';
+import { liveListing, type Listing } from './listing.ts';
 import { filesUnder, walkValidators } from './walk.ts';
 import type { Discovery, LintMessage, LoadError, Shadowed, Source, Validator } from './types.ts';
 
@@ -31,6 +31,11 @@ export interface DiscoverOptions {
   projectDir?: string;
   /** Where the user's validators are read (default `$AVP_HOME/validators`). */
   userDir?: string;
+  /**
+   * How the folders are listed and stat'ed (default: live). Hook mode passes the snapshot the accepted-state check
+   * already walked, so a call where nothing changed walks the folders once.
+   */
+  listing?: Listing;
 }
 
 /**
@@ -47,12 +52,13 @@ export async function discover(opts: DiscoverOptions): Promise<Discovery> {
   const env = opts.env ?? process.env;
   const projectDir = resolve(opts.projectDir ?? projectValidatorsDir(opts.projectRoot));
   const userDir = resolve(opts.userDir ?? userValidatorsDir(env));
-  const project = await loadSource(projectDir, 'project', discoveryCachePath(projectDir, env), opts.noCache);
+  const fs = opts.listing ?? liveListing;
+  const project = await loadSource(projectDir, 'project', discoveryCachePath(projectDir, env), opts.noCache, fs);
   // When the project root is the home directory both sources are the same folder: count it once, as the project.
   const user =
     userDir === projectDir
       ? { validators: [], errors: [], warnings: [] }
-      : await loadSource(userDir, 'user', discoveryCachePath(userDir, env), opts.noCache);
+      : await loadSource(userDir, 'user', discoveryCachePath(userDir, env), opts.noCache, fs);
   return applyPrecedence(project, user);
 }
 
@@ -62,10 +68,11 @@ export async function loadSource(
   source: Source,
   cachePath: string,
   noCache = false,
+  fs: Listing = liveListing,
 ): Promise<SourceResult> {
   const out: SourceResult = { validators: [], errors: [], warnings: [] };
-  if (!existsSync(root)) return out;
-  const units = walkValidators(root);
+  if (!fs.stat(root)) return out;
+  const units = walkValidators(root, fs);
   const cache: CacheFile = noCache ? { format: 0, version: '', root, entries: {} } : readCache(cachePath, root);
   const next: CacheFile = { ...cache, entries: {} };
   let dirty = false;
@@ -77,10 +84,10 @@ export async function loadSource(
       continue;
     }
     const key = unit.kind === 'file' ? unit.path : unit.dir;
-    const files = unit.kind === 'dir' ? filesUnder(unit.dir, unit.top, true) : undefined;
+    const files = unit.kind === 'dir' ? filesUnder(unit.dir, unit.top, true, fs) : undefined;
     const cached = cache.entries[key];
     let result: SourceResult;
-    if (cached && entryValid(cached, files)) {
+    if (cached && entryValid(cached, files, fs)) {
       result = cached.result;
       next.entries[key] = cached;
     } else {

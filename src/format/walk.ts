@@ -3,14 +3,15 @@
  * directory validators (a folder holding `VALIDATOR.md`, RuleSets included). Cheap enough for every hook call: only
  * `readdir` and `stat`, no YAML.
  */
-import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { realpathSync, type Dirent } from 'node:fs';
 import { basename, join } from 'node:path';
+import { liveListing, type Listing } from './listing.ts';
 
 /** One validator unit found by the walk, or a layout error. */
 export type Unit =
   | { kind: 'file'; path: string }
   /** `top`: the folder's listing, already read by the walk (saves a readdir per unit on the hook path). */
-  | { kind: 'dir'; dir: string; top?: Dirent[] }
+  | { kind: 'dir'; dir: string; top?: readonly Dirent[] }
   /** A layout problem found by the walk itself (no parsing needed). */
   | { kind: 'stray'; path: string; message: string; fix: string };
 
@@ -27,25 +28,18 @@ export function isReadme(name: string): boolean {
   return name.toLowerCase() === 'readme.md';
 }
 
-function entries(dir: string): Dirent[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-}
-
 /**
  * Follows symlinks (validators installed as links), classified by their target, but not into loops: a link to a
  * folder that contains the one being walked (`real` = its real path) is skipped.
  */
-function kindOf(dir: string, e: Dirent, real?: string): 'dir' | 'file' | undefined {
+function kindOf(dir: string, e: Dirent, fs: Listing, real?: string): 'dir' | 'file' | undefined {
   if (e.isDirectory()) return 'dir';
   if (e.isFile()) return 'file';
   if (e.isSymbolicLink()) {
     try {
       const p = join(dir, e.name);
-      const s = statSync(p);
+      const s = fs.stat(p);
+      if (!s || s === 'error') return undefined;
       if (s.isFile()) return 'file';
       if (!s.isDirectory()) return undefined;
       const target = realpathSync(p);
@@ -62,11 +56,11 @@ function kindOf(dir: string, e: Dirent, real?: string): 'dir' | 'file' | undefin
  * All units under `root` (a source's validators folder), depth-first in name order so results are stable.
  * `root` itself is an organisation folder even when it holds a `VALIDATOR.md` (reported as a stray).
  */
-export function walkValidators(root: string): Unit[] {
+export function walkValidators(root: string, fs: Listing = liveListing): Unit[] {
   const units: Unit[] = [];
   const visit = (dir: string, depth: number) => {
     if (depth > 32) return; // symlink loops
-    const list = entries(dir).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const list = fs.entries(dir);
     const names = new Set(list.map((e) => e.name));
     if (depth > 0 && names.has('VALIDATOR.md')) {
       units.push({ kind: 'dir', dir, top: list });
@@ -80,7 +74,9 @@ export function walkValidators(root: string): Unit[] {
         fix: `move it into a folder named after the validator: ${join(dir, '<name>', 'VALIDATOR.md')}`,
       });
     }
-    const parts = list.filter((e) => VALIDATOR_PARTS.includes(e.name) && kindOf(dir, e) === 'dir').map((e) => e.name);
+    const parts = list
+      .filter((e) => VALIDATOR_PARTS.includes(e.name) && kindOf(dir, e, fs) === 'dir')
+      .map((e) => e.name);
     if (depth > 0 && parts.length > 0) {
       // A folder with scripts/ or rules/ but no VALIDATOR.md is a broken directory validator, not an organisation
       // folder: loading its rules/*.md as validators of their own would run them without their RuleSet.
@@ -94,7 +90,7 @@ export function walkValidators(root: string): Unit[] {
     }
     for (const e of list) {
       if (skipped(e.name) || e.name === 'VALIDATOR.md') continue;
-      const kind = kindOf(dir, e);
+      const kind = kindOf(dir, e, fs);
       if (kind === 'dir') visit(join(dir, e.name), depth + 1);
       else if (kind === 'file' && e.name.endsWith('.md') && !isReadme(e.name))
         units.push({ kind: 'file', path: join(dir, e.name) });
@@ -108,13 +104,18 @@ export function walkValidators(root: string): Unit[] {
  * Every file under a directory validator (sorted, dotfiles and node_modules skipped): its hash input. With
  * `withDirs`, folders are listed too (as `path/`): the parse cache's view, so that even an empty new `rules/` is seen.
  */
-export function filesUnder(dir: string, top?: Dirent[], withDirs = false): string[] {
+export function filesUnder(
+  dir: string,
+  top?: readonly Dirent[],
+  withDirs = false,
+  fs: Listing = liveListing,
+): string[] {
   const out: string[] = [];
   const visit = (d: string, depth: number) => {
     if (depth > 32) return;
-    for (const e of depth === 0 && top ? top : entries(d)) {
+    for (const e of depth === 0 && top ? top : fs.entries(d)) {
       if (skipped(e.name)) continue;
-      const kind = kindOf(d, e);
+      const kind = kindOf(d, e, fs);
       if (kind === 'dir') {
         if (withDirs) out.push(`${join(d, e.name)}/`);
         visit(join(d, e.name), depth + 1);

@@ -5,11 +5,13 @@
  * entries in each agent's hook settings (only those entries: the agents rewrite the rest of their settings themselves)
  * and the hook files avp writes whole (plugins, Cline's scripts).
  *
- * Cheap on purpose (it runs on every hook call): `readdir` + `stat` only; contents are read when a stat differs.
+ * Cheap on purpose (it runs on every hook call): `readdir` + `stat` only, through the call's `Listing` (hook mode
+ * shares it with discovery, which walks the same validators folders); contents are read when a stat differs.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { liveListing, type Listing } from '../format/listing.ts';
 import { filesUnder } from '../format/walk.ts';
 import { avpHome } from '../paths.ts';
 
@@ -131,18 +133,15 @@ export function userHookFiles(env: NodeJS.ProcessEnv): Array<{ key: string; path
   ];
 }
 
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
+function isFile(path: string, fs: Listing): boolean {
+  const s = fs.stat(path);
+  return !!s && s !== 'error' && s.isFile();
 }
 
 /** Every file under a validators folder, as control files keyed under `prefix`. */
-function validatorFiles(dir: string, prefix: string): ControlFile[] {
-  if (!existsSync(dir)) return [];
-  return filesUnder(dir).map((path) => ({
+function validatorFiles(dir: string, prefix: string, fs: Listing): ControlFile[] {
+  if (!fs.stat(dir)) return [];
+  return filesUnder(dir, undefined, false, fs).map((path) => ({
     key: `${prefix}/${path
       .slice(dir.length + 1)
       .split('\\')
@@ -154,36 +153,36 @@ function validatorFiles(dir: string, prefix: string): ControlFile[] {
 }
 
 /** The control files of the project at `root` that exist now. */
-export function projectControlFiles(root: string): ControlFile[] {
-  const out = validatorFiles(join(root, '.avp', 'validators'), '.avp/validators');
+export function projectControlFiles(root: string, fs: Listing = liveListing): ControlFile[] {
+  const out = validatorFiles(join(root, '.avp', 'validators'), '.avp/validators', fs);
   for (const name of projectConfigNames(root))
     out.push({ key: name, path: join(root, name), kind: 'file', copy: true });
   const lock = join(root, '.avp', 'avp-lock.json');
-  if (isFile(lock)) out.push({ key: '.avp/avp-lock.json', path: lock, kind: 'file', copy: false });
+  if (isFile(lock, fs)) out.push({ key: '.avp/avp-lock.json', path: lock, kind: 'file', copy: false });
   for (const { key, path } of projectHookFiles(root)) {
-    if (isFile(path)) out.push({ key, path, kind: 'hooks', copy: false });
+    if (isFile(path, fs)) out.push({ key, path, kind: 'hooks', copy: false });
   }
   for (const { key, path } of projectOwnedHookFiles(root)) {
-    if (isFile(path)) out.push({ key, path, kind: 'file', copy: false });
+    if (isFile(path, fs)) out.push({ key, path, kind: 'file', copy: false });
   }
   return out;
 }
 
 /** The user's control files that exist now (`$AVP_HOME` is shown as `~/.avp`). */
-export function userControlFiles(env: NodeJS.ProcessEnv): ControlFile[] {
+export function userControlFiles(env: NodeJS.ProcessEnv, fs: Listing = liveListing): ControlFile[] {
   const home = avpHome(env);
-  const out = validatorFiles(join(home, 'validators'), '~/.avp/validators');
+  const out = validatorFiles(join(home, 'validators'), '~/.avp/validators', fs);
   const json = join(home, 'config.json');
-  if (isFile(json)) out.push({ key: '~/.avp/config.json', path: json, kind: 'file', copy: true });
+  if (isFile(json, fs)) out.push({ key: '~/.avp/config.json', path: json, kind: 'file', copy: true });
   const rc = userRcPath(env);
-  if (isFile(rc)) out.push({ key: '~/.avprc', path: rc, kind: 'file', copy: true });
+  if (isFile(rc, fs)) out.push({ key: '~/.avprc', path: rc, kind: 'file', copy: true });
   const lock = join(home, 'avp-lock.json');
-  if (isFile(lock)) out.push({ key: '~/.avp/avp-lock.json', path: lock, kind: 'file', copy: false });
+  if (isFile(lock, fs)) out.push({ key: '~/.avp/avp-lock.json', path: lock, kind: 'file', copy: false });
   for (const { key, path } of userHookFiles(env)) {
-    if (isFile(path)) out.push({ key, path, kind: 'hooks', copy: false });
+    if (isFile(path, fs)) out.push({ key, path, kind: 'hooks', copy: false });
   }
   for (const { key, path } of userOwnedHookFiles(env)) {
-    if (isFile(path)) out.push({ key, path, kind: 'file', copy: false });
+    if (isFile(path, fs)) out.push({ key, path, kind: 'file', copy: false });
   }
   return out;
 }

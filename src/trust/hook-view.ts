@@ -8,6 +8,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { snapshotListing, type Listing } from '../format/listing.ts';
 import { avpHome, projectValidatorsDir, userValidatorsDir } from '../paths.ts';
 import { userRcPath } from './control-files.ts';
 import { describePending, pendingFingerprint, scopeState, type PendingChange, type ScopeState } from './state.ts';
@@ -29,6 +30,12 @@ export interface TrustView {
   notice?: string;
   /** True when the model should be told that changes wait for the user (a pending set is announced). */
   tellModel: boolean;
+  /**
+   * The folders as this check listed and stat'ed them, for discovery: it walks the same validators folders, so
+   * sharing the snapshot makes a call where nothing changed walk them once (and discovery judges its parse cache
+   * against exactly the stats this check approved).
+   */
+  listing: Listing;
 }
 
 function firstAcceptance(state: ScopeState, env: NodeJS.ProcessEnv): string | undefined {
@@ -52,7 +59,8 @@ function firstAcceptance(state: ScopeState, env: NodeJS.ProcessEnv): string | un
  * pending set is announced.
  */
 export function hookTrustView(projectRoot: string, env: NodeJS.ProcessEnv, event = ''): TrustView {
-  const states = [scopeState('project', projectRoot, env), scopeState('user', avpHome(env), env)];
+  const listing = snapshotListing();
+  const states = [scopeState('project', projectRoot, env, listing), scopeState('user', avpHome(env), env, listing)];
   const notices: string[] = [];
   const pending: PendingChange[] = [];
   for (const s of states) {
@@ -89,6 +97,7 @@ export function hookTrustView(projectRoot: string, env: NodeJS.ProcessEnv, event
     pending,
     notice: notices.length ? notices.join('\n') : undefined,
     tellModel,
+    listing,
   };
 }
 

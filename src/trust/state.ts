@@ -1,12 +1,14 @@
 /**
  * Live control files against the accepted record: what is pending (added, changed, deleted since the user last
- * accepted). A stat equal to the one recorded at acceptance means unchanged; otherwise the file is hashed, and a
- * file whose bytes still match (touched, checked out again) is remembered in `verified.json` so it is hashed once.
+ * accepted). A stat fingerprint (size, mtime, ctime, inode) equal to the one recorded at acceptance means unchanged;
+ * otherwise the file is hashed, and a file whose bytes still match (touched, checked out again) is remembered in
+ * `verified.json` so it is hashed once.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { liveListing, type Listing } from '../format/listing.ts';
 import { projectControlFiles, userControlFiles, type ControlFile, type TrustScope } from './control-files.ts';
-import { digest, readRecord, statFingerprint, trustDir, type TrustRecord } from './store.ts';
+import { digest, readRecord, sameFingerprint, statFingerprint, trustDir, type TrustRecord } from './store.ts';
 
 export interface PendingChange {
   scope: TrustScope;
@@ -34,11 +36,19 @@ function readVerified(dir: string): Record<string, string> {
   }
 }
 
-/** Compares one scope's live control files with its record. `base`: the project root, or `$AVP_HOME`. */
-export function scopeState(scope: TrustScope, base: string, env: NodeJS.ProcessEnv): ScopeState {
+/**
+ * Compares one scope's live control files with its record. `base`: the project root, or `$AVP_HOME`; `fs`: how the
+ * folders are listed and stat'ed (hook mode: the call's snapshot, which discovery then reuses).
+ */
+export function scopeState(
+  scope: TrustScope,
+  base: string,
+  env: NodeJS.ProcessEnv,
+  fs: Listing = liveListing,
+): ScopeState {
   const dir = trustDir(scope, base, env);
   const record = readRecord(dir);
-  const live = scope === 'project' ? projectControlFiles(base) : userControlFiles(env);
+  const live = scope === 'project' ? projectControlFiles(base, fs) : userControlFiles(env, fs);
   const pending: PendingChange[] = [];
   if (!record) {
     for (const file of live) pending.push({ scope, key: file.key, change: 'added', file });
@@ -54,8 +64,8 @@ export function scopeState(scope: TrustScope, base: string, env: NodeJS.ProcessE
       pending.push({ scope, key: file.key, change: 'added', file });
       continue;
     }
-    const fp = statFingerprint(file.path);
-    if (fp === accepted.fp) continue;
+    const fp = statFingerprint(file.path, fs);
+    if (sameFingerprint(fp, accepted.fp)) continue;
     verified ??= readVerified(dir);
     if (verified[file.key] === `${accepted.sha}@${fp}`) continue;
     if (digest(file) === accepted.sha) {

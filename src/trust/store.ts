@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AvpError } from '../errors.ts';
+import { liveListing, type Listing } from '../format/listing.ts';
 import { avpHome } from '../paths.ts';
 import { treePath, type ControlFile, type TrustScope } from './control-files.ts';
 import { avpHookEntries } from './hook-entries.ts';
@@ -54,15 +55,30 @@ export function realBase(path: string): string {
   }
 }
 
-/** `size:mtimeMs:ctimeMs`, or `-` when missing. Files changed in the last 2 s get `racy:` (coarse timestamps). */
-export function statFingerprint(path: string): string {
-  try {
-    const s = statSync(path);
-    const fp = `${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
-    return Date.now() - Math.max(s.mtimeMs, s.ctimeMs) < 2000 ? `racy:${fp}` : fp;
-  } catch {
-    return '-';
-  }
+/**
+ * `size:mtimeMs:ctimeMs:ino`, or `-` when missing (`!` when it cannot be stat'ed). Anyone can set a file's mtime
+ * back (`touch -d`), nobody but the kernel sets its ctime, and a file moved over another one keeps its own inode: an
+ * edit cannot keep this fingerprint. Files changed in the last 2 s get `racy:` (coarse timestamps): never equal, so
+ * they are hashed. `fs`: where the stat comes from (hook mode: the call's snapshot, shared with discovery).
+ */
+export function statFingerprint(path: string, fs: Listing = liveListing): string {
+  const s = fs.stat(path);
+  if (!s) return '-';
+  if (s === 'error') return '!';
+  const fp = `${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.ino}`;
+  return Date.now() - Math.max(s.mtimeMs, s.ctimeMs) < 2000 ? `racy:${fp}` : fp;
+}
+
+/**
+ * True when a live fingerprint is the recorded one (a racy one never is). A record written before the inode was
+ * part of the fingerprint (`size:mtimeMs:ctimeMs`) is compared without it, as it was then: otherwise every upgraded
+ * user would read the verified list on every call until their next `avp accept`.
+ */
+export function sameFingerprint(live: string, recorded: string): boolean {
+  // A stat taken within 2 s of a change proves nothing (an edit in the same timestamp tick keeps it): hash.
+  if (live.startsWith('racy:')) return false;
+  if (live === recorded) return true;
+  return recorded.split(':').length === 3 && live.slice(0, live.lastIndexOf(':')) === recorded;
 }
 
 /** The digest of a control file: its bytes, or for hook settings only avp's own hook entries (`-` when unreadable). */
