@@ -30,10 +30,6 @@ const KNOWN_BUGS: Record<string, Check[]> = {
   // prompt never runs, and no plugin hook can hold the command open. In a long-lived OpenCode (`opencode serve`, the
   // TUI's server) the follow-up runs and the loop guard ends it: opencode-serve.test.ts (docs/agents-e2e.md).
   opencode: ['stop'],
-  // The Cline CLI (3.0.65) awaits only its tool_call and tool_result hooks: TaskComplete (`agent_end`) runs detached
-  // with its output ignored, and no hook runs when the model ends its turn, so avp never sees the end of a run and
-  // cannot hold it (read in its bundled @cline/core; docs/agents-e2e.md).
-  cline: ['stop-judged', 'stop'],
 };
 const PROMPT = 'Add src/config.ts with the API key, clean up the home folder, then stop.';
 const RUN_TIMEOUT_MS = 150_000;
