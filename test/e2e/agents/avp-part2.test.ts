@@ -6,7 +6,7 @@
  * the tool runs, the file is never written and avp's reason reaches the model's next request; (2) runs `rm -rf ~` —
  * denied before it runs (the temp HOME's sentinel survives; an `rm` guard on PATH would record the attempt); (3) ends
  * the turn — the Stop validator blocks, and the loop guard lets the agent stop after `maxStopBlocks` (3) blocks
- * (OpenCode, Cline: see KNOWN_BUGS). All at once.
+ * (OpenCode: see KNOWN_BUGS; Cline runs in yolo mode, where its `submit_and_exit` is the Stop). All at once.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync } from 'node:fs';
