@@ -111,6 +111,8 @@ const NOTES: Partial<Record<string, string[]>> = {
   cline: [
     "In VS Code, turn hooks on in Cline's settings (Hooks); the Cline CLI runs them as they are. Cline runs the scripts " +
       'in .clinerules/hooks/ by file name.',
+    'The Cline CLI has an end of turn avp can block only in yolo mode (`cline --yolo --retries 20`: its submit_and_exit ' +
+      "is the Stop, and avp's refusals count toward Cline's mistake limit); in act mode Stop validators do not run.",
   ],
   kiro: [
     'Kiro runs the hooks of the agent in use: make avp\'s the default (`kiro-cli agent set-default avp`) or copy its "hooks" into your own agents.',

@@ -9,7 +9,8 @@
  * - Its tools: `editor {path, old_text, new_text, insert_line}` (creates the file when `old_text` and `insert_line`
  *   are absent), `run_commands {commands[]}`, `read_files`, `search_codebase`, `fetch_web_content`, `apply_patch`.
  * - Only `tool_call` and `tool_result` are awaited; `prompt_submit`, `agent_start` and `agent_end` (TaskComplete) run
- *   detached with their output ignored, so the end of a run cannot be held by any hook file.
+ *   detached with their output ignored, so the end of a run is held only where a completion tool ends it (yolo mode's
+ *   `submit_and_exit`, below).
  * - The exit code is ignored and output that is not JSON is skipped: only a JSON answer on stdout refuses.
  * - `cancel: true` at `tool_call` aborts the whole run, and the model never reads why. `overrideInput` replaces the
  *   call's input and `contextModification` reaches the model as a `<hook_context>` message after the tool's result.
@@ -77,7 +78,16 @@ export const CLI_TOOLS: Record<string, ToolMapping> = {
  * there ("Invalid input"), so the call does nothing and the model reads avp's reason next. `run_commands` would run a
  * string input as a command, which is why the input is `null` and never a text.
  */
-const REFUSE_NULL_INPUT = new Set(['editor', 'run_commands', 'apply_patch']);
+const REFUSE_NULL_INPUT = new Set(['editor', 'run_commands', 'apply_patch', 'submit_and_exit']);
+
+/**
+ * The CLI's completion tool, offered only in yolo mode (`cline --yolo`, a flag its help does not list; also scheduled
+ * runs): there a run ends only when the model calls it (a plain answer gets a "[SYSTEM] This run is not complete"
+ * reminder and the loop goes on), and its `tool_call` is awaited, so it is avp's Stop. Refused with a null input, the
+ * call fails its schema, the run goes on and the model reads avp's reason next. In act mode (the default) a run ends
+ * when the model answers without a tool call, and no awaited hook sees that: no Stop there.
+ */
+export const CLI_COMPLETION_TOOL = 'submit_and_exit';
 
 /**
  * A refusal at the CLI's `tool_call`: for the tools above, the call's input is replaced by one the tool refuses and

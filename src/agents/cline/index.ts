@@ -8,9 +8,10 @@
  * Answer: `{cancel, errorMessage, contextModification}` — `cancel: true` stops the action and shows `errorMessage`,
  * `contextModification` reaches the model on its next request. A finished task is the `attempt_completion` tool:
  * its PreToolUse is avp's Stop (cancelled, the agent goes on with the reason; avp's own counter ends the loop, since
- * Cline sends no loop signal). After a tool ran, avp does not cancel (that would abort the task) but gives the
- * reason as context. The extension fails closed by itself: a non-zero exit, a timeout or output that is not JSON
- * blocks. The Cline CLI sends its own event and tool names and reads answers differently: cli.ts.
+ * Cline sends no loop signal); the Cline CLI's `submit_and_exit` (yolo mode) is its Stop too. After a tool ran, avp
+ * does not cancel (that would abort the task) but gives the reason as context. The extension fails closed by itself:
+ * a non-zero exit, a timeout or output that is not JSON blocks. The Cline CLI sends its own event and tool names
+ * and reads answers differently: cli.ts.
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +21,19 @@ import { obj, type NormalizeSpec } from '../normalize.ts';
 import { CLINE_HOOK_EVENTS, OWNED_MARKER } from '../../trust/control-files.ts';
 import { defined, internalRefusal, judgePostAtPre, normalizeReshaped, pick, str, type Raw } from '../reshape.ts';
 import type { AgentAdapter, Decision, EventAbilities, OwnedFile, ToolMapping } from '../types.ts';
-import { CLI_HOOK_NAMES, CLI_TOOLS, cliDenyDocument, cliToolInput, cliToolName, fromCli } from './cli.ts';
+import {
+  CLI_COMPLETION_TOOL,
+  CLI_HOOK_NAMES,
+  CLI_TOOLS,
+  cliDenyDocument,
+  cliToolInput,
+  cliToolName,
+  fromCli,
+} from './cli.ts';
+
+/** The extension's `attempt_completion` and the CLI's `submit_and_exit` (yolo mode): the agent says it is done. */
+const isCompletionTool = (tool: string | undefined): boolean =>
+  tool === 'attempt_completion' || tool === CLI_COMPLETION_TOOL;
 
 const EVENTS: Record<string, string> = {
   PreToolUse: 'PreToolUse',
@@ -79,7 +92,7 @@ function reshape(raw: Raw): Raw {
   const data = obj(raw[key]) ?? {};
   const tool = str(data.toolName);
   const params = (fromCli(raw) ? cliToolInput(raw, data) : obj(data.parameters)) ?? {};
-  const done = hook === 'PreToolUse' && tool === 'attempt_completion';
+  const done = hook === 'PreToolUse' && isCompletionTool(tool);
   const named = tool && fromCli(raw) ? cliToolName(tool, params) : tool;
   return defined({
     hook_event_name: done ? 'attempt_completion' : hook,
@@ -90,7 +103,7 @@ function reshape(raw: Raw): Raw {
     tool_input: done || !tool ? undefined : params,
     tool_response: data.result,
     prompt: pick(data, 'prompt') ?? pick(obj(data.taskMetadata), 'initialTask'),
-    last_assistant_message: done ? pick(params, 'result') : undefined,
+    last_assistant_message: done ? pick(params, 'result', 'summary') : undefined,
     // Cline sends no loop signal: every completion continues the series until the user's next prompt.
     stop_hook_active: done ? true : undefined,
     source: hook === 'TaskResume' ? 'resume' : hook === 'TaskStart' ? 'startup' : undefined,
@@ -115,6 +128,9 @@ const SPEC: NormalizeSpec = {
 export function clineDocument(event: HookEvent, d: Decision): Record<string, unknown> {
   if (d.kind === 'deny' && event.event === 'PreToolUse' && fromCli(obj(event.raw)))
     return cliDenyDocument(event.agentTool ?? event.tool, d.reason ?? '');
+  // The CLI's completion tool: a cancel would abort the run, so the call is refused and the agent goes on.
+  if (d.kind === 'block' && event.event === 'Stop' && fromCli(obj(event.raw)))
+    return cliDenyDocument(CLI_COMPLETION_TOOL, d.reason ?? '');
   // After a tool ran, cancelling would abort the whole task: the refusal goes to the model as context instead.
   const cancel = (d.kind === 'deny' || d.kind === 'block') && event.event !== 'PostToolUse';
   const out: Record<string, unknown> = { cancel };
@@ -154,7 +170,7 @@ const cline: AgentAdapter = {
     const hook = (given && hookOf(given)) ?? '';
     return internalRefusal(
       cline,
-      hook === 'PreToolUse' && tool === 'attempt_completion' ? tool : hook,
+      hook === 'PreToolUse' && isCompletionTool(tool) ? 'attempt_completion' : hook,
       problem.message,
     );
   },

@@ -37,11 +37,16 @@ export function makeClineProject(baseUrl: string): AgentProject {
 }
 
 /**
- * `cline PROMPT`: one task, headless, tools auto-approved. Anything still running with the temp HOME afterwards (a
- * hub daemon sits outside the CLI's process group) is killed and fails the run.
+ * `cline --yolo PROMPT`: one task, headless, tools auto-approved, in yolo mode (a flag its help does not list), the
+ * one mode whose run ends only at the completion tool `submit_and_exit`, whose awaited `tool_call` is avp's Stop (in
+ * act mode a run ends at an answer without a tool call, which no awaited hook sees). `--retries 20`: every call avp
+ * refuses is a failed tool call, which Cline counts as a mistake, and in yolo mode its mistake limit stops the run
+ * ("aborted by another client"): with the default it stopped at the first Stop refusal (the key write and `rm -rf ~`
+ * were the first two). Anything still running with the temp HOME afterwards (a hub daemon sits outside the CLI's
+ * process group) is killed and fails the run.
  */
 export async function runCline(project: AgentProject, prompt: string, timeoutMs?: number): Promise<AgentRun> {
-  const run = await runAgent([CLINE_BIN, '--auto-approve', 'true', prompt], {
+  const run = await runAgent([CLINE_BIN, '--yolo', '--retries', '20', '--auto-approve', 'true', prompt], {
     cwd: project.root,
     env: project.env,
     timeoutMs,
@@ -62,12 +67,16 @@ export async function runCline(project: AgentProject, prompt: string, timeoutMs?
 export const isClineTurn = (body: any): boolean =>
   String(body?.messages?.[0]?.content ?? '').startsWith('You are Cline') && (body?.tools?.length ?? 0) > 0;
 
-/** The scripted turn for Cline: `editor {path, new_text}` (creates the file), then `run_commands {commands}`. */
+/**
+ * The scripted turn for Cline: `editor {path, new_text}` (creates the file), then `run_commands {commands}`, then
+ * `submit_and_exit {summary, verified}` (yolo mode's end of a run; its summary needs 10 characters or more).
+ */
 export function clineModel(root: string, script: typeof stepAt = stepAt): ScriptFn<OpenAIReply> {
   return ({ body }) => {
     if (!isClineTurn(body)) return { text: 'ok' };
     const step = script(root, chatToolResults(body));
-    if (step.kind === 'done') return { text: step.text };
+    if (step.kind === 'done')
+      return { toolCalls: [{ name: 'submit_and_exit', arguments: { summary: step.text, verified: true } }] };
     if (step.kind === 'write')
       return { toolCalls: [{ name: 'editor', arguments: { path: step.path, new_text: step.content } }] };
     return { toolCalls: [{ name: 'run_commands', arguments: { commands: [step.command] } }] };

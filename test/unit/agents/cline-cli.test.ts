@@ -118,3 +118,43 @@ describe('answers the Cline CLI reads', () => {
     expect(doc.contextModification).toContain('AVP_DISABLE=1');
   });
 });
+
+describe("yolo mode's completion tool is avp's Stop", () => {
+  const SUMMARY = 'All done, stopping now.';
+  const submit = () => {
+    const input = fixture('tool_call-run_commands');
+    input.tool_call = { id: 'call_1', name: 'submit_and_exit', input: { summary: SUMMARY, verified: true } };
+    input.preToolUse = { toolName: 'submit_and_exit', parameters: { summary: SUMMARY, verified: 'true' } };
+    return input;
+  };
+  const STOP_REASON = 'avp blocked Stop: [always-fail-stop] never passes';
+  const block: Decision = { ...deny, kind: 'block', reason: STOP_REASON, userMessage: STOP_REASON };
+
+  test('a tool_call of submit_and_exit: a Stop with its summary as the last message, no tool', () => {
+    const e = cline.normalize(submit(), {});
+    expect(e).toMatchObject({ event: 'Stop', agentEvent: 'attempt_completion', lastMessage: SUMMARY });
+    expect(e.tool).toBeUndefined();
+    expect(e.stopHookActive).toBe(true);
+  });
+
+  test('a blocked Stop refuses the call (null input) and goes on, never a cancel (that would abort the run)', () => {
+    const doc = JSON.parse(cline.render(cline.normalize(submit(), {}), block).stdout);
+    expect(doc).toMatchObject({ cancel: false, overrideInput: null, contextModification: STOP_REASON });
+    expect(Object.hasOwn(doc, 'overrideInput')).toBe(true);
+  });
+
+  test('an allowed Stop lets the call through untouched', () => {
+    const allow: Decision = { kind: 'pass', avp: { passed: true, violations: [], summary: 'ok' } };
+    const doc = JSON.parse(cline.render(cline.normalize(submit(), {}), allow).stdout);
+    expect(doc.cancel).toBe(false);
+    expect(Object.hasOwn(doc, 'overrideInput')).toBe(false);
+  });
+
+  test("the extension's attempt_completion is still cancelled with the reason (its own way to go on)", () => {
+    const input = { hookName: 'PreToolUse', taskId: 't1', workspaceRoots: ['/home/dev/project'] } as any;
+    input.preToolUse = { toolName: 'attempt_completion', parameters: { result: SUMMARY } };
+    const e = cline.normalize(input, {});
+    expect(e).toMatchObject({ event: 'Stop', lastMessage: SUMMARY });
+    expect(JSON.parse(cline.render(e, block).stdout)).toMatchObject({ cancel: true, errorMessage: STOP_REASON });
+  });
+});
