@@ -19,6 +19,12 @@ if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || echo "chromium install failed: the browser tests will say so" >&2
 fi
 
+# One test counts the hook's file-system calls with strace (it skips, saying so, where strace cannot run).
+if ! command -v strace >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "installing strace from the distribution's packages…" >&2
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq strace >/dev/null) || echo "strace install failed: its test will skip" >&2
+fi
+
 "$BUN" run build.ts || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 
 # Formatting and lint are part of the suite: each tool that finds a problem counts as one failed check.
