@@ -16,7 +16,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HookEvent } from '../../event.ts';
-import { jsonAnswer } from '../claude-shape.ts';
+import { internalReason, jsonAnswer } from '../claude-shape.ts';
 import { obj, type NormalizeSpec } from '../normalize.ts';
 import { CLINE_HOOK_EVENTS, OWNED_MARKER } from '../../trust/control-files.ts';
 import { defined, internalRefusal, judgePostAtPre, normalizeReshaped, pick, str, type Raw } from '../reshape.ts';
@@ -166,6 +166,16 @@ const cline: AgentAdapter = {
     if (problem.kind === 'bad-input')
       return { stdout: badInputAnswer(problem.message), stderr: `avp hook: ${problem.message}\n`, exitCode: 2 };
     const given = obj(input);
+    // The CLI: a cancel would abort the whole run unexplained; the call is refused (or, after it, reported) instead.
+    if (fromCli(given)) {
+      const reason = internalReason(problem.message);
+      const call = obj(given?.tool_call);
+      const doc =
+        call !== undefined
+          ? cliDenyDocument(str(call.name), reason)
+          : { cancel: false, errorMessage: reason, contextModification: reason };
+      return { ...jsonAnswer(doc), stderr: `avp hook: internal error: ${problem.message}\n` };
+    }
     const tool = pick(obj(given?.preToolUse), 'toolName');
     const hook = (given && hookOf(given)) ?? '';
     return internalRefusal(

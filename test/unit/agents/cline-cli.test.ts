@@ -117,6 +117,15 @@ describe('answers the Cline CLI reads', () => {
     expect(doc.cancel).toBe(false);
     expect(doc.contextModification).toContain('AVP_DISABLE=1');
   });
+
+  test("avp's own failure before a CLI tool runs refuses that call, not the whole run", () => {
+    const out = cline.failClosed(fixture('tool_call-run_commands'), { kind: 'internal', message: 'boom' });
+    const doc = JSON.parse(out.stdout);
+    // The call's input is replaced by one run_commands refuses; the run goes on and the model reads why.
+    expect(doc).toMatchObject({ cancel: false, overrideInput: null });
+    expect(doc.contextModification).toContain('AVP_DISABLE=1');
+    expect(out.stderr).toContain('boom');
+  });
 });
 
 describe("yolo mode's completion tool is avp's Stop", () => {
