@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { AgentName } from '../../src/event.ts';
 import { outputOf, runAvp, tempDir } from '../support/run-avp.ts';
 import { BIN, sh } from './hook-support.ts';
@@ -592,6 +592,12 @@ describe('avp list --agent and avp doctor per agent', () => {
     const instead = JSON.parse(cursor.stdout).neverFires.find((n: Doc) => n.id.endsWith('no-secrets'));
     expect(instead).toMatchObject({ kind: 'instead' });
     expect(instead.reason).toContain('preToolUse');
+    // Cline's Stop fires only at its completion tool: act mode in its CLI has none, and the list says so.
+    const stop = join(s.root, '.avp/validators/turn-check/VALIDATOR.md');
+    mkdirSync(dirname(stop), { recursive: true });
+    writeFileSync(stop, '---\nname: turn-check\ndescription: d\ntrigger: Stop\nseverity: error\n---\nCheck.\n');
+    const cline = await runAvp(['list', '--agent', 'cline'], { bin: BIN, cwd: s.root, env });
+    expect(cline.stderr).toContain("turn-check cannot block on Cline: in the CLI's default act mode");
     const bad = await runAvp(['list', '--agent', 'codx'], { bin: BIN, cwd: s.root, env });
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('did you mean codex');

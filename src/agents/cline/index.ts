@@ -198,6 +198,11 @@ const cline: AgentAdapter = {
     }),
     layout: { kind: 'owned', files: (command, timeout, dir) => scripts(command, timeout, dir) },
   },
+  instead: {
+    Stop:
+      "in the CLI's default act mode nothing marks the end of a turn, so Stop validators do not run there; they block " +
+      "at Cline's completion tool: attempt_completion in VS Code, submit_and_exit in the CLI's --yolo mode",
+  },
 };
 
 export default cline;
