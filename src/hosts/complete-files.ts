@@ -27,6 +27,27 @@ export async function readCurrent(path: string): Promise<string | null | undefin
   }
 }
 
+/**
+ * An insert or append (Cline's `editor` and Kiro's `fs_write` with `insert_line`, Kiro's `append`): no `old_string`,
+ * only the text to add and where. Line N means after the file's N-th line (0: at the top).
+ */
+function insertedInto(
+  before: string,
+  input: Record<string, unknown>,
+): { after?: string; unavailable?: string } | undefined {
+  const text = input.new_string;
+  if (typeof text !== 'string' || typeof input.old_string === 'string') return undefined;
+  const line = typeof input.insert_line === 'number' ? input.insert_line : Number.NaN;
+  const append = input.command === 'append';
+  if (!append && !(Number.isInteger(line) && line >= 0)) return undefined;
+  if (before.length + text.length > EDIT_BOUNDS.maxChars)
+    return { unavailable: 'the file with the inserted text is too large' };
+  if (append) return { after: before === '' || before.endsWith('\n') ? before + text : `${before}\n${text}` };
+  const lines = before.split('\n');
+  const at = Math.min(line, lines.length);
+  return { after: [...lines.slice(0, at), ...text.split('\n'), ...lines.slice(at)].join('\n') };
+}
+
 /** The content after the proposed change; `unavailable` says why it could not be rebuilt within the bounds. */
 function proposedAfter(
   event: HookEvent,
@@ -35,6 +56,8 @@ function proposedAfter(
 ): { after?: string; unavailable?: string } {
   const input = event.toolInput ?? {};
   if (event.tool === 'Write') return typeof input.content === 'string' ? { after: input.content } : {};
+  const inserted = insertedInto(before, input);
+  if (inserted !== undefined) return inserted;
   const edits = toolEdits(event.tool, input);
   if (!edits) return {};
   const r = applyEditsBounded(before, edits, { ...EDIT_BOUNDS, ...(deadline !== undefined ? { deadline } : {}) });

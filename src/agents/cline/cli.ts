@@ -65,7 +65,7 @@ export const CLI_TOOLS: Record<string, ToolMapping> = {
     kind: 'write',
     input: (i) => defined({ ...i, file_path: pick(i, 'path'), content: pick(i, 'new_text') }),
   },
-  // An `insert_line` insert is an Edit without an `old_string`: judged on the named file and the text inserted.
+  // An `insert_line` insert is an Edit without an `old_string`: avp rebuilds the file with the text inserted.
   editor: { tool: 'Edit', kind: 'edit', input: editorInput },
   run_commands: { tool: 'Bash', kind: 'shell', input: commandsInput },
   read_files: { tool: 'Read', kind: 'read', input: readInput },
