@@ -30,11 +30,13 @@ export function formatInit(r: InitResult): string {
   if (r.llm.length) {
     lines.push('', 'LLM-judged validators in the catalog (not installed: they need a model):');
     for (const v of r.llm) {
-      const first = v.description.split(/(?<=\.)\s| - /)[0]!.replace(/\.$/, '');
+      // The first sentence (a dash is not a sentence end: "TEMPLATE - checks …" keeps what it checks).
+      const first = v.description.split(/(?<=\.)\s/)[0]!.replace(/\.$/, '');
       lines.push(`  ${v.name} — ${first.length > 100 ? `${first.slice(0, 99)}…` : first}`);
     }
     lines.push(
-      '  add one with `avp add <name>`; avp judges with `claude` on PATH, ANTHROPIC_API_KEY, or OPENAI_BASE_URL/OPENAI_API_KEY.',
+      "  add one with `avp add <name>`; avp judges with `claude` or your agent's CLI (codex, gemini, qwen, droid) on " +
+        'PATH, ANTHROPIC_API_KEY, or OPENAI_BASE_URL/OPENAI_API_KEY (`avp doctor` says which).',
     );
   }
   if (r.cleaned?.changed) {
