@@ -1,6 +1,7 @@
 /** `avp deinit`: remove avp's hook entries from the agents' hook settings, leaving everything else as it was. */
 import { defineCommand } from 'citty';
 import type { SettingsScope } from '../agents/hook-settings.ts';
+import { AGENT_NAMES } from '../agents/index.ts';
 import { runCommand } from './run-command.ts';
 
 export default defineCommand({
@@ -18,7 +19,7 @@ export default defineCommand({
     all: { type: 'boolean', description: 'From the project, local and user files' },
     agent: {
       type: 'string',
-      description: 'Only these agents (comma-separated: claude, codex, gemini, qwen, droid); default: every agent',
+      description: `Only these agents (comma-separated: ${AGENT_NAMES.join(', ')}); default: every agent`,
     },
     'dry-run': { type: 'boolean', description: 'Show what would be removed; write nothing' },
     json: { type: 'boolean', description: 'Print what was done as JSON on stdout' },

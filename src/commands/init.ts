@@ -4,13 +4,14 @@
  * install the recommended offline validators.
  */
 import { defineCommand } from 'citty';
+import { AGENT_NAMES } from '../agents/index.ts';
 import { runCommand } from './run-command.ts';
 
 export default defineCommand({
   meta: {
     name: 'init',
     description:
-      "Install avp's hook into your coding agents' hook settings (Claude Code, Codex, Gemini CLI, Qwen Code, Factory Droid) and set up .avp/ in the project",
+      "Install avp's hook into your coding agents' hook settings (Claude Code, Codex, Gemini CLI, Cursor and every other agent --agent lists) and set up .avp/ in the project",
   },
   args: {
     project: {
@@ -30,8 +31,8 @@ export default defineCommand({
     },
     agent: {
       type: 'string',
-      description:
-        'The agents to install into, comma-separated: claude, codex, gemini, qwen, droid (default: the agents this project or user has, else claude)',
+      // From the adapter table, so the help names every agent `--agent` accepts.
+      description: `The agents to install into, comma-separated: ${AGENT_NAMES.join(', ')} (default: the agents this project or user has, else claude)`,
     },
     all: { type: 'boolean', description: 'Install into every agent avp supports, found or not' },
     validators: {

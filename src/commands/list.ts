@@ -1,4 +1,5 @@
 import { defineCommand } from 'citty';
+import { AGENT_NAMES } from '../agents/index.ts';
 import { runCommand } from './run-command.ts';
 
 export default defineCommand({
@@ -18,8 +19,7 @@ export default defineCommand({
     },
     agent: {
       type: 'string',
-      description:
-        'Also say which validators never fire on this agent (claude, codex, gemini, qwen, droid): an event or tool it does not have',
+      description: `Also say which validators never fire on this agent (${AGENT_NAMES.join(', ')}): an event or tool it does not have`,
     },
   },
   run: ({ args }) =>

@@ -76,16 +76,18 @@ export async function updateValidators(opts: {
   const results: UpdateResult[] = [];
   for (const name of names) {
     const e = lf.packages[name]!;
+    // Left at its version: `current`, or `skipped` with the reason.
+    const kept = (status: 'current' | 'skipped', reason?: string): UpdateResult => ({
+      name,
+      scope: opts.scope,
+      from: e.version,
+      to: e.version,
+      status,
+      ...(reason ? { reason } : {}),
+    });
     const spec = respec(name, e, Boolean(opts.latest));
     if (!spec) {
-      results.push({
-        name,
-        scope: opts.scope,
-        from: e.version,
-        to: e.version,
-        status: 'skipped',
-        reason: `${e.source} sources are fixed`,
-      });
+      results.push(kept('skipped', `${e.source} sources are fixed`));
       continue;
     }
     const parsed = await parseSpec(spec, opts.projectRoot);
@@ -97,18 +99,11 @@ export async function updateValidators(opts: {
     });
     // A stand-in never replaces a package recorded from elsewhere (installFetched would refuse it too).
     if (fetched.fallback && e.source !== 'catalog') {
-      results.push({
-        name,
-        scope: opts.scope,
-        from: e.version,
-        to: e.version,
-        status: 'skipped',
-        reason: fetched.fallback.reason,
-      });
+      results.push(kept('skipped', fetched.fallback.reason));
       continue;
     }
     if (fetched.integrity === e.integrity && fetched.version === e.version && !e.fallbackFrom === !fetched.fallback) {
-      results.push({ name, scope: opts.scope, from: e.version, to: e.version, status: 'current' });
+      results.push(kept('current'));
       continue;
     }
     // Never a downgrade: the installed version may be newer than what resolves now (it was yanked since). A catalog
@@ -120,14 +115,9 @@ export async function updateValidators(opts: {
       semver.valid(e.version) &&
       semver.lt(fetched.version, e.version)
     ) {
-      results.push({
-        name,
-        scope: opts.scope,
-        from: e.version,
-        to: e.version,
-        status: 'skipped',
-        reason: `the newest available is ${fetched.version}, older than the installed one (yanked?)`,
-      });
+      results.push(
+        kept('skipped', `the newest available is ${fetched.version}, older than the installed one (yanked?)`),
+      );
       continue;
     }
     const requested = opts.latest ? 'latest' : e.requested;

@@ -6,6 +6,7 @@ import { describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { ArgDef, CommandDef } from 'citty';
+import { AGENT_NAMES } from '../../src/agents/index.ts';
 import { rootCommand } from '../../src/commands/usage.ts';
 import { runAvp } from '../support/run-avp.ts';
 
@@ -124,5 +125,17 @@ describe("avp's own hints", () => {
     expect(r.code).toBe(0);
     const bad = await runAvp(['list', '--catalog']);
     expect(bad.code).toBe(2);
+  });
+
+  test('the --agent help of hook, init, deinit and list names every agent the adapter table has', async () => {
+    const missing: string[] = [];
+    for (const command of ['hook', 'init', 'deinit', 'list']) {
+      const r = await runAvp([command, '--help']);
+      expect(r.code).toBe(0);
+      const agentLine = r.stdout.split('\n').find((l) => l.trim().startsWith('--agent')) ?? '';
+      for (const name of AGENT_NAMES)
+        if (!new RegExp(`\\b${name}\\b`).test(agentLine)) missing.push(`${command}: ${name}`);
+    }
+    expect(missing).toEqual([]);
   });
 });

@@ -62,33 +62,61 @@ function testcase(ctx: FormatContext, f: Finding, classname: string, warnings: s
   return `${head}/>`;
 }
 
+interface Suite {
+  name: string;
+  id: number;
+  /** Timezone-less UTC, seconds only: the Ant schema's timestamp pattern. */
+  timestamp: string;
+  host: string;
+  counts: { tests: number; failures: number; errors: number; time: string };
+  properties: Record<string, string>;
+  cases: string[];
+  out: string;
+}
+
+/** One `<testsuite>`: the Ant schema wants every attribute, the properties, then system-out and system-err. */
+function testsuite(s: Suite): string {
+  const { tests, failures, errors, time } = s.counts;
+  return [
+    `  <testsuite name="${attr(s.name)}" package="avp" id="${s.id}" timestamp="${s.timestamp}" hostname="${attr(s.host)}"` +
+      ` tests="${tests}" failures="${failures}" errors="${errors}" time="${time}">`,
+    `    <properties>`,
+    ...Object.entries(s.properties).map(([name, value]) => `      <property name="${name}" value="${attr(value)}"/>`),
+    `    </properties>`,
+    ...s.cases,
+    `    <system-out>${xml(s.out)}</system-out>`,
+    `    <system-err></system-err>`,
+    `  </testsuite>`,
+  ].join('\n');
+}
+
 /** The JUnit XML of one check. */
 export function formatJunit(r: CheckResult, ctx: FormatContext): string {
   const all = findings(r);
-  // Timezone-less UTC, seconds only: the Ant schema's timestamp pattern.
   const timestamp = new Date().toISOString().slice(0, 19);
   const host = hostname() || 'localhost';
   const suites = r.events.map((event, id) => {
     const mine = all.filter((f) => f.event === event);
-    const name = eventLabel(event);
     const classname = `avp.${event.event}${event.tool ? `.${event.tool}` : ''}`;
     const warnings: string[] = [];
     const cases = mine.map((f) => testcase(ctx, f, classname, warnings));
-    const failures = mine.filter((f) => !f.entry.error && !f.entry.passed && f.level === 'error').length;
-    const errors = mine.filter((f) => f.entry.error).length;
-    const time = mine.reduce((t, f) => t + f.run.durationMs, 0);
-    return [
-      `  <testsuite name="${attr(name)}" package="avp" id="${id}" timestamp="${timestamp}" hostname="${attr(host)}"` +
-        ` tests="${mine.length}" failures="${failures}" errors="${errors}" time="${seconds(time)}">`,
-      `    <properties>`,
-      `      <property name="event" value="${attr(event.event)}"/>`,
-      `      <property name="files" value="${attr(event.files.join('\n'))}"/>`,
-      `    </properties>`,
-      ...cases,
-      `    <system-out>${xml(warnings.join('\n'))}</system-out>`,
-      `    <system-err></system-err>`,
-      `  </testsuite>`,
-    ].join('\n');
+    const counts = {
+      tests: mine.length,
+      failures: mine.filter((f) => !f.entry.error && !f.entry.passed && f.level === 'error').length,
+      errors: mine.filter((f) => f.entry.error).length,
+      time: seconds(mine.reduce((t, f) => t + f.run.durationMs, 0)),
+    };
+    const properties = { event: event.event, files: event.files.join('\n') };
+    return testsuite({
+      name: eventLabel(event),
+      id,
+      timestamp,
+      host,
+      counts,
+      properties,
+      cases,
+      out: warnings.join('\n'),
+    });
   });
   const rules = rulesSuite(r, ctx, suites.length, timestamp, host);
   return ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>', ...suites, ...rules, '</testsuites>', ''].join(
@@ -101,15 +129,15 @@ function rulesSuite(r: CheckResult, ctx: FormatContext, id: number, timestamp: s
   const files = changedRules(ctx, r);
   if (!files.length) return [];
   return [
-    `  <testsuite name="avp rules" package="avp" id="${id}" timestamp="${timestamp}" hostname="${attr(host)}"` +
-      ` tests="1" failures="0" errors="0" time="0.000">`,
-    `    <properties>`,
-    `      <property name="rules" value="${attr(r.rules.from)}"/>`,
-    `      <property name="files" value="${attr(files.join('\n'))}"/>`,
-    `    </properties>`,
-    `    <testcase name="${attr(RULES_CHANGED)}" classname="avp.rules" time="0.000"/>`,
-    `    <system-out>${xml(`warning: ${r.rules.notice}`)}</system-out>`,
-    `    <system-err></system-err>`,
-    `  </testsuite>`,
+    testsuite({
+      name: 'avp rules',
+      id,
+      timestamp,
+      host,
+      counts: { tests: 1, failures: 0, errors: 0, time: '0.000' },
+      properties: { rules: r.rules.from, files: files.join('\n') },
+      cases: [`    <testcase name="${attr(RULES_CHANGED)}" classname="avp.rules" time="0.000"/>`],
+      out: `warning: ${r.rules.notice}`,
+    }),
   ];
 }
