@@ -14,7 +14,17 @@ import { join } from 'node:path';
 import { type OpenAIReply, startOpenAIServer } from '../../support/openai-server.ts';
 import type { ScriptFn } from '../../support/scripted-server.ts';
 import type { AgentProject, AgentRun } from './agent-support.ts';
-import { avpStepAt, DONE_TEXT, installAvp, KEY_FILE, runLog, SENTINEL, sessionRecords } from './avp-support.ts';
+import {
+  avpStepAt,
+  DONE_TEXT,
+  installAvp,
+  MAX_STOP_BLOCKS,
+  PROMPT,
+  KEY_FILE,
+  runLog,
+  SENTINEL,
+  sessionRecords,
+} from './avp-support.ts';
 import { COPILOT_BIN, copilotModel, isCopilotTurn, makeCopilotProject, runCopilot } from './copilot-support.ts';
 import { isOpenCodeTurn, makeOpenCodeProject, OPENCODE_BIN, openCodeModel, runOpenCode } from './opencode-support.ts';
 import { CLINE_BIN, clineModel, isClineTurn, makeClineProject, runCline } from './cline-support.ts';
@@ -32,9 +42,7 @@ const KNOWN_BUGS: Record<string, Check[]> = {
   // TUI's server) the follow-up runs and the loop guard ends it: opencode-serve.test.ts (docs/agents-e2e.md).
   opencode: ['stop'],
 };
-const PROMPT = 'Add src/config.ts with the API key, clean up the home folder, then stop.';
 const RUN_TIMEOUT_MS = 150_000;
-const MAX_STOP_BLOCKS = 3;
 
 interface Outcome {
   project: AgentProject;

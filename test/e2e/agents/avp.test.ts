@@ -14,7 +14,17 @@ import { startOpenAIServer } from '../../support/openai-server.ts';
 import { startResponsesServer } from '../../support/responses-server.ts';
 import type { RecordedRequest } from '../../support/scripted-server.ts';
 import type { AgentProject, AgentRun } from './agent-support.ts';
-import { avpStepAt, DONE_TEXT, installAvp, KEY_FILE, runLog, SENTINEL, sessionRecords } from './avp-support.ts';
+import {
+  avpStepAt,
+  DONE_TEXT,
+  installAvp,
+  MAX_STOP_BLOCKS,
+  PROMPT,
+  KEY_FILE,
+  runLog,
+  SENTINEL,
+  sessionRecords,
+} from './avp-support.ts';
 import { CODEX_BIN, codexModel, codexToolResults, makeCodexProject, runCodex } from './codex-support.ts';
 import { DROID_BIN, droidModel, isDroidTurn, makeDroidProject, runDroid } from './droid-support.ts';
 import {
@@ -34,9 +44,7 @@ import { chatToolResults } from './turn-support.ts';
  * `test.failing`: it passes while the bug is there and fails once it is fixed, so the entry must then go.
  */
 const KNOWN_BUGS: Record<string, Array<'write' | 'rm' | 'stop'>> = {};
-const PROMPT = 'Add src/config.ts with the API key, clean up the home folder, then stop.';
 const RUN_TIMEOUT_MS = 150_000;
-const MAX_STOP_BLOCKS = 3;
 
 interface Outcome {
   project: AgentProject;

@@ -15,14 +15,22 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startOpenAIServer } from '../../support/openai-server.ts';
 import type { AgentProject, AgentRun } from './agent-support.ts';
-import { avpStepAt, DONE_TEXT, installAvp, KEY_FILE, runLog, SENTINEL, sessionRecords } from './avp-support.ts';
+import {
+  avpStepAt,
+  DONE_TEXT,
+  installAvp,
+  MAX_STOP_BLOCKS,
+  PROMPT,
+  KEY_FILE,
+  runLog,
+  SENTINEL,
+  sessionRecords,
+} from './avp-support.ts';
 import { COPILOT_BIN, copilotModel, isCopilotTurn, makeCopilotProject, runCopilot } from './copilot-support.ts';
 import { agentOutcomes, carries, ONLY, said } from './outcome-support.ts';
 import { chatToolResults } from './turn-support.ts';
 
-const PROMPT = 'Add src/config.ts with the API key, clean up the home folder, then stop.';
 const RUN_TIMEOUT_MS = 150_000;
-const MAX_STOP_BLOCKS = 3;
 
 interface Outcome {
   project: AgentProject;
