@@ -57,6 +57,21 @@ const exitReason = (d: Doc) => d.reason as string;
 const pluginRefused = (d: Doc) => d.decision === 'deny' || d.decision === 'block';
 const claudeDenyReason = (d: Doc) => d.hookSpecificOutput?.permissionDecisionReason as string;
 const blocked = (d: Doc) => d.decision === 'block';
+/** The agent's captured shell call in `file`, running `command` instead. */
+const commandIn =
+  (file: string) =>
+  (read: Reader, command: string): Doc => {
+    const input = read(file);
+    input.tool_input.command = command;
+    return input;
+  };
+/** The agent's captured Stop in `file`, marked as a continuation of a blocked Stop when `active`. */
+const stopFrom = (file: string) => (read: Reader, active: boolean) => ({ ...read(file), stop_hook_active: active });
+/** The refusal on a PostToolUse whose `decision` the agent ignores (Qwen, Droid): the model reads the context. */
+const contextRefusal = {
+  refused: (d: Doc) => d.decision === 'block' && typeof d.hookSpecificOutput?.additionalContext === 'string',
+  reason: (d: Doc) => d.hookSpecificOutput.additionalContext as string,
+};
 
 const AGENTS: Record<AgentName, Agent> = {
   claude: {
@@ -74,7 +89,7 @@ const AGENTS: Record<AgentName, Agent> = {
       tool_name: 'Bash',
       tool_input: { command },
     }),
-    stop: (read, active) => ({ ...read('hook-input-Stop.json'), stop_hook_active: active }),
+    stop: stopFrom('hook-input-Stop.json'),
     denied: claudeDeny,
     deniedReason: claudeDenyReason,
     stopBlocked: blocked,
@@ -88,12 +103,8 @@ const AGENTS: Record<AgentName, Agent> = {
       refused: claudeDeny,
       reason: claudeDenyReason,
     }),
-    shell: (read, command) => {
-      const input = read('hook-input-PreToolUse-Bash-shell.json');
-      input.tool_input.command = command;
-      return input;
-    },
-    stop: (read, active) => ({ ...read('hook-input-Stop.json'), stop_hook_active: active }),
+    shell: commandIn('hook-input-PreToolUse-Bash-shell.json'),
+    stop: stopFrom('hook-input-Stop.json'),
     denied: claudeDeny,
     deniedReason: claudeDenyReason,
     stopBlocked: blocked,
@@ -107,12 +118,8 @@ const AGENTS: Record<AgentName, Agent> = {
       refused: (d) => d.decision === 'deny',
       reason: (d) => d.reason,
     }),
-    shell: (read, command) => {
-      const input = read('hook-input-BeforeTool-run_shell_command.json');
-      input.tool_input.command = command;
-      return input;
-    },
-    stop: (read, active) => ({ ...read('hook-input-AfterAgent.json'), stop_hook_active: active }),
+    shell: commandIn('hook-input-BeforeTool-run_shell_command.json'),
+    stop: stopFrom('hook-input-AfterAgent.json'),
     continuation: (read, reason) => ({ ...read('hook-input-BeforeAgent.json'), prompt: reason }),
     denied: (d) => d.decision === 'deny',
     deniedReason: (d) => d.reason,
@@ -126,19 +133,11 @@ const AGENTS: Record<AgentName, Agent> = {
       const input = read('hook-input-PostToolUse-write_file.json');
       input.tool_input.content = `export const KEY = "${KEY}";\n`;
       input.tool_response.returnDisplay.newContent = input.tool_input.content;
-      return {
-        input,
-        // Qwen ignores `decision` on PostToolUse: the model reads the refusal in the additional context.
-        refused: (d) => d.decision === 'block' && typeof d.hookSpecificOutput?.additionalContext === 'string',
-        reason: (d) => d.hookSpecificOutput.additionalContext,
-      };
+      // Qwen ignores `decision` on PostToolUse: the model reads the refusal in the additional context.
+      return { input, ...contextRefusal };
     },
-    shell: (read, command) => {
-      const input = read('hook-input-PreToolUse-run_shell_command.json');
-      input.tool_input.command = command;
-      return input;
-    },
-    stop: (read, active) => ({ ...read('hook-input-Stop.json'), stop_hook_active: active }),
+    shell: commandIn('hook-input-PreToolUse-run_shell_command.json'),
+    stop: stopFrom('hook-input-Stop.json'),
     denied: claudeDeny,
     deniedReason: claudeDenyReason,
     stopBlocked: blocked,
@@ -160,20 +159,12 @@ const AGENTS: Record<AgentName, Agent> = {
         file_path: input.tool_input.file_path.replace('notes.txt', 'src/pay.ts'),
         content: `export const KEY = "${KEY}";\n`,
       };
-      return {
-        input,
-        // Droid's PostToolUse never reads `decision` (its bundled code reads `continue`, `additionalContext`,
-        // `systemMessage` and exit codes): the model reads the refusal in the additional context.
-        refused: (d) => d.decision === 'block' && typeof d.hookSpecificOutput?.additionalContext === 'string',
-        reason: (d) => d.hookSpecificOutput.additionalContext,
-      };
+      // Droid's PostToolUse never reads `decision` (its bundled code reads `continue`, `additionalContext`,
+      // `systemMessage` and exit codes): the model reads the refusal in the additional context.
+      return { input, ...contextRefusal };
     },
-    shell: (read, command) => {
-      const input = read('hook-input-PreToolUse-Execute.json');
-      input.tool_input.command = command;
-      return input;
-    },
-    stop: (read, active) => ({ ...read('hook-input-Stop.json'), stop_hook_active: active }),
+    shell: commandIn('hook-input-PreToolUse-Execute.json'),
+    stop: stopFrom('hook-input-Stop.json'),
     denied: claudeDeny,
     deniedReason: claudeDenyReason,
     stopBlocked: blocked,
@@ -267,11 +258,7 @@ const AGENTS: Record<AgentName, Agent> = {
       input.tool_input.file_text = WITH_KEY;
       return { input, refused: exitRefused, reason: exitReason };
     },
-    shell: (read, command) => {
-      const input = read('hook-input-preToolUse-execute_bash.json');
-      input.tool_input.command = command;
-      return input;
-    },
+    shell: commandIn('hook-input-preToolUse-execute_bash.json'),
     stop: (read) => read('hook-input-stop.json'),
     denied: exitRefused,
     deniedReason: exitReason,
@@ -287,12 +274,8 @@ const AGENTS: Record<AgentName, Agent> = {
       input.tool_input.content = WITH_KEY;
       return { input, refused: pluginRefused, reason: (d) => d.reason };
     },
-    shell: (read, command) => {
-      const input = read('hook-input-tool.execute.before-bash.json');
-      input.tool_input.command = command;
-      return input;
-    },
-    stop: (read, active) => ({ ...read('hook-input-session.idle.json'), stop_hook_active: active }),
+    shell: commandIn('hook-input-tool.execute.before-bash.json'),
+    stop: stopFrom('hook-input-session.idle.json'),
     denied: pluginRefused,
     deniedReason: (d) => d.reason,
     stopBlocked: (d) => d.decision === 'block',
@@ -357,7 +340,7 @@ async function setup(name: AgentName) {
   const hook = async (input: unknown, extra: Record<string, string> = {}) => {
     const given = typeof input === 'string' ? undefined : (input as Doc);
     const { _event, ...body } = given ?? {};
-    const cmd = a.command && given ? a.command(root, text, given) : a.command ? a.command(root, text, {}) : command;
+    const cmd = a.command ? a.command(root, text, given ?? {}) : command;
     const p = Bun.spawn(['sh', '-c', cmd || 'false'], {
       cwd: root,
       env: { ...hookEnv, ...extra },
@@ -376,14 +359,27 @@ async function setup(name: AgentName) {
     }
     return { code: a.exitCodes && code === 2 ? 0 : code, rawCode: code, stdout, stderr, json };
   };
+  /** `avp accept`, as the user does after changing a control file (hook mode obeys only what was accepted). */
+  const accept = async () => {
+    const out = await runAvp(['accept'], { bin: BIN, cwd: root, env });
+    if (out.code !== 0) throw new Error(`avp accept failed: ${out.stderr}`);
+  };
   const validator = async (dir: string, text: string, script: string) => {
     mkdirSync(join(root, '.avp/validators', dir, 'scripts'), { recursive: true });
     writeFileSync(join(root, '.avp/validators', dir, 'VALIDATOR.md'), text);
     writeFileSync(join(root, '.avp/validators', dir, 'scripts/check.sh'), script, { mode: 0o755 });
-    const accept = await runAvp(['accept'], { bin: BIN, cwd: root, env });
-    if (accept.code !== 0) throw new Error(`avp accept failed: ${accept.stderr}`);
+    await accept();
   };
-  return { a, root, home, command, read, hook, validator, settings, installed };
+  /** A Stop validator that is never satisfied: every Stop is refused until the loop guard lets the agent stop. */
+  const stopThatAlwaysFails = () =>
+    validator(
+      'always-fails',
+      '---\nname: always-fails\ndescription: Never satisfied.\nseverity: error\ntrigger: Stop\nscript: scripts/check.sh\n---\nNever.\n',
+      sh(
+        `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"never","suggestion":"give up"}],"summary":"never satisfied"}'`,
+      ),
+    );
+  return { a, root, home, command, read, hook, accept, validator, stopThatAlwaysFails, settings, installed };
 }
 
 for (const name of Object.keys(AGENTS) as AgentName[]) {
@@ -423,13 +419,7 @@ for (const name of Object.keys(AGENTS) as AgentName[]) {
       'a Stop validator that keeps failing ends within the loop guard (maxStopBlocks = 3)',
       async () => {
         const s = await setup(name);
-        await s.validator(
-          'always-fails',
-          '---\nname: always-fails\ndescription: Never satisfied.\nseverity: error\ntrigger: Stop\nscript: scripts/check.sh\n---\nNever.\n',
-          sh(
-            `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"never","suggestion":"give up"}],"summary":"never satisfied"}'`,
-          ),
-        );
+        await s.stopThatAlwaysFails();
         const answers: boolean[] = [];
         for (let i = 0; i < 6; i++) {
           const r = await s.hook(s.a.stop(s.read, i > 0));
@@ -454,13 +444,7 @@ for (const name of Object.keys(AGENTS) as AgentName[]) {
     if (AGENTS[name].continuation)
       test('after blocked Stops, a real user prompt starts a new series; the continuation does not', async () => {
         const s = await setup(name);
-        await s.validator(
-          'always-fails',
-          '---\nname: always-fails\ndescription: Never satisfied.\nseverity: error\ntrigger: Stop\nscript: scripts/check.sh\n---\nNever.\n',
-          sh(
-            `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"never","suggestion":"give up"}],"summary":"never satisfied"}'`,
-          ),
-        );
+        await s.stopThatAlwaysFails();
         const stop = async (active: boolean) => (await s.hook(s.a.stop(s.read, active))).json!;
         const first = await stop(false);
         expect(s.a.stopBlocked(first)).toBe(true);
@@ -481,7 +465,7 @@ for (const name of Object.keys(AGENTS) as AgentName[]) {
       // A validator that cannot be read might have been meant for this event: avp fails closed.
       mkdirSync(join(s.root, '.avp/validators/broken'), { recursive: true });
       writeFileSync(join(s.root, '.avp/validators/broken/VALIDATOR.md'), '---\nname: [oops\n---\n');
-      await runAvp(['accept'], { bin: BIN, cwd: s.root, env: { HOME: s.home, AVP_HOME: join(s.home, '.avp') } });
+      await s.accept();
       const r = await s.hook(s.a.shell(s.read, 'ls src'));
       expect(r.code).toBe(0);
       expect(s.a.denied(r.json!)).toBe(true);
@@ -547,13 +531,7 @@ test('deinit removes only avp’s entries from every agent’s file', async () =
 
 test('Qwen Code: UserPromptSubmit before every model call of a turn neither resets the turn nor the Stop guard', async () => {
   const s = await setup('qwen');
-  await s.validator(
-    'always-fails',
-    '---\nname: always-fails\ndescription: Never satisfied.\nseverity: error\ntrigger: Stop\nscript: scripts/check.sh\n---\nNever.\n',
-    sh(
-      `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"never","suggestion":"give up"}],"summary":"never satisfied"}'`,
-    ),
-  );
+  await s.stopThatAlwaysFails();
   const prompt = s.read('hook-input-UserPromptSubmit.json');
   const stop = () => s.hook(s.a.stop(s.read, false));
   expect((await s.hook(prompt)).code).toBe(0);

@@ -76,6 +76,18 @@ export const commandOf = (hook: HookSetup): string | undefined => ('command' in 
 /** Whether the driver writes the agent's project hook file (not when `avp init` does). */
 export const writesHooks = (hook: HookSetup): boolean => !('avpInit' in hook);
 
+/** A PreToolUse refusal in Claude Code's shape, which Codex, Qwen Code and Droid read too (nothing else in it). */
+export const preToolUseDeny = (reason: string) => ({
+  hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
+});
+
+/** A settings `hooks` table running `entry` on every tool event (any tool, `matcher: '*'`) and every other event. */
+export const hooksOn = (toolEvents: string[], otherEvents: string[], entry: object) =>
+  Object.fromEntries([
+    ...toolEvents.map((e) => [e, [{ matcher: '*', hooks: [entry] }]]),
+    ...otherEvents.map((e) => [e, [{ hooks: [entry] }]]),
+  ]);
+
 /**
  * A folder for temp projects that no other user can write to, nor any folder above it: Gemini CLI skips a settings
  * file (the judge's hooks-off defaults) under a folder writable by others, such as /tmp.

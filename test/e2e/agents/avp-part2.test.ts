@@ -8,16 +8,27 @@
  * the turn — the Stop validator blocks, and the loop guard lets the agent stop after `maxStopBlocks` (3) blocks
  * (OpenCode: see KNOWN_BUGS; Cline runs in yolo mode, where its `submit_and_exit` is the Stop). All at once.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type OpenAIReply, startOpenAIServer } from '../../support/openai-server.ts';
 import type { ScriptFn } from '../../support/scripted-server.ts';
 import type { AgentProject, AgentRun } from './agent-support.ts';
-import { avpStepAt, DONE_TEXT, installAvp, KEY_FILE, runLog, SENTINEL, sessionRecords } from './avp-support.ts';
+import {
+  avpStepAt,
+  DONE_TEXT,
+  installAvp,
+  MAX_STOP_BLOCKS,
+  PROMPT,
+  KEY_FILE,
+  runLog,
+  SENTINEL,
+  sessionRecords,
+} from './avp-support.ts';
 import { COPILOT_BIN, copilotModel, isCopilotTurn, makeCopilotProject, runCopilot } from './copilot-support.ts';
 import { isOpenCodeTurn, makeOpenCodeProject, OPENCODE_BIN, openCodeModel, runOpenCode } from './opencode-support.ts';
 import { CLINE_BIN, clineModel, isClineTurn, makeClineProject, runCline } from './cline-support.ts';
+import { agentOutcomes, carries, ONLY, said } from './outcome-support.ts';
 import { chatToolResults } from './turn-support.ts';
 
 /**
@@ -31,9 +42,7 @@ const KNOWN_BUGS: Record<string, Check[]> = {
   // TUI's server) the follow-up runs and the loop guard ends it: opencode-serve.test.ts (docs/agents-e2e.md).
   opencode: ['stop'],
 };
-const PROMPT = 'Add src/config.ts with the API key, clean up the home folder, then stop.';
 const RUN_TIMEOUT_MS = 150_000;
-const MAX_STOP_BLOCKS = 3;
 
 interface Outcome {
   project: AgentProject;
@@ -113,33 +122,10 @@ const CASES: AgentCase[] = [
   },
 ];
 
-const outcomes = new Map<string, Outcome | Error>();
-/** `AVP_E2E_AGENTS=opencode` runs only those agents, as in avp.test.ts. */
-const ONLY = process.env.AVP_E2E_AGENTS?.split(',').filter(Boolean);
 const wanted = (c: AgentCase) => existsSync(c.bin) && (!ONLY || ONLY.includes(c.agent));
+const { startAll, outcome } = agentOutcomes<AgentCase, Outcome>((c) => c.agent);
 
-beforeAll(async () => {
-  const available = CASES.filter(wanted);
-  await Promise.all(available.map(async (c) => outcomes.set(c.agent, await c.start().catch((e: Error) => e))));
-}, 200_000);
-
-afterAll(() => {
-  if (process.env.AVP_E2E_KEEP === '1') return;
-  for (const o of outcomes.values()) if (!(o instanceof Error)) o.project.cleanup();
-});
-
-function outcome(c: AgentCase): Outcome {
-  const o = outcomes.get(c.agent);
-  if (!o) throw new Error(`${c.agent} did not run`);
-  if (o instanceof Error) throw o;
-  return o;
-}
-
-const said = (o: Outcome) =>
-  `exit ${o.run.code}\nstdout: ${o.run.stdout.slice(-1500)}\nstderr: ${o.run.stderr.slice(-1500)}`;
-/** Whether a request carries `needle`, said without dumping the request (agents' requests are tens of KB). */
-const carries = (body: any, needle: string) =>
-  expect(JSON.stringify(body).includes(needle), `the request carries ${needle}`);
+beforeAll(() => startAll(CASES.filter(wanted), (c) => c.start()), 200_000);
 const check = (agent: string, which: Check) => (KNOWN_BUGS[agent]?.includes(which) ? test.failing : test);
 
 for (const c of CASES) {

@@ -6,7 +6,7 @@
  * runs (the temp HOME's sentinel survives; an `rm` guard on PATH would record the attempt); (3) ends the turn — the
  * Stop validator blocks, and the loop guard lets the agent stop after `maxStopBlocks` (3) blocks. All four at once.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startGeminiServer } from '../../support/gemini-server.ts';
@@ -14,7 +14,17 @@ import { startOpenAIServer } from '../../support/openai-server.ts';
 import { startResponsesServer } from '../../support/responses-server.ts';
 import type { RecordedRequest } from '../../support/scripted-server.ts';
 import type { AgentProject, AgentRun } from './agent-support.ts';
-import { avpStepAt, DONE_TEXT, installAvp, KEY_FILE, runLog, SENTINEL, sessionRecords } from './avp-support.ts';
+import {
+  avpStepAt,
+  DONE_TEXT,
+  installAvp,
+  MAX_STOP_BLOCKS,
+  PROMPT,
+  KEY_FILE,
+  runLog,
+  SENTINEL,
+  sessionRecords,
+} from './avp-support.ts';
 import { CODEX_BIN, codexModel, codexToolResults, makeCodexProject, runCodex } from './codex-support.ts';
 import { DROID_BIN, droidModel, isDroidTurn, makeDroidProject, runDroid } from './droid-support.ts';
 import {
@@ -26,6 +36,7 @@ import {
   runGemini,
 } from './gemini-support.ts';
 import { isQwenTurn, makeQwenProject, QWEN_BIN, qwenModel, runQwen } from './qwen-support.ts';
+import { agentOutcomes, carries, ONLY, said } from './outcome-support.ts';
 import { chatToolResults } from './turn-support.ts';
 
 /**
@@ -33,9 +44,7 @@ import { chatToolResults } from './turn-support.ts';
  * `test.failing`: it passes while the bug is there and fails once it is fixed, so the entry must then go.
  */
 const KNOWN_BUGS: Record<string, Array<'write' | 'rm' | 'stop'>> = {};
-const PROMPT = 'Add src/config.ts with the API key, clean up the home folder, then stop.';
 const RUN_TIMEOUT_MS = 150_000;
-const MAX_STOP_BLOCKS = 3;
 
 interface Outcome {
   project: AgentProject;
@@ -128,33 +137,10 @@ const CASES: AgentCase[] = [
   },
 ];
 
-const outcomes = new Map<string, Outcome | Error>();
-/** `AVP_E2E_AGENTS=droid,qwen` runs only those agents (one agent's fix need not load the machine with four). */
-const ONLY = process.env.AVP_E2E_AGENTS?.split(',').filter(Boolean);
 const runs = (c: AgentCase) => existsSync(c.bin) && (!ONLY || ONLY.includes(c.agent));
+const { startAll, outcome } = agentOutcomes<AgentCase, Outcome>((c) => c.agent);
 
-beforeAll(async () => {
-  const available = CASES.filter(runs);
-  await Promise.all(available.map(async (c) => outcomes.set(c.agent, await c.start().catch((e: Error) => e))));
-}, 240_000);
-
-afterAll(() => {
-  if (process.env.AVP_E2E_KEEP === '1') return;
-  for (const o of outcomes.values()) if (!(o instanceof Error)) o.project.cleanup();
-});
-
-function outcome(c: AgentCase): Outcome {
-  const o = outcomes.get(c.agent);
-  if (!o) throw new Error(`${c.agent} did not run`);
-  if (o instanceof Error) throw o;
-  return o;
-}
-
-const said = (o: Outcome) =>
-  `exit ${o.run.code}\nstdout: ${o.run.stdout.slice(-1500)}\nstderr: ${o.run.stderr.slice(-1500)}`;
-const text = (body: any) => JSON.stringify(body);
-/** Whether a request carries `needle`, said without dumping the request (agents' requests are tens of KB). */
-const carries = (body: any, needle: string) => expect(text(body).includes(needle), `the request carries ${needle}`);
+beforeAll(() => startAll(CASES.filter(runs), (c) => c.start()), 240_000);
 /** `test`, or `test.failing` for a check KNOWN_BUGS lists for this agent. */
 const check = (agent: string, which: 'write' | 'rm' | 'stop') =>
   KNOWN_BUGS[agent]?.includes(which) ? test.failing : test;

@@ -11,9 +11,12 @@ import {
   type AgentProject,
   type AgentRun,
   BIN,
+  commandOf,
   type HookSetup,
   writesHooks,
   makeAgentProject,
+  preToolUseDeny,
+  reasonOf,
   runAgent,
   writeJson,
 } from './agent-support.ts';
@@ -21,18 +24,12 @@ import { stepAt } from './turn-support.ts';
 
 export const CODEX_BIN = join(BIN, 'codex');
 
-/** Codex's PreToolUse block; it rejects unknown keys, so nothing else goes in. */
-export const CODEX_BLOCK = {
-  hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: '' },
-};
-
 const EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'];
 
 /** A project whose Codex config talks to `baseUrl` and runs `project.hookCommand` on every event. */
 export function makeCodexProject(baseUrl: string, hook: HookSetup): AgentProject {
-  const block = structuredClone(CODEX_BLOCK);
-  if ('reason' in hook) block.hookSpecificOutput.permissionDecisionReason = hook.reason;
-  const project = makeAgentProject('codex', block, 'command' in hook ? hook.command : undefined);
+  // Codex rejects unknown keys in its answer: the refusal holds nothing else.
+  const project = makeAgentProject('codex', preToolUseDeny(reasonOf(hook)), commandOf(hook));
   const codexHome = join(project.home, '.codex');
   mkdirSync(codexHome, { recursive: true });
   writeFileSync(

@@ -10,18 +10,27 @@
  * would write it), `rm -rf ~` (denied; the `rm` guard records an attempt), and the end of the turn (a user Stop
  * validator that never passes, ended by the loop guard). Two runs at once: the default home, and `COPILOT_HOME`.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startOpenAIServer } from '../../support/openai-server.ts';
 import type { AgentProject, AgentRun } from './agent-support.ts';
-import { avpStepAt, DONE_TEXT, installAvp, KEY_FILE, runLog, SENTINEL, sessionRecords } from './avp-support.ts';
+import {
+  avpStepAt,
+  DONE_TEXT,
+  installAvp,
+  MAX_STOP_BLOCKS,
+  PROMPT,
+  KEY_FILE,
+  runLog,
+  SENTINEL,
+  sessionRecords,
+} from './avp-support.ts';
 import { COPILOT_BIN, copilotModel, isCopilotTurn, makeCopilotProject, runCopilot } from './copilot-support.ts';
+import { agentOutcomes, carries, ONLY, said } from './outcome-support.ts';
 import { chatToolResults } from './turn-support.ts';
 
-const PROMPT = 'Add src/config.ts with the API key, clean up the home folder, then stop.';
 const RUN_TIMEOUT_MS = 150_000;
-const MAX_STOP_BLOCKS = 3;
 
 interface Outcome {
   project: AgentProject;
@@ -61,31 +70,10 @@ async function drive(home: Home): Promise<Outcome> {
 }
 
 const HOMES: Home[] = ['default', 'COPILOT_HOME'];
-const outcomes = new Map<Home, Outcome | Error>();
-const ONLY = process.env.AVP_E2E_AGENTS?.split(',').filter(Boolean);
 const wanted = existsSync(COPILOT_BIN) && (!ONLY || ONLY.includes('copilot'));
+const { startAll, outcome } = agentOutcomes<Home, Outcome>((home) => `copilot (${home})`);
 
-beforeAll(async () => {
-  if (!wanted) return;
-  await Promise.all(HOMES.map(async (h) => outcomes.set(h, await drive(h).catch((e: Error) => e))));
-}, 200_000);
-
-afterAll(() => {
-  if (process.env.AVP_E2E_KEEP === '1') return;
-  for (const o of outcomes.values()) if (!(o instanceof Error)) o.project.cleanup();
-});
-
-function outcome(home: Home): Outcome {
-  const o = outcomes.get(home);
-  if (!o) throw new Error(`copilot (${home}) did not run`);
-  if (o instanceof Error) throw o;
-  return o;
-}
-
-const said = (o: Outcome) =>
-  `exit ${o.run.code}\nstdout: ${o.run.stdout.slice(-1500)}\nstderr: ${o.run.stderr.slice(-1500)}`;
-const carries = (body: any, needle: string) =>
-  expect(JSON.stringify(body).includes(needle), `the request carries ${needle}`);
+beforeAll(() => (wanted ? startAll(HOMES, drive) : undefined), 200_000);
 
 for (const home of HOMES) {
   describe.skipIf(!wanted)(`avp init --agent copilot --user, in the real Copilot CLI (${home} home)`, () => {

@@ -13,8 +13,10 @@ import {
   BIN,
   commandOf,
   type HookSetup,
+  hooksOn,
   writesHooks,
   makeAgentProject,
+  preToolUseDeny,
   reasonOf,
   runAgent,
   writeJson,
@@ -27,19 +29,11 @@ export const DROID_MODEL = 'test-model';
 const TOOL_EVENTS = ['PreToolUse', 'PostToolUse'];
 const OTHER_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd'];
 
-/** Droid's PreToolUse block: Claude Code's shape. */
-export const droidBlock = (reason: string) => ({
-  hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
-});
-
 /** A project whose Droid talks to `baseUrl` (with `/v1`) and runs `project.hookCommand` on the main events. */
 export function makeDroidProject(baseUrl: string, hook: HookSetup): AgentProject {
-  const project = makeAgentProject('droid', droidBlock(reasonOf(hook)), commandOf(hook));
+  const project = makeAgentProject('droid', preToolUseDeny(reasonOf(hook)), commandOf(hook));
   const entry = { type: 'command', command: project.hookCommand, timeout: 60 };
-  const hooks = Object.fromEntries([
-    ...TOOL_EVENTS.map((e) => [e, [{ matcher: '*', hooks: [entry] }]]),
-    ...OTHER_EVENTS.map((e) => [e, [{ hooks: [entry] }]]),
-  ]);
+  const hooks = hooksOn(TOOL_EVENTS, OTHER_EVENTS, entry);
   if (writesHooks(hook)) writeJson(join(project.root, '.factory', 'hooks.json'), hooks);
   writeJson(join(project.home, '.factory', 'settings.json'), {
     customModels: [

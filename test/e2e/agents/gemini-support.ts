@@ -12,6 +12,7 @@ import {
   BIN,
   commandOf,
   type HookSetup,
+  hooksOn,
   writesHooks,
   makeAgentProject,
   reasonOf,
@@ -30,10 +31,7 @@ const OTHER_EVENTS = ['SessionStart', 'BeforeAgent', 'AfterAgent', 'SessionEnd']
 export function makeGeminiProject(baseUrl: string, hook: HookSetup, parent?: string): AgentProject {
   const project = makeAgentProject('gemini', { decision: 'deny', reason: reasonOf(hook) }, commandOf(hook), parent);
   const entry = { type: 'command', command: project.hookCommand, name: 'record', timeout: 60_000 };
-  const hooks = Object.fromEntries([
-    ...TOOL_EVENTS.map((e) => [e, [{ matcher: '*', hooks: [entry] }]]),
-    ...OTHER_EVENTS.map((e) => [e, [{ hooks: [entry] }]]),
-  ]);
+  const hooks = hooksOn(TOOL_EVENTS, OTHER_EVENTS, entry);
   if (writesHooks(hook)) writeJson(join(project.root, '.gemini', 'settings.json'), { hooks });
   writeJson(join(project.home, '.gemini', 'settings.json'), {
     security: { auth: { selectedType: 'gemini-api-key' } },

@@ -5,7 +5,7 @@
  * fire and the recorded inputs have the shape of the captured fixtures; (3) a blocking answer from the hook stops
  * the tool, and the block reason reaches the model's next request. All four run at once, in one shared setup.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startGeminiServer } from '../../support/gemini-server.ts';
@@ -23,6 +23,7 @@ import {
   makeGeminiProject,
   runGemini,
 } from './gemini-support.ts';
+import { agentOutcomes, said } from './outcome-support.ts';
 import { isQwenTurn, makeQwenProject, QWEN_BIN, qwenModel, runQwen } from './qwen-support.ts';
 import {
   captureFixtures,
@@ -167,40 +168,16 @@ const CASES: AgentCase[] = [
 
 /** An agent whose CLI is not installed here (Droid ships a binary for a few platforms only) is skipped, not failed. */
 const available = CASES.filter((c) => existsSync(c.bin));
-const outcomes = new Map<string, Outcome | Error>();
+const { startAll, outcome, finished } = agentOutcomes<AgentCase, Outcome>((c) => c.name);
 
 beforeAll(async () => {
-  await Promise.all(
-    available.map(async (c) => {
-      try {
-        outcomes.set(c.name, await c.start());
-      } catch (e) {
-        outcomes.set(c.name, e as Error);
-      }
-    }),
-  );
+  await startAll(available, (c) => c.start());
   if (process.env.AVP_E2E_CAPTURE === '1')
     for (const c of available) {
-      const o = outcomes.get(c.name);
-      if (c.captured && o && !(o instanceof Error)) captureFixtures(c.fixtures, o.project, o.records);
+      const o = finished(c);
+      if (c.captured && o) captureFixtures(c.fixtures, o.project, o.records);
     }
 }, 240_000);
-
-afterAll(() => {
-  if (process.env.AVP_E2E_KEEP === '1') return;
-  for (const o of outcomes.values()) if (!(o instanceof Error)) o.project.cleanup();
-});
-
-function outcome(c: AgentCase): Outcome {
-  const o = outcomes.get(c.name);
-  if (!o) throw new Error(`${c.name} did not run`);
-  if (o instanceof Error) throw o;
-  return o;
-}
-
-/** What the run printed, for a failure message. */
-const said = (o: Outcome) =>
-  `exit ${o.run.code}\nstdout: ${o.run.stdout.slice(-1500)}\nstderr: ${o.run.stderr.slice(-1500)}`;
 
 const commandOf = (input: any): string => String(input?.tool_input?.command ?? input?.tool_input?.cmd ?? '');
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync } from 'node:fs';
 import { startOpenAIServer } from '../../support/openai-server.ts';
 import { type AgentProject, type AgentRun, groupAlive, processesWithHome } from './agent-support.ts';
-import { avpStepAt, DONE_TEXT, installAvp, sessionRecords } from './avp-support.ts';
+import { avpStepAt, DONE_TEXT, installAvp, MAX_STOP_BLOCKS, PROMPT, sessionRecords } from './avp-support.ts';
 import {
   isOpenCodeTurn,
   makeOpenCodeProject,
@@ -23,8 +23,6 @@ import {
 } from './opencode-support.ts';
 import { chatToolResults } from './turn-support.ts';
 
-const PROMPT = 'Add src/config.ts with the API key, clean up the home folder, then stop.';
-const MAX_STOP_BLOCKS = 3;
 /**
  * Bounds for a loaded machine; each wait ends as soon as its condition holds (a normal run takes 20 to 50 s, most of
  * it OpenCode's own start-up). Worst case, every bound spent: about 160 s, inside BEFORE_ALL_MS, so a failing run

@@ -12,8 +12,10 @@ import {
   BIN,
   commandOf,
   type HookSetup,
+  hooksOn,
   writesHooks,
   makeAgentProject,
+  preToolUseDeny,
   reasonOf,
   runAgent,
   writeJson,
@@ -25,19 +27,11 @@ export const QWEN_BIN = join(BIN, 'qwen');
 const TOOL_EVENTS = ['PreToolUse', 'PostToolUse'];
 const OTHER_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd'];
 
-/** Qwen's PreToolUse block: Claude Code's shape. */
-export const qwenBlock = (reason: string) => ({
-  hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
-});
-
 /** A project whose Qwen Code talks to `baseUrl` (with `/v1`) and runs `project.hookCommand` on the main events. */
 export function makeQwenProject(baseUrl: string, hook: HookSetup): AgentProject {
-  const project = makeAgentProject('qwen', qwenBlock(reasonOf(hook)), commandOf(hook));
+  const project = makeAgentProject('qwen', preToolUseDeny(reasonOf(hook)), commandOf(hook));
   const entry = { type: 'command', command: project.hookCommand, name: 'record', timeout: 60 };
-  const hooks = Object.fromEntries([
-    ...TOOL_EVENTS.map((e) => [e, [{ matcher: '*', hooks: [entry] }]]),
-    ...OTHER_EVENTS.map((e) => [e, [{ hooks: [entry] }]]),
-  ]);
+  const hooks = hooksOn(TOOL_EVENTS, OTHER_EVENTS, entry);
   if (writesHooks(hook)) writeJson(join(project.root, '.qwen', 'settings.json'), { hooks });
   writeJson(join(project.home, '.qwen', 'settings.json'), {
     security: { auth: { selectedType: 'openai' } },

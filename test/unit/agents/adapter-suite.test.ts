@@ -52,6 +52,19 @@ const exitCodeAnswer = (out: AgentAnswer): Doc => ({
   reason: out.exitCode === 2 ? (out.stderr ?? '').trim() : undefined,
   stdout: out.stdout.trim() || undefined,
 });
+/** How Windsurf and Kiro read avp's answer: by its exit code. */
+const exitCodeReading: Pick<AgentCases, 'decode' | 'refuses' | 'reason' | 'context'> = {
+  decode: exitCodeAnswer,
+  refuses: (doc) => doc.exit === 2,
+  reason: (doc) => doc.reason as string | undefined,
+  context: (doc) => doc.stdout as string | undefined,
+};
+/** How avp's own plugin (OpenCode, Amp) reads avp's answer: its `decision`, `reason` and `context`. */
+const pluginReading: Pick<AgentCases, 'refuses' | 'reason' | 'context'> = {
+  refuses: (doc) => doc.decision === 'deny' || doc.decision === 'block',
+  reason: (doc) => doc.reason as string | undefined,
+  context: (doc) => doc.context as string | undefined,
+};
 
 const hso = (doc: Doc) => (doc.hookSpecificOutput ?? {}) as Doc;
 const claudeRefuses = (doc: Doc, trigger: string) =>
@@ -111,7 +124,7 @@ const CASES: Record<AgentName, AgentCases> = {
       { file: 'hook-input-UserPromptSubmit.json', expect: { event: 'UserPromptSubmit', prompt: 'Do the task.' } },
       { file: 'hook-input-SessionStart.json', expect: { event: 'SessionStart', matcherValue: 'startup' } },
     ],
-    refuses: (doc, trigger) => claudeRefuses(doc, trigger),
+    refuses: claudeRefuses,
     reason: claudeReason,
     context: claudeContext,
     forbidden: (doc, trigger) => {
@@ -370,10 +383,7 @@ const CASES: Record<AgentName, AgentCases> = {
         expect: { event: 'Stop', lastMessage: 'Done: added src/pay.ts.' },
       },
     ],
-    decode: exitCodeAnswer,
-    refuses: (doc) => doc.exit === 2,
-    reason: (doc) => doc.reason as string | undefined,
-    context: (doc) => doc.stdout as string | undefined,
+    ...exitCodeReading,
   },
   cline: {
     folder: 'cline',
@@ -447,10 +457,7 @@ const CASES: Record<AgentName, AgentCases> = {
       { file: 'hook-input-agentSpawn.json', expect: { event: 'SessionStart', agentEvent: 'agentSpawn' } },
       { file: 'hook-input-stop.json', expect: { event: 'Stop', lastMessage: 'Added src/pay.ts.' } },
     ],
-    decode: exitCodeAnswer,
-    refuses: (doc) => doc.exit === 2,
-    reason: (doc) => doc.reason as string | undefined,
-    context: (doc) => doc.stdout as string | undefined,
+    ...exitCodeReading,
   },
   opencode: {
     folder: 'opencode',
@@ -488,9 +495,7 @@ const CASES: Record<AgentName, AgentCases> = {
         },
       },
     ],
-    refuses: (doc) => doc.decision === 'deny' || doc.decision === 'block',
-    reason: (doc) => doc.reason as string | undefined,
-    context: (doc) => doc.context as string | undefined,
+    ...pluginReading,
   },
   amp: {
     folder: 'amp',
@@ -508,9 +513,7 @@ const CASES: Record<AgentName, AgentCases> = {
         files: {},
       },
     ],
-    refuses: (doc) => doc.decision === 'deny' || doc.decision === 'block',
-    reason: (doc) => doc.reason as string | undefined,
-    context: (doc) => doc.context as string | undefined,
+    ...pluginReading,
   },
 };
 
