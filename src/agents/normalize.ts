@@ -224,6 +224,22 @@ export function claudeResponse(response: unknown): ResponseFacts | undefined {
   return facts;
 }
 
+/**
+ * The response of a Gemini-family file tool (Gemini CLI's AfterTool, Qwen Code's PostToolUse): `tool_response` is
+ * `{llmContent, returnDisplay}` and a file tool's `returnDisplay` has the contents before and after.
+ */
+export function displayResponse(response: unknown): ResponseFacts | undefined {
+  const display = obj(obj(response)?.returnDisplay);
+  if (!display) return undefined;
+  const facts: ResponseFacts = {};
+  if (display.isNewFile === true) {
+    facts.created = true;
+    facts.before = null;
+  } else if (typeof display.originalContent === 'string') facts.before = display.originalContent;
+  if (typeof display.newContent === 'string') facts.after = display.newContent;
+  return facts;
+}
+
 /** One file of a patch: what it will be (PreToolUse) or was (PostToolUse) made into. */
 function patchChange(
   op: PatchOp,

@@ -12,7 +12,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HookEvent } from '../../event.ts';
 import { failClosedWith, jsonAnswer } from '../claude-shape.ts';
-import { normalizeWith, obj, type NormalizeSpec, type ResponseFacts } from '../normalize.ts';
+import { displayResponse, normalizeWith, type NormalizeSpec } from '../normalize.ts';
 import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
 const EVENTS: Record<string, string> = {
@@ -59,19 +59,6 @@ const ABILITIES: EventAbilities = {
   SessionStart: { stop: false, context: true },
 };
 
-/** AfterTool's `tool_response.returnDisplay` of write_file/replace: the contents before and after. */
-function geminiResponse(response: unknown): ResponseFacts | undefined {
-  const display = obj(obj(response)?.returnDisplay);
-  if (!display) return undefined;
-  const facts: ResponseFacts = {};
-  if (display.isNewFile === true) {
-    facts.created = true;
-    facts.before = null;
-  } else if (typeof display.originalContent === 'string') facts.before = display.originalContent;
-  if (typeof display.newContent === 'string') facts.after = display.newContent;
-  return facts;
-}
-
 export function geminiDocument(event: HookEvent, d: Decision): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (d.kind === 'deny' || d.kind === 'block') out.decision = 'deny';
@@ -90,7 +77,7 @@ const SPEC: NormalizeSpec = {
   projectDirVars: ['GEMINI_PROJECT_DIR', 'CLAUDE_PROJECT_DIR'],
   sessionEnv: 'GEMINI_SESSION_ID',
   lastMessageField: 'prompt_response',
-  response: geminiResponse,
+  response: displayResponse,
 };
 
 const home = (env: NodeJS.ProcessEnv) => join(env.HOME || homedir(), '.gemini');

@@ -13,7 +13,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HookEvent } from '../../event.ts';
 import { claudeShape, failClosedWith, jsonAnswer } from '../claude-shape.ts';
-import { normalizeWith, obj, type NormalizeSpec, type ResponseFacts } from '../normalize.ts';
+import { displayResponse, normalizeWith, type NormalizeSpec } from '../normalize.ts';
 import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
 const NAMES = [
@@ -58,19 +58,6 @@ const ABILITIES: EventAbilities = {
   SubagentStart: { stop: false, context: true },
 };
 
-/** Qwen's PostToolUse `tool_response` is `{llmContent, returnDisplay}`; a file tool's display has both contents. */
-function qwenResponse(response: unknown): ResponseFacts | undefined {
-  const display = obj(obj(response)?.returnDisplay);
-  if (!display) return undefined;
-  const facts: ResponseFacts = {};
-  if (display.isNewFile === true) {
-    facts.created = true;
-    facts.before = null;
-  } else if (typeof display.originalContent === 'string') facts.before = display.originalContent;
-  if (typeof display.newContent === 'string') facts.after = display.newContent;
-  return facts;
-}
-
 const SPEC: NormalizeSpec = {
   name: 'qwen',
   displayName: 'Qwen Code',
@@ -80,7 +67,7 @@ const SPEC: NormalizeSpec = {
   lastMessageField: 'last_assistant_message',
   // UserPromptSubmit comes before every model call of a turn; its `prompt_id` says which are the same turn.
   turnIdField: 'prompt_id',
-  response: qwenResponse,
+  response: displayResponse,
   // Qwen sends `stop_hook_active: true` on every Stop, the first included: avp counts the series itself.
   stopHookActive: (raw, trigger) =>
     trigger === 'Stop' ? true : typeof raw.stop_hook_active === 'boolean' ? raw.stop_hook_active : undefined,
