@@ -12,7 +12,8 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HookEvent } from '../../event.ts';
-import { claudeShape, failClosedWith, jsonAnswer } from '../claude-shape.ts';
+import { claudeShape, jsonAnswer } from '../claude-shape.ts';
+import { failClosedFor } from '../reshape.ts';
 import { normalizeWith, type NormalizeSpec } from '../normalize.ts';
 import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
@@ -108,7 +109,7 @@ const codex: AgentAdapter = {
   extraFields: false,
   normalize: (input, env) => normalizeWith(SPEC, input, env),
   render: (event, d) => jsonAnswer(codexDocument(event, d)),
-  failClosed: (input, problem) => failClosedWith(codex, input, problem),
+  failClosed: failClosedFor(() => codex, 'hook_event_name'),
   install: {
     scopes: ['project', 'user'],
     path: (scope, root, env) =>

@@ -10,7 +10,8 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HookEvent } from '../../event.ts';
-import { claudeShape, failClosedWith, jsonAnswer } from '../claude-shape.ts';
+import { claudeShape, jsonAnswer } from '../claude-shape.ts';
+import { failClosedFor } from '../reshape.ts';
 import { claudeResponse, normalizeWith, type NormalizeSpec } from '../normalize.ts';
 import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
@@ -106,7 +107,7 @@ const droid: AgentAdapter = {
   extraFields: false,
   normalize: (input, env) => normalizeWith(SPEC, input, env),
   render: (event: HookEvent, d: Decision) => jsonAnswer(droidShape(event, d)),
-  failClosed: (input, problem) => failClosedWith(droid, input, problem),
+  failClosed: failClosedFor(() => droid, 'hook_event_name'),
   install: {
     scopes: ['project', 'user'],
     path: (scope, root, env) =>

@@ -11,7 +11,8 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HookEvent } from '../../event.ts';
-import { failClosedWith, jsonAnswer } from '../claude-shape.ts';
+import { jsonAnswer } from '../claude-shape.ts';
+import { failClosedFor } from '../reshape.ts';
 import { displayResponse, normalizeWith, type NormalizeSpec } from '../normalize.ts';
 import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
@@ -92,7 +93,7 @@ const gemini: AgentAdapter = {
   extraFields: false,
   normalize: (input, env) => normalizeWith(SPEC, input, env),
   render: (event, d) => jsonAnswer(geminiDocument(event, d)),
-  failClosed: (input, problem) => failClosedWith(gemini, input, problem),
+  failClosed: failClosedFor(() => gemini, 'hook_event_name'),
   install: {
     scopes: ['project', 'user'],
     path: (scope, root, env) =>

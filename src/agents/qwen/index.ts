@@ -12,7 +12,8 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HookEvent } from '../../event.ts';
-import { claudeShape, failClosedWith, jsonAnswer } from '../claude-shape.ts';
+import { claudeShape, jsonAnswer } from '../claude-shape.ts';
+import { failClosedFor } from '../reshape.ts';
 import { displayResponse, normalizeWith, type NormalizeSpec } from '../normalize.ts';
 import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
@@ -85,7 +86,7 @@ const qwen: AgentAdapter = {
   extraFields: true,
   normalize: (input, env) => normalizeWith(SPEC, input, env),
   render: (event: HookEvent, d: Decision) => jsonAnswer(claudeShape(event, d, true)),
-  failClosed: (input, problem) => failClosedWith(qwen, input, problem),
+  failClosed: failClosedFor(() => qwen, 'hook_event_name'),
   install: {
     scopes: ['project', 'user'],
     path: (scope, root, env) =>
