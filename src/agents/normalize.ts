@@ -67,7 +67,8 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 export const obj = (v: unknown): Record<string, unknown> | undefined =>
   v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 
-function badInput(spec: NormalizeSpec, message: string): AvpError {
+/** Input that is not an event: `hook-input`, in the agent's name, with how avp hook must be run. */
+export function badInput(spec: Pick<NormalizeSpec, 'name' | 'displayName'>, message: string): AvpError {
   return new AvpError('hook-input', message, {
     fix: `avp hook --agent ${spec.name} reads one ${spec.displayName} hook event as a JSON object on stdin (see docs/agents.md); run it from a hook entry written by \`avp init\`.`,
   });

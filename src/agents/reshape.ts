@@ -4,7 +4,6 @@
  * input stays the event's `raw`). Every adapter, Claude-shaped ones included, fails closed through `failClosedFor`:
  * avp's own failure is answered with the agent's refusal for that event.
  */
-import { AvpError } from '../errors.ts';
 import type { HookEvent } from '../event.ts';
 import { internalReason } from './claude-shape.ts';
 import { normalizeWith, obj, type NormalizeSpec } from './normalize.ts';
@@ -26,13 +25,6 @@ export function pick(raw: Raw | undefined, ...keys: string[]): string | undefine
 /** Drops undefined values (the normalizer treats a present key as given). */
 export function defined(o: Raw): Raw {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
-}
-
-/** Input that is not an event: the same error the normalizer gives, in the agent's name. */
-export function badInput(spec: Pick<NormalizeSpec, 'name' | 'displayName'>, message: string): AvpError {
-  return new AvpError('hook-input', message, {
-    fix: `avp hook --agent ${spec.name} reads one ${spec.displayName} hook event as a JSON object on stdin (see docs/agents.md); run it from the hook avp init wrote.`,
-  });
 }
 
 /**
