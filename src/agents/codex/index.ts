@@ -15,6 +15,7 @@ import type { HookEvent } from '../../event.ts';
 import { claudeShape, jsonAnswer } from '../claude-shape.ts';
 import { failClosedFor } from '../reshape.ts';
 import { normalizeWith, type NormalizeSpec } from '../normalize.ts';
+import { projectAndUserFile } from '../install-paths.ts';
 import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
 /** The events Codex 0.16x fires (newer versions add more; an unknown name in hooks.json is refused by older ones). */
@@ -111,12 +112,9 @@ const codex: AgentAdapter = {
   render: (event, d) => jsonAnswer(codexDocument(event, d)),
   failClosed: failClosedFor(() => codex, 'hook_event_name'),
   install: {
-    scopes: ['project', 'user'],
-    path: (scope, root, env) =>
-      scope === 'user' ? join(codexHome(env), 'hooks.json') : join(root, '.codex', 'hooks.json'),
+    ...projectAndUserFile('.codex', codexHome, 'hooks.json'),
     timeoutUnit: 'seconds',
     events: Object.keys(EVENTS),
-    markers: (root, env) => ({ project: [join(root, '.codex')], user: [codexHome(env)] }),
   },
 };
 

@@ -8,12 +8,11 @@
  * warning and output that is not JSON is an allow — so avp answers every event on exit 0 with a valid document, and
  * input it cannot read on exit 2. Response fields beyond Gemini's are left out.
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { HookEvent } from '../../event.ts';
 import { jsonAnswer } from '../claude-shape.ts';
 import { failClosedFor } from '../reshape.ts';
 import { displayResponse, normalizeWith, type NormalizeSpec } from '../normalize.ts';
+import { projectAndUserFile, underHome } from '../install-paths.ts';
 import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
 const EVENTS: Record<string, string> = {
@@ -81,7 +80,7 @@ const SPEC: NormalizeSpec = {
   response: displayResponse,
 };
 
-const home = (env: NodeJS.ProcessEnv) => join(env.HOME || homedir(), '.gemini');
+const home = underHome('.gemini');
 
 const gemini: AgentAdapter = {
   name: 'gemini',
@@ -95,12 +94,9 @@ const gemini: AgentAdapter = {
   render: (event, d) => jsonAnswer(geminiDocument(event, d)),
   failClosed: failClosedFor(() => gemini, 'hook_event_name'),
   install: {
-    scopes: ['project', 'user'],
-    path: (scope, root, env) =>
-      scope === 'user' ? join(home(env), 'settings.json') : join(root, '.gemini', 'settings.json'),
+    ...projectAndUserFile('.gemini', home, 'settings.json'),
     timeoutUnit: 'milliseconds',
     events: Object.keys(EVENTS),
-    markers: (root, env) => ({ project: [join(root, '.gemini')], user: [home(env)] }),
   },
 };
 

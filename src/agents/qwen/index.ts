@@ -9,12 +9,11 @@
  * tool result the model reads; and Stop always says `stop_hook_active: true`, so avp's own Stop counter (reset by
  * the next prompt) is the loop guard there.
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { HookEvent } from '../../event.ts';
 import { claudeShape, jsonAnswer } from '../claude-shape.ts';
 import { failClosedFor } from '../reshape.ts';
 import { displayResponse, normalizeWith, type NormalizeSpec } from '../normalize.ts';
+import { projectAndUserFile, underHome } from '../install-paths.ts';
 import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
 const NAMES = [
@@ -74,7 +73,7 @@ const SPEC: NormalizeSpec = {
     trigger === 'Stop' ? true : typeof raw.stop_hook_active === 'boolean' ? raw.stop_hook_active : undefined,
 };
 
-const home = (env: NodeJS.ProcessEnv) => join(env.HOME || homedir(), '.qwen');
+const home = underHome('.qwen');
 
 const qwen: AgentAdapter = {
   name: 'qwen',
@@ -88,12 +87,9 @@ const qwen: AgentAdapter = {
   render: (event: HookEvent, d: Decision) => jsonAnswer(claudeShape(event, d, true)),
   failClosed: failClosedFor(() => qwen, 'hook_event_name'),
   install: {
-    scopes: ['project', 'user'],
-    path: (scope, root, env) =>
-      scope === 'user' ? join(home(env), 'settings.json') : join(root, '.qwen', 'settings.json'),
+    ...projectAndUserFile('.qwen', home, 'settings.json'),
     timeoutUnit: 'milliseconds',
     events: NAMES,
-    markers: (root, env) => ({ project: [join(root, '.qwen')], user: [home(env)] }),
   },
 };
 
