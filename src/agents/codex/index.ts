@@ -98,7 +98,8 @@ const SPEC: NormalizeSpec = {
   shellPatches: true,
 };
 
-const codexHome = (env: NodeJS.ProcessEnv) => env.CODEX_HOME || join(env.HOME || homedir(), '.codex');
+/** Codex's user folder: `$CODEX_HOME`, else `~/.codex`. */
+export const codexHome = (env: NodeJS.ProcessEnv): string => env.CODEX_HOME || join(env.HOME || homedir(), '.codex');
 
 const codex: AgentAdapter = {
   name: 'codex',
