@@ -6,8 +6,7 @@
  * accepts; this module only builds the document.
  */
 import type { HookEvent } from '../event.ts';
-import { obj } from './normalize.ts';
-import type { AgentAdapter, AgentAnswer, Decision } from './types.ts';
+import type { AgentAnswer, Decision } from './types.ts';
 
 /** The decision as a Claude-shaped document. `extraFields`: AVP's own fields ride along. */
 export function claudeShape(event: HookEvent, d: Decision, extraFields: boolean): Record<string, unknown> {
@@ -40,33 +39,4 @@ export function jsonAnswer(doc: Record<string, unknown>): AgentAnswer {
 /** The reason avp gives when it failed itself: what happened and the kill switch. */
 export function internalReason(message: string): string {
   return `avp could not evaluate this event (internal error: ${message}). To turn avp off: AVP_DISABLE=1.`;
-}
-
-/**
- * Fail closed in the adapter's own terms. Input that is not an event: exit 2 with the message on stderr — every
- * agent here treats exit 2 as a refusal whose stderr reaches the model or the user (a JSON answer would need an
- * event to answer). avp's own failure: the adapter's refusal for the event (deny before a tool, block elsewhere).
- */
-export function failClosedWith(
-  adapter: Pick<AgentAdapter, 'name' | 'events' | 'abilities' | 'render'>,
-  input: unknown,
-  problem: { kind: 'bad-input' | 'internal'; message: string },
-): AgentAnswer {
-  if (problem.kind === 'bad-input') return { stdout: '', stderr: `avp hook: ${problem.message}\n`, exitCode: 2 };
-  const raw = obj(input) ?? {};
-  const agentEvent = typeof raw.hook_event_name === 'string' ? raw.hook_event_name : '';
-  const trigger = adapter.events[agentEvent] ?? agentEvent;
-  const reason = internalReason(problem.message);
-  const event: HookEvent = { agent: adapter.name, event: trigger, cwd: '', projectRoot: '', files: [], raw };
-  if (agentEvent && agentEvent !== trigger) event.agentEvent = agentEvent;
-  const ability = adapter.abilities[trigger];
-  const decision: Decision = {
-    kind: ability?.stop || 'block',
-    reason,
-    userMessage: reason,
-    avp: { passed: false, violations: [], summary: 'avp internal error' },
-  };
-  // Where the refusal alone does not reach the model, the context carries it (as for any block, see decision.ts).
-  if (ability?.contextOnBlock) decision.context = reason;
-  return { ...adapter.render(event, decision), stderr: `avp hook: internal error: ${problem.message}\n` };
 }

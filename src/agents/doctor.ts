@@ -5,9 +5,10 @@
  * nothing matched are not logged (the hook path stays lean), so "last fired" is the last call that ran validators.
  */
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { errorMessage } from '../errors.ts';
+import { claudeHome } from './claude/index.ts';
+import { codexHome } from './codex/index.ts';
 import { installedEvents } from './hook-layouts.ts';
 import { loadAllAgents } from './index.ts';
 import { pluginFormat } from './plugin-source.ts';
@@ -73,13 +74,7 @@ export function lastFired(projectRoot: string): Map<string, { ts: string; event:
  * <version>/hooks/hooks.json`), with the plugin's `name@marketplace` key: avp's plugin is one way its hooks get there.
  */
 function pluginHookFiles(agent: string, env: NodeJS.ProcessEnv): Array<{ file: string; key: string }> {
-  const home = env.HOME || homedir();
-  const config =
-    agent === 'claude'
-      ? env.CLAUDE_CONFIG_DIR || join(home, '.claude')
-      : agent === 'codex'
-        ? env.CODEX_HOME || join(home, '.codex')
-        : undefined;
+  const config = agent === 'claude' ? claudeHome(env) : agent === 'codex' ? codexHome(env) : undefined;
   if (!config) return [];
   const cache = join(config, 'plugins', 'cache');
   const list = (dir: string) => {
@@ -101,7 +96,7 @@ function pluginHookFiles(agent: string, env: NodeJS.ProcessEnv): Array<{ file: s
 
 /** Claude Code's `enabledPlugins` switches from the user's settings (a plugin switched off runs no hooks). */
 function claudeEnabledPlugins(env: NodeJS.ProcessEnv): Record<string, unknown> {
-  const settings = join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'), 'settings.json');
+  const settings = join(claudeHome(env), 'settings.json');
   try {
     const value = JSON.parse(readFileSync(settings, 'utf8')) as { enabledPlugins?: Record<string, unknown> };
     return value.enabledPlugins && typeof value.enabledPlugins === 'object' ? value.enabledPlugins : {};

@@ -15,8 +15,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import {
   applyEdits,
   findNodeAtLocation,
@@ -30,12 +29,6 @@ import {
 import { AvpError } from '../errors.ts';
 
 export type SettingsScope = 'project' | 'local' | 'user';
-
-/** The settings file of a scope: `.claude/settings.json`, `.claude/settings.local.json`, `~/.claude/settings.json`. */
-export function settingsPath(scope: SettingsScope, projectRoot: string, env: NodeJS.ProcessEnv = process.env): string {
-  if (scope === 'user') return join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'), 'settings.json');
-  return join(projectRoot, '.claude', scope === 'local' ? 'settings.local.json' : 'settings.json');
-}
 
 /** Quotes a word for `sh -c` (Claude Code runs hook commands through the shell). */
 function shellWord(s: string): string {

@@ -20,14 +20,13 @@ import {
   portableHookCommand,
   readSettings,
   removeHooks,
-  settingsPath,
   type HookChange,
   type SettingsScope,
 } from './hook-settings.ts';
 import { checkHookFile, installFor, removeFor } from './hook-layouts.ts';
 import { AGENT_NAMES, isAgentName, loadAgent, loadAllAgents } from './index.ts';
 import type { AgentAdapter } from './types.ts';
-import { planClaude, twiceNote } from './claude/init-plan.ts';
+import { planClaude, settingsPath, twiceNote } from './claude/init-plan.ts';
 
 export { formatDeinit, formatInit } from './init-format.ts';
 

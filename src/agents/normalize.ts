@@ -67,7 +67,8 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 export const obj = (v: unknown): Record<string, unknown> | undefined =>
   v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 
-function badInput(spec: NormalizeSpec, message: string): AvpError {
+/** Input that is not an event: `hook-input`, in the agent's name, with how avp hook must be run. */
+export function badInput(spec: Pick<NormalizeSpec, 'name' | 'displayName'>, message: string): AvpError {
   return new AvpError('hook-input', message, {
     fix: `avp hook --agent ${spec.name} reads one ${spec.displayName} hook event as a JSON object on stdin (see docs/agents.md); run it from a hook entry written by \`avp init\`.`,
   });
@@ -221,6 +222,22 @@ export function claudeResponse(response: unknown): ResponseFacts | undefined {
   if (typeof res.originalFile === 'string' || res.originalFile === null) facts.before = res.originalFile;
   if (isPatchHunks(res.structuredPatch) && res.structuredPatch.length) facts.hunks = res.structuredPatch;
   if (res.type === 'create' || facts.before === null) facts.created = true;
+  return facts;
+}
+
+/**
+ * The response of a Gemini-family file tool (Gemini CLI's AfterTool, Qwen Code's PostToolUse): `tool_response` is
+ * `{llmContent, returnDisplay}` and a file tool's `returnDisplay` has the contents before and after.
+ */
+export function displayResponse(response: unknown): ResponseFacts | undefined {
+  const display = obj(obj(response)?.returnDisplay);
+  if (!display) return undefined;
+  const facts: ResponseFacts = {};
+  if (display.isNewFile === true) {
+    facts.created = true;
+    facts.before = null;
+  } else if (typeof display.originalContent === 'string') facts.before = display.originalContent;
+  if (typeof display.newContent === 'string') facts.after = display.newContent;
   return facts;
 }
 

@@ -1,9 +1,9 @@
 /**
  * Shared pieces of the adapters whose agents speak protocols of their own (Copilot, Cursor, Windsurf, Cline, Kiro,
  * OpenCode, Amp): their input is first reshaped into the Claude-shaped fields the normalizer reads (the agent's own
- * input stays the event's `raw`), and avp's own failure is answered with the agent's refusal for that event.
+ * input stays the event's `raw`). Every adapter, Claude-shaped ones included, fails closed through `failClosedFor`:
+ * avp's own failure is answered with the agent's refusal for that event.
  */
-import { AvpError } from '../errors.ts';
 import type { HookEvent } from '../event.ts';
 import { internalReason } from './claude-shape.ts';
 import { normalizeWith, obj, type NormalizeSpec } from './normalize.ts';
@@ -25,13 +25,6 @@ export function pick(raw: Raw | undefined, ...keys: string[]): string | undefine
 /** Drops undefined values (the normalizer treats a present key as given). */
 export function defined(o: Raw): Raw {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
-}
-
-/** Input that is not an event: the same error the normalizer gives, in the agent's name. */
-export function badInput(spec: Pick<NormalizeSpec, 'name' | 'displayName'>, message: string): AvpError {
-  return new AvpError('hook-input', message, {
-    fix: `avp hook --agent ${spec.name} reads one ${spec.displayName} hook event as a JSON object on stdin (see docs/agents.md); run it from the hook avp init wrote.`,
-  });
 }
 
 /**
@@ -85,6 +78,7 @@ export function internalRefusal(
     userMessage: reason,
     avp: { passed: false, violations: [], summary: 'avp internal error' },
   };
+  // Where the refusal alone does not reach the model, the context carries it (as for any block, see decision.ts).
   if (ability?.contextOnBlock) decision.context = reason;
   const out = adapter.render(event, decision);
   // Where stderr is the refusal's text (exit-code agents) it stays; elsewhere it is the note for the agent's log.
@@ -92,8 +86,9 @@ export function internalRefusal(
 }
 
 /**
- * The fail-closed answer of an agent with a protocol of its own: avp's failure is the agent's refusal of the event
- * named by the first of `eventFields` the input has; input that is not an event is exit 2 with the message.
+ * An adapter's fail-closed answer: avp's failure is the agent's refusal of the event named by the first of
+ * `eventFields` the input has; input that is not an event is exit 2 with the message — every agent here treats exit 2
+ * as a refusal whose stderr reaches the model or the user (a JSON answer would need an event to answer).
  */
 export function failClosedFor(
   adapter: () => Pick<AgentAdapter, 'name' | 'events' | 'abilities' | 'render'>,

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import type { NormalizeSpec } from '../normalize.ts';
 import { ampPlugin, pluginAnswer } from '../plugin-source.ts';
 import { defined, failClosedFor, judgePostAtPre, normalizeReshaped, pick, type Raw } from '../reshape.ts';
+import { projectAndUserFile } from '../install-paths.ts';
 import type { AgentAdapter, EventAbilities, ToolMapping } from '../types.ts';
 
 const EVENTS: Record<string, string> = { 'tool.call': 'PreToolUse' };
@@ -66,12 +67,9 @@ const amp: AgentAdapter = {
   render: pluginAnswer,
   failClosed: failClosedFor(() => amp, 'hook_event_name'),
   install: {
-    scopes: ['project', 'user'],
-    path: (scope, root, env) =>
-      scope === 'user' ? join(home(env), 'plugins', 'avp.ts') : join(root, '.amp', 'plugins', 'avp.ts'),
+    ...projectAndUserFile('.amp', home, 'plugins', 'avp.ts'),
     timeoutUnit: 'seconds',
     events: Object.keys(EVENTS),
-    markers: (root, env) => ({ project: [join(root, '.amp')], user: [home(env)] }),
     layout: { kind: 'owned', files: (command, timeout, path) => [{ path, text: ampPlugin(command, timeout) }] },
   },
   instead: {

@@ -7,7 +7,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HookEvent } from '../../event.ts';
 import { TRIGGERS } from '../../format/types.ts';
-import { claudeShape, failClosedWith, jsonAnswer } from '../claude-shape.ts';
+import { claudeShape, jsonAnswer } from '../claude-shape.ts';
+import { failClosedFor } from '../reshape.ts';
 import { claudeResponse, normalizeWith, type NormalizeSpec } from '../normalize.ts';
 import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
@@ -66,7 +67,7 @@ const claude: AgentAdapter = {
   extraFields: true,
   normalize: (input, env) => normalizeWith(SPEC, input, env),
   render,
-  failClosed: (input, problem) => failClosedWith(claude, input, problem),
+  failClosed: failClosedFor(() => claude, 'hook_event_name'),
   install: {
     scopes: ['project', 'local', 'user'],
     path: (scope, root, env) =>

@@ -5,14 +5,14 @@
  */
 import { realpathSync } from 'node:fs';
 import { AvpError } from '../../errors.ts';
-import {
-  avpCommandsIn,
-  avpHookCommand,
-  portableHookCommand,
-  settingsPath,
-  type SettingsScope,
-} from '../hook-settings.ts';
+import { avpCommandsIn, avpHookCommand, portableHookCommand, type SettingsScope } from '../hook-settings.ts';
 import type { InitOptions } from '../init.ts';
+import claude from './index.ts';
+
+/** Claude Code's settings file of a scope: `.claude/settings.json`, `.claude/settings.local.json`, the user's. */
+export function settingsPath(scope: SettingsScope, projectRoot: string, env: NodeJS.ProcessEnv): string {
+  return claude.install.path(scope, projectRoot, env);
+}
 
 export interface ClaudePlan {
   scope: SettingsScope;

@@ -12,8 +12,10 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HookEvent } from '../../event.ts';
-import { claudeShape, failClosedWith, jsonAnswer } from '../claude-shape.ts';
+import { claudeShape, jsonAnswer } from '../claude-shape.ts';
+import { failClosedFor } from '../reshape.ts';
 import { normalizeWith, type NormalizeSpec } from '../normalize.ts';
+import { projectAndUserFile } from '../install-paths.ts';
 import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
 /** The events Codex 0.16x fires (newer versions add more; an unknown name in hooks.json is refused by older ones). */
@@ -96,7 +98,8 @@ const SPEC: NormalizeSpec = {
   shellPatches: true,
 };
 
-const codexHome = (env: NodeJS.ProcessEnv) => env.CODEX_HOME || join(env.HOME || homedir(), '.codex');
+/** Codex's user folder: `$CODEX_HOME`, else `~/.codex`. */
+export const codexHome = (env: NodeJS.ProcessEnv): string => env.CODEX_HOME || join(env.HOME || homedir(), '.codex');
 
 const codex: AgentAdapter = {
   name: 'codex',
@@ -108,14 +111,11 @@ const codex: AgentAdapter = {
   extraFields: false,
   normalize: (input, env) => normalizeWith(SPEC, input, env),
   render: (event, d) => jsonAnswer(codexDocument(event, d)),
-  failClosed: (input, problem) => failClosedWith(codex, input, problem),
+  failClosed: failClosedFor(() => codex, 'hook_event_name'),
   install: {
-    scopes: ['project', 'user'],
-    path: (scope, root, env) =>
-      scope === 'user' ? join(codexHome(env), 'hooks.json') : join(root, '.codex', 'hooks.json'),
+    ...projectAndUserFile('.codex', codexHome, 'hooks.json'),
     timeoutUnit: 'seconds',
     events: Object.keys(EVENTS),
-    markers: (root, env) => ({ project: [join(root, '.codex')], user: [codexHome(env)] }),
   },
 };
 

@@ -14,17 +14,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HookEvent } from '../../event.ts';
 import { jsonAnswer } from '../claude-shape.ts';
-import { obj, type NormalizeSpec, type ResponseFacts } from '../normalize.ts';
-import {
-  badInput,
-  defined,
-  internalRefusal,
-  judgePostAtPre,
-  normalizeReshaped,
-  pick,
-  str,
-  type Raw,
-} from '../reshape.ts';
+import { badInput, obj, type NormalizeSpec, type ResponseFacts } from '../normalize.ts';
+import { defined, internalRefusal, judgePostAtPre, normalizeReshaped, pick, str, type Raw } from '../reshape.ts';
 import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
 const EVENTS: Record<string, string> = {

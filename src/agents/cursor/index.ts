@@ -14,12 +14,11 @@
  *
  * Fail closed: exit 2 refuses; avp's refusable entries carry `failClosed: true` so a crash or a timeout refuses too.
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { HookEvent } from '../../event.ts';
 import { jsonAnswer } from '../claude-shape.ts';
 import { obj, type NormalizeSpec } from '../normalize.ts';
 import { defined, failClosedFor, judgePostAtPre, normalizeReshaped, pick, str, type Raw } from '../reshape.ts';
+import { projectAndUserFile, underHome } from '../install-paths.ts';
 import type { AgentAdapter, AgentAnswer, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
 const EVENTS: Record<string, string> = {
@@ -150,7 +149,7 @@ export function cursorDocument(event: HookEvent, d: Decision): Record<string, un
   return out;
 }
 
-const home = (env: NodeJS.ProcessEnv) => join(env.HOME || homedir(), '.cursor');
+const home = underHome('.cursor');
 
 const cursor: AgentAdapter = {
   name: 'cursor',
@@ -164,9 +163,7 @@ const cursor: AgentAdapter = {
   render: (event, d): AgentAnswer => jsonAnswer(cursorDocument(event, d)),
   failClosed: failClosedFor(() => cursor, 'hook_event_name'),
   install: {
-    scopes: ['project', 'user'],
-    path: (scope, root, env) =>
-      scope === 'user' ? join(home(env), 'hooks.json') : join(root, '.cursor', 'hooks.json'),
+    ...projectAndUserFile('.cursor', home, 'hooks.json'),
     timeoutUnit: 'seconds',
     events: [
       'preToolUse',
@@ -179,7 +176,6 @@ const cursor: AgentAdapter = {
       'stop',
       'sessionStart',
     ],
-    markers: (root, env) => ({ project: [join(root, '.cursor')], user: [home(env)] }),
     layout: {
       kind: 'flat',
       top: { version: 1 },

@@ -7,11 +7,11 @@
  * with a document holding only the documented fields. Its PostToolUse ignores `decision: "block"` (unlike Claude
  * Code's), so there the reason also goes in `additionalContext`, which Droid adds to the model's next request.
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { HookEvent } from '../../event.ts';
-import { claudeShape, failClosedWith, jsonAnswer } from '../claude-shape.ts';
+import { claudeShape, jsonAnswer } from '../claude-shape.ts';
+import { failClosedFor } from '../reshape.ts';
 import { claudeResponse, normalizeWith, type NormalizeSpec } from '../normalize.ts';
+import { projectAndUserFile, underHome } from '../install-paths.ts';
 import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
 const NAMES = [
@@ -94,7 +94,7 @@ function droidShape(event: HookEvent, d: Decision): Record<string, unknown> {
   return doc;
 }
 
-const home = (env: NodeJS.ProcessEnv) => join(env.HOME || homedir(), '.factory');
+const home = underHome('.factory');
 
 const droid: AgentAdapter = {
   name: 'droid',
@@ -106,14 +106,11 @@ const droid: AgentAdapter = {
   extraFields: false,
   normalize: (input, env) => normalizeWith(SPEC, input, env),
   render: (event: HookEvent, d: Decision) => jsonAnswer(droidShape(event, d)),
-  failClosed: (input, problem) => failClosedWith(droid, input, problem),
+  failClosed: failClosedFor(() => droid, 'hook_event_name'),
   install: {
-    scopes: ['project', 'user'],
-    path: (scope, root, env) =>
-      scope === 'user' ? join(home(env), 'hooks.json') : join(root, '.factory', 'hooks.json'),
+    ...projectAndUserFile('.factory', home, 'hooks.json'),
     timeoutUnit: 'seconds',
     events: NAMES,
-    markers: (root, env) => ({ project: [join(root, '.factory')], user: [home(env)] }),
     // Droid reads hooks.json keyed by event name at the top level (a `"hooks"` key there is not read).
     layout: { kind: 'top' },
   },

@@ -8,11 +8,11 @@
  * warning and output that is not JSON is an allow — so avp answers every event on exit 0 with a valid document, and
  * input it cannot read on exit 2. Response fields beyond Gemini's are left out.
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { HookEvent } from '../../event.ts';
-import { failClosedWith, jsonAnswer } from '../claude-shape.ts';
-import { normalizeWith, obj, type NormalizeSpec, type ResponseFacts } from '../normalize.ts';
+import { jsonAnswer } from '../claude-shape.ts';
+import { failClosedFor } from '../reshape.ts';
+import { displayResponse, normalizeWith, type NormalizeSpec } from '../normalize.ts';
+import { projectAndUserFile, underHome } from '../install-paths.ts';
 import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
 const EVENTS: Record<string, string> = {
@@ -59,19 +59,6 @@ const ABILITIES: EventAbilities = {
   SessionStart: { stop: false, context: true },
 };
 
-/** AfterTool's `tool_response.returnDisplay` of write_file/replace: the contents before and after. */
-function geminiResponse(response: unknown): ResponseFacts | undefined {
-  const display = obj(obj(response)?.returnDisplay);
-  if (!display) return undefined;
-  const facts: ResponseFacts = {};
-  if (display.isNewFile === true) {
-    facts.created = true;
-    facts.before = null;
-  } else if (typeof display.originalContent === 'string') facts.before = display.originalContent;
-  if (typeof display.newContent === 'string') facts.after = display.newContent;
-  return facts;
-}
-
 export function geminiDocument(event: HookEvent, d: Decision): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (d.kind === 'deny' || d.kind === 'block') out.decision = 'deny';
@@ -90,10 +77,10 @@ const SPEC: NormalizeSpec = {
   projectDirVars: ['GEMINI_PROJECT_DIR', 'CLAUDE_PROJECT_DIR'],
   sessionEnv: 'GEMINI_SESSION_ID',
   lastMessageField: 'prompt_response',
-  response: geminiResponse,
+  response: displayResponse,
 };
 
-const home = (env: NodeJS.ProcessEnv) => join(env.HOME || homedir(), '.gemini');
+const home = underHome('.gemini');
 
 const gemini: AgentAdapter = {
   name: 'gemini',
@@ -105,14 +92,11 @@ const gemini: AgentAdapter = {
   extraFields: false,
   normalize: (input, env) => normalizeWith(SPEC, input, env),
   render: (event, d) => jsonAnswer(geminiDocument(event, d)),
-  failClosed: (input, problem) => failClosedWith(gemini, input, problem),
+  failClosed: failClosedFor(() => gemini, 'hook_event_name'),
   install: {
-    scopes: ['project', 'user'],
-    path: (scope, root, env) =>
-      scope === 'user' ? join(home(env), 'settings.json') : join(root, '.gemini', 'settings.json'),
+    ...projectAndUserFile('.gemini', home, 'settings.json'),
     timeoutUnit: 'milliseconds',
     events: Object.keys(EVENTS),
-    markers: (root, env) => ({ project: [join(root, '.gemini')], user: [home(env)] }),
   },
 };
 

@@ -9,8 +9,6 @@
  * is exit 2, a file change is also judged by the PostToolUse validators at preToolUse, and the other events only
  * report (stdout of agentSpawn/userPromptSubmit is added to the model's context).
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { HookEvent } from '../../event.ts';
 import { claudeResponse, obj, type NormalizeSpec } from '../normalize.ts';
 import {
@@ -24,6 +22,7 @@ import {
   str,
   type Raw,
 } from '../reshape.ts';
+import { projectAndUserFile, underHome } from '../install-paths.ts';
 import type { AgentAdapter, AgentAnswer, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
 const EVENTS: Record<string, string> = {
@@ -95,7 +94,7 @@ export function kiroAnswer(event: HookEvent, d: Decision): AgentAnswer {
   return { stdout: text ? `${text}\n` : '', exitCode: 0 };
 }
 
-const home = (env: NodeJS.ProcessEnv) => join(env.HOME || homedir(), '.kiro');
+const home = underHome('.kiro');
 
 const kiro: AgentAdapter = {
   name: 'kiro',
@@ -109,12 +108,9 @@ const kiro: AgentAdapter = {
   render: kiroAnswer,
   failClosed: failClosedFor(() => kiro, 'hook_event_name'),
   install: {
-    scopes: ['project', 'user'],
-    path: (scope, root, env) =>
-      scope === 'user' ? join(home(env), 'agents', 'avp.json') : join(root, '.kiro', 'agents', 'avp.json'),
+    ...projectAndUserFile('.kiro', home, 'agents', 'avp.json'),
     timeoutUnit: 'milliseconds',
     events: Object.keys(EVENTS),
-    markers: (root, env) => ({ project: [join(root, '.kiro')], user: [home(env)] }),
     layout: {
       kind: 'flat',
       top: {

@@ -17,6 +17,7 @@ import type { NormalizeSpec } from '../normalize.ts';
 import { pluginAnswer, opencodePlugin } from '../plugin-source.ts';
 import { defined, failClosedFor, judgePostAtPre, normalizeReshaped, pick, type Raw } from '../reshape.ts';
 import { obj } from '../normalize.ts';
+import { projectAndUserFile } from '../install-paths.ts';
 import type { AgentAdapter, EventAbilities, ToolMapping } from '../types.ts';
 
 const EVENTS: Record<string, string> = {
@@ -94,11 +95,10 @@ const opencode: AgentAdapter = {
   render: pluginAnswer,
   failClosed: failClosedFor(() => opencode, 'hook_event_name'),
   install: {
-    scopes: ['project', 'user'],
-    path: (scope, root, env) =>
-      scope === 'user' ? join(home(env), 'plugins', 'avp.ts') : join(root, '.opencode', 'plugins', 'avp.ts'),
+    ...projectAndUserFile('.opencode', home, 'plugins', 'avp.ts'),
     timeoutUnit: 'seconds',
     events: Object.keys(EVENTS),
+    // An `opencode.json` alone also says the project uses OpenCode.
     markers: (root, env) => ({ project: [join(root, '.opencode'), join(root, 'opencode.json')], user: [home(env)] }),
     layout: { kind: 'owned', files: (command, timeout, path) => [{ path, text: opencodePlugin(command, timeout) }] },
   },

@@ -9,11 +9,11 @@
  * tool result the model reads; and Stop always says `stop_hook_active: true`, so avp's own Stop counter (reset by
  * the next prompt) is the loop guard there.
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { HookEvent } from '../../event.ts';
-import { claudeShape, failClosedWith, jsonAnswer } from '../claude-shape.ts';
-import { normalizeWith, obj, type NormalizeSpec, type ResponseFacts } from '../normalize.ts';
+import { claudeShape, jsonAnswer } from '../claude-shape.ts';
+import { failClosedFor } from '../reshape.ts';
+import { displayResponse, normalizeWith, type NormalizeSpec } from '../normalize.ts';
+import { projectAndUserFile, underHome } from '../install-paths.ts';
 import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
 const NAMES = [
@@ -58,19 +58,6 @@ const ABILITIES: EventAbilities = {
   SubagentStart: { stop: false, context: true },
 };
 
-/** Qwen's PostToolUse `tool_response` is `{llmContent, returnDisplay}`; a file tool's display has both contents. */
-function qwenResponse(response: unknown): ResponseFacts | undefined {
-  const display = obj(obj(response)?.returnDisplay);
-  if (!display) return undefined;
-  const facts: ResponseFacts = {};
-  if (display.isNewFile === true) {
-    facts.created = true;
-    facts.before = null;
-  } else if (typeof display.originalContent === 'string') facts.before = display.originalContent;
-  if (typeof display.newContent === 'string') facts.after = display.newContent;
-  return facts;
-}
-
 const SPEC: NormalizeSpec = {
   name: 'qwen',
   displayName: 'Qwen Code',
@@ -80,13 +67,13 @@ const SPEC: NormalizeSpec = {
   lastMessageField: 'last_assistant_message',
   // UserPromptSubmit comes before every model call of a turn; its `prompt_id` says which are the same turn.
   turnIdField: 'prompt_id',
-  response: qwenResponse,
+  response: displayResponse,
   // Qwen sends `stop_hook_active: true` on every Stop, the first included: avp counts the series itself.
   stopHookActive: (raw, trigger) =>
     trigger === 'Stop' ? true : typeof raw.stop_hook_active === 'boolean' ? raw.stop_hook_active : undefined,
 };
 
-const home = (env: NodeJS.ProcessEnv) => join(env.HOME || homedir(), '.qwen');
+const home = underHome('.qwen');
 
 const qwen: AgentAdapter = {
   name: 'qwen',
@@ -98,14 +85,11 @@ const qwen: AgentAdapter = {
   extraFields: true,
   normalize: (input, env) => normalizeWith(SPEC, input, env),
   render: (event: HookEvent, d: Decision) => jsonAnswer(claudeShape(event, d, true)),
-  failClosed: (input, problem) => failClosedWith(qwen, input, problem),
+  failClosed: failClosedFor(() => qwen, 'hook_event_name'),
   install: {
-    scopes: ['project', 'user'],
-    path: (scope, root, env) =>
-      scope === 'user' ? join(home(env), 'settings.json') : join(root, '.qwen', 'settings.json'),
+    ...projectAndUserFile('.qwen', home, 'settings.json'),
     timeoutUnit: 'milliseconds',
     events: NAMES,
-    markers: (root, env) => ({ project: [join(root, '.qwen')], user: [home(env)] }),
   },
 };
 

@@ -10,8 +10,6 @@
  * and everything else with exit 0; a file edit is also judged by the PostToolUse validators at pre_write_code,
  * since post_write_code cannot refuse. Cascade cannot be sent back after it answered: Stop validators only report.
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { HookEvent } from '../../event.ts';
 import { obj, type NormalizeSpec } from '../normalize.ts';
 import {
@@ -25,6 +23,7 @@ import {
   str,
   type Raw,
 } from '../reshape.ts';
+import { projectAndUserFile, underHome } from '../install-paths.ts';
 import type { AgentAdapter, AgentAnswer, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
 const EVENTS: Record<string, string> = {
@@ -101,7 +100,7 @@ export function windsurfAnswer(_event: HookEvent, d: Decision): AgentAnswer {
   return { stdout: text ? `${text}\n` : '', exitCode: 0 };
 }
 
-const home = (env: NodeJS.ProcessEnv) => join(env.HOME || homedir(), '.codeium', 'windsurf');
+const home = underHome('.codeium', 'windsurf');
 
 const windsurf: AgentAdapter = {
   name: 'windsurf',
@@ -115,12 +114,9 @@ const windsurf: AgentAdapter = {
   render: windsurfAnswer,
   failClosed: failClosedFor(() => windsurf, 'agent_action_name', 'hook_event_name'),
   install: {
-    scopes: ['project', 'user'],
-    path: (scope, root, env) =>
-      scope === 'user' ? join(home(env), 'hooks.json') : join(root, '.windsurf', 'hooks.json'),
+    ...projectAndUserFile('.windsurf', home, 'hooks.json'),
     timeoutUnit: 'seconds',
     events: Object.keys(EVENTS),
-    markers: (root, env) => ({ project: [join(root, '.windsurf')], user: [home(env)] }),
     layout: { kind: 'flat', entry: (command) => ({ command, show_output: true }) },
   },
   instead: {
