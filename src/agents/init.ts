@@ -226,7 +226,10 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
   const chosen = await chooseAgents(opts, projectRoot, env);
   const agents = withScope(chosen.agents, opts.scope, chosen.chosenBy);
   // Everything that can refuse is checked before anything changes: broken or read-only settings, a double hook.
-  for (const s of ['project', 'local', 'user'] as const) readSettings(settingsPath(s, projectRoot, env));
+  // Claude Code's three settings files matter only when Claude Code is chosen (a broken ~/.claude/settings.json must
+  // not refuse a Gemini-only init).
+  if (agents.some((a) => a.name === 'claude'))
+    for (const s of ['project', 'local', 'user'] as const) readSettings(settingsPath(s, projectRoot, env));
   const notes: string[] = [];
   const onPath = opts.command?.trim() ? undefined : (Bun.which('avp', { PATH: env.PATH ?? '' }) ?? undefined);
   const claude = agents.some((a) => a.name === 'claude')

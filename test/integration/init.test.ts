@@ -95,6 +95,21 @@ describe('avp init / deinit (compiled binary)', () => {
     expect(existsSync(join(p.root, '.avp'))).toBe(false);
   });
 
+  test("a broken Claude Code settings file does not refuse another agent's init", async () => {
+    const p = project();
+    mkdirSync(join(p.home, '.claude'), { recursive: true });
+    const broken = '{ "hooks": [ }\n';
+    writeFileSync(join(p.home, '.claude', 'settings.json'), broken);
+    const gemini = await runAvp(['init', '--agent', 'gemini', '--no-validators'], { cwd: p.root, env: p.env });
+    expect(gemini.code).toBe(0);
+    expect(existsSync(join(p.root, '.gemini', 'settings.json'))).toBe(true);
+    // Claude Code itself still refuses it, naming the file.
+    const claude = await runAvp(['init', '--agent', 'claude', '--user'], { cwd: p.root, env: p.env });
+    expect(claude.code).toBe(1);
+    expect(claude.stderr).toContain(join(p.home, '.claude', 'settings.json'));
+    expect(readFileSync(join(p.home, '.claude', 'settings.json'), 'utf8')).toBe(broken);
+  });
+
   test("deinit removes only avp's entries and restores the file init started from", async () => {
     const p = project();
     mkdirSync(join(p.root, '.claude'));
