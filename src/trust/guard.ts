@@ -145,3 +145,24 @@ export function controlPlaneDenial(event: HookEvent, env: NodeJS.ProcessEnv): st
   }
   return undefined;
 }
+
+/** How long rebuilding an Edit's result for the guard may take (a settings file is small; the hook has its budget). */
+const REBUILD_MS = 10_000;
+
+/**
+ * `controlPlaneDenial` on the files as they will be. An Edit names only the replaced text, so the result of an edit
+ * to a settings file is rebuilt (lazily: only when a refusal hangs on it) before refusing, and an Edit that leaves
+ * avp's hook entries as they are goes on like a Write that does. Returns the event with the rebuilt files, for reuse.
+ */
+export async function guardDenial(
+  event: HookEvent,
+  env: NodeJS.ProcessEnv,
+  startedAt = Date.now(),
+): Promise<{ denial?: string; event: HookEvent }> {
+  const denial = controlPlaneDenial(event, env);
+  if (!denial || !event.files.some((f) => f.after === undefined)) return { denial, event };
+  const { completeFileChanges } = await import('../hosts/complete-files.ts');
+  const rebuilt = await completeFileChanges(event, startedAt + REBUILD_MS);
+  // A result that could not be rebuilt stays unknown, and an unknown result is refused (fail closed).
+  return { denial: controlPlaneDenial(rebuilt, env), event: rebuilt };
+}
