@@ -1,5 +1,5 @@
 /**
- * seed 001's aggregation, plus validator errors kept apart from violations:
+ * The aggregated report's rules, plus validator errors kept apart from violations:
  * - ERROR  when an `error` validator found violations, or any validator could not be evaluated whatever its severity
  *   (the spec's fail closed: the error is a blocking violation);
  * - WARNED when a `warn` validator found violations (or, with `softValidatorErrors`, which leaves the spec, a
@@ -25,7 +25,7 @@ export function runLevel(run: ValidatorRun, opts: AggregateOptions = {}): 'error
   return run.severity;
 }
 
-/** Aggregates the runs of one event into seed 001's report (pass the config as `opts`). */
+/** Aggregates the runs of one event into one report (pass the config as `opts`). */
 export function aggregate(runs: ValidatorRun[], opts: AggregateOptions = {}): Report {
   let outcome: Outcome = 'PASSED';
   let totalViolations = 0;
@@ -53,7 +53,7 @@ export function aggregate(runs: ValidatorRun[], opts: AggregateOptions = {}): Re
     return {
       name: run.id,
       severity: run.severity,
-      // info findings never fail the report (seed 002: info → passed: true).
+      // info findings never fail the report (the verdict rules: info → passed: true).
       passed: run.status === 'passed' || (run.status === 'failed' && run.severity === 'info'),
       violations: shown,
       summary:

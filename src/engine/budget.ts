@@ -80,9 +80,6 @@ export function readSpend(file: string): Spend {
   return total;
 }
 
-export const budgetsSet = (config: AvpConfig) =>
-  Object.keys(config.budgets.session).length > 0 || Object.keys(config.budgets.day).length > 0;
-
 const fmt = (what: 'tokens' | 'usd', n: number) =>
   what === 'usd' ? `$${n.toFixed(n < 1 ? 4 : 2)}` : `${Math.round(n).toLocaleString('en-US')} tokens`;
 

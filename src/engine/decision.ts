@@ -34,11 +34,6 @@ const MAX_VIOLATIONS = 200;
 /** A validator error's cause or fix in the `errors` array. */
 const MAX_ERROR_FIELD = 600;
 
-/** Violations people must see (error + warn validators), each tagged with its validator. */
-export function shownViolations(runs: ValidatorRun[]): ShownViolation[] {
-  return violationGroups(runs).flat();
-}
-
 export interface RenderExtra {
   systemMessage?: string;
   noBlock?: boolean;

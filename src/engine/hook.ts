@@ -11,7 +11,7 @@ import { discover } from '../format/discover.ts';
 import type { Validator } from '../format/types.ts';
 import type { AgentAdapter, Decision } from '../agents/types.ts';
 import { callKey, countCall } from '../stats/calls.ts';
-import { controlPlaneDenial } from '../trust/guard.ts';
+import { guardDenial } from '../trust/guard.ts';
 import { hookTrustView } from '../trust/hook-view.ts';
 import { withNotice } from '../trust/notice.ts';
 import { PASS_DECISION, refusal } from './decision.ts';
@@ -76,8 +76,9 @@ export async function answerHook(
       notes,
     );
   profile?.mark('accepted state');
-  const denial = controlPlaneDenial(event, env);
-  if (denial) return notice(refusal(denial, 'avp refused a change to its own files'));
+  const guarded = await guardDenial(event, env, startedAt);
+  event = guarded.event;
+  if (guarded.denial) return notice(refusal(guarded.denial, 'avp refused a change to its own files'));
   const loaded = await configFor(event, env, view);
   const problem = loaded.problem;
   // Not a project (no `.avp/`/`.git/`, or missing): validators still run, but nothing is written under it.

@@ -5,14 +5,13 @@
  * read at all sends every member to the single flow. A validator is never passed for lack of an answer.
  */
 import type { AvpConfig } from '../config-types.ts';
-import { effectiveSeverity } from '../config.ts';
 import { AvpError } from '../errors.ts';
 import type { HookEvent } from '../event.ts';
 import type { Validator } from '../format/types.ts';
 import type { BatchGroup, BatchOutcome } from '../judges/batch.ts';
 import { addUsage } from '../judges/llm-judge.ts';
 import { disableHint } from '../judges/script.ts';
-import { errorRun, whenAborted } from './run.ts';
+import { errorRun, runIdentity, whenAborted } from './run.ts';
 import type { ValidatorRun } from './types.ts';
 
 export async function runBatch(
@@ -83,11 +82,7 @@ export async function runBatch(
     if (o.result) {
       const r = o.result;
       out.set(v.id, {
-        id: v.id,
-        name: v.name,
-        severity: effectiveSeverity(config, v.id, v.name, v.spec.severity),
-        source: v.source,
-        path: v.path,
+        ...runIdentity(v, config),
         status: r.verdict.passed ? 'passed' : 'failed',
         verdict: r.verdict,
         durationMs,

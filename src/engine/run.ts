@@ -57,6 +57,20 @@ export function loadErrorRun(error: LoadError, config: AvpConfig): ValidatorRun 
 /** Judge errors that are the user's setup, not this run: the same for every validator until the user acts. */
 const SETUP_CODES = new Set(['judge-unconfigured', 'judge-none', 'judge-auth']);
 
+/** What every run of `v` reports about the validator itself (its severity as config overrides it). */
+export function runIdentity(
+  v: Validator,
+  config: AvpConfig,
+): Pick<ValidatorRun, 'id' | 'name' | 'severity' | 'source' | 'path'> {
+  return {
+    id: v.id,
+    name: v.name,
+    severity: effectiveSeverity(config, v.id, v.name, v.spec.severity),
+    source: v.source,
+    path: v.path,
+  };
+}
+
 /** A run that could not be evaluated (fail closed); `code` from SETUP_CODES marks the user's setup. */
 export function errorRun(
   v: Validator,
@@ -67,11 +81,7 @@ export function errorRun(
   code?: string,
 ): ValidatorRun {
   return {
-    id: v.id,
-    name: v.name,
-    severity: effectiveSeverity(config, v.id, v.name, v.spec.severity),
-    source: v.source,
-    path: v.path,
+    ...runIdentity(v, config),
     status: 'error',
     error: { cause, fix, ...(code ? { code } : {}), ...(code && SETUP_CODES.has(code) ? { setup: true } : {}) },
     durationMs: Math.round(performance.now() - started),
@@ -134,13 +144,8 @@ export async function runOne(
       judge.evaluate({ validator: v, event, signal: controller.signal, timeoutMs }),
       whenAborted(controller.signal),
     ]);
-    const severity = effectiveSeverity(config, v.id, v.name, v.spec.severity);
     return {
-      id: v.id,
-      name: v.name,
-      severity,
-      source: v.source,
-      path: v.path,
+      ...runIdentity(v, config),
       status: result.verdict.passed ? 'passed' : 'failed',
       verdict: result.verdict,
       durationMs: Math.round(performance.now() - started),
@@ -174,11 +179,7 @@ function skippedRun(
   reason: string,
 ): ValidatorRun {
   return {
-    id: v.id,
-    name: v.name,
-    severity: effectiveSeverity(config, v.id, v.name, v.spec.severity),
-    source: v.source,
-    path: v.path,
+    ...runIdentity(v, config),
     status: 'skipped',
     skipped: { code, reason },
     durationMs: 0,

@@ -182,9 +182,7 @@ export async function noteStopAnswer(event: HookEvent, blocked: boolean, reason:
     const { noteStopReason } = await import('./session/continuation.ts');
     noteStopReason(ensureSessionDir(event.projectRoot, event.sessionId), blocked ? reason : undefined);
   } catch (e) {
-    if (process.env.AVP_DEBUG)
-      process.stderr.write(`avp: stop reason state: ${(e as Error).message}
-`);
+    if (process.env.AVP_DEBUG) process.stderr.write(`avp: stop reason state: ${(e as Error).message}\n`);
   }
 }
 

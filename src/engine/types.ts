@@ -39,7 +39,7 @@ export interface ValidatorRun {
   cached?: boolean;
 }
 
-/** seed 001's aggregated report (plus `errors`, the validator errors kept apart from violations). */
+/** The aggregated report (plus `errors`, the validator errors kept apart from violations). */
 export interface Report {
   outcome: Outcome;
   validators: Array<{

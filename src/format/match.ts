@@ -54,7 +54,10 @@ interface Compiled {
 // Keyed by the spec object: validators come fresh from the cache each process, and the memo dies with them.
 const memo = new WeakMap<ValidatorSpec, Compiled>();
 
-/** An anchored regex; a pattern that does not compile (caught by lint) matches nothing rather than throwing. */
+/**
+ * An anchored regex. Loading already refuses a validator whose pattern does not compile (a load error, which blocks);
+ * the fallback that matches nothing only keeps a hand-built spec (tests, callers) from throwing here.
+ */
 function anchored(source: string): RegExp {
   try {
     return new RegExp(`^(?:${source})$`);

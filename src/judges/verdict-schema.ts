@@ -30,7 +30,7 @@ export const ViolationSchema = v.looseObject({
   severity: v.optional(v.nullable(v.picklist(['low', 'medium', 'high', 'critical']))),
 });
 
-/** seed 002's response (`decision`/`reason` may ride along). */
+/** The AVP verdict response (`decision`/`reason` may ride along). */
 export const AvpResponseSchema = v.looseObject({
   // Some models quote booleans: "false" is read as false (the safe side). A quoted "true" is not a pass: it is
   // ambiguous (see `readVerdict`), so the judge is asked again and the validator fails closed if it insists.

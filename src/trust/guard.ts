@@ -6,11 +6,12 @@
  * validator"), and they only take effect once the user accepts them. Shell commands cannot be judged this way (see
  * "What avp defends against" in docs/hook-mode.md).
  */
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import type { HookEvent } from '../event.ts';
 import { avpHome } from '../paths.ts';
+import { PathResolver } from '../real-paths.ts';
 import {
   OWNED_MARKER,
   projectHookFiles,
@@ -20,58 +21,31 @@ import {
 } from './control-files.ts';
 import { avpHookEntries } from './store.ts';
 
-/** The real path of `path`, resolving the longest existing prefix (the file itself may not exist yet). */
-export function realish(path: string): string {
-  const rest: string[] = [];
-  let dir = path;
-  for (let i = 0; i < 4096; i++) {
-    try {
-      const real = realpathSync(dir);
-      return rest.length ? join(real, ...rest.reverse()) : real;
-    } catch {
-      const parent = dirname(dir);
-      if (parent === dir) break;
-      rest.push(basename(dir));
-      dir = parent;
-    }
-  }
-  return path;
-}
-
 function inside(path: string, dir: string): boolean {
   const rel = relative(dir, path);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel));
 }
 
-/** On a case-insensitive file system `.AVP/State` is `.avp/state`: compare folded where the file system folds. */
-function foldIfInsensitive(path: string): string {
-  const real = realish(path);
-  let probe = real;
-  while (!existsSync(probe)) {
-    const parent = dirname(probe);
-    if (parent === probe) return real;
-    probe = parent;
-  }
-  const swapped = probe.replace(/[a-z]/gi, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
-  if (swapped === probe) return real;
-  try {
-    const a = statSync(probe);
-    const b = statSync(swapped);
-    return a.ino === b.ino && a.dev === b.dev ? real.toLowerCase() : real;
-  } catch {
-    return real;
-  }
+/** A path as the file system compares it: where it really leads (symlinks followed), folded where case is ignored. */
+type Fold = (path: string) => string;
+
+/** One folding per hook call: the resolver caches each `realpath` and case probe across the ~40 paths compared. */
+function folding(): Fold {
+  const resolver = new PathResolver();
+  return (path) => {
+    const real = resolver.resolve(path);
+    return real.caseInsensitive ? real.path.toLowerCase() : real.path;
+  };
 }
 
 /** Why a file-tool write to `path` is refused, or undefined when it is allowed. */
-function protectedReason(path: string, projectRoot: string, env: NodeJS.ProcessEnv): string | undefined {
-  const real = foldIfInsensitive(path);
-  const home = foldIfInsensitive(avpHome(env));
+function protectedReason(real: string, projectRoot: string, env: NodeJS.ProcessEnv, fold: Fold): string | undefined {
+  const home = fold(avpHome(env));
   if (inside(real, home)) {
     const rel = relative(home, real).split(sep);
     if (rel[0] !== 'validators' && !(rel.length === 1 && rel[0] === 'config.json')) return "avp's own state";
   }
-  const projectAvp = foldIfInsensitive(join(projectRoot, '.avp'));
+  const projectAvp = fold(join(projectRoot, '.avp'));
   for (const owned of ['state', 'cache', 'logs', 'trust']) {
     if (inside(real, join(projectAvp, owned))) return "avp's own state";
   }
@@ -79,25 +53,25 @@ function protectedReason(path: string, projectRoot: string, env: NodeJS.ProcessE
 }
 
 /** Every agent's hook settings files (project and user): a file tool may edit them, but not avp's entries. */
-function settingsFiles(projectRoot: string, env: NodeJS.ProcessEnv): string[] {
-  return [...projectHookFiles(projectRoot), ...userHookFiles(env)].map((f) => foldIfInsensitive(f.path));
+function settingsFiles(projectRoot: string, env: NodeJS.ProcessEnv, fold: Fold): string[] {
+  return [...projectHookFiles(projectRoot), ...userHookFiles(env)].map((f) => fold(f.path));
 }
 
 /**
  * Where Claude Code and Codex keep installed plugins (marketplace copies and caches): a `hooks.json` there may hold
  * avp's plugin hooks, which run in every session.
  */
-function pluginRoots(env: NodeJS.ProcessEnv): string[] {
+function pluginRoots(env: NodeJS.ProcessEnv, fold: Fold): string[] {
   const home = env.HOME || homedir();
   return [
     join(env.CLAUDE_CONFIG_DIR || join(home, '.claude'), 'plugins'),
     join(env.CODEX_HOME || join(home, '.codex'), 'plugins'),
-  ].map(foldIfInsensitive);
+  ].map(fold);
 }
 
 /** The hook files avp writes whole (plugins, Cline's scripts), project and user. */
-function ownedFiles(projectRoot: string, env: NodeJS.ProcessEnv): string[] {
-  return [...projectOwnedHookFiles(projectRoot), ...userOwnedHookFiles(env)].map((f) => foldIfInsensitive(f.path));
+function ownedFiles(projectRoot: string, env: NodeJS.ProcessEnv, fold: Fold): string[] {
+  return [...projectOwnedHookFiles(projectRoot), ...userOwnedHookFiles(env)].map((f) => fold(f.path));
 }
 
 function readText(path: string): string {
@@ -114,15 +88,21 @@ function readText(path: string): string {
  */
 export function controlPlaneDenial(event: HookEvent, env: NodeJS.ProcessEnv): string | undefined {
   if (event.event !== 'PreToolUse' && event.event !== 'PermissionRequest') return undefined;
+  const fold = folding();
+  // Listed and resolved once per call, on the first file that needs them (most calls never do).
+  let owned: string[] | undefined;
+  let settings: string[] | undefined;
+  let plugins: string[] | undefined;
   for (const file of event.files) {
-    const why = protectedReason(file.path, event.projectRoot, env);
+    const folded = fold(file.path);
+    const why = protectedReason(folded, event.projectRoot, env, fold);
     if (why) {
       return (
         `avp refuses this ${event.tool ?? 'file'} change: ${file.relPath} is ${why}, which only avp itself writes. ` +
         'Leave it alone; if the user wants avp reset, they run avp commands in their own terminal.'
       );
     }
-    if (ownedFiles(event.projectRoot, env).includes(foldIfInsensitive(file.path))) {
+    if ((owned ??= ownedFiles(event.projectRoot, env, fold)).includes(folded)) {
       const text = readText(file.path);
       // A plugin or hook script avp wrote whole: any change to it is a change to avp's hook.
       if (!text.includes(OWNED_MARKER) || file.after === text) continue;
@@ -131,9 +111,9 @@ export function controlPlaneDenial(event: HookEvent, env: NodeJS.ProcessEnv): st
         '(`avp init` / `avp deinit` in their own terminal).'
       );
     }
-    const folded = foldIfInsensitive(file.path);
-    const pluginHooks = basename(folded) === 'hooks.json' && pluginRoots(env).some((r) => inside(folded, r));
-    if (!pluginHooks && !settingsFiles(event.projectRoot, env).includes(folded)) continue;
+    const pluginHooks =
+      basename(folded) === 'hooks.json' && (plugins ??= pluginRoots(env, fold)).some((r) => inside(folded, r));
+    if (!pluginHooks && !(settings ??= settingsFiles(event.projectRoot, env, fold)).includes(folded)) continue;
     const before = avpHookEntries(readText(file.path));
     const after = typeof file.after === 'string' ? avpHookEntries(file.after) : undefined;
     if (after === before) continue;
@@ -144,4 +124,25 @@ export function controlPlaneDenial(event: HookEvent, env: NodeJS.ProcessEnv): st
     );
   }
   return undefined;
+}
+
+/** How long rebuilding an Edit's result for the guard may take (a settings file is small; the hook has its budget). */
+const REBUILD_MS = 10_000;
+
+/**
+ * `controlPlaneDenial` on the files as they will be. An Edit names only the replaced text, so the result of an edit
+ * to a settings file is rebuilt (lazily: only when a refusal hangs on it) before refusing, and an Edit that leaves
+ * avp's hook entries as they are goes on like a Write that does. Returns the event with the rebuilt files, for reuse.
+ */
+export async function guardDenial(
+  event: HookEvent,
+  env: NodeJS.ProcessEnv,
+  startedAt = Date.now(),
+): Promise<{ denial?: string; event: HookEvent }> {
+  const denial = controlPlaneDenial(event, env);
+  if (!denial || !event.files.some((f) => f.after === undefined)) return { denial, event };
+  const { completeFileChanges } = await import('../hosts/complete-files.ts');
+  const rebuilt = await completeFileChanges(event, startedAt + REBUILD_MS);
+  // A result that could not be rebuilt stays unknown, and an unknown result is refused (fail closed).
+  return { denial: controlPlaneDenial(rebuilt, env), event: rebuilt };
 }

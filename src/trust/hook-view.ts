@@ -23,8 +23,7 @@ export interface TrustView {
   userValidators: string;
   /** The user's config files to read. */
   userConfig: { json: string; rc: string };
-  /** True when a scope runs on its accepted copy (the parse caches of those copies are kept apart). */
-  fromAccepted: { project: boolean; user: boolean };
+  /** What waits for `avp accept` (both scopes). */
   pending: PendingChange[];
   /** For the user: pending changes, or a first acceptance. Undefined when there is nothing new to say. */
   notice?: string;
@@ -93,7 +92,6 @@ export function hookTrustView(projectRoot: string, env: NodeJS.ProcessEnv, event
     userConfig: userFromTree
       ? { json: join(user.dir, 'tree', '.avp', 'config.json'), rc: join(user.dir, 'tree', '.avprc') }
       : { json: join(avpHome(env), 'config.json'), rc: userRcPath(env) },
-    fromAccepted: { project: projectFromTree, user: userFromTree },
     pending,
     notice: notices.length ? notices.join('\n') : undefined,
     tellModel,

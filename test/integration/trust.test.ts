@@ -236,6 +236,33 @@ describe("avp's own files are not the agent's to write", () => {
     expect(ok.json?.hookSpecificOutput?.permissionDecision).toBeUndefined();
   });
 
+  test("an Edit of .claude/settings.json is judged on its result: avp's hook kept passes, dropped is denied", async () => {
+    const p = project({ acceptFirst: false });
+    const init = await runAvp(['init', '--no-validators', '--command', 'avp hook --agent claude'], {
+      bin: BIN,
+      cwd: p.root,
+      env: { HOME: p.home, AVP_HOME: join(p.home, '.avp'), CLAUDE_PROJECT_DIR: p.root },
+    });
+    expect(init.code).toBe(0);
+    p.validator('gate', { trigger: 'PreToolUse', match: { tools: ['Bash'] } }, FAILS);
+    const settings = join(p.root, '.claude/settings.json');
+    const text = await Bun.file(settings).text();
+    const edit = (old_string: string, new_string: string) =>
+      p.hook({
+        ...writeEvent(p, '.claude/settings.json', '', 'PreToolUse'),
+        tool_name: 'Edit',
+        tool_input: { file_path: settings, old_string, new_string },
+      });
+    // Another setting, next to avp's hooks: the Edit's result keeps them, so it is the agent's and the user's business.
+    const other = await edit('"hooks"', '"permissions": {"allow": ["Bash(ls)"]},\n  "hooks"');
+    expect(other.json?.hookSpecificOutput?.permissionDecision).toBeUndefined();
+    // The same kind of Edit that drops avp's hook command is refused.
+    const hookLine = text.split('\n').find((l) => l.includes('avp hook'))!;
+    const drop = await edit(hookLine, hookLine.replace('avp hook', 'true'));
+    expect(drop.json.hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(drop.json.hookSpecificOutput.permissionDecisionReason).toContain("avp's hook entries");
+  });
+
   test("avp's installed Claude Code plugin: neither its hooks.json nor its enabledPlugins switch can be changed", async () => {
     const p = await gated();
     const pluginHooks = join(p.home, '.claude/plugins/cache/avp/avp/0.1.0/hooks/hooks.json');
