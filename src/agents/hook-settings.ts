@@ -16,6 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import { isAvpHookCommand } from './avp-command.ts';
 import {
   applyEdits,
   findNodeAtLocation,
@@ -68,14 +69,7 @@ export function avpHookCommand(
   return `${program} hook --agent ${agent}`;
 }
 
-/**
- * True for a hook command avp wrote: a program named `avp` (or avp's `cli.ts` run from source) followed by
- * `hook`. A user's own hook that merely mentions avp elsewhere is not matched.
- */
-export function isAvpHookCommand(command: unknown): boolean {
-  if (typeof command !== 'string') return false;
-  return /(?:^|[\s/\\'"])(?:avp(?:-[\w.-]+)?(?:\.exe)?|cli\.ts)['"]?\s+hook(?:\s|$)/.test(command);
-}
+export { isAvpHookCommand };
 
 export interface SettingsFile {
   path: string;
