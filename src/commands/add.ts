@@ -32,7 +32,7 @@ export default defineCommand({
   run({ args }) {
     return runCommand(async () => {
       const [
-        { addValidator },
+        { addValidator, prepareAdd },
         { scopeOf, applyQuiet, printJson },
         { terminalProgress },
         { findProjectRoot },
@@ -53,33 +53,33 @@ export default defineCommand({
         const { withNameSuggestion } = await import('./validator-names.ts');
         throw await withNameSuggestion(e, spec, projectRoot, 'add');
       };
+      const addOptions = {
+        scope,
+        projectRoot,
+        cwd: process.cwd(),
+        registry: args.registry,
+        offline: args.offline,
+        force: args.force,
+      };
+      // Each package is downloaded once: the judge check reads the same bytes that are then installed.
+      const prepared = [];
+      for (const spec of specs) {
+        const progress = terminalProgress(`downloading ${spec}`, args);
+        const ready = await prepareAdd(spec, { ...addOptions, progress: progress.onProgress })
+          .finally(() => progress.done())
+          .catch(suggest(spec));
+        prepared.push({ spec, ready });
+      }
       // An LLM validator without a judge would block every event it matches: refused before anything is installed.
       if (!args.force) {
         const { refuseWithoutJudge } = await import('../judges/add-check.ts');
-        const check = {
-          projectRoot,
-          cwd: process.cwd(),
-          env: process.env,
-          scope,
-          registry: args.registry,
-          offline: args.offline,
-        };
-        for (const spec of specs) await refuseWithoutJudge([spec], check).catch(suggest(spec));
+        const check = { projectRoot, cwd: process.cwd(), env: process.env, scope };
+        for (const { spec, ready } of prepared)
+          await refuseWithoutJudge([{ spec, fetched: ready.fetched }], check).catch(suggest(spec));
       }
       const results = [];
-      for (const spec of specs) {
-        const progress = terminalProgress(`downloading ${spec}`, args);
-        const result = await addValidator(spec, {
-          scope,
-          projectRoot,
-          cwd: process.cwd(),
-          registry: args.registry,
-          offline: args.offline,
-          force: args.force,
-          progress: progress.onProgress,
-        })
-          .finally(() => progress.done())
-          .catch(suggest(spec));
+      for (const { spec, ready } of prepared) {
+        const result = await addValidator(spec, addOptions, ready).catch(suggest(spec));
         results.push(result);
         const from = result.replaced && result.replaced !== result.version ? ` (was ${result.replaced})` : '';
         if (result.fallback) {
