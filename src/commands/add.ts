@@ -80,7 +80,9 @@ export default defineCommand({
       const results = [];
       for (const { spec, ready } of prepared) {
         const result = await addValidator(spec, addOptions, ready).catch(suggest(spec));
-        results.push(result);
+        const notRun = await toolRulesOf(result.dir, scope);
+        results.push(notRun.length ? { ...result, notRun } : result);
+        if (notRun.length) log.info(toolRulesNote(result.name, notRun));
         const from = result.replaced && result.replaced !== result.version ? ` (was ${result.replaced})` : '';
         if (result.fallback) {
           log.warn(
@@ -113,3 +115,21 @@ export default defineCommand({
     });
   },
 });
+
+/** The reference tool rules a package brought, which avp loads and never runs (ids with the program they name). */
+async function toolRulesOf(dir: string, scope: 'user' | 'project'): Promise<Array<{ id: string; why: string }>> {
+  const { loadValidatorsAt } = await import('../format/load.ts');
+  return loadValidatorsAt(dir, scope)
+    .validators.filter((v) => v.notRun)
+    .map((v) => ({ id: v.id, why: v.notRun! }));
+}
+
+/** Said at install: which rules will not run, and what runs in their place. */
+function toolRulesNote(name: string, notRun: Array<{ id: string; why: string }>): string {
+  const programs = [...new Set(notRun.map((t) => /\(([^)]+)\)$/.exec(t.why)?.[1]).filter(Boolean))];
+  return (
+    `${name}: ${notRun.length} tool rule${notRun.length === 1 ? '' : 's'} not run (${notRun.map((t) => t.id).join(', ')})` +
+    `${programs.length ? `; they run ${programs.join(', ')}` : ''}. avp runs no tool programs: the prompt rules they ` +
+    'supersede run instead, as the reference does when a tool is missing. `avp list` marks them "not run".'
+  );
+}

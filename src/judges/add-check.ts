@@ -71,7 +71,7 @@ export async function refuseWithoutJudge(specs: FetchedSpec[], opts: AddCheckOpt
   for (const { spec, fetched } of specs) {
     const name = fetched.name;
     const validators = await validatorsOf(fetched, opts.scope);
-    const llm = validators.filter((v) => !v.spec.script);
+    const llm = validators.filter((v) => !v.spec.script && !v.notRun);
     if (!llm.length) continue;
     if (!config) throw configError;
     const broken = checkJudges(llm, config, opts.env, opts.projectRoot).filter((c) => c.problem && c.validators.length);
@@ -104,7 +104,9 @@ export async function missingJudgeWarning(dirs: string[], opts: AddCheckOptions)
   ]);
   const config = await loadConfig({ cwd: opts.cwd, projectRoot: opts.projectRoot, env: opts.env }).catch(() => null);
   if (!config) return undefined; // an invalid config is reported by every command that reads it
-  const llm = dirs.flatMap((d) => loadValidatorsAt(d, opts.scope).validators).filter((v) => !v.spec.script);
+  const llm = dirs
+    .flatMap((d) => loadValidatorsAt(d, opts.scope).validators)
+    .filter((v) => !v.spec.script && !v.notRun);
   const broken = checkJudges(llm, config, opts.env, opts.projectRoot).filter((c) => c.problem && c.validators.length);
   if (!broken.length) return undefined;
   return (

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAvp, tempDir } from '../support/run-avp.ts';
-import { referenceRegistry, type ReferenceRegistry } from './reference-registry.ts';
+import { DIALECT_FIXTURES, referenceRegistry, zipDir, type ReferenceRegistry } from './reference-registry.ts';
 import { installedState, leftovers, sandbox } from './registry-client-helpers.ts';
 import { packageZip, zipOf } from './registry-server-support.ts';
 
@@ -24,6 +24,9 @@ beforeAll(() => {
   reg = referenceRegistry();
   for (const v of ['1.0.0', '1.0.4', '1.1.0', '2.0.0']) reg.add('ranged', v, packageZip('ranged', v));
   reg.add('scripted', '1.0.0', scriptZip('scripted', '1.0.0'));
+  // As the reference's registry serves them: the release template unfilled, the version in the registry's record.
+  for (const name of ['code-hygiene', 'manifests'])
+    reg.add(name, '2.3.0', zipDir(join(DIALECT_FIXTURES, 'current', name), name));
   // Random text: the archive must stay about 1 KiB after deflate, so that trickling it takes seconds.
   const noise = Buffer.from(crypto.getRandomValues(new Uint8Array(600))).toString('base64');
   reg.add('slow', '1.0.0', packageZip('slow', '1.0.0', { description: `Slow ${noise}` }));
@@ -31,6 +34,29 @@ beforeAll(() => {
 afterAll(() => reg.stop());
 
 describe('avp against the reference dialect: versions, logins, unreachable registries', () => {
+  test('RuleSets whose rules set match, supersedes and tool install; avp says which rules it will not run', async () => {
+    const s = sandbox(reg.url);
+    const r = await s.avp(['add', 'code-hygiene']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('code-hygiene: 2 tool rules not run');
+    expect(r.stderr).toContain('the prompt rules they supersede run instead');
+    const m = await s.avp(['add', 'manifests', '--json']);
+    expect(m.code, m.stderr).toBe(0);
+    expect(JSON.parse(m.stdout).notRun).toEqual([
+      { id: 'manifests/leftover-crates', why: 'tool rule: avp runs no tool programs (cargo)' },
+    ]);
+    const list = JSON.parse((await s.avp(['list', '--json'])).stdout).validators as any[];
+    const row = (id: string) => list.find((v) => v.id === id);
+    expect(row('code-hygiene/long-functions-python')).toMatchObject({
+      version: '2.3.0',
+      judge: 'tool',
+      supersedes: ['long-functions', 'tangled-logic'],
+      ruleMatch: { files: ['**/*.py'] },
+    });
+    expect(row('code-hygiene/long-functions').notRun).toBeUndefined();
+    expect(row('code-hygiene/test-names').ruleMatch.files).toContain('*.test.ts');
+  });
+
   test('a range resolves through the version list to the highest match', async () => {
     const s = sandbox(reg.url);
     for (const [spec, want] of [
