@@ -1,4 +1,4 @@
-import { highestMatching } from '../src/registry/semver.ts';
+import { highestMatching } from '../src/registry-client/semver.ts';
 import { BlobStore } from './blobs.ts';
 import { badRequest, json, notFound } from './errors.ts';
 import { detailOf, summaryOf, versionListOf, versionOf } from './shapes.ts';

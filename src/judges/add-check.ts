@@ -8,10 +8,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AvpConfig } from '../config-types.ts';
+import type { AvpConfig } from '../config/types.ts';
 import { AvpError } from '../errors.ts';
-import type { Validator } from '../format/types.ts';
-import type { Fetched } from '../registry/sources.ts';
+import type { Validator } from '../validator/types.ts';
+import type { Fetched } from '../registry-client/sources.ts';
 import { HOW_TO_CONFIGURE } from './detect.ts';
 import { checkJudge, checkJudges } from './judge-check.ts';
 
@@ -33,8 +33,8 @@ export interface FetchedSpec {
 /** The validators a fetched package would install, read from a throwaway copy of it (nothing is installed). */
 async function validatorsOf(fetched: Fetched, scope: AddCheckOptions['scope']): Promise<Validator[]> {
   const [{ extractArchive }, { loadValidatorsAt }] = await Promise.all([
-    import('../registry/archive.ts'),
-    import('../format/load.ts'),
+    import('../registry-client/archive.ts'),
+    import('../validator/load.ts'),
   ]);
   const root = mkdtempSync(join(tmpdir(), 'avp-add-check-'));
   try {
@@ -59,7 +59,7 @@ function allJudgesWork(config: AvpConfig, env: NodeJS.ProcessEnv, projectRoot: s
  * naming the validators, what is wrong, every way to configure a judge, and `--force`.
  */
 export async function refuseWithoutJudge(specs: FetchedSpec[], opts: AddCheckOptions): Promise<void> {
-  const { loadConfig } = await import('../config.ts');
+  const { loadConfig } = await import('../config/config.ts');
   let config: AvpConfig | undefined;
   let configError: unknown;
   try {
@@ -99,8 +99,8 @@ export async function refuseWithoutJudge(specs: FetchedSpec[], opts: AddCheckOpt
  */
 export async function missingJudgeWarning(dirs: string[], opts: AddCheckOptions): Promise<string | undefined> {
   const [{ loadConfig }, { loadValidatorsAt }] = await Promise.all([
-    import('../config.ts'),
-    import('../format/load.ts'),
+    import('../config/config.ts'),
+    import('../validator/load.ts'),
   ]);
   const config = await loadConfig({ cwd: opts.cwd, projectRoot: opts.projectRoot, env: opts.env }).catch(() => null);
   if (!config) return undefined; // an invalid config is reported by every command that reads it
