@@ -8,7 +8,9 @@
  * 32] [--packages 60] [--publishes 30]
  *
  * Servers run as their own processes; this process only generates load (N concurrent fetch loops over the same URL
- * mix), bounded in time. Prints requests/s, latency percentiles and ratios.
+ * mix), bounded in time. Prints requests/s, latency percentiles and each server's ratio to the static server.
+ * Package-metadata answers are kept by the server while their package is unchanged (registry/metadata-cache.ts), so
+ * the metadata mix measures a stamp lookup plus the kept bytes; the target is ≥ 0.5× the static server.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -201,9 +203,16 @@ try {
       errors += r.errors;
       console.log(row(label, r));
     }
-    const [first, ...rest] = results;
+    // Side by side with the static server answering the same bytes in the same run (the target: ≥ 0.5× for metadata).
+    const floor = results[results.length - 1]!;
     console.log(
-      `  relative to SQLite: ${rest.map((r, i) => `${targets[i + 1]![0].replace('… ', '')} ${(r.rps / first!.rps).toFixed(2)}×`).join('   ')}`,
+      `  relative to the static server: ${results
+        .slice(0, -1)
+        .map(
+          (r, i) =>
+            `${targets[i]![0].replace('… ', '').replace('avp registry serve ', '')} ${(r.rps / floor.rps).toFixed(2)}×`,
+        )
+        .join('   ')}`,
     );
   }
 

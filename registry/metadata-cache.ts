@@ -1,0 +1,92 @@
+import { Database } from 'bun:sqlite';
+import type { Migration } from './migrations.ts';
+import type { Store } from './store.ts';
+
+/**
+ * The package-metadata answers (detail, latest, one version, the version list) kept as the bytes sent, so a read
+ * costs one primary-key lookup instead of three queries and a JSON serialisation.
+ *
+ * An answer is reused only while its package's stamp — `packages.revision` and `packages.downloads` — is unchanged.
+ * Every publish, yank and purge moves `latest` through `Store.refreshLatest`, which bumps `revision` in the same
+ * transaction, and a download bumps `downloads`; so the stamp is read from the database on every request, and a
+ * change made by another instance on the same PostgreSQL or by `avp registry purge` in another process is seen on
+ * the next request, never later. There is no time-to-live to tune and no stale answer.
+ *
+ * On SQLite the stamp is read through a second, synchronous connection (bun:sqlite, read-only, WAL): a committed
+ * write is visible to its next read, and the lookup costs microseconds instead of a trip through the async driver.
+ */
+export const CACHE_MIGRATIONS: Migration[] = [
+  {
+    version: 20,
+    name: 'package revision (the metadata cache stamp)',
+    statements: ['ALTER TABLE packages ADD COLUMN revision INTEGER NOT NULL DEFAULT 0'],
+  },
+];
+
+/** Answers kept at most; past it the oldest go first (a Map keeps insertion order). */
+const MAX_ENTRIES = 20_000;
+
+interface Entry {
+  stamp: string;
+  body: string;
+}
+
+export class MetadataCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly stampOf: (name: string) => Promise<string | undefined> | string | undefined;
+  private readonly sqlite: Database | undefined;
+
+  constructor(store: Store, sqliteFile?: string) {
+    if (store.engine === 'sqlite' && sqliteFile) {
+      const db = new Database(sqliteFile, { readonly: true });
+      const q = db.query<{ revision: number; downloads: number }, [string]>(
+        'SELECT revision, downloads FROM packages WHERE name = ?',
+      );
+      this.sqlite = db;
+      this.stampOf = (name) => {
+        const row = q.get(name);
+        return row ? `${row.revision}:${row.downloads}` : undefined;
+      };
+    } else {
+      this.stampOf = async (name) => {
+        const [row] = (await store.db`SELECT revision, downloads FROM packages WHERE name = ${name}`) as Array<{
+          revision: number;
+          downloads: number;
+        }>;
+        return row ? `${row.revision}:${row.downloads}` : undefined;
+      };
+    }
+  }
+
+  /**
+   * The answer for `key` (path and base URL) of package `name`: the kept bytes when the package's stamp is the one
+   * they were made under, else `build()`'s answer, kept when it is a 200. Unknown packages are never kept.
+   */
+  async answer(name: string, key: string, build: () => Promise<Response>): Promise<Response> {
+    const stamp = await this.stampOf(name);
+    if (stamp === undefined) return build();
+    const hit = this.entries.get(key);
+    if (hit && hit.stamp === stamp) return jsonResponse(hit.body);
+    const res = await build();
+    if (res.status !== 200) return res;
+    const body = await res.text();
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { stamp, body });
+    return jsonResponse(body);
+  }
+
+  close(): void {
+    this.sqlite?.close();
+  }
+}
+
+/** The headers `json()` in errors.ts sends, on kept bytes. */
+function jsonResponse(body: string): Response {
+  return new Response(body, {
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    },
+  });
+}
