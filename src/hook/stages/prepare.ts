@@ -13,7 +13,7 @@ async function loadEngine() {
     import('../../runner/aggregate.ts'),
     import('../decision.ts'),
     import('../../runner/log.ts'),
-    import('../complete-files.ts'),
+    import('../../file-changes/complete-files.ts'),
   ]);
   return { run, aggregate, decision, log, completeFiles };
 }
