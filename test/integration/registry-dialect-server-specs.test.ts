@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIALECT_FIXTURES, zipDir } from './reference-registry.ts';
 import { sandbox } from './registry-client-helpers.ts';
@@ -116,5 +117,18 @@ describe("the reference's rule keys, its login and one download per add, against
     });
     expect(r.code, r.stderr).toBe(0);
     expect((await api(srv.url, '/api/packages/one-download')).body.downloads - before).toBe(1);
+  });
+
+  test('an avp server named by --registry that has stopped is an error; nothing is installed from the catalog', async () => {
+    const gone = await startServerProcess();
+    const url = gone.url;
+    await gone.stop();
+    const s = sandbox();
+    const r = await s.avp(['add', 'no-secrets', '--registry', url]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`could not reach ${url}/api/packages/no-secrets/latest`);
+    expect(r.stderr).toContain('(the registry --registry names); nothing was installed');
+    expect(existsSync(join(s.avpHome, 'validators', 'no-secrets'))).toBe(false);
+    expect(existsSync(s.userLock)).toBe(false);
   });
 });
