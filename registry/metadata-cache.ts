@@ -24,8 +24,12 @@ export const CACHE_MIGRATIONS: Migration[] = [
   },
 ];
 
-/** Answers kept at most; past it the oldest go first (a Map keeps insertion order). */
+/**
+ * What is kept at most: answers and their bytes (a detail answer may carry a 256 KiB readme). Past either, the oldest
+ * go first (a Map keeps insertion order).
+ */
 const MAX_ENTRIES = 20_000;
+const MAX_BYTES = 64 * 1024 * 1024;
 
 interface Entry {
   stamp: string;
@@ -34,6 +38,8 @@ interface Entry {
 
 export class MetadataCache {
   private readonly entries = new Map<string, Entry>();
+  /** UTF-16 code units kept (about the bytes, for ASCII JSON). */
+  private size = 0;
   private readonly stampOf: (name: string) => Promise<string | undefined> | string | undefined;
   private readonly sqlite: Database | undefined;
 
@@ -65,9 +71,23 @@ export class MetadataCache {
     const res = await build();
     if (res.status !== 200) return res;
     const body = await res.text();
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { stamp, body });
+    this.keep(key, { stamp, body });
     return jsonResponse(body);
+  }
+
+  private keep(key: string, entry: Entry): void {
+    const old = this.entries.get(key);
+    if (old) {
+      this.size -= old.body.length;
+      this.entries.delete(key);
+    }
+    while (this.entries.size && (this.entries.size >= MAX_ENTRIES || this.size + entry.body.length > MAX_BYTES)) {
+      const [oldest, e] = this.entries.entries().next().value!;
+      this.entries.delete(oldest);
+      this.size -= e.body.length;
+    }
+    this.entries.set(key, entry);
+    this.size += entry.body.length;
   }
 
   close(): void {
