@@ -8,9 +8,10 @@
  * - anything else (lefthook, the pre-commit framework, a hand-written hook): nothing is written; the error says
  *   what to add to that tool's configuration.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { AvpError } from './errors.ts';
+import { writeFileAtomic } from './os/atomic-write.ts';
 
 const BEGIN = '# >>> avp pre-commit (written by `avp init --git-hook`) >>>';
 const END = '# <<< avp pre-commit <<<';
@@ -79,10 +80,7 @@ function foreignHookFix(text: string): string {
 /** Writes (atomically) an executable hook file. */
 function writeHook(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.avp-${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o755 });
-  chmodSync(tmp, 0o755);
-  renameSync(tmp, path);
+  writeFileAtomic(path, text, { mode: 0o755, exactMode: true });
 }
 
 /** Installs (or updates) the pre-commit hook for the project at `projectRoot`. */

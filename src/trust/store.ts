@@ -21,6 +21,7 @@ import { liveListing, type Listing } from '../validator/listing.ts';
 import { avpHome } from '../paths.ts';
 import { treePath, type ControlFile, type TrustScope } from './control-files.ts';
 import { avpHookEntries } from './hook-entries.ts';
+import { writeFileAtomic } from '../os/atomic-write.ts';
 
 export { avpHookEntries };
 
@@ -106,10 +107,9 @@ export function readRecord(dir: string): TrustRecord | undefined {
   }
 }
 
-function writeFileAtomic(path: string, text: string): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o600 });
-  renameSync(tmp, path);
+/** The trust store's files are the user's alone. */
+function writePrivate(path: string, text: string): void {
+  writeFileAtomic(path, text, { mode: 0o600 });
 }
 
 /**
@@ -181,7 +181,7 @@ export function writeAccepted(
       acceptedAt: new Date().toISOString(),
       files,
     };
-    writeFileAtomic(join(dir, 'accepted.json'), `${JSON.stringify(record, null, 1)}\n`);
+    writePrivate(join(dir, 'accepted.json'), `${JSON.stringify(record, null, 1)}\n`);
     rmSync(join(dir, 'verified.json'), { force: true });
     return record;
   });
