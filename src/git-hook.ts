@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { AvpError } from './errors.ts';
 import { writeFileAtomic } from './os/atomic-write.ts';
+import { gitSync } from './os/git.ts';
 
 const BEGIN = '# >>> avp pre-commit (written by `avp init --git-hook`) >>>';
 const END = '# <<< avp pre-commit <<<';
@@ -27,8 +28,9 @@ export interface GitHookResult {
 }
 
 function git(cwd: string, args: string[]): string | undefined {
-  const p = Bun.spawnSync(['git', ...args], { cwd, stdout: 'pipe', stderr: 'pipe' });
-  return p.exitCode === 0 ? p.stdout.toString().trim() : undefined;
+  const p = gitSync(args, { cwd });
+  if (!p) throw new Error('git is not installed');
+  return p.code === 0 ? p.stdout.toString().trim() : undefined;
 }
 
 /** Quotes a word for `sh`. */
