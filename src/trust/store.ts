@@ -22,6 +22,7 @@ import { avpHome } from '../paths.ts';
 import { treePath, type ControlFile, type TrustScope } from './control-files.ts';
 import { avpHookEntries } from './hook-entries.ts';
 import { writeFileAtomic } from '../os/atomic-write.ts';
+import { withLockSync } from '../os/dir-lock.ts';
 
 export { avpHookEntries };
 
@@ -188,34 +189,17 @@ export function writeAccepted(
 }
 
 /**
- * Runs `fn` holding `<dir>.lock` (an atomic `mkdir`). A lock older than 10 s belongs to a killed process and is
+ * Runs `fn` holding `<dir>.lock` (os/dir-lock.ts). A lock older than 10 s belongs to a killed process and is
  * broken; after 15 s of waiting the acceptance fails with an error that names the lock.
  */
 function withTrustLock<T>(dir: string, fn: () => T): T {
   const lock = `${dir}.lock`;
-  const started = Date.now();
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > 10_000) rmSync(lock, { recursive: true, force: true });
-      } catch {
-        // released meanwhile
-      }
-      if (Date.now() - started > 15_000) {
-        throw new AvpError('trust-lock', `another avp process holds ${lock}`, {
-          fix: `wait for it to finish; if no avp is running, remove the folder ${lock}`,
-        });
-      }
-      Bun.sleepSync(10 + Math.random() * 40);
-    }
-  }
-  try {
-    return fn();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  return withLockSync(lock, fn, {
+    waitMs: 15_000,
+    staleMs: 10_000,
+    onTimeout: () =>
+      new AvpError('trust-lock', `another avp process holds ${lock}`, {
+        fix: `wait for it to finish; if no avp is running, remove the folder ${lock}`,
+      }),
+  });
 }
