@@ -37,14 +37,19 @@ function judgeFiles(
 }
 
 /** Judges an event: flags secrets in added lines. Reads the disk only for .gitleaks.toml and `git commit`. */
-export function validate(event: HookEvent): Verdict {
+export function validate(event: HookEvent & { alsoTrigger?: string }): Verdict {
   const root = event.projectRoot ?? event.cwd ?? process.cwd();
   const gitleaks = loadGitleaks(root);
   const command = event.toolInput?.command;
   const before = event.event === 'PreToolUse' && SHELL_TOOLS.test(event.tool ?? '') && typeof command === 'string';
   let verdict: { violations: Violation[]; scanned: number };
   let commit = false;
-  if (before) {
+  // Where the agent's adapter already judges a file edit at PreToolUse with the after-the-fact validators
+  // (`alsoTrigger`), no-secrets judges it there: the before-copy leaves file tools to it, so nothing is said twice.
+  const leftToAfter =
+    !before && event.alsoTrigger === 'PostToolUse' && process.env.AVP_VALIDATOR_NAME === 'no-secrets-before';
+  if (leftToAfter) verdict = { violations: [], scanned: 0 };
+  else if (before) {
     const cwd = event.cwd ?? root;
     verdict = judgeFiles(commandWrites(command, root, cwd), gitleaks);
     const c = gitCommit(command);
