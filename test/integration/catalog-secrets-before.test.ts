@@ -194,3 +194,22 @@ describe('git commit is judged by what it would commit', () => {
     expect(chained.json.violations.map((v: { file: string }) => v.file).sort()).toEqual(['src/app.ts', 'src/pay.ts']);
   });
 });
+
+describe('.gitleaks.toml through the binary', () => {
+  test('its rules refuse a Write before it runs; a broken file is a validator error naming file and line', async () => {
+    const p = project();
+    p.write(
+      '.gitleaks.toml',
+      "[[rules]]\nid = \"acme-token\"\nregex = '''acme_[a-z0-9]{32}'''\nkeywords = [\"acme_\"]\n",
+    );
+    await p.accept();
+    const content = 'const t = "acme_k2j4h5g6f7d8s9a0q1w2e3r4t5y6u7i8";\n';
+    const r = await p.hook(claudePre(p, 'Write', { file_path: join(p.root, 'src/a.ts'), content }));
+    expect(denied(r.json)).toBe(true);
+    expect(r.json.violations).toMatchObject([{ rule: 'gitleaks:acme-token', file: 'src/a.ts', line: 1 }]);
+    p.write('.gitleaks.toml', 'title = "x"\n[[rules]\n');
+    const bad = await p.hook(claudePre(p, 'Write', { file_path: join(p.root, 'src/b.ts'), content: 'export {};\n' }));
+    expect(denied(bad.json)).toBe(true);
+    expect(bad.stdout).toContain('.gitleaks.toml:2: not valid TOML');
+  });
+});

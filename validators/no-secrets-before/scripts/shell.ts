@@ -130,7 +130,7 @@ export function commandWrites(command: string, root: string, cwd: string): Writt
   }
   for (const stmt of statements(kept.join('\n'))) {
     const to = targets(stmt);
-    if (!to.length) continue;
+    if (!to.length || /<<-?\s*["']?[A-Za-z_]/.test(stmt)) continue; // a heredoc's body was judged above
     out.push({ file: rel(to[0]!), added: lines(printed(stmt)) });
   }
   return out;
