@@ -12,6 +12,7 @@ import type { Verdict } from '../../src/judges/types.ts';
 import { cases as commandCases } from '../fixtures/catalog/dangerous-commands.cases.ts';
 import { cases as debugCases } from '../fixtures/catalog/no-debug-leftovers.cases.ts';
 import { cases as secretCases } from '../fixtures/catalog/no-secrets.cases.ts';
+import { heldOut as secretHeldOut } from '../fixtures/catalog/no-secrets.heldout.cases.ts';
 import { cases as pathCases } from '../fixtures/catalog/protected-files.cases.ts';
 
 export const CATALOG = join(import.meta.dir, '../../validators');
@@ -24,6 +25,8 @@ export interface LabelledEvent {
   rule?: string;
   /** The provider or class the case belongs to (its cases file's `category`; else its rule, or `benign`). */
   category: string;
+  /** A case of a held-out set (written from published formats, not tuned on first). */
+  heldOut?: boolean;
   event: HookEvent;
 }
 
@@ -113,7 +116,10 @@ export async function corpus(): Promise<Record<string, LabelledEvent[]>> {
       })),
     );
   return {
-    'no-secrets': await files(secretCases),
+    'no-secrets': [
+      ...(await files(secretCases)),
+      ...(await files(secretHeldOut)).map((c) => ({ ...c, heldOut: true })),
+    ],
     'no-debug-leftovers': await files(debugCases),
     'dangerous-commands': commandCases.map((c) => ({
       id: c.id,

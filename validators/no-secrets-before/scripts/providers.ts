@@ -89,7 +89,7 @@ const T: Spec[] = [
   ['hashicorp', 'terraform-cloud-token', 'Terraform Cloud / HCP token', 'atlasv1', `${B}[A-Za-z0-9]{14}\\.atlasv1\\.(?<b>[A-Za-z0-9_=-]{60,70})${E}`],
   ['hashicorp', 'vault-token', 'HashiCorp Vault token', 'hvs. hvb. hvr.', `${B}hv[sbr]\\.(?<b>[A-Za-z0-9_-]{24,300})${E}`],
   ['pulumi', 'pulumi-token', 'Pulumi access token', 'pul-', `${B}pul-(?<b>[a-f0-9]{40})${E}`],
-  ['doppler', 'doppler-token', 'Doppler token', 'dp.pt. dp.st. dp.sa. dp.ct. dp.scim. dp.audit.', `${B}dp\\.(?:pt|st|sa|ct|scim|audit)\\.(?<b>[A-Za-z0-9]{40,44})${E}`],
+  ['doppler', 'doppler-token', 'Doppler token', 'dp.pt. dp.st. dp.sa. dp.ct. dp.scim. dp.audit.', `${B}dp\\.(?:pt|st|sa|ct|scim|audit)\\.(?:[a-z0-9_-]{1,40}\\.)?(?<b>[A-Za-z0-9]{40,44})${E}`],
   ['databricks', 'databricks-token', 'Databricks token', 'dapi', `${B}dapi(?<b>[a-f0-9]{32})(?:-\\d)?${E}`],
   ['dynatrace', 'dynatrace-token', 'Dynatrace API token', 'dt0c01.', `${B}dt0c01\\.[A-Z0-9]{24}\\.(?<b>[A-Z0-9]{64})${E}`],
   ['grafana', 'grafana-token', 'Grafana token', 'eyjrijoi glc_ glsa_', `${B}(?:eyJrIjoi(?<b>[A-Za-z0-9]{70,400}={0,3})|glc_[A-Za-z0-9+/]{32,400}={0,3}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})${ES}`],
