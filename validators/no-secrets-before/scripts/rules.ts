@@ -26,6 +26,7 @@ export const DOC_EXAMPLES = new Set([
   'AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe',
   'sk_test_4eC39HqLyjWDarjtT1zdp7dc',
   'sk_test_BQokikJOvBiI2HlWgH4olfQ2',
+  'key-3ax6xnjp29jd6fds4gc373sgvjxteol0',
   '123e4567-e89b-12d3-a456-426614174000',
   '123e4567-e89b-12d3-a456-426655440000',
   // jwt.io's example token (HS256, "John Doe").

@@ -53,7 +53,7 @@ function providerFindings(text: string, opts: ScanOptions, claim: (s: number, e:
   const found: Finding[] = [];
   const rules = candidates(text).sort((a, b) => PRIORITY.get(a)! - PRIORITY.get(b)!);
   for (const r of rules) {
-    if (r.weak && !opts.heuristics) continue;
+    if ((r.weak && !opts.heuristics) || (r.id === 'private-key' && !opts.keys)) continue;
     for (const m of text.matchAll(r.re)) {
       const secret = m.groups?.s ?? m[0];
       const body = m.groups?.b ?? secret;

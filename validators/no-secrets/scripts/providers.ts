@@ -153,7 +153,7 @@ const T: Spec[] = [
   ['twitter', 'twitter-bearer-token', 'X / Twitter bearer token', 'aaaaaaaaaaaaaaaaaaaaa', `${BS}AAAAAAAAAAAAAAAAAAAAA(?<b>[A-Za-z0-9%]{80,120})${ES}`],
   ['facebook', 'facebook-token', 'Facebook / Meta access token', 'eaa', `${B}EAA[A-Z]?(?<b>[A-Za-z0-9]{100,})${E}`],
   ['sendgrid', 'sendgrid-key', 'SendGrid API key', 'sg.', `${B}SG\\.(?<b>[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43})${E}`],
-  ['mailgun', 'mailgun-key', 'Mailgun API key', 'key-', `${B}key-(?<b>[a-f0-9]{32})${E}`],
+  ['mailgun', 'mailgun-key', 'Mailgun API key', 'key-', `${B}key-(?<b>[a-z0-9]{32})${E}`],
   ['mailgun', 'mailgun-key', 'Mailgun API key', 'mailgun', String.raw`(?:mailgun|MAILGUN)[\w.-]*?(?:key|KEY)${ASSIGN}(?<s>(?<b>[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}))`],
   ['mailchimp', 'mailchimp-key', 'Mailchimp API key', '-us', `${B}(?<b>[a-f0-9]{32})-us\\d{1,2}${E}`],
   ['brevo', 'brevo-key', 'Brevo (Sendinblue) key', 'xkeysib- xsmtpsib-', `${B}x(?:keysib|smtpsib)-(?<b>[a-f0-9]{64})-[A-Za-z0-9]{16}${E}`],
@@ -200,14 +200,14 @@ const T: Spec[] = [
   // ---- generic structured formats -----------------------------------------------------------------------------
   ['jwt', 'jwt', 'JSON Web Token', 'eyj', String.raw`${B}(?<s>eyJ[A-Za-z0-9_-]{15,}\.eyJ[A-Za-z0-9_-]{15,}\.(?<b>[A-Za-z0-9_-]{20,}))${E}`],
   ['private-key', 'private-key', 'base64-encoded private key', 'ls0tls1crudjti', `${BS}LS0tLS1CRUdJTi(?<b>[A-Za-z0-9+/]{60,}={0,2})${ES}`],
-  ['private-key', 'private-key', 'PuTTY private key', 'putty-user-key-file-', String.raw`PuTTY-User-Key-File-[23]: (?<s>(?<b>[\w-]+))`],
+  ['private-key', 'private-key', 'PuTTY private key', 'putty-user-key-file-', String.raw`(?<s>PuTTY-User-Key-File-[23]: (?<b>[\w-]+))`],
 ];
 
 const WEAK = new Set(['jwt', 'docker-config-auth']);
 const VERIFY: Record<string, (s: string) => boolean> = {
   jwt: (s) => decodesTo(/^\{\s*"(?:alg|typ|kid)"/)(s.slice(0, s.indexOf('.'))),
   'docker-config-auth': decodesTo(/^[\x20-\x7e]+:[\x20-\x7e]{6,}$/),
-  'private-key': (s) => s.startsWith('PuTTY') || decodesTo(/PRIVATE KEY/)(s),
+  'private-key': (s) => /^PuTTY-User-Key-File-\d: (?:ssh-|ecdsa-)/.test(s) || decodesTo(/PRIVATE KEY/)(s),
 };
 
 export const PROVIDERS: ProviderRule[] = T.map(([provider, id, what, keywords, src, flags]) => ({
