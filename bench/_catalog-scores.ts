@@ -5,7 +5,7 @@
  * bench/run.ts from running it alone).
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CATALOG, type CategoryScore, type LabelledEvent, PROJECT, score } from '../test/catalog/corpus.ts';
 import { PROVIDERS } from '../validators/no-secrets/scripts/providers.ts';
@@ -118,8 +118,14 @@ function hookInput(c: LabelledEvent, root: string, home: string, i: number): Rec
   const f = c.event.files[0]!;
   const path = at(f.path);
   if (c.event.event === 'PreToolUse') {
+    // A path the tool is about to write: anchored at the project root (or the home directory), as the case says.
+    const named = f.path.startsWith(`${PROJECT}/`)
+      ? join(root, f.path.slice(PROJECT.length + 1))
+      : f.path.startsWith(`${homedir()}/`)
+        ? join(home, f.path.slice(homedir().length + 1))
+        : f.path;
     const key = c.event.tool === 'NotebookEdit' ? 'notebook_path' : 'file_path';
-    return { ...base, tool_name: c.event.tool, tool_input: { [key]: path, content: 'x\n' } };
+    return { ...base, tool_name: c.event.tool, tool_input: { [key]: named, content: 'x\n' } };
   }
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, f.after ?? '');
@@ -138,18 +144,18 @@ function hookInput(c: LabelledEvent, root: string, home: string, i: number): Rec
   };
 }
 
-/** Every case through `bin hook` with the validators installed in a throwaway project (two at a time). */
+/** Every case through `bin hook` with the validators (copied from `source`) in a throwaway project (two at a time). */
 export async function throughBinary(
   labelled: Record<string, LabelledEvent[]>,
   bin: string,
+  source = CATALOG,
 ): Promise<Map<string, Outcome[]>> {
   const work = mkdtempSync(join(tmpdir(), 'avp-bench-scores-'));
   const root = join(work, 'project');
   const home = join(work, 'home');
   mkdirSync(join(root, '.git'), { recursive: true });
   mkdirSync(home, { recursive: true });
-  for (const v of Object.keys(labelled))
-    cpSync(join(CATALOG, v), join(root, '.avp/validators', v), { recursive: true });
+  for (const v of Object.keys(labelled)) cpSync(join(source, v), join(root, '.avp/validators', v), { recursive: true });
   const jobs = Object.entries(labelled).flatMap(([v, cs]) => cs.map((c) => ({ v, c })));
   const out = new Map<string, Outcome[]>(Object.keys(labelled).map((v) => [v, []]));
   let next = 0;

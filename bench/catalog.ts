@@ -50,7 +50,7 @@ printSummary(
   [...mine].map(([v, os]) => summarize(v, os)),
 );
 console.log(`\n## The same corpus through the binary (${BIN} hook, Claude Code inputs, two at a time)\n`);
-const binary = await throughBinary(labelled, BIN);
+const binary = await throughBinary(labelled, BIN, SOURCE);
 printSummary(
   '## Summary, through the binary',
   [...binary].map(([v, os]) => summarize(v, os)),

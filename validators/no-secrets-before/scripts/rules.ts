@@ -127,6 +127,19 @@ export function genericValueIsSecret(name: string, value: string): boolean {
   if (!SECRET_NAME.test(last) || NOT_SECRET_NAME.test(last)) return false;
   if (value.length < 8 || value.length > 400 || /\s/.test(value)) return false;
   if (/^(?:\.{0,2}\/|~\/|[a-z][a-z0-9+.-]*:\/\/|django-insecure-)/i.test(value)) return false;
+  // A MIME type, a dotted property path (`advanced.tavilyApiKey`), a header or key name in kebab/snake case that
+  // names a secret (`x-aws-ec2-metadata-token`): names, not values.
+  if (/^[a-z]+\/[a-z0-9.+-]+$/i.test(value)) return false;
+  if (
+    /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value) &&
+    value.split('.').every((p) => WORDLIKE.test(p) || /^[a-z_]+$/.test(p))
+  )
+    return false;
+  if (
+    /^[a-z0-9]+(?:[-_][a-z0-9]+)+$/.test(value) &&
+    /(?:^|[-_])(?:token|key|secret|password|passwd|auth|credentials?)(?:$|[-_])/.test(value)
+  )
+    return false;
   if (isPlaceholderValue(value) || classes(value) < 2 || WORDLIKE.test(value)) return false;
   if (value.length <= 12 && SHORT_WORD.test(value)) return false;
   // An alphabet run (`sk_abcdefghijklmnopqrstuvwxyz123`) was typed; digit runs alone are not enough to tell.

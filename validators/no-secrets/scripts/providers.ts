@@ -151,7 +151,7 @@ const T: Spec[] = [
   ['telegram', 'telegram-bot-token', 'Telegram bot token', ':aa', String.raw`(?<![A-Za-z0-9_:-])(?<s>\d{8,10}:AA(?<b>[A-Za-z0-9_-]{33}))${E}`],
   ['microsoft', 'teams-webhook', 'Microsoft Teams webhook URL', 'webhook.office.com logic.azure.com', String.raw`(?<s>https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/(?<b>[a-z0-9-]{36}@[a-z0-9-]{36})/IncomingWebhook/[A-Za-z0-9]{32}/[a-z0-9-]{36}(?:/[A-Za-z0-9_-]+)?)`],
   ['twitter', 'twitter-bearer-token', 'X / Twitter bearer token', 'aaaaaaaaaaaaaaaaaaaaa', `${BS}AAAAAAAAAAAAAAAAAAAAA(?<b>[A-Za-z0-9%]{80,120})${ES}`],
-  ['facebook', 'facebook-token', 'Facebook / Meta access token', 'eaa', `${B}EAA[A-Z]?(?<b>[A-Za-z0-9]{100,})${E}`],
+  ['facebook', 'facebook-token', 'Facebook / Meta access token', 'eaa', `${BS}EAA[A-Z]?(?<b>[A-Za-z0-9]{100,})${ES}`],
   ['sendgrid', 'sendgrid-key', 'SendGrid API key', 'sg.', `${B}SG\\.(?<b>[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43})${E}`],
   ['mailgun', 'mailgun-key', 'Mailgun API key', 'key-', `${B}key-(?<b>[a-z0-9]{32})${E}`],
   ['mailgun', 'mailgun-key', 'Mailgun API key', 'mailgun', String.raw`(?:mailgun|MAILGUN)[\w.-]*?(?:key|KEY)${ASSIGN}(?<s>(?<b>[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}))`],
@@ -164,7 +164,7 @@ const T: Spec[] = [
   // ---- payments, commerce -------------------------------------------------------------------------------------
   ['stripe', 'stripe-key', 'Stripe secret key', '_live_ _test_ _prod_', `${B}(?:sk|rk)_(?:live|test|prod)_(?<b>[A-Za-z0-9]{20,247})${E}`],
   ['stripe', 'stripe-webhook-secret', 'Stripe webhook signing secret', 'whsec_', `${B}whsec_(?<b>[A-Za-z0-9+/]{32,})${ES}`],
-  ['square', 'square-token', 'Square access token', 'eaaa sq0atp- sq0csp-', `${B}(?:EAAA(?<b>[A-Za-z0-9_-]{60})|sq0atp-[A-Za-z0-9_-]{22}|sq0csp-[A-Za-z0-9_-]{43})${E}`],
+  ['square', 'square-token', 'Square access token', 'eaaa sq0atp- sq0csp-', `${BS}(?:EAAA(?<b>[A-Za-z0-9_-]{60})|sq0atp-[A-Za-z0-9_-]{22}|sq0csp-[A-Za-z0-9_-]{43})${ES}`],
   ['paypal', 'braintree-token', 'PayPal Braintree access token', 'access_token$', String.raw`${B}access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$(?<b>[0-9a-f]{32})${E}`],
   ['shopify', 'shopify-token', 'Shopify token', 'shpat_ shpca_ shppa_ shpss_', `${B}shp(?:at|ca|pa|ss)_(?<b>[a-fA-F0-9]{32})${E}`],
   ['plaid', 'plaid-token', 'Plaid access token', 'access-sandbox- access-development- access-production-', `${B}access-(?:sandbox|development|production)-(?<b>${UUID})${E}`],
@@ -231,20 +231,36 @@ const keys = [...byKeyword.keys()].sort((a, b) => b.length - a.length);
 const withPrefixes = new Map(
   keys.map((k) => [k, [...new Set(keys.filter((p) => k.startsWith(p)).flatMap((p) => byKeyword.get(p) ?? []))]]),
 );
-const KEYWORDS = new RegExp(
-  `(?=(${keys
-    .filter((k) => k !== '.' && k !== '/')
-    .map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
-    .join('|')}))`,
-  'gi',
-);
+/** A regex source matching any of `words`, as a trie (`gl(?:pat|dt)-`): a position fails on its first character. */
+function trie(words: string[]): string {
+  const esc = (c: string) => c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  const groups = new Map<string, string[]>();
+  let end = false;
+  for (const w of words) {
+    if (!w) end = true;
+    else groups.set(w[0]!, [...(groups.get(w[0]!) ?? []), w.slice(1)]);
+  }
+  const alts = [...groups].map(([c, rest]) => esc(c) + trie(rest));
+  if (!alts.length) return '';
+  const body = alts.length === 1 && !end ? alts[0]! : `(?:${alts.join('|')})`;
+  return end ? `${body}?` : body;
+}
+const KEYWORDS = new RegExp(`(?=(${trie(keys.filter((k) => k !== '.' && k !== '/'))}))`, 'gi');
 // Keywords that are a single punctuation character would make every line a candidate: those rules (Discord, Asana)
 // instead need their structure, tested by a cheap shape check.
 const SHAPE = /[A-Za-z0-9_-]{24}\.[A-Za-z0-9_-]{6}\.|[12]\/\d{10}/;
 const SHAPED = [...(byKeyword.get('.') ?? []), ...(byKeyword.get('/') ?? [])];
 
+/**
+ * Every format holds a run of 20 token characters (its random part, or prefix and random part together); the two
+ * exceptions (an Azure AD secret's `Q~` and a Docker `"auth"` value) are named. Most lines of code have no such run:
+ * this one cheap test skips the keyword scan for them (it costs more than the rules it saves on a typical line).
+ */
+const RUN = /[A-Za-z0-9_+/=%-]{20}|Q~|"auth"/;
+
 /** The provider rules worth running on `line` (none for most lines). */
 export function candidates(line: string): ProviderRule[] {
+  if (!RUN.test(line)) return [];
   const out = new Set<ProviderRule>();
   for (const m of line.matchAll(KEYWORDS)) for (const r of withPrefixes.get(m[1]!.toLowerCase()) ?? []) out.add(r);
   if (SHAPE.test(line)) for (const r of SHAPED) out.add(r);

@@ -104,7 +104,10 @@ function heuristicFindings(file: string, text: string, claim: (s: number, e: num
     const before = ASSIGN_BEFORE.exec(prefix);
     if (!before) continue;
     const [, q, name = '', sep] = before;
-    if (sep === ',' && !q) continue; // `f(token, "x")` is an argument list, `("API_KEY", "x")` a pair
+    // `f(token, "x")` is an argument list; `("API_KEY", "x")` a pair, when the name looks like a key (`"A", "B"` in
+    // prose is a list); `cond ? token : "x"` a ternary.
+    if (sep === ',' && (!q || !/^[A-Z0-9_]+$|[_-]/.test(name))) continue;
+    if (sep === ':' && /\?\s*[\w$.]+\s*:\s*$/.test(prefix)) continue;
     if (!genericValueIsSecret(name, value.replace(/\\(.)/g, '$1')) || !claim(at, at + value.length)) continue;
     found.push({ rule: 'hardcoded-secret', what: `secret-like value assigned to \`${name}\``, secret: value, at });
   }
