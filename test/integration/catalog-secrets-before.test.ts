@@ -113,6 +113,15 @@ describe('file tools are refused before they write a secret', () => {
     expect(denied(r.json) || r.json?.decision === 'deny' || r.json?.decision === 'block').toBe(true);
     expect(r.stdout).toContain('.env:1');
   });
+  test('Codex: the captured apply_patch that adds a key is denied before it applies, reported once', async () => {
+    const p = project('codex');
+    const r = await p.hook(captured(p, 'codex', 'hook-input-PreToolUse-Bash-apply_patch.json'));
+    expect(denied(r.json)).toBe(true);
+    // Codex's answer carries only the fields it reads: the reason names the finding, once.
+    expect(reasonOf(r.json).split('src/pay.ts:1').length - 1).toBe(1);
+    expect(reasonOf(r.json)).toContain('stripe-key');
+    expect(existsSync(join(p.root, 'src/pay.ts'))).toBe(false);
+  });
 });
 
 describe('shell commands', () => {
