@@ -49,14 +49,19 @@ printSummary(
   "## Summary, in-process (claimed formats: no-secrets' provider rules and private keys; other validators: all)",
   [...mine].map(([v, os]) => summarize(v, os)),
 );
-console.log(`\n## The same corpus through the binary (${BIN} hook, Claude Code inputs, two at a time)\n`);
-const binary = await throughBinary(labelled, BIN, SOURCE);
-printSummary(
-  '## Summary, through the binary',
-  [...binary].map(([v, os]) => summarize(v, os)),
-);
-const held = binary.get('no-secrets')!.filter((o) => o.c.heldOut);
-if (held.length) printSummary('## no-secrets, held-out set only, through the binary', [summarize('no-secrets', held)]);
+// AVP_BENCH_ONLY=cost skips the slow parts (the corpus through the binary, the field check) to compare hook costs.
+const ONLY_COST = process.env.AVP_BENCH_ONLY === 'cost';
+if (!ONLY_COST) {
+  console.log(`\n## The same corpus through the binary (${BIN} hook, Claude Code inputs, two at a time)\n`);
+  const binary = await throughBinary(labelled, BIN, SOURCE);
+  printSummary(
+    '## Summary, through the binary',
+    [...binary].map(([v, os]) => summarize(v, os)),
+  );
+  const held = binary.get('no-secrets')!.filter((o) => o.c.heldOut);
+  if (held.length)
+    printSummary('## no-secrets, held-out set only, through the binary', [summarize('no-secrets', held)]);
+}
 
 // ---- 2. hook-call overhead ---------------------------------------------------------------------------------
 function makeProject(name: string, validators: string[]): string {
@@ -293,7 +298,7 @@ for (const [name, us] of inProcess) console.log(`  in-process ${pad(name, 20)} $
 // ---- 4. field check: real third-party code that holds no secrets ------------------------------------------------
 // Every source file of the installed npm packages, judged as if an agent had just written it. Anything flagged is a
 // false positive (or a documented example that slipped through), so this estimates precision outside the corpus.
-{
+if (!ONLY_COST) {
   const modules = resolve(import.meta.dir, '../node_modules');
   const files: string[] = [];
   const walk = (d: string) => {

@@ -210,27 +210,27 @@ const VERIFY: Record<string, (s: string) => boolean> = {
   'private-key': (s) => /^PuTTY-User-Key-File-\d: (?:ssh-|ecdsa-)/.test(s) || decodesTo(/PRIVATE KEY/)(s),
 };
 
-export const PROVIDERS: ProviderRule[] = T.map(([provider, id, what, keywords, src, flags]) => ({
-  id,
-  provider,
-  what,
-  keywords: keywords.split(' ').map((k) => k.toLowerCase()),
-  re: new RegExp(src, `g${flags ?? ''}`),
-  ...(WEAK.has(id) ? { weak: true } : {}),
-  ...(VERIFY[id] ? { verify: VERIFY[id] } : {}),
-}));
+// Every hook call is a fresh process: a rule's regex is compiled the first time a line needs it, not at load.
+export const PROVIDERS: ProviderRule[] = T.map(([provider, id, what, keywords, src, flags]) => {
+  let re: RegExp | undefined;
+  return {
+    id,
+    provider,
+    what,
+    keywords: keywords.split(' ').map((k) => k.toLowerCase()),
+    get re() {
+      return (re ??= new RegExp(src, `g${flags ?? ''}`));
+    },
+    ...(WEAK.has(id) ? { weak: true } : {}),
+    ...(VERIFY[id] ? { verify: VERIFY[id] } : {}),
+  };
+});
 
 /**
  * One pass over a line finds which keywords it holds; each keyword maps to the rules that need it, and to those of
  * the keywords it starts with (`eaaa` also wants the rules of `eaa`). A lookahead finds keywords that overlap
  * (`sk_live_` holds both `sk_` and `_live_`).
  */
-const byKeyword = new Map<string, ProviderRule[]>();
-for (const r of PROVIDERS) for (const k of r.keywords) byKeyword.set(k, [...(byKeyword.get(k) ?? []), r]);
-const keys = [...byKeyword.keys()].sort((a, b) => b.length - a.length);
-const withPrefixes = new Map(
-  keys.map((k) => [k, [...new Set(keys.filter((p) => k.startsWith(p)).flatMap((p) => byKeyword.get(p) ?? []))]]),
-);
 /** A regex source matching any of `words`, as a trie (`gl(?:pat|dt)-`): a position fails on its first character. */
 function trie(words: string[]): string {
   const esc = (c: string) => c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
@@ -245,11 +245,30 @@ function trie(words: string[]): string {
   const body = alts.length === 1 && !end ? alts[0]! : `(?:${alts.join('|')})`;
   return end ? `${body}?` : body;
 }
-const KEYWORDS = new RegExp(`(?=(${trie(keys.filter((k) => k !== '.' && k !== '/'))}))`, 'gi');
-// Keywords that are a single punctuation character would make every line a candidate: those rules (Discord, Asana)
-// instead need their structure, tested by a cheap shape check.
+
+interface KeywordIndex {
+  keywords: RegExp;
+  rules: Map<string, ProviderRule[]>;
+  shaped: ProviderRule[];
+}
+let index: KeywordIndex | undefined;
+
+/** Built on the first line that needs it (most hook calls never do). */
+function keywordIndex(): KeywordIndex {
+  if (index) return index;
+  const byKeyword = new Map<string, ProviderRule[]>();
+  for (const r of PROVIDERS) for (const k of r.keywords) byKeyword.set(k, [...(byKeyword.get(k) ?? []), r]);
+  const keys = [...byKeyword.keys()].sort((a, b) => b.length - a.length);
+  const rules = new Map(
+    keys.map((k) => [k, [...new Set(keys.filter((p) => k.startsWith(p)).flatMap((p) => byKeyword.get(p) ?? []))]]),
+  );
+  // Keywords that are a single punctuation character would make every line a candidate: those rules (Discord,
+  // Asana) instead need their structure, tested by a cheap shape check (SHAPE).
+  const keywords = new RegExp(`(?=(${trie(keys.filter((k) => k !== '.' && k !== '/'))}))`, 'gi');
+  index = { keywords, rules, shaped: [...(byKeyword.get('.') ?? []), ...(byKeyword.get('/') ?? [])] };
+  return index;
+}
 const SHAPE = /[A-Za-z0-9_-]{24}\.[A-Za-z0-9_-]{6}\.|[12]\/\d{10}/;
-const SHAPED = [...(byKeyword.get('.') ?? []), ...(byKeyword.get('/') ?? [])];
 
 /**
  * Every format holds a run of 20 token characters (its random part, or prefix and random part together); the two
@@ -261,8 +280,9 @@ const RUN = /[A-Za-z0-9_+/=%-]{20}|Q~|"auth"/;
 /** The provider rules worth running on `line` (none for most lines). */
 export function candidates(line: string): ProviderRule[] {
   if (!RUN.test(line)) return [];
+  const { keywords, rules, shaped } = keywordIndex();
   const out = new Set<ProviderRule>();
-  for (const m of line.matchAll(KEYWORDS)) for (const r of withPrefixes.get(m[1]!.toLowerCase()) ?? []) out.add(r);
-  if (SHAPE.test(line)) for (const r of SHAPED) out.add(r);
+  for (const m of line.matchAll(keywords)) for (const r of rules.get(m[1]!.toLowerCase()) ?? []) out.add(r);
+  if (SHAPE.test(line)) for (const r of shaped) out.add(r);
   return [...out];
 }
