@@ -226,46 +226,25 @@ export const PROVIDERS: ProviderRule[] = T.map(([provider, id, what, keywords, s
   };
 });
 
-/**
- * One pass over a line finds which keywords it holds; each keyword maps to the rules that need it, and to those of
- * the keywords it starts with (`eaaa` also wants the rules of `eaa`). A lookahead finds keywords that overlap
- * (`sk_live_` holds both `sk_` and `_live_`).
- */
-/** A regex source matching any of `words`, as a trie (`gl(?:pat|dt)-`): a position fails on its first character. */
-function trie(words: string[]): string {
-  const esc = (c: string) => c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-  const groups = new Map<string, string[]>();
-  let end = false;
-  for (const w of words) {
-    if (!w) end = true;
-    else groups.set(w[0]!, [...(groups.get(w[0]!) ?? []), w.slice(1)]);
-  }
-  const alts = [...groups].map(([c, rest]) => esc(c) + trie(rest));
-  if (!alts.length) return '';
-  const body = alts.length === 1 && !end ? alts[0]! : `(?:${alts.join('|')})`;
-  return end ? `${body}?` : body;
-}
-
 interface KeywordIndex {
-  keywords: RegExp;
-  rules: Map<string, ProviderRule[]>;
+  keywords: Array<[keyword: string, rules: ProviderRule[]]>;
   shaped: ProviderRule[];
 }
 let index: KeywordIndex | undefined;
 
-/** Built on the first line that needs it (most hook calls never do). */
+/**
+ * Built on the first line that needs it (most hook calls never do). Plain `includes` per keyword, not one big
+ * alternation: a regex of ~200 keywords costs ~20 ms to compile and warm up in a fresh process, more than a whole
+ * file's scan.
+ */
 function keywordIndex(): KeywordIndex {
   if (index) return index;
   const byKeyword = new Map<string, ProviderRule[]>();
   for (const r of PROVIDERS) for (const k of r.keywords) byKeyword.set(k, [...(byKeyword.get(k) ?? []), r]);
-  const keys = [...byKeyword.keys()].sort((a, b) => b.length - a.length);
-  const rules = new Map(
-    keys.map((k) => [k, [...new Set(keys.filter((p) => k.startsWith(p)).flatMap((p) => byKeyword.get(p) ?? []))]]),
-  );
   // Keywords that are a single punctuation character would make every line a candidate: those rules (Discord,
   // Asana) instead need their structure, tested by a cheap shape check (SHAPE).
-  const keywords = new RegExp(`(?=(${trie(keys.filter((k) => k !== '.' && k !== '/'))}))`, 'gi');
-  index = { keywords, rules, shaped: [...(byKeyword.get('.') ?? []), ...(byKeyword.get('/') ?? [])] };
+  const keywords = [...byKeyword].filter(([k]) => k !== '.' && k !== '/');
+  index = { keywords, shaped: [...(byKeyword.get('.') ?? []), ...(byKeyword.get('/') ?? [])] };
   return index;
 }
 const SHAPE = /[A-Za-z0-9_-]{24}\.[A-Za-z0-9_-]{6}\.|[12]\/\d{10}/;
@@ -280,9 +259,10 @@ const RUN = /[A-Za-z0-9_+/=%-]{20}|Q~|"auth"/;
 /** The provider rules worth running on `line` (none for most lines). */
 export function candidates(line: string): ProviderRule[] {
   if (!RUN.test(line)) return [];
-  const { keywords, rules, shaped } = keywordIndex();
+  const { keywords, shaped } = keywordIndex();
+  const low = line.toLowerCase();
   const out = new Set<ProviderRule>();
-  for (const m of line.matchAll(keywords)) for (const r of rules.get(m[1]!.toLowerCase()) ?? []) out.add(r);
+  for (const [k, rules] of keywords) if (low.includes(k)) for (const r of rules) out.add(r);
   if (SHAPE.test(line)) for (const r of shaped) out.add(r);
   return [...out];
 }
