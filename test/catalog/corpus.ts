@@ -106,7 +106,11 @@ export async function corpus(): Promise<Record<string, LabelledEvent[]>> {
       rule: c.rule,
       event: bashEvent(c.command),
     })),
-    'protected-files': pathCases.map((c) => ({ id: c.id, expect: c.expect, event: preWriteEvent(c.path, c.tool) })),
+    'protected-files': pathCases.map((c) => ({
+      id: c.id,
+      expect: c.expect,
+      event: c.command ? bashEvent(c.command, PROJECT) : preWriteEvent(c.path, c.tool),
+    })),
   };
 }
 

@@ -1,8 +1,9 @@
 /**
- * A small POSIX-shell lexer for dangerous-commands (self-contained: installed with the validator, no npm packages).
+ * A small POSIX-shell lexer for the catalog's command rules (self-contained: no npm packages). dangerous-commands and
+ * protected-files each carry an identical copy, because a validator is installed alone (a test keeps them equal).
  * It is not a shell: it splits a command line into pipelines of simple commands with their words (quotes removed),
  * redirections, here-documents and the text of command substitutions, which is all the rules need to tell
- * `rm -rf /` from `echo "rm -rf /"`.
+ * `rm -rf /` from `echo "rm -rf /"` and `echo key >> ~/.ssh/authorized_keys` from `grep key ~/.ssh/authorized_keys`.
  */
 
 export interface Command {
@@ -139,7 +140,7 @@ export function parseShell(src: string): Parsed {
       // A file descriptor number right before the operator belongs to it (`2>`), not to the words.
       if (inWord && /^\d+$/.test(word)) ((word = ''), (inWord = false));
       else endWord();
-      const op = /^(?:<<<|<<-|<<|>>|>\||>&|<&|&>>|&>|>|<)/.exec(src.slice(i))![0];
+      const op = /^(?:<<<|<<-|<<|<>|>>|>\||>&|<&|&>>|&>|>|<)/.exec(src.slice(i))![0];
       i += op.length;
       if ((op === '>&' || op === '<&') && /^[\d-]/.test(src[i] ?? '')) {
         while (/[\d-]/.test(src[i] ?? '')) i++;
@@ -173,14 +174,20 @@ const WRAPPERS: Record<string, RegExp | null> = {
   ionice: /^-[cn]$/,
   stdbuf: null,
   timeout: /^-[sk]$/,
+  watch: /^-[nd]$/,
+  busybox: null,
+  chronic: null,
+  unbuffer: null,
 };
+/** Shell keywords that may stand before a command: `if rm -rf /; then`, `for x in y; do rm -rf ~; done`. */
+const KEYWORDS = new Set(['{', '!', 'if', 'then', 'else', 'elif', 'do', 'while', 'until']);
 
 /** The command's words without leading `VAR=value` assignments and wrappers such as sudo, env, nohup, timeout. */
 export function unwrap(words: string[]): string[] {
   let w = words.slice();
   for (let guard = 0; guard < 10; guard++) {
     while (w.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w[0]!)) w = w.slice(1);
-    if (w[0] === '{' || w[0] === '!') w = w.slice(1);
+    while (w.length && KEYWORDS.has(w[0]!)) w = w.slice(1);
     const name = base(w[0] ?? '');
     if (!(name in WRAPPERS)) return w;
     const valued = WRAPPERS[name];
