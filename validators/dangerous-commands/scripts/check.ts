@@ -11,7 +11,16 @@
  */
 import { homedir } from 'node:os';
 import { type Ctx, type Finding, finding, flagsOf } from './context.ts';
-import { checkDisk, checkFind, checkMachine, checkMv, checkPermissions, checkRm, checkShred } from './files.ts';
+import {
+  checkDisk,
+  checkFind,
+  checkMachine,
+  checkMv,
+  checkPermissions,
+  checkRm,
+  checkShred,
+  checkSystemFiles,
+} from './files.ts';
 import { checkGit } from './git.ts';
 import { checkDatabase, checkInfra } from './infra.ts';
 import { cdTarget, type Place } from './paths.ts';
@@ -114,6 +123,19 @@ function judge(w: string[], c: Command, pipeline: Command[], place: Place, ctx: 
   if (name === 'shred') push(checkDisk(w, c) ?? checkShred(w.slice(1), place, ctx));
   else push(checkDisk(w, c));
   if (name === 'mv') push(checkMv(w.slice(1), place, ctx));
+  if (name === 'unlink') push(checkSystemFiles(name, w.slice(1), place, ctx));
+  if (name === 'truncate')
+    push(
+      checkSystemFiles(
+        name,
+        flagsOf(w.slice(1).filter((a, i, all) => !/^-[sr]$/.test(all[i - 1] ?? ''))).rest,
+        place,
+        ctx,
+      ),
+    );
+  // `> /etc/hosts` empties the file (`>>` appends, which is how hosts entries are added).
+  const truncating = c.redirects.filter((r) => r.op === '>' || r.op === '>|' || r.op === '&>').map((r) => r.target);
+  if (truncating.length) push(checkSystemFiles('>', truncating, place, ctx));
   if (name === 'git') push(checkGit(w, ctx));
   push(checkPermissions(w, place, ctx) ?? checkMachine(w) ?? checkInfra(w) ?? checkReverseShell(w, c));
   const code = inlineCode(w, c);

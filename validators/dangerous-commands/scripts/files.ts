@@ -18,7 +18,7 @@ export function checkRm(args: string[], place: Place, ctx: Ctx): Finding | undef
       'rm --no-preserve-root disables the safeguard against deleting /',
       DELETE_HINT,
     );
-  if (!/[rR]/.test(short) && !long.includes('--recursive')) return undefined;
+  if (!/[rR]/.test(short) && !long.includes('--recursive')) return checkSystemFiles('rm', rest, place, ctx);
   for (const t of rest) {
     const what = deleteVerdict(t, place, ctx);
     if (what)
@@ -32,7 +32,27 @@ export function checkRm(args: string[], place: Place, ctx: Ctx): Finding | undef
   return undefined;
 }
 
+/** Deleting or emptying one file of the operating system (`rm /etc/passwd`, `> /etc/hosts`, `truncate -s0 …`). */
+export function checkSystemFiles(name: string, targets: string[], place: Place, ctx: Ctx): Finding | undefined {
+  for (const t of targets) {
+    const r = resolvePath(t, place, ctx);
+    if (r && !r.below && SYSTEM_FILES.test(r.abs))
+      return finding(
+        'destructive-delete',
+        'system-file',
+        `${name} ${t} destroys the system file ${r.abs}`,
+        'Leave system files to the user or the package manager.',
+      );
+  }
+  return undefined;
+}
+/** Programs, libraries, the boot tree and the /etc files a machine cannot start or log in without. */
+const SYSTEM_FILES =
+  /^\/(?:(?:bin|sbin|boot|lib\w*|usr\/(?:bin|sbin|lib\w*)|System)\/.|etc\/(?:passwd|shadow|group|gshadow|sudoers|sudoers\.d\/.+|hosts|fstab|resolv\.conf|hostname|crontab|ssh\/sshd_config|pam\.d\/.+|ld\.so\.\w+)$)/;
+
 /** Tests that narrow what find matches: `find . -name '*.pyc' -delete` is routine, `find . -delete` empties `.`. */
+/** `-name '*'` narrows nothing. */
+const MATCH_ALL_NAME = /^(?:\*|\*\.\*|\*\*)$/;
 const FIND_FILTER =
   /^-(?:i?name|i?path|i?wholename|i?regex|mtime|mmin|atime|amin|ctime|cmin|newer\w*|size|empty|inum|samefile)$/;
 
@@ -46,7 +66,7 @@ export function checkFind(args: string[], place: Place, ctx: Ctx): Finding | und
     starts.push(a);
   }
   if (!starts.length) starts.push('.');
-  const filtered = args.some((a) => FIND_FILTER.test(a));
+  const filtered = args.some((a, i) => FIND_FILTER.test(a) && !MATCH_ALL_NAME.test(args[i + 1] ?? ''));
   for (const s of starts) {
     const r = resolvePath(s, place, ctx);
     if (!r) continue;
@@ -144,7 +164,14 @@ const DISK_TOOLS =
 export function checkDisk(w: string[], c: Command): Finding | undefined {
   const name = base(w[0] ?? '');
   const hint = 'Write to an image file (e.g. of=./disk.img) or ask the user to run device operations themselves.';
-  for (const r of c.redirects)
+  for (const r of c.redirects) {
+    if (/>/.test(r.op) && r.target === '/proc/sysrq-trigger')
+      return finding(
+        'machine-stop',
+        'sysrq',
+        'writing /proc/sysrq-trigger crashes or reboots the machine at once',
+        hint,
+      );
     if (/>/.test(r.op) && DEVICE.test(r.target))
       return finding(
         'disk-write',
@@ -152,6 +179,7 @@ export function checkDisk(w: string[], c: Command): Finding | undefined {
         `redirection into the block device ${r.target} overwrites a disk`,
         hint,
       );
+  }
   if (name === 'dd') {
     const of = w.find((a) => a.startsWith('of='))?.slice(3);
     if (of && DEVICE.test(of)) return finding('disk-write', 'dd-device', `dd of=${of} overwrites a disk`, hint);

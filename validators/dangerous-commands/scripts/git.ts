@@ -68,7 +68,7 @@ export function checkGit(words: string[], ctx: Ctx): Finding | undefined {
       return finding(
         'git-discard',
         'git-clean',
-        `git clean -${short} deletes untracked files${/x/i.test(short) ? ' and ignored ones (.env, local config)' : ''} for good`,
+        `git clean ${args.join(' ')} deletes untracked files${/x/.test(short) ? ' and ignored ones (.env, local config)' : ''} for good`,
         'Run `git clean -n` first and delete the files you mean, or ask the user.',
       );
     }

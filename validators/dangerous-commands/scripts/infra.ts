@@ -82,6 +82,7 @@ function kubectl(w: string[]): Finding | undefined {
 function aws(w: string[]): Finding | undefined {
   const args = w.slice(1).filter((a) => !a.startsWith('-'));
   const [svc, op] = [args[0] ?? '', args[1] ?? ''];
+  if (w.includes('--dryrun') || w.includes('--dry-run')) return undefined;
   if (svc === 's3' && op === 'rm' && w.includes('--recursive'))
     return infra('aws-s3-rm', 'aws s3 rm --recursive deletes every object under the prefix');
   if (svc === 's3' && op === 'rb') return infra('aws-s3-rb', 'aws s3 rb deletes the bucket');
@@ -134,6 +135,10 @@ export function checkInfra(w: string[]): Finding | undefined {
     case 'aws':
       return aws(w);
     case 'gcloud':
+      if (words[0] === 'storage' && (words[1] === 'rm' || words[1] === 'buckets'))
+        return has(/^(?:-r|--recursive|delete)$/)
+          ? infra('gcloud-storage-rm', `gcloud storage ${words[1]} deletes a bucket or everything under a prefix`)
+          : undefined;
       return has(/^delete$/)
         ? infra(
             'gcloud-delete',

@@ -30,7 +30,7 @@ const SYSTEM_TREES = /^\/(?:bin|boot|etc|lib|lib32|lib64|sbin|usr|System|Library
 const TEMP = /^\/(?:tmp|var\/tmp|private\/tmp|private\/var\/folders|var\/folders|dev\/shm|run\/user\/\d+)(?:\/|$)/;
 /** Directory names whose contents are generated and safe to delete wherever they are (`~/.cache/pip`). */
 const GENERATED =
-  /^(?:\.?cache|caches|Caches|\.?tmp|temp|node_modules|dist|build|out|target|coverage|__pycache__|\.pytest_cache|\.mypy_cache|\.ruff_cache|\.next|\.nuxt|\.turbo|\.parcel-cache|\.venv|venv|\.tox|\.gradle|DerivedData|\.npm|_cacache|\.pnpm-store|\.yarn|\.bun|\.deno|go-build|Trash|\.Trash)$/;
+  /^(?:\.?cache|caches|Caches|\.?tmp|temp|node_modules|dist|build|out|target|coverage|__pycache__|\.pytest_cache|\.mypy_cache|\.ruff_cache|\.next|\.nuxt|\.turbo|\.parcel-cache|\.venv|venv|\.tox|\.gradle|DerivedData|\.npm|_cacache|\.pnpm-store|\.yarn|\.bun|\.deno|go-build|Trash|\.Trash|\.?virtualenvs)$/i;
 
 const isGlob = (s: string) => /[*?[]/.test(s);
 /** A glob that matches every entry of its directory: `*`, `.*`, `**`, `.[!.]*`, `{*,.*}`. */

@@ -10,7 +10,7 @@ import { base, parseShell, unwrap, type Command } from './shell.ts';
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'ash', 'mksh', 'csh', 'tcsh']);
 export const INTERPRETERS =
   /^(?:python[0-9.]*|pypy3?|perl|ruby|node|nodejs|deno|bun|php|lua[0-9.]*|pwsh|powershell|osascript)$/;
-const DOWNLOADERS = /^(?:curl|wget|fetch|aria2c|http|https|xh|curlie)$/;
+const DOWNLOADERS = /^(?:curl|wget|fetch|aria2c|http|https|xh|curlie|iwr|irm|invoke-webrequest|invoke-restmethod)$/i;
 const NET_CLIENTS = /^(?:nc|ncat|netcat|telnet|socat|cryptcat|openssl)$/;
 const FETCH_HINT =
   'Download the script to a file, read it, then run it explicitly (or ask the user to run the installer).';
@@ -42,7 +42,7 @@ export function checkPipeline(pipeline: Command[]): Finding | undefined {
   for (const c of pipeline) {
     const w = unwrap(c.words);
     const name = base(w[0] ?? '');
-    if (fetched && runsStdin(w))
+    if (fetched && (runsStdin(w) || /^(?:iex|invoke-expression)$/i.test(name)))
       return finding(
         'pipe-to-shell',
         'pipe-to-shell',
@@ -124,6 +124,7 @@ export function inlineCode(w: string[], c: Command): string | undefined {
     const a = w[j]!;
     if (/^-[A-Za-z]*[cer]$/.test(a) || /^--(?:eval|print|command)$/.test(a) || (a === '-E' && name === 'perl'))
       return w[j + 1];
+    if (/^(?:pwsh|powershell)$/.test(name) && /^-(?:command|c)$/i.test(a)) return w.slice(j + 1).join(' ');
     const eq = /^--(?:eval|command)=(.*)$/s.exec(a);
     if (eq) return eq[1];
     if (!a.startsWith('-')) break;
@@ -184,6 +185,18 @@ export function checkCode(name: string, code: string, place: Place, ctx: Ctx): F
     );
   const spawnsShell =
     /\/bin\/(?:ba|z|k|da)?sh\b|\bcmd\.exe\b|pty\.spawn|\bdup2\b|['"](?:ba|z)?sh['"]\s*,\s*\[?\s*['"]-i|\|&/.test(text);
+  if (
+    /\b(?:iex|Invoke-Expression)\b/i.test(text) &&
+    /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|DownloadString|DownloadFile)\b/i.test(text)
+  )
+    out.push(
+      finding(
+        'pipe-to-shell',
+        'powershell-iex-download',
+        `${name} runs a script downloaded on the fly (iex of a web request)`,
+        'Download the script to a file, read it, then run it explicitly (or ask the user).',
+      ),
+    );
   if (socket && spawnsShell)
     out.push(
       finding(

@@ -165,15 +165,19 @@ function targets(event: HookEvent): Target[] {
   if (out.length) return out;
   const input = event.toolInput ?? {};
   if (typeof input.command === 'string' && !input.file_path) {
-    const home = process.env.HOME || homedir();
-    return shellWrites(input.command, resolve(event.cwd ?? root), home, root).map((abs) => {
+    const writes = shellWrites(input.command, resolve(event.cwd ?? root), process.env.HOME || homedir(), root);
+    if (!writes.length) return [];
+    const realRoot = realPath(root);
+    // Judged by the file really written and by the name used, as for the file tools (a symlink changes nothing).
+    return writes.flatMap((abs) => {
       const real = realPath(abs);
-      const realRoot = realPath(root);
-      return {
+      const named = { rel: toRel(abs), abs, nocase: false };
+      const target = {
         rel: real.startsWith(`${realRoot}/`) ? real.slice(realRoot.length + 1) : toRel(real),
         abs: real,
         nocase: false,
       };
+      return real === abs ? [target] : [target, named];
     });
   }
   const p = input.file_path ?? input.notebook_path ?? input.path;
