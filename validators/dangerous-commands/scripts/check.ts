@@ -48,7 +48,7 @@ export interface Verdict {
 // Name length is bounded so a long word cannot make the backtracking quadratic.
 const FORK_BOMB = /([A-Za-z_:][\w:]{0,40})\s*\(\)\s*\{[^}]{0,200}?\1\s*\|\s*\1\s*&[^}]{0,200}\}\s*;?\s*\1/;
 /** xargs options that take a value (`xargs -I{} -n 1 rm`). */
-const XARGS_VALUED = /^-(?:[IiLlnPsdEa]|-max-args|-max-procs|-delimiter|-replace|-arg-file)$/;
+const XARGS_VALUED = /^-(?:[IiLlnPsdEaJj]|-max-args|-max-procs|-delimiter|-replace|-arg-file|-jobs|-results)$/;
 
 /** The command xargs runs, without xargs' own options. */
 function afterXargs(w: string[]): string[] {
@@ -104,9 +104,27 @@ function fedToShell(pipeline: Command[]): string | undefined {
 
 /** Findings for one simple command (after wrappers), following what it hands to a shell or interpreter. */
 function judge(w: string[], c: Command, pipeline: Command[], place: Place, ctx: Ctx, depth: number): Finding[] {
-  const name = base(w[0] ?? '');
+  // `GIT`, `RM` run git and rm on a file system that ignores case.
+  const name = base(w[0] ?? '').toLowerCase();
   const out: Finding[] = [];
   const push = (f: Finding | undefined) => f && out.push(f);
+  if (name === 'parallel') {
+    // `parallel rm -rf {} ::: / build`: the template runs once per argument after `:::`.
+    const marker = w.indexOf(':::');
+    const template = unwrap(afterXargs(marker < 0 ? w : w.slice(0, marker)));
+    const args = marker < 0 ? [] : w.slice(marker + 1).filter((a) => a !== ':::');
+    if (marker < 0 && base(template[0] ?? '') === 'rm') push(checkXargsRm(pipeline, template.slice(1), place, ctx));
+    const fill = (a: string) =>
+      template.some((t) => t.includes('{}'))
+        ? template.map((t) => t.replaceAll('{}', a))
+        : [...template, ...(a ? [a] : [])];
+    const runs = template.length
+      ? (args.length ? args : ['']).map(fill)
+      : args.map((a) => unwrap(parseShell(a).pipelines[0]?.[0]?.words ?? []));
+    for (const r of runs)
+      if (r.length) out.push(...judge(r, { words: r, redirects: [] }, pipeline, place, ctx, depth + 1));
+    return out;
+  }
   if (name === 'xargs') {
     const inner = unwrap(afterXargs(w));
     if (base(inner[0] ?? '') === 'rm') push(checkXargsRm(pipeline, inner.slice(1), place, ctx));
@@ -139,7 +157,12 @@ function judge(w: string[], c: Command, pipeline: Command[], place: Place, ctx: 
   if (name === 'git') push(checkGit(w, ctx));
   push(checkPermissions(w, place, ctx) ?? checkMachine(w) ?? checkInfra(w) ?? checkReverseShell(w, c));
   const code = inlineCode(w, c);
-  if (code) out.push(...checkCode(name, code, place, ctx));
+  if (code) {
+    out.push(...checkCode(name, code, place, ctx));
+    // Shell text inside a one-liner (`node -e "rm -rf /"`) is what the author meant to run.
+    if (/\b(?:rm|git|dd|mkfs|chmod|chown|find|kubectl|docker|terraform)\s+-/.test(code))
+      out.push(...analyze(code, ctx, place, depth + 1));
+  }
   // Text that a shell will run as commands.
   const dashC = w.findIndex((a, j) => j > 0 && /^-[a-z]*c[a-z]*$/.test(a));
   const script =

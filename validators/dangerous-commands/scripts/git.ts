@@ -32,13 +32,20 @@ const GLOBAL_VALUED = /^(?:-C|-c|--git-dir|--work-tree|--namespace|--exec-path|-
 export function checkGit(words: string[], ctx: Ctx): Finding | undefined {
   let i = 1;
   while (i < words.length && words[i]!.startsWith('-')) i += GLOBAL_VALUED.test(words[i]!) ? 2 : 1;
-  const sub = words[i];
+  const sub = words[i]?.toLowerCase();
   const args = words.slice(i + 1);
   if (args.some((a) => a === '--help' || a === '-h')) return undefined;
   switch (sub) {
     case 'push':
       return checkPush(args, ctx);
     case 'reset':
+      if (args.includes('--merge'))
+        return finding(
+          'git-discard',
+          'git-reset-merge',
+          'git reset --merge throws away staged changes and may overwrite files',
+          DISCARD_HINT,
+        );
       return args.includes('--hard')
         ? finding(
             'git-discard',

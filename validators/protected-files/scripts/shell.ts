@@ -40,6 +40,11 @@ function closeParen(src: string, open: number): number {
 export function parseShell(src: string): Parsed {
   const pipelines: Command[][] = [];
   const substitutions: string[] = [];
+  // `$(( … ))` is arithmetic, not a command: only the substitutions nested in it run.
+  const substitute = (body: string) => {
+    if (body.startsWith('(') && body.endsWith(')')) substitutions.push(...parseShell(body.slice(1, -1)).substitutions);
+    else substitutions.push(body);
+  };
   let pipeline: Command[] = [];
   let cmd: Command = { words: [], redirects: [] };
   let word = '';
@@ -88,7 +93,7 @@ export function parseShell(src: string): Parsed {
         if (src[i] === '\\' && /["\\$`]/.test(src[i + 1] ?? '')) word += src[++i];
         else if (src.startsWith('$(', i)) {
           const end = closeParen(src, i + 1);
-          substitutions.push(src.slice(i + 2, end - 1));
+          substitute(src.slice(i + 2, end - 1));
           word += src.slice(i, end);
           i = end - 1;
         } else word += src[i];
@@ -96,7 +101,8 @@ export function parseShell(src: string): Parsed {
       i++;
     } else if (two === '$(' || ((c === '<' || c === '>') && src[i + 1] === '(')) {
       const end = closeParen(src, i + 1);
-      substitutions.push(src.slice(i + 2, end - 1));
+      if (c === '$') substitute(src.slice(i + 2, end - 1));
+      else substitutions.push(src.slice(i + 2, end - 1));
       word += src.slice(i, end);
       inWord = true;
       i = end;
@@ -164,7 +170,7 @@ export function parseShell(src: string): Parsed {
 const WRAPPERS: Record<string, RegExp | null> = {
   sudo: /^-(?:[ugCDhprt]|-user|-group)$/,
   doas: /^-u$/,
-  env: /^-(?:u|-unset|C|-chdir|S)$/,
+  env: /^-(?:u|-unset|C|-chdir|S|P)$/,
   nohup: null,
   time: null,
   command: null,
