@@ -142,4 +142,4 @@ test(`all ${all.length} corpus cases through dist/avp hook: no false positive, r
       missed: positives.filter((o) => !o.flagged).map((o) => o.c.id),
     }).toMatchObject({ v, recallOk: true });
   }
-}, 600_000);
+}, 1_200_000);

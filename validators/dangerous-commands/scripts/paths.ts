@@ -125,7 +125,9 @@ export function catastrophic(r: Resolved, ctx: PathCtx): string | undefined {
 }
 
 /** A generated directory (a cache, node_modules, build output) somewhere on the path: safe to delete anywhere. */
-const generated = (abs: string) => abs.split('/').some((s, i) => i > 1 && GENERATED.test(s));
+const generated = (abs: string) =>
+  abs.split('/').some((s, i) => i > 1 && (GENERATED.test(s) || /cache/i.test(s))) ||
+  /^\/var\/lib\/apt\/lists(?:\/|$)/.test(abs);
 
 /**
  * Why a recursive delete of this word must be denied, or undefined. Paths below the command's own directory are
