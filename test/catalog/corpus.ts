@@ -132,7 +132,7 @@ export async function corpus(): Promise<Record<string, LabelledEvent[]>> {
       id: c.id,
       expect: c.expect,
       category: categoryOf(c),
-      event: preWriteEvent(c.path, c.tool),
+      event: c.command ? bashEvent(c.command, PROJECT) : preWriteEvent(c.path, c.tool),
     })),
   };
 }

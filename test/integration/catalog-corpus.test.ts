@@ -83,6 +83,8 @@ const all: BinaryCase[] = [
     id: c.id,
     expect: c.expect,
     build: (root: string, home: string, i: number) => {
+      if (c.command)
+        return { ...base(root, home, 'PreToolUse', i), tool_name: 'Bash', tool_input: { command: c.command } };
       const path = c.path.startsWith('~/') ? join(home, c.path.slice(2)) : join(root, c.path);
       const input =
         c.tool === 'NotebookEdit'
@@ -140,4 +142,4 @@ test(`all ${all.length} corpus cases through dist/avp hook: no false positive, r
       missed: positives.filter((o) => !o.flagged).map((o) => o.c.id),
     }).toMatchObject({ v, recallOk: true });
   }
-}, 600_000);
+}, 1_200_000);
