@@ -1,9 +1,10 @@
 /**
  * Per-session state for the hook engine: the files a turn changed (for Stop/SubagentStop), changes made through Bash
  * (seen by fingerprinting the project around each Bash call), the Stop loop guard and `once` marks.
- * State lives under `<projectRoot>/.avp/state/<session-id>/` (layout in docs/sessions-and-setup.md) and is safe
- * with several hook processes at once. Every function here is a cheap no-op for events it has nothing to do with,
- * and state problems never break a hook call: tracking is best-effort, validation still runs.
+ * State lives under `$AVP_HOME/sessions/<project key>/<session-id>/` (layout in docs/sessions-and-setup.md), out of
+ * the project's reach, and is safe with several hook processes at once. Every function here is a cheap no-op for
+ * events it has nothing to do with, and state problems never break a hook call: tracking is best-effort, validation
+ * still runs.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,6 @@
 /** Helpers for the hook integration tests: a throwaway project with validators, and `avp hook` runs on it. */
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AVP_BIN, runAvp, tempDir, type AvpRun } from '../support/run-avp.ts';
 
@@ -113,3 +114,9 @@ for (const f of event.files) {
 console.log(JSON.stringify({ passed: violations.length === 0, violations, summary: violations.length + ' hardcoded key(s)' }));
 `;
 export const PASSES = sh(`cat >/dev/null; echo '{"passed":true,"violations":[],"summary":"ok"}'`);
+
+/** Where avp keeps a session's state: `$AVP_HOME/sessions/<16 hex of sha256(real project root)>/<session>`. */
+export function sessionStateDir(home: string, root: string, session: string): string {
+  const key = createHash('sha256').update(realpathSync(root)).digest('hex').slice(0, 16);
+  return join(home, '.avp', 'sessions', key, session);
+}

@@ -5,7 +5,7 @@
  * no Stop validator with `match.files`.
  */
 import { describe, expect, test } from 'bun:test';
-import { appendFileSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runAvp, tempDir } from '../support/run-avp.ts';
 
@@ -114,6 +114,17 @@ describe('a turn sees every change, whatever the shell did', () => {
     await bash(root, 's-later', 'echo sk-live-later6 > later.txt', 't2');
     const end = await stop(root, 's-later');
     expect(end.reason).toContain('turn files: .gitignore, later.txt; keys in: later.txt');
+  });
+
+  test("the agent's shell cannot wipe the turn: session state is not in the project (rm -rf .avp/state)", async () => {
+    const root = project(['stop-turn-files']);
+    await prompt(root, 's-wipe');
+    await bash(root, 's-wipe', 'echo sk-live-wiped9 > wiped.txt', 't1');
+    await bash(root, 's-wipe', 'rm -rf .avp/state .avp/cache .avp/logs', 't2');
+    const end = await stop(root, 's-wipe');
+    expect(end.decision).toBe('block');
+    expect(end.reason).toContain('turn files: wiped.txt; keys in: wiped.txt');
+    expect(existsSync(join(root, '.avp', 'state'))).toBe(false);
   });
 
   test('files changed behind avp`s back (no hook saw them) are seen at Stop, committed ones too', async () => {

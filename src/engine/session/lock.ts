@@ -17,7 +17,7 @@ export async function withLock<T>(
   const started = Date.now();
   for (;;) {
     try {
-      mkdirSync(path);
+      mkdirSync(path, 0o700);
       break;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;

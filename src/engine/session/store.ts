@@ -1,5 +1,7 @@
 /**
- * The per-session state store under `<projectRoot>/.avp/state/<session>/`.
+ * The per-session state store under `$AVP_HOME/sessions/<project key>/<session>/`: outside the project, so a shell
+ * command of the agent (`rm -rf .avp`) cannot wipe what the turn check and the Stop loop guard rely on, and private
+ * to the user (directories 0700, files 0600: blobs hold file contents).
  *
  * Claude Code runs hooks in parallel (several matching handlers, parallel tool calls, sub-agents, parallel sessions
  * in one project), so nothing here does read-modify-write:
@@ -22,9 +24,9 @@ import {
   statSync,
   writeSync,
 } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { projectAvpDir } from '../../paths.ts';
-import { ensureStateIgnored } from './layout.ts';
+import { avpHome } from '../../paths.ts';
 
 /** One line of `events.jsonl`. */
 export type SessionRecord =
@@ -59,8 +61,17 @@ export function safeSegment(id: string): string {
   return s.slice(0, 128) || '_';
 }
 
-export function stateRoot(projectRoot: string): string {
-  return join(projectAvpDir(projectRoot), 'state');
+/** Session directories and the files in them: readable by the user alone. */
+export const PRIVATE_DIR = 0o700;
+export const PRIVATE_FILE = 0o600;
+
+/**
+ * `$AVP_HOME/sessions/<16 hex of sha256(project root)>`: the project's sessions, keyed like the caches (the root is
+ * the real path hook mode resolved).
+ */
+export function stateRoot(projectRoot: string, env: NodeJS.ProcessEnv = process.env): string {
+  const key = createHash('sha256').update(projectRoot).digest('hex').slice(0, 16);
+  return join(avpHome(env), 'sessions', key);
 }
 
 export function sessionDir(projectRoot: string, sessionId: string): string {
@@ -76,7 +87,7 @@ function tmpName(path: string): string {
 /** Writes `data` to `path` atomically: temp file in the same directory, then rename. */
 export function writeAtomic(path: string, data: string | Uint8Array): void {
   const tmp = tmpName(path);
-  const fd = openSync(tmp, 'w', 0o644);
+  const fd = openSync(tmp, 'w', PRIVATE_FILE);
   try {
     writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
   } finally {
@@ -93,10 +104,8 @@ export function writeAtomic(path: string, data: string | Uint8Array): void {
 /** Opens (creating) the session directory. Cheap when it exists. */
 export function ensureSessionDir(projectRoot: string, sessionId: string): string {
   const dir = sessionDir(projectRoot, sessionId);
-  if (!existsSync(dir)) {
-    mkdirSync(dir, { recursive: true });
-    ensureStateIgnored(stateRoot(projectRoot));
-  }
+  // Every level created here (`sessions/`, the project's, the session's) is private.
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
   return dir;
 }
 
@@ -104,7 +113,7 @@ export function ensureSessionDir(projectRoot: string, sessionId: string): string
 export function appendRecords(dir: string, records: SessionRecord[]): void {
   if (!records.length) return;
   const text = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
-  const fd = openSync(join(dir, 'events.jsonl'), 'a', 0o644);
+  const fd = openSync(join(dir, 'events.jsonl'), 'a', PRIVATE_FILE);
   try {
     writeSync(fd, Buffer.from(text));
   } finally {
@@ -143,7 +152,7 @@ export function putBlob(dir: string, text: string): string | undefined {
   const blobs = join(dir, 'blobs');
   const path = join(blobs, hash);
   if (existsSync(path)) return hash;
-  mkdirSync(blobs, { recursive: true });
+  mkdirSync(blobs, { recursive: true, mode: PRIVATE_DIR });
   writeAtomic(path, bytes);
   return hash;
 }

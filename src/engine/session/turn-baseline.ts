@@ -14,7 +14,7 @@ import type { FileChange, HookEvent } from '../../event.ts';
 import { loadSnapshot, maxFiles, saveSnapshot, takeSnapshot } from './bash.ts';
 import { changesBetween } from './compare.ts';
 import { snapshot, type Snapshot } from './fingerprint.ts';
-import { readRecords, type SessionRecord } from './store.ts';
+import { PRIVATE_DIR, PRIVATE_FILE, readRecords, type SessionRecord } from './store.ts';
 
 const baselinePath = (dir: string) => join(dir, 'turn', 'baseline.json');
 const stoppedPath = (dir: string) => join(dir, 'turn', 'stopped');
@@ -27,8 +27,8 @@ export async function beginTurn(dir: string, event: HookEvent, config: AvpConfig
 
 /** A main-agent Stop was evaluated: the next event decides whether the turn ended (see `continueOrBegin`). */
 export function markStopped(dir: string): void {
-  mkdirSync(join(dir, 'turn'), { recursive: true });
-  writeFileSync(stoppedPath(dir), String(Date.now()));
+  mkdirSync(join(dir, 'turn'), { recursive: true, mode: PRIVATE_DIR });
+  writeFileSync(stoppedPath(dir), String(Date.now()), { mode: PRIVATE_FILE });
 }
 
 /** True when the main agent's last Stop was blocked by avp (the agent continues in the same turn). */
