@@ -16,7 +16,14 @@ import { hookTrustView } from '../trust/hook-view.ts';
 import { withNotice } from '../trust/notice.ts';
 import { PASS_DECISION, refusal } from './decision.ts';
 import { configFor, configRun, matchForEvent, profiler } from './hook-parts.ts';
-import { hasCarriedFindings, noteStopAnswer, observesOnlyAfter, prepareEvent, stopGuard } from './session.ts';
+import {
+  forgetBlockedContents,
+  hasCarriedFindings,
+  noteStopAnswer,
+  observesOnlyAfter,
+  prepareEvent,
+  stopGuard,
+} from './session.ts';
 import type { ValidatorRun } from './types.ts';
 
 export interface HookAnswer {
@@ -188,6 +195,10 @@ export async function answerHook(
   const logged = runs;
   if (carried.length) runs = [...runs, ...carried];
   const report = aggregate(runs, config);
+  if (report.outcome === 'ERROR') {
+    const forgot = forgetBlockedContents(event);
+    if (forgot) notes.push(forgot);
+  }
   let carriedNow = 0;
   const observedEdit = carries ? await import('./observed-edit.ts') : undefined;
   if (observing) carriedNow = await observedEdit!.recordObserved(event, matched, runs, judgedAtPre, config, notes);

@@ -14,7 +14,7 @@ import { toolKindOf, type HookEvent } from '../event.ts';
 import type { Validator } from '../format/types.ts';
 import { loadOnce, type OnceState } from './session/once.ts';
 import { guardStop, type GuardDecision } from './session/stop-guard.ts';
-import { appendRecords, ensureSessionDir, pruneSessions, sessionDir } from './session/store.ts';
+import { appendRecords, ensureSessionDir, flagContents, pruneSessions, sessionDir } from './session/store.ts';
 
 export type { OnceState } from './session/once.ts';
 
@@ -199,6 +199,22 @@ export function observesOnlyAfter(adapter: Pick<AgentAdapter, 'events' | 'abilit
 export function hasCarriedFindings(event: HookEvent): boolean {
   if (!event.sessionId || event.stateless) return false;
   return existsSync(join(sessionDir(event.projectRoot, event.sessionId), 'carried-findings.json'));
+}
+
+/**
+ * After a blocking verdict: the contents it judged are never kept at rest (session/store.ts `flagContents`), so a key
+ * the agent wrote and then removed leaves no copy behind. Best-effort, like all session state.
+ */
+export function forgetBlockedContents(event: HookEvent): string | undefined {
+  if (!event.sessionId || event.stateless) return undefined;
+  const texts = event.files.flatMap((f) => (typeof f.after === 'string' ? [f.after] : []));
+  if (!texts.length) return undefined;
+  try {
+    flagContents(ensureSessionDir(event.projectRoot, event.sessionId), texts);
+  } catch (e) {
+    return `avp: could not forget the blocked contents: ${(e as Error).message}`;
+  }
+  return undefined;
 }
 
 /** `once` marks of a session (without a session id nothing is ever done, and marks are not kept). */

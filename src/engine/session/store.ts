@@ -144,17 +144,37 @@ export function readRecords(dir: string): SessionRecord[] {
 /** Largest content kept in the blob store (bigger files get no before/after text, only their change kind). */
 export const MAX_BLOB_BYTES = 512 * 1024;
 
-/** Stores `text` as a content-addressed blob and returns its hash, or undefined when it is too big to keep. */
+const blobHash = (bytes: Uint8Array) => new Bun.CryptoHasher('sha256').update(bytes).digest('hex');
+
+/**
+ * Stores `text` as a content-addressed blob and returns its hash, or undefined when it is too big to keep or was
+ * flagged by a blocking verdict (`flagContents`).
+ */
 export function putBlob(dir: string, text: string): string | undefined {
   const bytes = Buffer.from(text);
   if (bytes.length > MAX_BLOB_BYTES) return undefined;
-  const hash = new Bun.CryptoHasher('sha256').update(bytes).digest('hex');
+  const hash = blobHash(bytes);
   const blobs = join(dir, 'blobs');
   const path = join(blobs, hash);
   if (existsSync(path)) return hash;
+  if (existsSync(join(dir, 'flagged', hash))) return undefined;
   mkdirSync(blobs, { recursive: true, mode: PRIVATE_DIR });
   writeAtomic(path, bytes);
   return hash;
+}
+
+/**
+ * No secret at rest: contents a blocking verdict judged (a hard-coded key, most often) are removed from the blob store
+ * and never stored again in this session — only their digest stays, as an empty `flagged/<sha256>`. A later diff of
+ * that file then lacks its before-content; the turn check still sees the file changed.
+ */
+export function flagContents(dir: string, texts: string[]): void {
+  mkdirSync(join(dir, 'flagged'), { recursive: true, mode: PRIVATE_DIR });
+  for (const text of texts) {
+    const hash = blobHash(Buffer.from(text));
+    closeSync(openSync(join(dir, 'flagged', hash), 'a', PRIVATE_FILE));
+    rmSync(join(dir, 'blobs', hash), { force: true });
+  }
 }
 
 export function getBlob(dir: string, hash: string): string | undefined {
