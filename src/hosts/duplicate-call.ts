@@ -5,11 +5,18 @@
  * does the same with its plugin's hooks and `.codex/hooks.json` (measured: test/e2e/codex-plugin.test.ts).
  *
  * The first process to see an input claims it (a file named by the input's hash, created exclusively); a process
- * that finds the claim held by a live process answers `{}`: both agents combine parallel hooks' answers, so the
- * claimant's block or deny still stands. A claim is released when its process answers, so the same input sent again
- * later is judged again. Cost: a hash of stdin, one exclusive create and one unlink.
+ * that finds the claim held by its twin answers `{}`: both agents combine parallel hooks' answers, so the claimant's
+ * block or deny still stands. A claim is released when its process answers, so the same input sent again later is
+ * judged again. Cost: a hash of stdin, one exclusive create and one unlink.
+ *
+ * The claim file is under `$AVP_HOME`, which the agent's shell can write: a claim planted there for an input the agent
+ * can predict must not silence avp. So a claim holds only when its process is this call's twin — alive, started when
+ * the claim says (a recycled pid is not it), the same executable as this process, and a child of the same parent (the
+ * agent starts both hooks itself; a process the agent's shell started is a child of that shell). Where the process
+ * table cannot say, the claim is not honoured: both answer, which costs a second judgement, never a silenced one.
  */
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { avpHome } from '../paths.ts';
 
@@ -26,11 +33,44 @@ function alive(pid: number): boolean {
   }
 }
 
-/** True when the claim at `file` is held by another live process (not stale). */
+/** What the process table says of `pid`: its parent, its start time (clock ticks since boot) and its executable. */
+interface ProcessFacts {
+  ppid: number;
+  start: string;
+  exe: string;
+}
+
+function factsOf(pid: number | 'self'): ProcessFacts | undefined {
+  try {
+    if (process.platform === 'linux') {
+      // "pid (comm) state ppid … starttime(22nd) …": comm may hold spaces and parentheses, so read after the last ')'.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return { ppid: Number(fields[1]), start: fields[19] ?? '', exe: readlinkSync(`/proc/${pid}/exe`) };
+    }
+    const id = String(pid === 'self' ? process.pid : pid);
+    const out = execFileSync('ps', ['-o', 'ppid=,lstart=,comm=', '-p', id], { encoding: 'utf8', timeout: 2000 });
+    const m = /^\s*(\d+)\s+(\S+\s+\S+\s+\d+\s+[\d:]+\s+\d+)\s+(.+?)\s*$/.exec(out);
+    return m ? { ppid: Number(m[1]), start: m[2]!, exe: m[3]! } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The claim this process writes: its pid and start time. */
+function claimText(): string {
+  return `${process.pid} ${factsOf('self')?.start ?? ''}`;
+}
+
+/** True when the claim at `file` is held by this call's twin: another live avp, same parent, as started (not stale). */
 function heldElsewhere(file: string): boolean {
   try {
     if (Date.now() - statSync(file).mtimeMs > STALE_MS) return false;
-    return alive(Number(readFileSync(file, 'utf8')));
+    const [pidText, start] = readFileSync(file, 'utf8').trim().split(' ');
+    const pid = Number(pidText);
+    if (!alive(pid) || !start) return false;
+    const [them, me] = [factsOf(pid), factsOf('self')];
+    return !!them && !!me && them.start === start && them.ppid === process.ppid && them.exe === me.exe;
   } catch {
     return false;
   }
@@ -48,7 +88,7 @@ export function claimCall(raw: string, env: NodeJS.ProcessEnv = process.env): ((
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       mkdirSync(dir, { recursive: true });
-      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      writeFileSync(file, claimText(), { flag: 'wx' });
       return release;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return () => {};
