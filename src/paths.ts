@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import * as nodePath from 'node:path';
 import { dirname, join, resolve } from 'node:path';
-import { checkPathBounds, type PathResolver } from './real-paths.ts';
+import { checkPathBounds, type PathResolver } from './os/real-paths.ts';
 
 /** `~/.avp`, or `AVP_HOME` when set (tests and portable installs rely on it). */
 export function avpHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -80,9 +80,9 @@ export function findProjectRoot(cwd: string, env: NodeJS.ProcessEnv = process.en
 }
 
 /**
- * True when avp may keep state (`.avp/state`, logs, caches) under `root`: an existing directory that is a project
- * (`.avp/` or `.git/`) or the one the host named as the project. Never a missing directory, never `/` or a home
- * folder that merely happened to be the working directory.
+ * True when avp may keep state for `root` (logs and caches under it, session state under `$AVP_HOME`): an existing
+ * directory that is a project (`.avp/` or `.git/`) or the one the host named as the project. Never a missing
+ * directory, never `/` or a home folder that merely happened to be the working directory.
  */
 export function isProjectRoot(
   root: string,

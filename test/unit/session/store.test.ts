@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { appendFileSync, existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureProjectLayout } from '../../../src/engine/session/layout.ts';
+import { ensureProjectLayout } from '../../../src/session/layout.ts';
 import {
   appendRecords,
   ensureSessionDir,
@@ -9,7 +9,7 @@ import {
   readRecords,
   sessionDir,
   stateRoot,
-} from '../../../src/engine/session/store.ts';
+} from '../../../src/session/store.ts';
 import { gitRepo, tempProject, TEST_AVP_HOME } from './helpers.ts';
 
 describe('state store', () => {
