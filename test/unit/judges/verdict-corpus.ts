@@ -102,6 +102,15 @@ export const NEVER_A_PASS: Array<[string, string]> = [
     "an uppercase refusal inside the passing object's own summary",
     '{"passed": true, "violations": [], "summary": "DENY: the key is live"}',
   ],
+  [
+    'a pass with a nested failing verdict',
+    '{"passed": true, "violations": [], "summary": "ok", "verdict": {"passed": false, "summary": "key"}}',
+  ],
+  [
+    'a pass with hookSpecificOutput.permissionDecision deny',
+    '{"passed": true, "summary": "ok", "hookSpecificOutput": {"permissionDecision": "deny"}}',
+  ],
+  ['a pass with continue: false', '{"passed": true, "violations": [], "summary": "ok", "continue": false}'],
   ['a refusal without any JSON', 'I must DENY this change: it adds an API key.'],
   ['a denying mark without any JSON', 'Result: ❌ — hard-coded key'],
   ['lowercase verdict line without any JSON', 'verdict: reject'],
