@@ -1,8 +1,8 @@
 /** Helpers for the hook integration tests: a throwaway project with validators, and `avp hook` runs on it. */
-import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AVP_BIN, runAvp, tempDir, type AvpRun } from '../support/run-avp.ts';
+import { projectSessions } from '../support/session-state.ts';
 
 /** `AVP_TEST_BIN` lets the suite run against another build of the binary (e.g. a cross-compiled one). */
 export const BIN = process.env.AVP_TEST_BIN || AVP_BIN;
@@ -117,6 +117,5 @@ export const PASSES = sh(`cat >/dev/null; echo '{"passed":true,"violations":[],"
 
 /** Where avp keeps a session's state: `$AVP_HOME/sessions/<16 hex of sha256(real project root)>/<session>`. */
 export function sessionStateDir(home: string, root: string, session: string): string {
-  const key = createHash('sha256').update(realpathSync(root)).digest('hex').slice(0, 16);
-  return join(home, '.avp', 'sessions', key, session);
+  return join(projectSessions(join(home, '.avp'), root), session);
 }
