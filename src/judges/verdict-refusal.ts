@@ -21,8 +21,14 @@ const MARKS = '❌🚫⛔🛑✗✘✖👎';
 const DECOR = `[\\s>*_#\`"'~|:\\-–—${MARKS}]*`;
 const LABEL = '(?:final\\s+)?(?:decision|verdict|result|answer|status|outcome|conclusion|review)';
 
-/** `DENY`, `Deny: …`, `fail — …`, `Not approved`, `No.` as a whole line or before a separator. */
-const DECISIVE_LINE = new RegExp(`^${DECOR}(?:${DENY_WORD}|no)[*_\`"']*\\s*(?:$|[.!:;,\\-–—]+(?:\\s|$))`, 'iu');
+/**
+ * `DENY`, `Deny: …`, `fail — …`, `Not approved`, `No.` as a whole line or before a separator — not a count of
+ * nothing (`Failed: 0`, `Blocked: none`).
+ */
+const DECISIVE_LINE = new RegExp(
+  `^${DECOR}(?:${DENY_WORD}|no)[*_\`"']*\\s*(?:$|[.!:;,\\-–—]+(?:\\s|$)(?!\\s*(?:0|none|nothing|zero)\\b))`,
+  'iu',
+);
 /** `Verdict: FAIL`, `## Decision — deny because …`, `Result: ✗`: a label, then a denying word or mark. */
 const LABELLED = new RegExp(
   `^${DECOR}${LABEL}[*_\`"']*\\s*[:=\\-–—]+\\s*[*_\`"'\\s]*(?:[${MARKS}]|(?:${DENY_WORD})\\b)`,

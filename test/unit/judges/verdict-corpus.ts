@@ -167,5 +167,7 @@ export const STILL_A_PASS: Array<[string, string]> = [
     'quoted code with a deny() call',
     'The diff adds `deny(request)` in the router.\n{"passed": true, "violations": [], "summary": "ok"}',
   ],
+  ['a count of nothing failed', 'Failed: 0, passed: 12\n{"passed": true, "violations": [], "summary": "ok"}'],
+  ['nothing blocked', '{"passed": true, "violations": [], "summary": "Blocked: none"}'],
   ['Decision: ALLOW with nothing to block', '**Decision:** ALLOW (nothing to block)'],
 ];
