@@ -11,9 +11,11 @@
  *
  * The claim file is under `$AVP_HOME`, which the agent's shell can write: a claim planted there for an input the agent
  * can predict must not silence avp. So a claim holds only when its process is this call's twin — alive, started when
- * the claim says (a recycled pid is not it), the same executable as this process, and a child of the same parent (the
- * agent starts both hooks itself; a process the agent's shell started is a child of that shell). Where the process
- * table cannot say, the claim is not honoured: both answer, which costs a second judgement, never a silenced one.
+ * the claim says (a recycled pid is not it), the same executable as this process, and started by the same agent: a
+ * child of the same parent, or, where the agent runs each hook through `sh -c` (Claude Code does, measured: the shell
+ * stays between agent and avp), a child of a sibling shell, started within a moment of this process. A process the
+ * agent's own shell started long before is not a twin. Where the process table cannot say, the claim is not
+ * honoured: both answer, which costs a second judgement, never a silenced one.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -33,25 +35,52 @@ function alive(pid: number): boolean {
   }
 }
 
-/** What the process table says of `pid`: its parent, its start time (clock ticks since boot) and its executable. */
+/** What the process table says of a process. */
 interface ProcessFacts {
   ppid: number;
+  /** As recorded in the claim: clock ticks since boot (Linux) or `ps`' start date. */
   start: string;
+  /** Start time in seconds, comparable between two processes of this machine. */
+  startSec: number;
   exe: string;
+  /** Its command name (`sh`, `dash`, `avp`). */
+  comm: string;
 }
+
+/** The agents start a hook as `sh -c <command>`; a shell that does not exec leaves itself between agent and avp. */
+const SHELLS = new Set(['sh', 'dash', 'bash', 'zsh', 'ksh', 'ash']);
+/** Two hooks of one event start within milliseconds; a process older than this by far is not the twin. */
+const TWIN_WINDOW_SEC = 2;
 
 function factsOf(pid: number | 'self'): ProcessFacts | undefined {
   try {
     if (process.platform === 'linux') {
       // "pid (comm) state ppid … starttime(22nd) …": comm may hold spaces and parentheses, so read after the last ')'.
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return { ppid: Number(fields[1]), start: fields[19] ?? '', exe: readlinkSync(`/proc/${pid}/exe`) };
+      const close = stat.lastIndexOf(')');
+      const fields = stat.slice(close + 2).split(' ');
+      const start = fields[19] ?? '';
+      // Clock ticks are 100 a second on every Linux avp runs on (USER_HZ).
+      return {
+        ppid: Number(fields[1]),
+        start,
+        startSec: Number(start) / 100,
+        exe: readlinkSync(`/proc/${pid}/exe`),
+        comm: stat.slice(stat.indexOf('(') + 1, close),
+      };
     }
     const id = String(pid === 'self' ? process.pid : pid);
     const out = execFileSync('ps', ['-o', 'ppid=,lstart=,comm=', '-p', id], { encoding: 'utf8', timeout: 2000 });
     const m = /^\s*(\d+)\s+(\S+\s+\S+\s+\d+\s+[\d:]+\s+\d+)\s+(.+?)\s*$/.exec(out);
-    return m ? { ppid: Number(m[1]), start: m[2]!, exe: m[3]! } : undefined;
+    if (!m) return undefined;
+    const comm = m[3]!.split('/').pop()!.replace(/^-/, '');
+    return {
+      ppid: Number(m[1]),
+      start: m[2]!.replace(/\s+/g, '_'),
+      startSec: Date.parse(m[2]!) / 1000,
+      exe: m[3]!,
+      comm,
+    };
   } catch {
     return undefined;
   }
@@ -62,7 +91,21 @@ function claimText(): string {
   return `${process.pid} ${factsOf('self')?.start ?? ''}`;
 }
 
-/** True when the claim at `file` is held by this call's twin: another live avp, same parent, as started (not stale). */
+/**
+ * True when `them` is this process's twin: the same avp executable, started by the same agent — a child of the same
+ * parent, or (the agent ran each hook through its own `sh -c`) a child of a shell whose parent is the same as the
+ * parent of this process's shell, started within a moment of this process.
+ */
+function isTwin(them: ProcessFacts, me: ProcessFacts): boolean {
+  if (them.exe !== me.exe) return false;
+  if (them.ppid === me.ppid) return true;
+  if (Math.abs(them.startSec - me.startSec) > TWIN_WINDOW_SEC) return false;
+  const [theirShell, myShell] = [factsOf(them.ppid), factsOf(me.ppid)];
+  if (!theirShell || !myShell || !SHELLS.has(theirShell.comm) || !SHELLS.has(myShell.comm)) return false;
+  return theirShell.ppid === myShell.ppid && myShell.ppid > 1;
+}
+
+/** True when the claim at `file` is held by this call's twin (see `isTwin`), alive and as it started (not stale). */
 function heldElsewhere(file: string): boolean {
   try {
     if (Date.now() - statSync(file).mtimeMs > STALE_MS) return false;
@@ -70,7 +113,7 @@ function heldElsewhere(file: string): boolean {
     const pid = Number(pidText);
     if (!alive(pid) || !start) return false;
     const [them, me] = [factsOf(pid), factsOf('self')];
-    return !!them && !!me && them.start === start && them.ppid === process.ppid && them.exe === me.exe;
+    return !!them && !!me && them.start === start && isTwin(them, me);
   } catch {
     return false;
   }

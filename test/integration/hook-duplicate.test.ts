@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, project, sh } from './hook-support.ts';
+import { BIN, project, sh, type Project } from './hook-support.ts';
 
 const KEY_WRITE = (root: string) => ({
   session_id: 's-dup',
@@ -28,6 +28,19 @@ function claimPath(home: string, stdin: string): string {
 function startOf(pid: number): string {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
+}
+
+/** `avp hook` as an agent starts it: directly, or through its own `sh -c` (Claude Code's shell stays in between). */
+async function hookAs(p: Project, stdin: string, via: 'direct' | 'shell'): Promise<any> {
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: p.home,
+    AVP_HOME: join(p.home, '.avp'),
+    CLAUDE_PROJECT_DIR: p.root,
+  };
+  const argv = via === 'direct' ? [BIN, 'hook'] : ['sh', '-c', `"${BIN}" hook; true`];
+  const proc = Bun.spawn(argv, { cwd: p.root, env, stdin: new Blob([stdin]), stdout: 'pipe' });
+  return JSON.parse(await new Response(proc.stdout).text());
 }
 
 function gate() {
@@ -63,15 +76,21 @@ describe('the duplicate-call claim binds to the twin process, not to a file', ()
         const avpPid = children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('hook'));
         expect(avpPid).toBeDefined();
         mkdirSync(join(p.home, '.avp', 'cache', 'hook-calls'), { recursive: true });
-        for (const planted of [
+        const planted = [
           String(sleeper.pid),
           `${sleeper.pid} ${startOf(sleeper.pid)}`,
           `${avpPid} ${startOf(avpPid!)}`,
-        ]) {
-          writeFileSync(claimPath(p.home, stdin), planted);
-          const r = await p.hook(stdin);
-          expect([planted, r.json?.hookSpecificOutput?.permissionDecision]).toEqual([planted, 'deny']);
+        ];
+        for (const claim of planted) {
+          writeFileSync(claimPath(p.home, stdin), claim);
+          const r = await hookAs(p, stdin, 'direct');
+          expect([claim, r.hookSpecificOutput?.permissionDecision]).toEqual([claim, 'deny']);
         }
+        // Through a shell, like Claude Code's hooks: the foreign avp's shell is a sibling of ours, but it started
+        // long before this call — not its twin.
+        await Bun.sleep(2500);
+        writeFileSync(claimPath(p.home, stdin), planted[2]!);
+        expect((await hookAs(p, stdin, 'shell')).hookSpecificOutput?.permissionDecision).toBe('deny');
       } finally {
         sleeper.kill();
         for (const pid of children) process.kill(pid, 'SIGKILL');
@@ -81,21 +100,14 @@ describe('the duplicate-call claim binds to the twin process, not to a file', ()
     60_000,
   );
 
-  test('two twin calls at once (same parent, same binary): one judges, the other passes', async () => {
-    const p = gate();
-    const stdin = `${JSON.stringify(KEY_WRITE(p.root))}\n`;
-    await p.accept();
-    const env = {
-      PATH: process.env.PATH ?? '',
-      HOME: p.home,
-      AVP_HOME: join(p.home, '.avp'),
-      CLAUDE_PROJECT_DIR: p.root,
-    };
-    const twins = [0, 1].map(() =>
-      Bun.spawn([BIN, 'hook'], { cwd: p.root, env, stdin: new Blob([stdin]), stdout: 'pipe' }),
-    );
-    const answers = await Promise.all(twins.map(async (t) => JSON.parse(await new Response(t.stdout).text())));
-    const decisions = answers.map((a) => a.hookSpecificOutput?.permissionDecision ?? 'none').sort();
-    expect(decisions).toEqual(['deny', 'none']);
-  }, 60_000);
+  for (const via of ['direct', 'shell'] as const) {
+    test(`two twin calls at once (${via}, as agents start hooks): one judges, the other passes`, async () => {
+      const p = gate();
+      const stdin = `${JSON.stringify(KEY_WRITE(p.root))}\n`;
+      await p.accept();
+      const answers = await Promise.all([0, 1].map(() => hookAs(p, stdin, via)));
+      const decisions = answers.map((a) => a.hookSpecificOutput?.permissionDecision ?? 'none').sort();
+      expect(decisions).toEqual(['deny', 'none']);
+    }, 60_000);
+  }
 });
