@@ -25,7 +25,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { avpHome } from '../paths.ts';
 
 /** One line of `events.jsonl`. */
@@ -189,19 +189,8 @@ export function getBlob(dir: string, hash: string): string | undefined {
 export const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 const PRUNE_EVERY_MS = 3600 * 1000;
 
-/**
- * Removes old session directories. Runs at most once an hour per project (a marker file's mtime says when it last
- * ran), so the hook path pays one `stat` for it. Concurrent pruners are harmless: `rm -rf` of a gone dir is a no-op.
- */
-export function pruneSessions(projectRoot: string, now = Date.now(), maxAgeMs = SESSION_MAX_AGE_MS): number {
-  const root = stateRoot(projectRoot);
-  const marker = join(root, '.pruned');
-  try {
-    if (now - statSync(marker).mtimeMs < PRUNE_EVERY_MS) return 0;
-  } catch {
-    if (!existsSync(root)) return 0;
-  }
-  writeAtomic(marker, String(now));
+/** Removes the session directories under `root` idle for longer than `maxAgeMs`; returns how many. */
+function pruneProject(root: string, now: number, maxAgeMs: number): number {
   let removed = 0;
   for (const name of readdirSync(root)) {
     if (name.startsWith('.')) continue;
@@ -222,6 +211,36 @@ export function pruneSessions(projectRoot: string, now = Date.now(), maxAgeMs = 
       }
     } catch {
       /* removed by a concurrent pruner */
+    }
+  }
+  return removed;
+}
+
+/**
+ * Removes old session directories — this project's, and those of every other project under `$AVP_HOME/sessions/`
+ * (a project never opened again must not keep its sessions, file contents included, for ever; a project folder left
+ * with no session goes too). Runs at most once an hour per project (a marker file's mtime says when it last ran), so
+ * the hook path pays one `stat` for it. Concurrent pruners are harmless: `rm -rf` of a gone dir is a no-op.
+ */
+export function pruneSessions(projectRoot: string, now = Date.now(), maxAgeMs = SESSION_MAX_AGE_MS): number {
+  const root = stateRoot(projectRoot);
+  const marker = join(root, '.pruned');
+  try {
+    if (now - statSync(marker).mtimeMs < PRUNE_EVERY_MS) return 0;
+  } catch {
+    if (!existsSync(root)) return 0;
+  }
+  writeAtomic(marker, String(now));
+  let removed = pruneProject(root, now, maxAgeMs);
+  const all = dirname(root);
+  for (const name of readdirSync(all)) {
+    const other = join(all, name);
+    if (other === root || name.startsWith('.')) continue;
+    try {
+      removed += pruneProject(other, now, maxAgeMs);
+      if (readdirSync(other).every((n) => n.startsWith('.'))) rmSync(other, { recursive: true, force: true });
+    } catch {
+      /* not a folder, or removed by a concurrent pruner */
     }
   }
   return removed;

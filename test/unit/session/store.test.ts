@@ -41,6 +41,20 @@ describe('state store', () => {
     expect(pruneSessions(root)).toBe(0); // pruned less than an hour ago
   });
 
+  test("pruning also removes other projects' old sessions, and a project folder left empty", () => {
+    const gone = tempProject();
+    const kept = tempProject();
+    const idle = ensureSessionDir(gone, 'idle');
+    const live = ensureSessionDir(kept, 'live');
+    const longAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+    utimesSync(idle, longAgo, longAgo);
+    expect(pruneSessions(tempProject())).toBe(0); // a project with no state yet prunes nothing
+    ensureSessionDir(kept, 'other');
+    // At least `idle` (other tests of this process may have left old sessions of their own projects).
+    expect(pruneSessions(kept)).toBeGreaterThanOrEqual(1);
+    expect([existsSync(stateRoot(gone)), existsSync(live)]).toEqual([false, true]);
+  });
+
   test('session state lives under $AVP_HOME, keyed by project, private to the user; nothing in the project', () => {
     const root = tempProject();
     gitRepo(root);
