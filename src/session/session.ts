@@ -202,12 +202,29 @@ export function hasCarriedFindings(event: HookEvent): boolean {
 }
 
 /**
- * After a blocking verdict: the contents it judged are never kept at rest (session/store.ts `flagContents`), so a key
- * the agent wrote and then removed leaves no copy behind. Best-effort, like all session state.
+ * After a blocking report: the contents its failed validators flagged are never kept at rest (session/store.ts
+ * `flagContents`), so a key the agent wrote and then removed leaves no copy behind. Only the files a failed verdict
+ * names (all the call's files when it names none): a Stop blocked for one file must not cost the diffs of the rest.
+ * Best-effort, like all session state.
  */
-export function forgetBlockedContents(event: HookEvent): string | undefined {
+export function forgetBlockedContents(
+  event: HookEvent,
+  runs: ReadonlyArray<{ status: string; verdict?: { violations: ReadonlyArray<{ file?: string }> } }>,
+): string | undefined {
   if (!event.sessionId || event.stateless) return undefined;
-  const texts = event.files.flatMap((f) => (typeof f.after === 'string' ? [f.after] : []));
+  const names = (f: HookEvent['files'][number]) => (n: string) => {
+    const rel = n.replace(/\\/g, '/').replace(/^\.\//, '');
+    return rel === f.relPath || n === f.path || n === f.namedPath || f.path.endsWith(`/${rel}`);
+  };
+  const flagged = new Set<HookEvent['files'][number]>();
+  for (const r of runs) {
+    if (r.status !== 'failed') continue;
+    const named = (r.verdict?.violations ?? []).flatMap((v) => (v.file ? [v.file] : []));
+    const hit = event.files.filter((f) => named.some(names(f)));
+    // Names no file, or none of this call's: every file of the call may hold what it found.
+    for (const f of hit.length && named.length ? hit : event.files) flagged.add(f);
+  }
+  const texts = [...flagged].flatMap((f) => (typeof f.after === 'string' ? [f.after] : []));
   if (!texts.length) return undefined;
   try {
     flagContents(ensureSessionDir(event.projectRoot, event.sessionId), texts);

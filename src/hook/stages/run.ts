@@ -26,7 +26,7 @@ export async function run(ctx: HookContext) {
   ctx.logged = runs;
   ctx.runs = ctx.carried.length ? [...runs, ...ctx.carried] : runs;
   ctx.report = ctx.engine.aggregate.aggregate(ctx.runs, config);
-  const forgot = ctx.report.outcome === 'ERROR' ? forgetBlockedContents(ctx.event) : undefined;
+  const forgot = ctx.report.outcome === 'ERROR' ? forgetBlockedContents(ctx.event, ctx.runs) : undefined;
   if (forgot) notes.push(forgot);
   return undefined;
 }
