@@ -7,7 +7,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { liveListing, type Listing } from '../format/listing.ts';
-import { projectControlFiles, userControlFiles, type ControlFile, type TrustScope } from './control-files.ts';
+import {
+  projectControlFiles,
+  projectHookFiles,
+  userControlFiles,
+  userHookFiles,
+  type ControlFile,
+  type TrustScope,
+} from './control-files.ts';
+import { hooksOff } from './hook-switches.ts';
 import { digest, readRecord, sameFingerprint, statFingerprint, trustDir, type TrustRecord } from './store.ts';
 
 export interface PendingChange {
@@ -16,6 +24,8 @@ export interface PendingChange {
   change: 'added' | 'changed' | 'deleted';
   /** The live file (absent for a deletion). */
   file?: ControlFile;
+  /** For an agent's hook settings: why the agent may no longer call avp (the file gone, avp's entries or hooks off). */
+  off?: string;
 }
 
 export interface ScopeState {
@@ -27,6 +37,9 @@ export interface ScopeState {
   live: ControlFile[];
   pending: PendingChange[];
 }
+
+/** The keys of every agent's hook settings files (the same in every project and for every user). */
+const HOOK_KEYS = new Set([...projectHookFiles(''), ...userHookFiles({ HOME: '' })].map((f) => f.key));
 
 function readVerified(dir: string): Record<string, string> {
   try {
@@ -69,16 +82,25 @@ export function scopeState(
     verified ??= readVerified(dir);
     if (verified[file.key] === `${accepted.sha}@${fp}`) continue;
     if (digest(file) === accepted.sha) {
+      // avp's entries are as accepted, but a switch beside them (`disableAllHooks`, `hooks.enabled`) turns them off.
+      const off = file.kind === 'hooks' ? hooksOff(file) : undefined;
+      if (off) {
+        pending.push({ scope, key: file.key, change: 'changed', file, off });
+        continue;
+      }
       if (!fp.startsWith('racy:')) {
         verified[file.key] = `${accepted.sha}@${fp}`;
         learned = true;
       }
       continue;
     }
-    pending.push({ scope, key: file.key, change: 'changed', file });
+    const off = file.kind === 'hooks' ? hooksOff(file) : undefined;
+    pending.push({ scope, key: file.key, change: 'changed', file, ...(off ? { off } : {}) });
   }
   for (const key of Object.keys(record.files)) {
-    if (!seen.has(key)) pending.push({ scope, key, change: 'deleted' });
+    if (seen.has(key)) continue;
+    const hooks = HOOK_KEYS.has(key);
+    pending.push({ scope, key, change: 'deleted', ...(hooks ? { off: 'the file was removed' } : {}) });
   }
   if (learned) {
     try {
