@@ -8,10 +8,10 @@
  */
 import { resolve } from 'node:path';
 import { AvpError } from '../errors.ts';
-import type { FileChange, HookEvent } from '../event.ts';
-import { diffForCreate, diffFromHunks, isPatchHunks, type PatchHunk } from '../hosts/diff.ts';
+import type { FileChange, HookEvent } from '../protocol/event.ts';
+import { diffForCreate, diffFromHunks, isPatchHunks, type PatchHunk } from '../hook/diff.ts';
 import { locateProject, relativize } from '../paths.ts';
-import { checkPathBounds, PathResolver, type RealPath } from '../real-paths.ts';
+import { checkPathBounds, PathResolver, type RealPath } from '../os/real-paths.ts';
 import { parsePatch, patchFromShell, sectionDiff, type PatchOp } from './patch.ts';
 import type { AgentAdapter, ToolMapping } from './types.ts';
 

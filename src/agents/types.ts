@@ -5,7 +5,7 @@
  * are installed (`install`). Its tables (events ↔ AVP triggers, tools ↔ canonical tools, what each event can do)
  * are data, so `avp list --agent`, the docs and the shared adapter suite read the same facts the hook uses.
  */
-import type { AgentName, HookEvent, ToolKind } from '../event.ts';
+import type { AgentName, HookEvent, ToolKind } from '../protocol/event.ts';
 
 /**
  * The engine's one decision for an event, before any agent's wording:

@@ -4,12 +4,12 @@
  * the command prints it.
  */
 import { readFileSync } from 'node:fs';
-import type { AvpConfig } from '../config-types.ts';
+import type { AvpConfig } from '../config/types.ts';
 import { errorMessage } from '../errors.ts';
 import { findProjectRoot } from '../paths.ts';
-import type { Validator } from '../format/types.ts';
+import type { Validator } from '../validator/types.ts';
 import type { JudgeProblem } from './judge-check.ts';
-import type { AgentStatus } from '../agents/doctor.ts';
+import type { AgentStatus } from '../agent-setup/doctor.ts';
 import type { ProbeResult } from './probe.ts';
 
 /** One distinct judge avp would use: the default, or one that per-validator routing adds. */
@@ -58,7 +58,7 @@ export interface DoctorReport {
 async function avpEvents(file: string): Promise<string[] | { error: string }> {
   const [{ parse }, { isAvpHookCommand }] = await Promise.all([
     import('jsonc-parser'),
-    import('../agents/hook-settings.ts'),
+    import('../agent-setup/hook-settings.ts'),
   ]);
   const errors: unknown[] = [];
   const value = parse(readFileSync(file, 'utf8'), errors as never, { allowTrailingComma: true });
@@ -85,7 +85,7 @@ export async function doctorReport(opts: {
 }): Promise<DoctorReport> {
   const { env } = opts;
   const projectRoot = findProjectRoot(opts.cwd, env);
-  const { loadConfig, configFilesPresent, defaultConfig } = await import('../config.ts');
+  const { loadConfig, configFilesPresent, defaultConfig } = await import('../config/config.ts');
   const report: DoctorReport = {
     projectRoot,
     config: { files: configFilesPresent(projectRoot, env) },
@@ -114,7 +114,7 @@ export async function doctorReport(opts: {
     );
   }
 
-  const { discover } = await import('../format/discover.ts');
+  const { discover } = await import('../validator/discover.ts');
   const found = await discover({ projectRoot, env });
   const llm = found.validators.filter((v) => !v.spec.script);
   report.validators = {
@@ -138,7 +138,7 @@ export async function doctorReport(opts: {
 
   await checkJudgesInto(report, llm, config, opts);
 
-  const { agentStatuses } = await import('../agents/doctor.ts');
+  const { agentStatuses } = await import('../agent-setup/doctor.ts');
   report.agents = await agentStatuses(projectRoot, env, avpEvents);
   for (const a of report.agents) {
     for (const f of a.files) report.hooks.push({ agent: a.agent, file: f.file, events: f.events });

@@ -1,5 +1,5 @@
 /** The estimated cost of a run's tokens from the price table (`prices` in config, USD per million tokens). */
-import type { ModelPrice } from '../config-types.ts';
+import type { ModelPrice } from '../config/types.ts';
 import type { TokenUsage } from '../judges/types.ts';
 
 /** The price of a model: an exact entry, else the longest entry the name starts with (dated snapshots). */

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, delimiter, join, relative, sep } from 'node:path';
 import { avpHome } from '../paths.ts';
-import { PathResolver } from '../real-paths.ts';
+import { PathResolver } from '../os/real-paths.ts';
 import { projectHookFiles, projectOwnedHookFiles, userHookFiles, userOwnedHookFiles } from './control-files.ts';
 
 /** A path as the file system compares it: where it really leads (symlinks followed), folded where case is ignored. */

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, relative, sep } from 'node:path';
-import { toolKindOf, type HookEvent } from '../event.ts';
+import { toolKindOf, type HookEvent } from '../protocol/event.ts';
 import { avpHome } from '../paths.ts';
 import { avpBinaries, controlTable, folding, inside, type Fold } from './control-paths.ts';
 import {
@@ -160,7 +160,7 @@ export async function guardDenial(
 ): Promise<{ denial?: string; event: HookEvent }> {
   const denial = controlPlaneDenial(event, env);
   if (!denial || !event.files.some((f) => f.after === undefined)) return { denial, event };
-  const { completeFileChanges } = await import('../hosts/complete-files.ts');
+  const { completeFileChanges } = await import('../hook/complete-files.ts');
   const rebuilt = await completeFileChanges(event, startedAt + REBUILD_MS);
   // A result that could not be rebuilt stays unknown, and an unknown result is refused (fail closed).
   return { denial: controlPlaneDenial(rebuilt, env), event: rebuilt };

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'fflate';
 import { createTar } from 'nanotar';
 import { tempDir } from '../support/run-avp.ts';
-import { VALIDATOR_MD, validatorZip } from '../unit/registry/zip-forge.ts';
+import { VALIDATOR_MD, validatorZip } from '../unit/registry-client/zip-forge.ts';
 import { lock, sandbox } from './registry-client-helpers.ts';
 
 let server: ReturnType<typeof Bun.serve>;

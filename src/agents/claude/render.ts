@@ -1,7 +1,7 @@
 /** Report → Claude Code's answer in one step (the engine's decision, worded by the Claude Code adapter). */
-import { decide, type RenderExtra } from '../../engine/decision.ts';
-import type { Report, ValidatorRun } from '../../engine/types.ts';
-import type { HookEvent } from '../../event.ts';
+import { decide, type RenderExtra } from '../../hook/decision.ts';
+import type { Report, ValidatorRun } from '../../runner/types.ts';
+import type { HookEvent } from '../../protocol/event.ts';
 import claude from './index.ts';
 
 export interface Rendered {

@@ -9,7 +9,7 @@
  * is exit 2, a file change is also judged by the PostToolUse validators at preToolUse, and the other events only
  * report (stdout of agentSpawn/userPromptSubmit is added to the model's context).
  */
-import type { HookEvent } from '../../event.ts';
+import type { HookEvent } from '../../protocol/event.ts';
 import { claudeResponse, obj, type NormalizeSpec } from '../normalize.ts';
 import {
   defined,
@@ -22,7 +22,7 @@ import {
   str,
   type Raw,
 } from '../reshape.ts';
-import { projectAndUserFile, underHome } from '../install-paths.ts';
+import { projectAndUserFile, underHome } from '../../agent-setup/install-paths.ts';
 import type { AgentAdapter, AgentAnswer, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
 const EVENTS: Record<string, string> = {

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAgent } from '../../../src/agents/index.ts';
 import { applyPatchSection, parsePatch, patchFromShell } from '../../../src/agents/patch.ts';
-import { completeFileChanges } from '../../../src/hosts/complete-files.ts';
+import { completeFileChanges } from '../../../src/hook/complete-files.ts';
 import { tempDir } from '../../support/run-avp.ts';
 
 const PATCH = [
