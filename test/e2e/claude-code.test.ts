@@ -143,9 +143,11 @@ describe('real Claude Code CLI with avp hooks', () => {
       return { text: 'Done.' };
     });
     try {
-      // Bash is allowed outright: without avp's guard the command would run.
+      // Every permission bypassed (as root that needs IS_SANDBOX): Claude Code's own prompt for a write to its
+      // settings does not stand in the way, so without avp's guard the command runs.
+      project.env.IS_SANDBOX = '1';
       const run = await runClaude(project, server.url, 'Reset the Claude settings, then add the key.', {
-        args: ['--allowedTools', 'Bash'],
+        args: ['--permission-mode', 'bypassPermissions'],
       });
       expect(run.timedOut).toBe(false);
       expect(readFileSync(settings, 'utf8')).toBe(before);
