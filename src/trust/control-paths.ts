@@ -4,9 +4,9 @@
  * avp's own state (`$AVP_HOME` but its validators and config, which wait for `avp accept`; `.avp/state|cache|logs|
  * trust`), and every `avp` on PATH with the running binary. Each entry carries the reason a refusal gives.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, delimiter, join, relative, sep } from 'node:path';
+import { basename, delimiter, dirname, join, relative, sep } from 'node:path';
 import { avpHome } from '../paths.ts';
 import { PathResolver } from '../os/real-paths.ts';
 import { projectHookFiles, projectOwnedHookFiles, userHookFiles, userOwnedHookFiles } from './control-files.ts';
@@ -26,6 +26,16 @@ export function folding(): Fold {
 export function inside(path: string, dir: string): boolean {
   const rel = relative(dir, path);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel));
+}
+
+/** A file's device and inode (hard links share them), or undefined when it does not exist. */
+function identity(path: string): string | undefined {
+  try {
+    const s = statSync(path);
+    return `${s.dev}:${s.ino}`;
+  } catch {
+    return undefined;
+  }
 }
 
 interface Entry {
@@ -48,6 +58,10 @@ export interface ControlTable {
   binaries: string[];
   /** The control paths under folder `path` (folded), for a command that picks files there by name (`find`). */
   within(path: string): string[];
+  /** True when folder `path` (folded) directly holds a control file (a bare `settings.json` there is one). */
+  holds(path: string): boolean;
+  /** Why `path` (folded), an existing file with other hard links, is a control file under another name. */
+  sameFile(path: string): string | undefined;
 }
 
 /** Every `avp` a hook command may run: each one on PATH, and the binary answering this call. */
@@ -93,6 +107,12 @@ export function controlTable(projectRoot: string, env: NodeJS.ProcessEnv, fold: 
   return {
     binaries,
     within: (path) => entries.filter((e) => inside(e.path, path)).map((e) => e.path),
+    holds: (path) => entries.some((e) => !e.area && dirname(e.path) === path),
+    sameFile(path) {
+      const id = identity(path);
+      if (!id) return undefined;
+      return entries.find((e) => !e.area && identity(e.path) === id)?.why;
+    },
     check(path, tree) {
       for (const e of entries) {
         if (e.path === path) return e.why;
@@ -114,7 +134,15 @@ export function controlTable(projectRoot: string, env: NodeJS.ProcessEnv, fold: 
  * control path: the agents' settings folders and files, avp's folders and an `avp` binary.
  */
 const CONTROL_NAMES =
-  /(?:^|[^\w.-])(?:\.(?:claude|codex|gemini|qwen|factory|cursor|windsurf|kiro|opencode|amp|clinerules|codeium|copilot|avp)(?![\w-])|\.github[/\\]hooks|settings(?:\.local)?\.json|hooks\.json|config\.toml|Cline[/\\]Hooks|[/\\]avp(?:\.exe)?(?![\w.-]))/;
+  /(?:^|[^\w.-])(?:\.(?:claude|codex|gemini|qwen|factory|cursor|windsurf|kiro|opencode|amp|clinerules|codeium|copilot|avp)(?![\w-])|\.github[/\\]hooks|Cline[/\\]Hooks|(?:opencode|amp)[/\\]plugins)|[/\\]avp(?:\.exe)?(?=$|[\s'"`;|&)<>])/;
+
+/** File names of control files that say nothing on their own (`settings.json`): they count beside control files. */
+const BARE_NAMES = /(?:^|[^\w.-])(settings(?:\.local)?\.json|hooks\.json|config\.toml|avp\.(?:json|ts))(?![\w.-])/;
+
+/** The bare control file name `text` mentions (`settings.json`), or undefined. */
+export function mentionedBareName(text: string): string | undefined {
+  return BARE_NAMES.exec(text)?.[1];
+}
 
 /** The control name `text` mentions, or undefined. */
 export function mentionedControlName(text: string): string | undefined {

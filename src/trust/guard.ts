@@ -21,7 +21,7 @@ import {
   userOwnedHookFiles,
 } from './control-files.ts';
 import { describeSwitchChange, hookSwitches } from './hook-switches.ts';
-import { shellWriteDenial } from './shell-writes.ts';
+import { powershellWriteDenial, shellWriteDenial } from './shell-writes.ts';
 import { avpHookEntries } from './store.ts';
 
 /** Why a file-tool write to `path` is refused, or undefined when it is allowed. */
@@ -82,7 +82,10 @@ export function controlPlaneDenial(event: HookEvent, env: NodeJS.ProcessEnv): st
   const fold = folding();
   const command = event.toolInput?.command;
   if (toolKindOf(event) === 'shell' && typeof command === 'string') {
-    const why = shellWriteDenial(command, event.cwd, env, controlTable(event.projectRoot, env, fold), fold);
+    const why =
+      event.agentTool === 'powershell'
+        ? powershellWriteDenial(command)
+        : shellWriteDenial(command, event.cwd, env, controlTable(event.projectRoot, env, fold), fold);
     if (why)
       return (
         `avp refuses this command before it runs: ${why}. Those files decide whether avp checks this agent, and ` +

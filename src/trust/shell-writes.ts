@@ -6,11 +6,12 @@
  * command's targets (shell-commands.ts). Reads pass. What cannot be resolved (an unknown variable, a folder from
  * `$(…)`, interpreter code) is refused only when the command names a control path: that is "cannot be shown harmless".
  */
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
-import { mentionedControlName, type ControlTable, type Fold } from './control-paths.ts';
+import { mentionedBareName, mentionedControlName, type ControlTable, type Fold } from './control-paths.ts';
 import { commandWrites, gitWrites, joined, READERS, WRAPPER_OPTS, type Arg } from './shell-commands.ts';
+import { expandMarked, markUnquoted } from './shell-expand.ts';
 import { lex, literalText, ShellSyntaxError, type Redirect, type Token, type Word } from './shell-lex.ts';
 
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'busybox']);
@@ -35,16 +36,30 @@ interface Context {
 
 class Refusal extends Error {}
 
+/**
+ * The control path `text` names: a control folder or binary anywhere, a bare file name (`settings.json`) only where
+ * the command runs beside control files, or somewhere the guard could not follow (`cd "$X"`).
+ */
+function named(text: string, st: State, ctx: Context): string | undefined {
+  const strict = mentionedControlName(text);
+  if (strict) return strict;
+  if (st.cwd !== undefined && !ctx.table.holds(ctx.fold(st.cwd))) return undefined;
+  return mentionedBareName(text);
+}
+
 function home(ctx: Context): string {
   return ctx.env.HOME || homedir();
 }
 
-/** A word as sh would expand it, when the guard can know that (`~`, `$HOME`, variables set earlier). */
-function expand(word: Word, st: State, ctx: Context, depth: number): Arg {
+/**
+ * A word as sh would expand it, when the guard can know that (`~`, `$HOME`, variables set earlier), then its braces
+ * and globs: one word can become several.
+ */
+function expand(word: Word, st: State, ctx: Context, depth: number): Arg[] {
   let text = '';
   let exact = true;
   for (const p of word.parts) {
-    if (p.kind === 'lit') text += p.text;
+    if (p.kind === 'lit') text += p.quoted ? p.text : markUnquoted(p.text);
     else if (p.kind === 'tilde') {
       if (p.user) exact = false;
       else text += home(ctx);
@@ -59,9 +74,20 @@ function expand(word: Word, st: State, ctx: Context, depth: number): Arg {
     } else if (p.name && ctx.env[p.name] !== undefined) text += ctx.env[p.name];
     else exact = false;
   }
-  // An unquoted glob: what it matches is only known when it runs; `*` in a quoted part is a plain character.
-  if (word.parts.some((p) => p.kind === 'lit' && !p.quoted && /[*?[]/.test(p.text))) exact = false;
-  return { text, exact, literal: literalText(word) };
+  const literal = literalText(word);
+  if (!exact) return [{ text: expandMarked(text, undefined)[0]?.text ?? '', exact: false, literal }];
+  return expandMarked(text, st.cwd).map((w) => ({ ...w, literal }));
+}
+
+/** A word as one value (an assignment, a here-string): braces and globs do not apply there. */
+function expandOne(word: Word, st: State, ctx: Context, depth: number): Arg {
+  const [first] = expand(
+    { parts: word.parts.map((p) => (p.kind === 'lit' ? { ...p, quoted: true } : p)) },
+    st,
+    ctx,
+    depth,
+  );
+  return first ?? { text: '', exact: true, literal: '' };
 }
 
 function pathOf(a: Arg, st: State): string | undefined {
@@ -77,22 +103,34 @@ function judge(a: Arg, st: State, ctx: Context, tree: boolean, what: string, int
   if (dir !== undefined && (!into || source !== undefined)) {
     const path = into ? joined(dir, source!) : dir;
     if (/^\/dev\/(?:null|std(?:out|err)|tty|fd\/\d+)$/.test(path)) return;
-    const why = ctx.table.check(ctx.fold(path), tree);
+    const folded = ctx.fold(path);
+    const why = ctx.table.check(folded, tree) ?? (links(folded) > 1 ? ctx.table.sameFile(folded) : undefined);
     if (why) throw new Refusal(`it ${what} ${into ? `${a.literal}/${basename(into.literal)}` : a.literal}: ${why}`);
     return;
   }
-  const named = mentionedControlName(`${a.literal} ${into?.literal ?? ''}`) ?? mentionedControlName(ctx.command);
-  if (named)
+  const name = named(`${a.literal} ${into?.literal ?? ''}`, st, ctx) ?? named(ctx.command, st, ctx);
+  if (name)
     throw new Refusal(
-      `it ${what} a path the guard cannot resolve before it runs (${a.literal}), in a command naming ${named}`,
+      `it ${what} a path the guard cannot resolve before it runs (${a.literal}), in a command naming ${name}`,
     );
+}
+
+/** How many names the file at `path` has (a hard link made earlier writes the control file under another name). */
+function links(path: string): number {
+  try {
+    return lstatSync(path).nlink;
+  } catch {
+    return 0;
+  }
 }
 
 function redirects(list: Redirect[], st: State, ctx: Context, depth: number): void {
   for (const r of list) {
-    const target = expand(r.target, st, ctx, depth);
-    if (/^(?:>|>>|>\||&>|&>>|<>)$/.test(r.op)) judge(target, st, ctx, false, 'writes');
-    else if (r.op === '>&' && !/^(?:\d+|-)$/.test(target.text)) judge(target, st, ctx, false, 'writes');
+    if (r.op === '<<' || r.op === '<<-') continue; // the delimiter word, not a file
+    for (const target of expand(r.target, st, ctx, depth)) {
+      if (/^(?:>|>>|>\||&>|&>>|<>)$/.test(r.op)) judge(target, st, ctx, false, 'writes');
+      else if (r.op === '>&' && !/^(?:\d+|-)$/.test(target.text)) judge(target, st, ctx, false, 'writes');
+    }
   }
 }
 
@@ -102,22 +140,22 @@ function code(shell: boolean, text: string, st: State, ctx: Context, depth: numb
     walk(text, { ...st, vars: new Map(st.vars) }, ctx, depth + 1);
     return;
   }
-  const named = mentionedControlName(text);
-  if (named) throw new Refusal(`its ${who} code names ${named}, and code can write it`);
+  const name = named(text, st, ctx);
+  if (name) throw new Refusal(`its ${who} code names ${name}, and code can write it`);
 }
 
 /** One simple command: its words (expanded), its redirections, and what its command name does with them. */
 function simple(words: Word[], redirs: Redirect[], st: State, ctx: Context, depth: number): void {
   redirects(redirs, st, ctx, depth);
-  let args = words.map((w) => expand(w, st, ctx, depth));
   // `NAME=value` before a command sets it for that command; alone, for the rest of the script.
   let assigned = 0;
-  while (assigned < args.length && /^[A-Za-z_]\w*=/.test(args[assigned]!.literal)) assigned++;
-  const sets = args.slice(0, assigned).map((a) => {
+  while (assigned < words.length && /^[A-Za-z_]\w*=/.test(literalText(words[assigned]!))) assigned++;
+  const sets = words.slice(0, assigned).map((w) => {
+    const a = expandOne(w, st, ctx, depth);
     const eq = a.text.indexOf('=');
     return [a.literal.slice(0, a.literal.indexOf('=')), a.exact ? a.text.slice(eq + 1) : undefined] as const;
   });
-  args = args.slice(assigned);
+  const args = words.slice(assigned).flatMap((w) => expand(w, st, ctx, depth));
   if (!args.length) {
     for (const [k, v] of sets) st.vars.set(k, v);
     return;
@@ -161,6 +199,14 @@ function command(args: Arg[], redirs: Redirect[], st: State, ctx: Context, depth
     for (const r of redirs) if (r.body !== undefined) code(false, r.body, st, ctx, depth, name);
     for (const a of rest) code(false, a.literal, st, ctx, depth, name);
   }
+  // A patch fed inline (`patch -p1 <<EOF`, `git apply <<EOF`): the files it names are the ones it changes.
+  if (name === 'patch' || (name === 'git' && /^(?:apply|am)$/.test(rest[0]?.text ?? ''))) {
+    for (const r of redirs) {
+      const body = r.body ?? (r.op === '<<<' ? literalText(r.target) : undefined);
+      const hit = body === undefined ? undefined : named(body, st, ctx);
+      if (hit) throw new Refusal(`its patch names ${hit}`);
+    }
+  }
   if (name === 'git') {
     const g = gitWrites(rest);
     const inner = { ...st, cwd: g.cwd ? pathOf(g.cwd, st) : st.cwd };
@@ -168,8 +214,8 @@ function command(args: Arg[], redirs: Redirect[], st: State, ctx: Context, depth
     return;
   }
   if (name === 'find') return find(rest, st, ctx);
-  if ((name === 'sed' || name === 'gsed') && sedScriptNames(rest))
-    throw new Refusal(`its sed script names ${sedScriptNames(rest)}, and sed can write files (\`w\`)`);
+  if ((name === 'sed' || name === 'gsed') && sedScriptNames(rest, st, ctx))
+    throw new Refusal(`its sed script names ${sedScriptNames(rest, st, ctx)}, and sed can write files (\`w\`)`);
   if (name === 'avp' && /^(?:deinit|uninstall)$/.test(rest[0]?.text ?? ''))
     throw new Refusal(`\`avp ${rest[0]!.text}\` removes avp's hooks, which only the user does in their own terminal`);
   if (READERS.has(name)) return;
@@ -191,7 +237,7 @@ function command(args: Arg[], redirs: Redirect[], st: State, ctx: Context, depth
 }
 
 /** The control name a sed script (`-e` values, else the first operand) mentions: sed's `w` writes any file. */
-function sedScriptNames(args: Arg[]): string | undefined {
+function sedScriptNames(args: Arg[], st: State, ctx: Context): string | undefined {
   const scripts: string[] = [];
   let first: string | undefined;
   for (let i = 0; i < args.length; i++) {
@@ -200,21 +246,21 @@ function sedScriptNames(args: Arg[]): string | undefined {
     else if (a.startsWith('--expression=')) scripts.push(a.slice(13));
     else if (!a.startsWith('-') && first === undefined) first = a;
   }
-  return mentionedControlName((scripts.length ? scripts : [first ?? '']).join('\n'));
+  return named((scripts.length ? scripts : [first ?? '']).join('\n'), st, ctx);
 }
 
 /** An argument of a program the guard does not know: refused when it is (or, unresolved, names) a control path. */
 function judgeUnknown(a: Arg, st: State, ctx: Context, what: string): void {
   const value = a.text.startsWith('-') && a.text.includes('=') ? a.text.slice(a.text.indexOf('=') + 1) : a.text;
   if (a.exact && (value.startsWith('-') || !value)) return;
-  const named = mentionedControlName(a.literal);
+  const name = named(a.literal, st, ctx);
   if (!a.exact) {
-    if (named) throw new Refusal(`it ${what} ${a.literal}, which names ${named}`);
+    if (name) throw new Refusal(`it ${what} ${a.literal}, which names ${name}`);
     return;
   }
   const path = pathOf({ ...a, text: value }, st);
   if (path === undefined) {
-    if (named) throw new Refusal(`it ${what} ${a.literal}, which names ${named}`);
+    if (name) throw new Refusal(`it ${what} ${a.literal}, which names ${name}`);
     return;
   }
   const why = ctx.table.check(ctx.fold(path), false);
@@ -270,10 +316,10 @@ function shell(name: string, rest: Arg[], redirs: Redirect[], st: State, ctx: Co
   const body = redirs.find((r) => r.body !== undefined)?.body;
   if (body !== undefined) return code(true, body, st, ctx, depth, name);
   const here = redirs.find((r) => r.op === '<<<');
-  if (here) return code(true, expand(here.target, st, ctx, depth).text, st, ctx, depth, name);
+  if (here) return code(true, expandOne(here.target, st, ctx, depth).text, st, ctx, depth, name);
   // A script file or stdin from a pipe: the guard cannot see it, so it must not name a control path.
-  const named = mentionedControlName(ctx.command);
-  if (named) throw new Refusal(`it runs ${name} on a script the guard cannot read, in a command naming ${named}`);
+  const names = named(ctx.command, st, ctx);
+  if (names) throw new Refusal(`it runs ${name} on a script the guard cannot read, in a command naming ${names}`);
   for (const a of rest) judgeUnknown(a, st, ctx, `runs ${name} on`);
 }
 
@@ -325,8 +371,8 @@ function globRegex(glob: string, nocase: boolean): RegExp {
 /** Reads `script` as sh would and refuses (throws Refusal) at the first change to a control path. */
 function walk(script: string, st: State, ctx: Context, depth: number): void {
   if (depth > MAX_DEPTH) {
-    const named = mentionedControlName(script);
-    if (named) throw new Refusal(`it nests commands too deep to read, and names ${named}`);
+    const name = named(script, st, ctx);
+    if (name) throw new Refusal(`it nests commands too deep to read, and names ${name}`);
     return;
   }
   let tokens: Token[];
@@ -334,8 +380,8 @@ function walk(script: string, st: State, ctx: Context, depth: number): void {
     tokens = lex(script);
   } catch (e) {
     if (!(e instanceof ShellSyntaxError)) throw e;
-    const named = mentionedControlName(script);
-    if (named) throw new Refusal(`it cannot be read as a shell command (${e.message}) and names ${named}`);
+    const name = named(script, st, ctx);
+    if (name) throw new Refusal(`it cannot be read as a shell command (${e.message}) and names ${name}`);
     return;
   }
   const saved: State[] = [];
@@ -377,4 +423,21 @@ export function shellWriteDenial(
     if (e instanceof Refusal) return e.message;
     throw e;
   }
+}
+
+/** PowerShell commands that only read or print (`Get-Content x | ConvertFrom-Json`). */
+const PS_READERS =
+  /^(?:Get-Content|gc|cat|type|Select-String|sls|Test-Path|Get-ChildItem|gci|ls|dir|Get-Item|gi|Resolve-Path|ConvertFrom-Json|ConvertTo-Json|Measure-Object|Write-Output|Write-Host|echo|Format-\w+|Out-String|Out-Host|Where-Object|Select-Object|ForEach-Object|Sort-Object|\?|%)$/i;
+
+/**
+ * The guard's judgement of a PowerShell command (Copilot's `powershell` tool): it is not read as sh reads it, so a
+ * command naming a control path is refused unless every statement of it is a reader with no redirection.
+ */
+export function powershellWriteDenial(command: string): string | undefined {
+  const text = command.replaceAll('\\', '/');
+  const name = mentionedControlName(text) ?? mentionedBareName(text);
+  if (!name) return undefined;
+  const statements = text.split(/;|\||\n|&&|\|\|/).map((s) => s.trim().split(/\s+/)[0] ?? '');
+  if (!/>/.test(text) && statements.every((s) => !s || PS_READERS.test(s))) return undefined;
+  return `it is a PowerShell command naming ${name} that does not only read it`;
 }

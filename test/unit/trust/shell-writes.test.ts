@@ -3,7 +3,8 @@
  * changes a control path is refused, and the look-alikes that only read (or write elsewhere) pass.
  */
 import { describe, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { powershellWriteDenial } from '../../../src/trust/shell-writes.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { controlTable, folding } from '../../../src/trust/control-paths.ts';
@@ -26,6 +27,8 @@ writeFileSync(join(root, '.claude', 'settings.json'), '{"hooks":{}}\n');
 writeFileSync(join(home, '.claude', 'settings.json'), '{"hooks":{}}\n');
 writeFileSync(join(bin, 'avp'), '#!/bin/sh\n');
 symlinkSync(join(root, '.claude'), join(root, 'cc'));
+// A hard link made in an earlier call: writing it writes the settings under another name.
+linkSync(join(root, '.claude', 'settings.json'), join(root, 'notes.json'));
 const env = { HOME: home, AVP_HOME: join(home, '.avp'), PATH: `${bin}:/usr/bin`, CLAUDE_PROJECT_DIR: root };
 
 function denial(command: string, cwd = root): string | undefined {
@@ -117,6 +120,22 @@ describe('refused: commands that change a control path', () => {
     `avp deinit`,
     `vim -c ':wq' .claude/settings.json`,
     `some-tool --out=.claude/settings.json`,
+    `rm .claude/settings.{json,bak}`,
+    `rm ~/.clau{de,x}/settings.json`,
+    `rm -rf .cla?de`,
+    `rm -rf ./.c*e`,
+    `echo {} > .claude/setting[s].json`,
+    `mv ~/.c[l]aude ~/x`,
+    `echo {} > notes.json`,
+    `patch -p1 <<'EOF'\n--- a/.claude/settings.json\n+++ b/.claude/settings.json\n@@ -1 +1 @@\n-x\n+{}\nEOF`,
+    `cd .claude && python3 -c "open('settings.json','w').write('{}')"`,
+    `python3 -c "open('/usr/local/bin/avp','w')"`,
+    `{ echo {}; } > .claude/settings.json`,
+    `(echo {}) >.claude/settings.json`,
+    `exec 3>.claude/settings.json`,
+    `x=.cla; y=ude; rm $x$y/settings.json`,
+    `set -- .claude/settings.json; rm "$1"`,
+    `rename 's/json/off/' .claude/settings.json`,
   ];
   for (const c of cases) {
     test(c.replaceAll('\n', '⏎'), () => {
@@ -158,10 +177,27 @@ describe('allowed: reads and writes elsewhere', () => {
     `avp check src/a.ts`,
     `cd /tmp && echo {} > settings.json`,
     `echo {} > /tmp/hooks.json`,
+    `python3 -c "import json; print(json.load(open('.vscode/settings.json')))"`,
+    `python3 -c "import tomllib; tomllib.load(open('config.toml','rb'))"`,
+    `node -e "console.log(require('/work/avp/package.json').version)"`,
+    `cat notes.json`,
+    `echo {a,b}.txt > out-{1..2}.log`,
+    `ls src/*.ts > files.txt`,
+    `cp src/*.ts /tmp/`,
   ];
   for (const c of cases) {
     test(c.replaceAll('\n', '⏎'), () => {
       expect(denial(c)).toBeUndefined();
     });
   }
+});
+
+describe('PowerShell (Copilot): a command naming a control path must only read it', () => {
+  test('writes refused, reads pass', () => {
+    expect(powershellWriteDenial("Set-Content -Path .claude\\settings.json -Value '{}'")).toBeString();
+    expect(powershellWriteDenial("'{}' | Out-File .github/hooks/avp.json")).toBeString();
+    expect(powershellWriteDenial('Remove-Item -Recurse $HOME\\.avp')).toBeString();
+    expect(powershellWriteDenial('Get-Content .claude\\settings.json | ConvertFrom-Json')).toBeUndefined();
+    expect(powershellWriteDenial("Set-Content notes.txt 'hi'")).toBeUndefined();
+  });
 });
