@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'jsonc-parser';
-import { isAvpHookCommand } from '../agents/avp-command.ts';
+import { isAvpHookCommand } from './avp-command.ts';
 import { avpHookEntries } from './hook-entries.ts';
 
 /** Environment names a settings file may not set: they switch avp off, reroute it, or move what it reads. */
