@@ -4,9 +4,9 @@
  * avp's own state (`$AVP_HOME` but its validators and config, which wait for `avp accept`; `.avp/state|cache|logs|
  * trust`), and every `avp` on PATH with the running binary. Each entry carries the reason a refusal gives.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, delimiter, dirname, join, relative, sep } from 'node:path';
+import { basename, delimiter, dirname, join, relative, resolve, sep } from 'node:path';
 import { avpHome } from '../paths.ts';
 import { PathResolver } from '../os/real-paths.ts';
 import { projectHookFiles, projectOwnedHookFiles, userHookFiles, userOwnedHookFiles } from './control-files.ts';
@@ -38,6 +38,35 @@ function identity(path: string): string | undefined {
   }
 }
 
+/**
+ * A path's real form for the table: the deepest existing folder's `realpath` (cached: the ~50 entries share a dozen
+ * folders) plus the rest of the name, a symlink's target followed. Cheaper than a full fold of every entry; the path
+ * compared with them is folded in full.
+ */
+function realOf(cache: Map<string, string>): (path: string) => string {
+  const real = (path: string, hops: number): string => {
+    const known = cache.get(path);
+    if (known !== undefined) return known;
+    let out: string;
+    try {
+      out = realpathSync(path);
+    } catch {
+      const parent = dirname(path);
+      let link: string | undefined;
+      try {
+        link = hops < 8 ? readlinkSync(path) : undefined;
+      } catch {
+        link = undefined;
+      }
+      if (link !== undefined) out = real(resolve(dirname(path), link), hops + 1);
+      else out = parent === path ? path : join(real(parent, hops), basename(path));
+    }
+    cache.set(path, out);
+    return out;
+  };
+  return (path) => real(resolve(path), 0);
+}
+
 interface Entry {
   /** Folded real path. */
   path: string;
@@ -54,8 +83,6 @@ export interface ControlTable {
    * (`rm -r`, `mv`, `chmod -R`), so a folder holding a control file counts too.
    */
   check(path: string, tree: boolean): string | undefined;
-  /** Every `avp` on PATH and the running binary (folded): a file tool may not write them either. */
-  binaries: string[];
   /** The control paths under folder `path` (folded), for a command that picks files there by name (`find`). */
   within(path: string): string[];
   /** True when folder `path` (folded) directly holds a control file (a bare `settings.json` there is one). */
@@ -78,7 +105,36 @@ export function avpBinaries(env: NodeJS.ProcessEnv): string[] {
 }
 
 /** The control table of one hook call (`projectRoot`, the agent's environment), folded through `fold`. */
-export function controlTable(projectRoot: string, env: NodeJS.ProcessEnv, fold: Fold): ControlTable {
+export function controlTable(projectRoot: string, env: NodeJS.ProcessEnv): ControlTable {
+  // Resolved on first use: most commands write nothing, and folding ~50 paths costs milliseconds on a busy machine.
+  let built: Entry[] | undefined;
+  const all = () => (built ??= tableEntries(projectRoot, env));
+  // `path` arguments come folded (lowercased where their file system ignores case): an entry matches in either form.
+  const forms = (e: Entry) => (e.path === e.path.toLowerCase() ? [e.path] : [e.path, e.path.toLowerCase()]);
+  return {
+    within: (path) => all().flatMap((e) => forms(e).filter((f) => inside(f, path))),
+    holds: (path) => all().some((e) => !e.area && forms(e).some((f) => dirname(f) === path)),
+    sameFile(path) {
+      const id = identity(path);
+      if (!id) return undefined;
+      return all().find((e) => !e.area && identity(e.path) === id)?.why;
+    },
+    check(path, tree) {
+      for (const e of all())
+        for (const f of forms(e)) {
+          if (f === path) return e.why;
+          if (e.area && inside(path, f) && !e.open?.includes(relative(f, path).split(sep)[0]!)) return e.why;
+          // A folder holding a control file: removing, moving or re-moding it reaches the file (when there is one).
+          if (tree && inside(f, path) && existsSync(e.path))
+            return `it holds ${e.path}, and ${e.why.replace(/^it /, 'that ')}`;
+        }
+      return undefined;
+    },
+  };
+}
+
+function tableEntries(projectRoot: string, env: NodeJS.ProcessEnv): Entry[] {
+  const fold = realOf(new Map());
   const home = env.HOME || homedir();
   const entries: Entry[] = [];
   const file = (path: string, why: string) => entries.push({ path: fold(path), area: false, why });
@@ -102,31 +158,9 @@ export function controlTable(projectRoot: string, env: NodeJS.ProcessEnv, fold: 
   });
   for (const owned of ['state', 'cache', 'logs', 'trust'])
     entries.push({ path: fold(join(projectRoot, '.avp', owned)), area: true, why: `.avp/${owned} is avp's own state` });
-  const binaries = avpBinaries(env).map(fold);
-  for (const b of binaries) entries.push({ path: b, area: false, why: `${b} is the avp that agents' hooks run` });
-  return {
-    binaries,
-    within: (path) => entries.filter((e) => inside(e.path, path)).map((e) => e.path),
-    holds: (path) => entries.some((e) => !e.area && dirname(e.path) === path),
-    sameFile(path) {
-      const id = identity(path);
-      if (!id) return undefined;
-      return entries.find((e) => !e.area && identity(e.path) === id)?.why;
-    },
-    check(path, tree) {
-      for (const e of entries) {
-        if (e.path === path) return e.why;
-        if (e.area && inside(path, e.path)) {
-          const first = relative(e.path, path).split(sep)[0]!;
-          if (!e.open?.includes(first)) return e.why;
-        }
-        // A folder holding a control file: removing, moving or re-moding it reaches the file (when there is one).
-        if (tree && inside(e.path, path) && existsSync(e.path))
-          return `it holds ${e.path}, and ${e.why.replace(/^it /, 'that ')}`;
-      }
-      return undefined;
-    },
-  };
+  for (const b of avpBinaries(env).map(fold))
+    entries.push({ path: b, area: false, why: `${b} is the avp that agents' hooks run` });
+  return entries;
 }
 
 /**

@@ -85,7 +85,7 @@ export function controlPlaneDenial(event: HookEvent, env: NodeJS.ProcessEnv): st
     const why =
       event.agentTool === 'powershell'
         ? powershellWriteDenial(command)
-        : shellWriteDenial(command, event.cwd, env, controlTable(event.projectRoot, env, fold), fold);
+        : shellWriteDenial(command, event.cwd, env, controlTable(event.projectRoot, env), fold);
     if (why)
       return (
         `avp refuses this command before it runs: ${why}. Those files decide whether avp checks this agent, and ` +

@@ -43,8 +43,9 @@ class Refusal extends Error {}
 function named(text: string, st: State, ctx: Context): string | undefined {
   const strict = mentionedControlName(text);
   if (strict) return strict;
-  if (st.cwd !== undefined && !ctx.table.holds(ctx.fold(st.cwd))) return undefined;
-  return mentionedBareName(text);
+  const bare = mentionedBareName(text);
+  if (!bare || (st.cwd !== undefined && !ctx.table.holds(ctx.fold(st.cwd)))) return undefined;
+  return bare;
 }
 
 function home(ctx: Context): string {
@@ -258,6 +259,9 @@ function judgeUnknown(a: Arg, st: State, ctx: Context, what: string): void {
     if (name) throw new Refusal(`it ${what} ${a.literal}, which names ${name}`);
     return;
   }
+  // A word that does not look like a path (`npm test`, `make build`) is not taken for one: resolving the control
+  // table costs milliseconds, and a control file is reached by a path or by one of its own names.
+  if (!/[/\\]|^[.~]|^avp(?:\.exe)?$/.test(value) && !mentionedBareName(value)) return;
   const path = pathOf({ ...a, text: value }, st);
   if (path === undefined) {
     if (name) throw new Refusal(`it ${what} ${a.literal}, which names ${name}`);

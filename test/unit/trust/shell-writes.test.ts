@@ -33,7 +33,7 @@ const env = { HOME: home, AVP_HOME: join(home, '.avp'), PATH: `${bin}:/usr/bin`,
 
 function denial(command: string, cwd = root): string | undefined {
   const fold = folding();
-  return shellWriteDenial(command, cwd, env, controlTable(root, env, fold), fold);
+  return shellWriteDenial(command, cwd, env, controlTable(root, env), fold);
 }
 
 describe('refused: commands that change a control path', () => {
