@@ -81,22 +81,26 @@ export function describeSwitchChange(before: string, after: string): string {
 export function hooksOffReason(path: string, text: string): string | undefined {
   const rows = hookSwitches(path, text).split('\n');
   const off = rows.find((r) =>
-    /(?:^|\.)(?:disableAllHooks|allowManagedHooksOnly)=true$|(?:^|\.)enabled=false$|^env .*\.AVP_(?:DISABLE|SUBAGENT)=(?!0|false|$)|type=(?!command|undefined)|^hooks\s*=\s*false|codex_hooks\s*=\s*false/i.test(
+    /(?:^|\.)(?:disableAllHooks|allowManagedHooksOnly)=true$|(?:^|\.)enabled=false$|^env .*\.AVP_(?:DISABLE|SUBAGENT)=(?!0|false|$)|type=(?!command|undefined)|^hooks\s*=\s*false|codex_hooks\s*=\s*false|^enabledPlugins\.avp@\S*=false$/i.test(
       r,
     ),
   );
   return off;
 }
 
-/** Why the agent may no longer run avp's hooks from this settings file as it is now; undefined when they run. */
-export function hooksOff(file: { path: string }): string | undefined {
+/**
+ * Why the agent may no longer run avp's hooks given this settings file as it is now; undefined when they run.
+ * `hadEntries`: the file held avp's entries before (their absence now is news; a file that never had them may still
+ * switch every hook off, `disableAllHooks` in `.claude/settings.local.json` beside avp in `settings.json`).
+ */
+export function hooksOff(file: { path: string }, hadEntries = false): string | undefined {
   let text: string;
   try {
     text = readFileSync(file.path, 'utf8');
   } catch {
     return 'the file cannot be read';
   }
-  if (!/\.toml$/i.test(file.path) && !avpHookEntries(text)) return "avp's hook entries were removed";
+  if (!/\.toml$/i.test(file.path) && !avpHookEntries(text) && hadEntries) return "avp's hook entries were removed";
   // Every agent but Factory Droid (whose hooks.json is keyed by event) runs only the events under `"hooks"`.
   const droid = /[/\\]\.factory[/\\]hooks\.json$/.test(file.path);
   const moved = hookSwitches(file.path, text)

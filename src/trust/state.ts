@@ -74,7 +74,9 @@ export function scopeState(
     seen.add(file.key);
     const accepted = record.files[file.key];
     if (!accepted) {
-      pending.push({ scope, key: file.key, change: 'added', file });
+      // A new settings file can switch every hook off (`disableAllHooks` in `.claude/settings.local.json`).
+      const off = file.kind === 'hooks' ? hooksOff(file) : undefined;
+      pending.push({ scope, key: file.key, change: 'added', file, ...(off ? { off } : {}) });
       continue;
     }
     const fp = statFingerprint(file.path, fs);
@@ -94,7 +96,8 @@ export function scopeState(
       }
       continue;
     }
-    const off = file.kind === 'hooks' ? hooksOff(file) : undefined;
+    // The entries differ from the accepted ones, which were avp's: none now means they were removed.
+    const off = file.kind === 'hooks' ? hooksOff(file, true) : undefined;
     pending.push({ scope, key: file.key, change: 'changed', file, ...(off ? { off } : {}) });
   }
   for (const key of Object.keys(record.files)) {
@@ -115,7 +118,7 @@ export function scopeState(
 /** A stable fingerprint of a pending set (to tell the user about each new set once). */
 export function pendingFingerprint(pending: PendingChange[]): string {
   return pending
-    .map((p) => `${p.scope}:${p.change}:${p.key}`)
+    .map((p) => `${p.scope}:${p.change}:${p.key}${p.off ? ':hooks-off' : ''}`)
     .sort()
     .join('\n');
 }

@@ -202,3 +202,18 @@ describe('what gets around the guard is said as it is', () => {
     });
   }
 });
+
+describe("a settings file beside avp's (no avp entry of its own)", () => {
+  test('new settings.local.json with disableAllHooks is announced; a permissions edit there is not', async () => {
+    const p = await claudeProject();
+    expect((await p.hook(bash(p, 'ls'), p.env)).code).toBe(0); // the first call accepts the project as it is
+    const local = join(p.root, '.claude/settings.local.json');
+    writeFileSync(local, JSON.stringify({ permissions: { allow: ['Bash(ls)'] } }));
+    const calm = await p.hook(bash(p, 'ls'), p.env);
+    expect(String(calm.json?.systemMessage ?? '')).not.toContain('the hooks that call avp were changed');
+    writeFileSync(local, JSON.stringify({ permissions: { allow: ['Bash(ls)'] }, disableAllHooks: true }));
+    const off = await p.hook(bash(p, 'ls'), p.env);
+    expect(String(off.json?.systemMessage ?? '')).toContain('the hooks that call avp were changed outside `avp init`');
+    expect(String(off.json?.systemMessage ?? '')).toContain('disableAllHooks=true');
+  });
+});
