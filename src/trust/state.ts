@@ -10,8 +10,10 @@ import { liveListing, type Listing } from '../validator/listing.ts';
 import {
   projectControlFiles,
   projectHookFiles,
+  projectOwnedHookFiles,
   userControlFiles,
   userHookFiles,
+  userOwnedHookFiles,
   type ControlFile,
   type TrustScope,
 } from './control-files.ts';
@@ -38,8 +40,15 @@ export interface ScopeState {
   pending: PendingChange[];
 }
 
-/** The keys of every agent's hook settings files (the same in every project and for every user). */
-const HOOK_KEYS = new Set([...projectHookFiles(''), ...userHookFiles({ HOME: '' })].map((f) => f.key));
+/** The keys of every agent's hook settings and avp's own hook files (the same in every project and for every user). */
+const HOOK_KEYS = new Set(
+  [
+    ...projectHookFiles(''),
+    ...userHookFiles({ HOME: '' }),
+    ...projectOwnedHookFiles(''),
+    ...userOwnedHookFiles({ HOME: '' }),
+  ].map((f) => f.key),
+);
 
 function readVerified(dir: string): Record<string, string> {
   try {

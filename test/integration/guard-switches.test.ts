@@ -6,7 +6,7 @@
  * said to the user as it is — the hooks were switched off — not "avp keeps checking".
  */
 import { describe, expect, test } from 'bun:test';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAvp } from '../support/run-avp.ts';
 import { BIN, project, type Project } from './hook-support.ts';
@@ -216,4 +216,16 @@ describe("a settings file beside avp's (no avp entry of its own)", () => {
     expect(String(off.json?.systemMessage ?? '')).toContain('the hooks that call avp were changed outside `avp init`');
     expect(String(off.json?.systemMessage ?? '')).toContain('disableAllHooks=true');
   });
+});
+
+test("avp's OpenCode plugin deleted behind avp's back: the next call from any agent says hooks were switched off", async () => {
+  const p = await claudeProject();
+  const init = await runAvp(['init', '--agent', 'opencode', '--no-validators'], { bin: BIN, cwd: p.root, env: p.env });
+  expect(init.code).toBe(0);
+  expect((await p.hook(bash(p, 'ls'), p.env)).code).toBe(0);
+  rmSync(join(p.root, '.opencode/plugins/avp.ts'));
+  const r = await p.hook(bash(p, 'ls'), p.env);
+  const said = String(r.json?.systemMessage ?? '');
+  expect(said).toContain('the hooks that call avp were changed outside `avp init`');
+  expect(said).toContain('.opencode/plugins/avp.ts (the file was removed)');
 });
