@@ -237,7 +237,7 @@ function command(args: Arg[], redirs: Redirect[], st: State, ctx: Context, depth
   for (const a of rest) judgeUnknown(a, st, ctx, `runs ${name} on`);
 }
 
-/** The control name a sed script (`-e` values, else the first operand) mentions: sed's `w` writes any file. */
+/** The control path a sed script (`-e` values, else the first operand) writes with its `w` command or flag. */
 function sedScriptNames(args: Arg[], st: State, ctx: Context): string | undefined {
   const scripts: string[] = [];
   let first: string | undefined;
@@ -247,7 +247,13 @@ function sedScriptNames(args: Arg[], st: State, ctx: Context): string | undefine
     else if (a.startsWith('--expression=')) scripts.push(a.slice(13));
     else if (!a.startsWith('-') && first === undefined) first = a;
   }
-  return named((scripts.length ? scripts : [first ?? '']).join('\n'), st, ctx);
+  // Only the file names after a `w`/`W` command (or an `s///w` flag) are written: `s/.claude/x/` only edits text.
+  const script = (scripts.length ? scripts : [first ?? '']).join('\n');
+  for (const m of script.matchAll(/(?:^|[^A-Za-z])[wW]\s*([^;\n}]+)/g)) {
+    const hit = named(m[1]!, st, ctx);
+    if (hit) return hit;
+  }
+  return undefined;
 }
 
 /** An argument of a program the guard does not know: refused when it is (or, unresolved, names) a control path. */

@@ -136,6 +136,8 @@ describe('refused: commands that change a control path', () => {
     `x=.cla; y=ude; rm $x$y/settings.json`,
     `set -- .claude/settings.json; rm "$1"`,
     `rename 's/json/off/' .claude/settings.json`,
+    `sed -n 's/x/y/w .claude/settings.json' README.md`,
+    `sed -n '1w ~/.claude/settings.json' README.md`,
   ];
   for (const c of cases) {
     test(c.replaceAll('\n', '⏎'), () => {
@@ -171,6 +173,7 @@ describe('allowed: reads and writes elsewhere', () => {
     `find . -name '*.ts' -exec grep -l avp {} +`,
     `find . -name '*.pyc' -o -name __pycache__ -exec rm -rf {} +`,
     `sed -n 1p .claude/settings.json`,
+    `sed -i 's/.claude/.config/' README.md`,
     `npx prettier --write .`,
     `chmod -R 777 . && chmod +x ${bin}/avp && chmod u+w .claude/settings.json`,
     `ls 2>/dev/null; echo done 2>&1`,
