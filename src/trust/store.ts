@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  chmodSync,
   copyFileSync,
   mkdirSync,
   readFileSync,
@@ -132,7 +133,7 @@ export function writeAccepted(
     for (const key of forget) delete files[key];
     const next = join(dir, `tree.${process.pid}.${Date.now()}`);
     const oldTree = join(dir, 'tree');
-    const accepted = new Map<string, Buffer | undefined>();
+    const accepted = new Map<string, { bytes: Buffer; mode: number } | undefined>();
     for (const f of accept) {
       const fp = statFingerprint(f.path);
       if (f.kind === 'hooks') {
@@ -140,13 +141,15 @@ export function writeAccepted(
         continue;
       }
       let bytes: Buffer;
+      let mode: number;
       try {
         bytes = readFileSync(f.path);
+        mode = statSync(f.path).mode & 0o777;
       } catch {
         continue; // gone since it was listed (another process replaced it): it stays as it was accepted before
       }
       files[f.key] = { sha: createHash('sha256').update(bytes).digest('hex'), fp };
-      accepted.set(f.key, f.copy ? bytes : undefined);
+      accepted.set(f.key, f.copy ? { bytes, mode } : undefined);
     }
     // The new tree: the old accepted copies that stay, then the newly accepted files, from the bytes just hashed.
     mkdirSync(next, { recursive: true });
@@ -160,11 +163,15 @@ export function writeAccepted(
       }
       mkdirSync(dirname(treePath(next, key)), { recursive: true });
       copyFileSync(from, treePath(next, key));
+      chmodSync(treePath(next, key), statSync(from).mode & 0o777);
     }
-    for (const [key, bytes] of accepted) {
-      if (!bytes) continue;
-      mkdirSync(dirname(treePath(next, key)), { recursive: true });
-      writeFileSync(treePath(next, key), bytes);
+    for (const [key, copy] of accepted) {
+      if (!copy) continue;
+      const to = treePath(next, key);
+      mkdirSync(dirname(to), { recursive: true });
+      writeFileSync(to, copy.bytes);
+      // The copy runs in the live file's place while a change is pending: a script validator must stay executable.
+      chmodSync(to, copy.mode);
     }
     const retired = `${oldTree}.old.${process.pid}`;
     try {
