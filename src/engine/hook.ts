@@ -62,7 +62,7 @@ export async function answerHook(
   // The user's kill switch comes first: it needs no config, no accepted state (unless a managed policy forbids it).
   if (truthy(env.AVP_DISABLE) && !killSwitchForbidden(env)) return pass();
   // What avp runs on is the state the user accepted; changes to it (pending) are announced, not obeyed.
-  const view = hookTrustView(event.projectRoot, env, event.event);
+  const view = hookTrustView(event.projectRoot, env, event.event, event.sessionId);
   // What the managed policy refused (a kill switch, a disable) is said to the user on every answer.
   let policyNotes: string[] = [];
   const notice = (decision: Decision, notes?: string[]) =>
