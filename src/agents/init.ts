@@ -177,7 +177,7 @@ function withScope(agents: AgentAdapter[], scope: SettingsScope, chosenBy: InitR
   return fit;
 }
 
-async function installRecommended(
+export async function installRecommended(
   scope: 'user' | 'project',
   projectRoot: string,
   env: NodeJS.ProcessEnv,

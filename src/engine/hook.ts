@@ -7,8 +7,8 @@
  */
 import { killSwitchForbidden, missingRequired } from '../config-managed.ts';
 import { isDisabled, truthy } from '../config.ts';
-import { discover } from '../format/discover.ts';
-import type { Validator } from '../format/types.ts';
+import { applyPrecedence, discover, loadSource } from '../format/discover.ts';
+import type { Discovery, Validator } from '../format/types.ts';
 import type { AgentAdapter, Decision } from '../agents/types.ts';
 import { callKey, countCall } from '../stats/calls.ts';
 import { guardDenial } from '../trust/guard.ts';
@@ -97,6 +97,9 @@ export async function answerHook(
     userDir: view.userValidators,
     listing: view.listing,
   });
+  // `avp init --managed`: the administrator's validators come first, over any project or user validator of the
+  // same name, and are parsed every call (the parse cache lives where the user can write).
+  if (config.policy?.validatorsDir) found = await withManagedValidators(found, config.policy.validatorsDir);
   profile?.mark('discover');
   // A validator the managed policy requires and that is not installed fails closed, like a broken one.
   const missing = config.policy ? missingRequired(config.policy, found.validators, found.errors) : [];
@@ -228,4 +231,14 @@ export async function answerHook(
     if (error) notes.push(`avp: could not write the full report: ${error.message}`);
   }
   return notice(decision, notes);
+}
+
+async function withManagedValidators(found: Discovery, dir: string): Promise<Discovery> {
+  const managed = await loadSource(dir, 'user', '', true);
+  const merged = applyPrecedence(managed, { validators: found.validators, errors: found.errors, warnings: [] });
+  return {
+    ...merged,
+    warnings: [...merged.warnings, ...found.warnings],
+    shadowed: [...found.shadowed, ...merged.shadowed],
+  };
 }
