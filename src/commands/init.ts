@@ -63,7 +63,7 @@ export default defineCommand({
   run: ({ args }) =>
     runCommand(async () => {
       if (args.managed) {
-        const { initManaged, formatManaged } = await import('../agents/managed-install.ts');
+        const { initManaged, formatManaged } = await import('../agent-setup/managed-install.ts');
         const r = await initManaged({ cwd: process.cwd(), env: process.env, validators: args.validators !== false });
         process.stdout.write(args.json ? `${JSON.stringify(r, null, 2)}\n` : formatManaged(r));
         return;
@@ -92,7 +92,7 @@ export default defineCommand({
         process.stdout.write(args.json ? `${JSON.stringify(r, null, 2)}\n` : formatGitHook(r));
         return;
       }
-      const { runInit, formatInit } = await import('../agents/init.ts');
+      const { runInit, formatInit } = await import('../agent-setup/init.ts');
       const result = await runInit({
         scope: args.user ? 'user' : args.local ? 'local' : 'project',
         scopes: [args.project, args.local, args.user].filter(Boolean).length,

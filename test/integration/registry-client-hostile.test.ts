@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHostileRegistry, type HostileRegistry } from '../support/hostile-registry.ts';
-import { lieAboutSize, makeZip, VALIDATOR_MD, validatorZip } from '../unit/registry/zip-forge.ts';
+import { lieAboutSize, makeZip, VALIDATOR_MD, validatorZip } from '../unit/registry-client/zip-forge.ts';
 import { installedState, leftovers, lock, sandbox } from './registry-client-helpers.ts';
 
 let reg: HostileRegistry;
