@@ -59,7 +59,7 @@ function inNamespace(e: Env, script: string, opts: { asUser?: boolean; stdin?: s
 
 function keyWrite(e: Env) {
   const file = join(e.root, 'src/k.ts');
-  const content = 'const API_KEY = "sk-live-0123456789abcdefghijklmnop";\n';
+  const content = 'const AWS_KEY = "AKIAQ3EGUIRXZ7PLMN4V";\n';
   return JSON.stringify({
     session_id: 'm1',
     transcript_path: join(e.home, 't.jsonl'),
