@@ -163,6 +163,12 @@ export async function agentStatuses(
         status.problems.push(`the plugin ${plugin.key} calls avp but is switched off in Claude Code (enabledPlugins)`);
       else status.files.push({ file: plugin.file, events });
     }
+    // Codex and Copilot CLI ignore a project's hook file in a folder the user has not trusted.
+    if (status.files.some((f) => f.file.startsWith(`${projectRoot}/`))) {
+      const { projectTrustProblem } = await import('./agent-trust.ts');
+      const untrusted = await projectTrustProblem(a.name, projectRoot, env);
+      if (untrusted) status.problems.push(untrusted);
+    }
     if (status.files.length) {
       const covered = new Set(status.files.flatMap((f) => f.events));
       status.missing = a.install.events.filter((e) => !covered.has(e));

@@ -177,7 +177,7 @@ function withScope(agents: AgentAdapter[], scope: SettingsScope, chosenBy: InitR
   return fit;
 }
 
-async function installRecommended(
+export async function installRecommended(
   scope: 'user' | 'project',
   projectRoot: string,
   env: NodeJS.ProcessEnv,
@@ -259,6 +259,15 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
   const catalog = opts.validators
     ? await installRecommended(opts.scope === 'user' ? 'user' : 'project', projectRoot, env, opts.dryRun)
     : { installed: [], skipped: [], llm: [] };
+  // Codex and Copilot CLI ignore a project's hooks in a folder the user has not trusted: say so, and how.
+  const trustNotes = new Map<string, string>();
+  if (opts.scope !== 'user') {
+    const { projectTrustProblem } = await import('./agent-trust.ts');
+    for (const a of agents) {
+      const problem = await projectTrustProblem(a.name, projectRoot, env);
+      if (problem) trustNotes.set(a.name, `Not yet in effect: ${problem}`);
+    }
+  }
   const changes = agents.map((agent, i) => {
     const command =
       agent.name === 'claude' && claude?.command ? claude.command : commandFor(agent, opts.command, !!onPath);
@@ -270,7 +279,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
       name: agent.displayName,
       settings: { ...settings, command, timeout },
       timeoutUnit: agent.install.timeoutUnit === 'milliseconds' ? 'ms' : 's',
-      notes: agentNotes(agent, opts.scope),
+      notes: [...(trustNotes.has(agent.name) ? [trustNotes.get(agent.name)!] : []), ...agentNotes(agent, opts.scope)],
     };
   });
   const result: InitResult = {

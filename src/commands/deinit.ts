@@ -21,11 +21,18 @@ export default defineCommand({
       type: 'string',
       description: `Only these agents (comma-separated: ${AGENT_NAMES.join(', ')}); default: every agent`,
     },
+    managed: { type: 'boolean', description: 'As root: remove what `avp init --managed` installed' },
     'dry-run': { type: 'boolean', description: 'Show what would be removed; write nothing' },
     json: { type: 'boolean', description: 'Print what was done as JSON on stdout' },
   },
   run: ({ args }) =>
     runCommand(async () => {
+      if (args.managed) {
+        const { deinitManaged, formatManaged } = await import('../agent-setup/managed-install.ts');
+        const r = deinitManaged();
+        process.stdout.write(args.json ? `${JSON.stringify(r, null, 2)}\n` : formatManaged(r));
+        return;
+      }
       const { runDeinit, formatDeinit } = await import('../agent-setup/init.ts');
       const picked: SettingsScope[] = args.all
         ? ['project', 'local', 'user']

@@ -19,10 +19,37 @@ function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
   });
 }
 
+/**
+ * Under a managed policy that forbids switching avp off, `AVP_SUBAGENT=1` counts only in avp's own judges: an
+ * ancestor process runs this same binary. Anyone can put the variable in the agent's settings (`"env"`); nobody but
+ * avp makes the agent a child of avp.
+ */
+async function subagentClaimRefused(): Promise<boolean> {
+  const { killSwitchForbidden } = await import('../config/managed.ts');
+  if (!killSwitchForbidden(process.env) || process.platform !== 'linux') return false;
+  const { readFileSync, readlinkSync } = await import('node:fs');
+  let self: string;
+  try {
+    self = readlinkSync('/proc/self/exe');
+  } catch {
+    return false;
+  }
+  for (let pid = process.ppid, depth = 0; pid > 1 && depth < 64; depth++) {
+    try {
+      if (readlinkSync(`/proc/${pid}/exe`) === self) return false;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      return true;
+    }
+  }
+  return true;
+}
+
 /** The hook, without citty. Returns the exit code; never throws, never prints a stack trace. */
 export async function runHookCommand(argv: string[]): Promise<number> {
   // Recursion guard first: a judge sub-agent (claude -p …) inherits the project's hooks and would call avp again.
-  if (process.env.AVP_SUBAGENT === '1') {
+  if (process.env.AVP_SUBAGENT === '1' && !(await subagentClaimRefused())) {
     await write(process.stdout, '{}\n');
     return 0;
   }

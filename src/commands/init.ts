@@ -51,11 +51,23 @@ export default defineCommand({
         'Instead: install a git pre-commit hook running `avp check --staged` (follows core.hooksPath; husky-aware; ' +
         'never replaces a hook avp did not write)',
     },
+    managed: {
+      type: 'boolean',
+      description:
+        "As root: install avp where the agent's user cannot write — /etc/avp (binary, validators, policy) and Claude " +
+        "Code's managed settings (only managed hooks run); see docs/hook-mode.md",
+    },
     'dry-run': { type: 'boolean', description: 'Show what would change; write nothing' },
     json: { type: 'boolean', description: 'Print what was done as JSON on stdout' },
   },
   run: ({ args }) =>
     runCommand(async () => {
+      if (args.managed) {
+        const { initManaged, formatManaged } = await import('../agent-setup/managed-install.ts');
+        const r = await initManaged({ cwd: process.cwd(), env: process.env, validators: args.validators !== false });
+        process.stdout.write(args.json ? `${JSON.stringify(r, null, 2)}\n` : formatManaged(r));
+        return;
+      }
       if (args['git-hook']) {
         if (args.user || args.local || args.project) {
           const { AvpError } = await import('../errors.ts');

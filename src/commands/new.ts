@@ -43,9 +43,10 @@ export default defineCommand({
         ...(args.trigger ? { trigger: String(args.trigger) } : {}),
         ...(args.severity ? { severity: String(args.severity) } : {}),
       });
-      // The user ran this: the new validator is accepted (inside an agent it waits for `avp accept`).
+      // The user ran this: every file of the new validator is accepted together (its references/ or rules/ too;
+      // inside an agent they wait for `avp accept`).
       const { acceptWrittenPaths } = await import('../trust/accept.ts');
-      const waiting = acceptWrittenPaths(paths.findProjectRoot(process.cwd()), process.env, [made.path]);
+      const waiting = acceptWrittenPaths(paths.findProjectRoot(process.cwd()), process.env, made.files);
       if (waiting) process.stderr.write(`${waiting}\n`);
       if (args.json) {
         process.stdout.write(`${JSON.stringify(made, null, 2)}\n`);

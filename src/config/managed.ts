@@ -8,7 +8,7 @@
  * On the hook path: one `stat` per location when there is no managed file; plain JSON (no c12, no valibot) else.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { AvpConfig } from './types.ts';
 import { closest } from '../did-you-mean.ts';
 import { AvpError } from '../errors.ts';
@@ -22,9 +22,14 @@ export interface ManagedPolicy {
   required: string[];
   /** The kill switch (`AVP_DISABLE`, `"disabled": true`) is refused. */
   forbidDisabling: boolean;
+  /**
+   * A validators folder only the administrator can write (`avp init --managed`: `/etc/avp/validators`): hook mode
+   * reads it above the project's and the user's validators, without the user's parse cache.
+   */
+  validatorsDir?: string;
 }
 
-const KEYS = ['$schema', 'requiredValidators', 'forbidDisabling'];
+const KEYS = ['$schema', 'requiredValidators', 'forbidDisabling', 'validatorsDir'];
 
 /** The documented machine-wide location of the managed config for `platform`. */
 export function systemManagedConfigPath(
@@ -69,7 +74,7 @@ function keyLine(text: string, key: string): number | undefined {
 const ASK = 'the managed config belongs to your administrator: ask them to fix it';
 
 /** Reads and checks one managed file. Throws `AvpError('managed-config')` naming the file, the line and the fix. */
-function readManagedFile(file: string): { required: string[]; forbidDisabling?: boolean } {
+function readManagedFile(file: string): { required: string[]; forbidDisabling?: boolean; validatorsDir?: string } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -126,7 +131,18 @@ function readManagedFile(file: string): { required: string[]; forbidDisabling?: 
       fix: 'write "forbidDisabling": true (or remove the key)',
     });
   }
-  return { required: (req as string[]).map((n) => n.trim()), forbidDisabling: obj.forbidDisabling as boolean };
+  if (obj.validatorsDir !== undefined && (typeof obj.validatorsDir !== 'string' || !isAbsolute(obj.validatorsDir))) {
+    throw new AvpError('managed-config', '"validatorsDir" must be an absolute path', {
+      file,
+      line: keyLine(text, 'validatorsDir'),
+      fix: 'write "validatorsDir": "/etc/avp/validators" (a folder only the administrator can write)',
+    });
+  }
+  return {
+    required: (req as string[]).map((n) => n.trim()),
+    forbidDisabling: obj.forbidDisabling as boolean,
+    ...(typeof obj.validatorsDir === 'string' ? { validatorsDir: obj.validatorsDir } : {}),
+  };
 }
 
 /**
@@ -141,6 +157,7 @@ export function readManagedPolicy(env: NodeJS.ProcessEnv = process.env): Managed
     const one = readManagedFile(file);
     policy.required.push(...one.required);
     if (one.forbidDisabling ?? one.required.length > 0) policy.forbidDisabling = true;
+    policy.validatorsDir ??= one.validatorsDir;
   }
   policy.required = [...new Set(policy.required)];
   return policy;
@@ -189,7 +206,8 @@ export function enforcePolicy(config: AvpConfig, policy: ManagedPolicy, env: Nod
       delete out.severity[n];
     }
   }
-  return { ...out, policy: { files: policy.files, required: policy.required, notes } };
+  const dir = policy.validatorsDir ? { validatorsDir: policy.validatorsDir } : {};
+  return { ...out, policy: { files: policy.files, required: policy.required, notes, ...dir } };
 }
 
 /** The validators `policy` requires that discovery found neither as a validator nor as a broken one. */

@@ -10,6 +10,7 @@ import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:
 import { extname, isAbsolute, relative, resolve } from 'node:path';
 import { runProcess, stderrNote } from '../os/spawn.ts';
 import { AvpError } from '../errors.ts';
+import { liveOfAccepted } from '../trust/live-path.ts';
 import type { Validator } from '../validator/types.ts';
 import type { Judge, JudgeRequest, JudgeResult, Verdict } from './types.ts';
 
@@ -47,9 +48,12 @@ export function scriptPath(validator: Validator): string {
     // reported below
   }
   if (!isFile) {
+    const live = liveOfAccepted(path);
     throw new AvpError('judge-script', `missing reference: script ${rel} does not exist`, {
-      file: validator.path,
-      fix: `create ${path}, or fix the "script" key; ${disableHint(validator)}`,
+      file: liveOfAccepted(validator.path) ?? validator.path,
+      fix: live
+        ? `the user creates ${live} and runs \`avp accept\` in their own terminal`
+        : `create ${path}, or fix the "script" key; ${disableHint(validator)}`,
     });
   }
   return path;
@@ -70,9 +74,20 @@ export function scriptArgv(path: string): { argv: string[]; env: Record<string, 
   try {
     accessSync(path, constants.X_OK);
   } catch {
-    throw new AvpError('judge-script', `script ${path} is not executable`, { file: path, fix: `chmod +x ${path}` });
+    throw notExecutable(path);
   }
   return { argv: [path], env: {} };
+}
+
+/** The error for a script that cannot run; about an accepted copy it names the live script, never avp's state. */
+function notExecutable(path: string): AvpError {
+  const live = liveOfAccepted(path);
+  if (!live)
+    return new AvpError('judge-script', `script ${path} is not executable`, { file: path, fix: `chmod +x ${path}` });
+  return new AvpError('judge-script', `the accepted copy of script ${live} is not executable`, {
+    file: live,
+    fix: `the user makes ${live} executable (chmod +x) and runs \`avp accept\` in their own terminal`,
+  });
 }
 
 /** The validator's identity, as the script protocol gives it to a judge (AVP_VALIDATOR_DIR…). */

@@ -3,6 +3,7 @@ import { AvpError } from '../errors.ts';
 import { findProjectRoot } from '../paths.ts';
 import { acceptPending, pendingDiff, trustStates } from './accept.ts';
 import { runningUnderAgent } from './agent-env.ts';
+import { recordTampered } from './record-check.ts';
 
 export interface AcceptResult {
   text: string;
@@ -13,6 +14,17 @@ export interface AcceptResult {
 export async function runAccept(opts: { cwd: string; env: NodeJS.ProcessEnv; dryRun: boolean }): Promise<AcceptResult> {
   const projectRoot = findProjectRoot(opts.cwd, opts.env);
   const states = trustStates(projectRoot, opts.env);
+  const notes: string[] = [];
+  for (const s of states) {
+    const why = recordTampered(s);
+    if (!why) continue;
+    // The record cannot say what the user accepted: every file is listed, in full, and accepted again whole.
+    notes.push(
+      `The accepted record of ${s.scope === 'project' ? s.base : 'your user folder'} was changed outside avp (${why}): ` +
+        'every file is listed.',
+    );
+    s.pending = s.live.map((file) => ({ scope: s.scope, key: file.key, change: 'added' as const, file }));
+  }
   const pending = states.flatMap((s) => s.pending);
   const never = states.filter((s) => !s.record && s.live.length);
   const lines: string[] = [];
@@ -31,7 +43,7 @@ export async function runAccept(opts: { cwd: string; env: NodeJS.ProcessEnv; dry
   if (!pending.length) {
     return { text: `Nothing to accept: avp runs on the files as they are (${projectRoot}).\n`, json, exitCode: 0 };
   }
-  const listing = `${lines.join('\n')}\n`;
+  const listing = `${[...notes, ...lines].join('\n')}\n`;
   if (opts.dryRun) {
     const hint = never.length ? ' (never accepted on this machine: all files are listed)' : '';
     return {

@@ -9,28 +9,63 @@ import { dirname, isAbsolute, relative, sep } from 'node:path';
 import { avpHome } from '../paths.ts';
 import { AvpError } from '../errors.ts';
 import { treePath, userHookFiles, userOwnedHookFiles, type TrustScope } from './control-files.ts';
-import { runningUnderAgent } from './agent-env.ts';
+import { MARKER_NAMES, runningUnderAgent } from './agent-env.ts';
+import { processOrigin } from './process-origin.ts';
+import { recordTampered } from './record-check.ts';
 import { scopeState, type PendingChange, type ScopeState } from './state.ts';
-import { avpHookEntries, writeAccepted } from './store.ts';
+import { avpHookEntries, writeAccepted, type Accepter } from './store.ts';
 
 /** Both scopes' states for a project. */
 export function trustStates(projectRoot: string, env: NodeJS.ProcessEnv): ScopeState[] {
   return [scopeState('project', projectRoot, env), scopeState('user', avpHome(env), env)];
 }
 
-/** Makes the selected pending changes (all when `select` is omitted) accepted. Returns what was accepted. */
-export function acceptPending(states: ScopeState[], env: NodeJS.ProcessEnv, select?: (p: PendingChange) => boolean) {
+/** The accepter for the log: the command and this process's origin (parent chain, terminal, agent markers). */
+export function commandAccepter(by: string): Accepter {
+  const o = processOrigin(MARKER_NAMES);
+  return {
+    by,
+    origin: {
+      pid: o.pid,
+      ppid: o.ppid,
+      ...(o.sid !== undefined ? { sid: o.sid } : {}),
+      ...(o.tty !== undefined ? { tty: o.tty } : {}),
+      stdinTty: o.stdinTty,
+      chain: o.chain.map(({ pid, name, args }) => ({ pid, name, args })),
+      ...(o.marker ? { marker: o.marker } : {}),
+    },
+  };
+}
+
+/** `avp <command>` of this process, for the acceptance log. */
+function thisCommand(): string {
+  const name = process.argv.slice(2).find((a) => !a.startsWith('-'));
+  return name ? `avp ${name}` : 'avp';
+}
+
+/**
+ * Makes the selected pending changes (all when `select` is omitted) accepted. Returns what was accepted. A scope
+ * whose record no longer matches the acceptance log (edited outside avp) is recorded again whole.
+ */
+export function acceptPending(
+  states: ScopeState[],
+  env: NodeJS.ProcessEnv,
+  select?: (p: PendingChange) => boolean,
+  accepter: Accepter = commandAccepter(thisCommand()),
+) {
   const accepted: PendingChange[] = [];
   for (const s of states) {
+    const tampered = !select && !!recordTampered(s);
     // A scope never accepted before is accepted whole, as the first hook call would: the user is acting here.
     const chosen = s.pending.filter((p) => !s.record || !select || select(p));
-    if (!chosen.length && s.record) continue;
+    if (!chosen.length && s.record && !tampered) continue;
     writeAccepted(
       s.scope,
       s.base,
       env,
-      chosen.flatMap((p) => (p.file ? [p.file] : [])),
+      tampered ? s.live : chosen.flatMap((p) => (p.file ? [p.file] : [])),
       chosen.filter((p) => p.change === 'deleted').map((p) => p.key),
+      accepter,
     );
     accepted.push(...chosen);
   }
@@ -51,6 +86,14 @@ export function acceptOwnChanges(
   const states = trustStates(projectRoot, env);
   const mine = (p: PendingChange) =>
     keyPrefixes.some((k) => p.key === k || p.key.startsWith(k.endsWith('/') ? k : `${k}/`));
+  // Accepting beside a record edited outside avp would make its edits look like the user's: all of it waits.
+  const tampered = states.find((s) => recordTampered(s) && s.pending.some(mine));
+  if (tampered) {
+    return (
+      `avp: the accepted record of ${tampered.scope === 'project' ? tampered.base : 'your user folder'} was changed ` +
+      'outside avp, so this change is not accepted: run `avp accept` in your own terminal to review every file.'
+    );
+  }
   if (agent) {
     const waiting = states.flatMap((s) => s.pending.filter(mine));
     if (!waiting.length) return undefined;

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { processOrigin } from './process-origin.ts';
 
 /** Variables coding agents set for the commands they run (value → the agent's name). */
 const MARKERS: Array<[string, string]> = [
@@ -91,7 +92,19 @@ function psInfo(pid: number): { name: string; args: string[]; ppid: number } | u
   }
 }
 
-/** The agent this command runs under, if any (environment first, then ancestry). */
+/**
+ * The agent this command runs under, if any: environment first, then ancestry, then the ways around both (Linux):
+ * an agent's marker in an ancestor's start-up environment, or a process detached from the shell that started it
+ * (`( … & )`, `setsid -f`, `nohup … &` from a shell that exited) — a person runs `avp accept` from their shell.
+ */
 export function runningUnderAgent(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return agentFromEnv(env) ?? agentAncestor();
+  const direct = agentFromEnv(env) ?? agentAncestor();
+  if (direct) return direct;
+  const origin = processOrigin(MARKERS.map(([name]) => name));
+  if (origin.marker) return `an agent's marker: ${origin.marker}`;
+  if (origin.detached) return `a process detached from the shell that started it: ${origin.detached}`;
+  return undefined;
 }
+
+/** The names of the variables that mark an agent's environment. */
+export const MARKER_NAMES = MARKERS.map(([name]) => name);

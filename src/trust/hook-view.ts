@@ -13,6 +13,9 @@ import { avpHome, projectValidatorsDir, userValidatorsDir } from '../paths.ts';
 import { userRcPath } from './control-files.ts';
 import { describePending, pendingFingerprint, scopeState, type PendingChange, type ScopeState } from './state.ts';
 import { writeAccepted } from './store.ts';
+import { logSize } from './acceptance-log.ts';
+import { acceptanceNews } from './announce.ts';
+import { recordTampered } from './record-check.ts';
 
 export interface TrustView {
   /** Where discovery reads the project's validators. */
@@ -38,15 +41,25 @@ export interface TrustView {
 }
 
 function firstAcceptance(state: ScopeState, env: NodeJS.ProcessEnv): string | undefined {
+  // A log with acceptances but no record: the record was removed (by hand, or by the agent's shell) — say so.
+  const removed = logSize(state.dir) > 0;
   writeAccepted(
     state.scope,
     state.base,
     env,
     state.live,
     state.pending.filter((p) => p.change === 'deleted').map((p) => p.key),
+    { by: 'first run (a hook call)', origin: { pid: process.pid, ppid: process.ppid } },
   );
-  if (!state.live.length) return undefined;
+  if (!state.live.length && !removed) return undefined;
   const where = state.scope === 'project' ? state.base : 'your user folder (~/.avp)';
+  if (removed) {
+    return (
+      `avp: the accepted record of ${where} was removed outside avp (it had been accepted before); avp accepted ` +
+      `its ${state.live.length} avp control file(s) as they are now. If you did not remove it, review them with ` +
+      '`avp accept --dry-run` after undoing any change you did not make.'
+    );
+  }
   return (
     `avp accepted the ${state.live.length} avp control file(s) of ${where} as they are now (first run here). ` +
     'From now on, changes to validators, config and avp hooks wait until you run `avp accept` in your terminal.'
@@ -57,7 +70,7 @@ function firstAcceptance(state: ScopeState, env: NodeJS.ProcessEnv): string | un
  * The view for one hook call (`event`: the hook event's name). Writes only on a first acceptance and when a new
  * pending set is announced.
  */
-export function hookTrustView(projectRoot: string, env: NodeJS.ProcessEnv, event = ''): TrustView {
+export function hookTrustView(projectRoot: string, env: NodeJS.ProcessEnv, event = '', sessionId?: string): TrustView {
   const listing = snapshotListing();
   const states = [scopeState('project', projectRoot, env, listing), scopeState('user', avpHome(env), env, listing)];
   const notices: string[] = [];
@@ -72,8 +85,12 @@ export function hookTrustView(projectRoot: string, env: NodeJS.ProcessEnv, event
     pending.push(...s.pending);
   }
   const [project, user] = states as [ScopeState, ScopeState];
-  const projectFromTree = project.pending.length > 0;
-  const userFromTree = user.pending.length > 0;
+  // Acceptances since this session began (made by anyone: never silent) and records changed outside avp.
+  const news = acceptanceNews(project, user, sessionId);
+  if (news) notices.push(news);
+  // A record edited outside avp cannot say what is accepted: run on the accepted copies, as while a change waits.
+  const projectFromTree = project.pending.length > 0 || !!recordTampered(project);
+  const userFromTree = user.pending.length > 0 || !!recordTampered(user);
   // Announced once per new pending set, and again at the start of every session while anything is pending.
   const tellModel = pending.length > 0 && (announce(project.dir, pending) || event === 'SessionStart');
   if (tellModel) {

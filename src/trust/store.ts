@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  chmodSync,
   copyFileSync,
   mkdirSync,
   readFileSync,
@@ -20,6 +21,7 @@ import { AvpError } from '../errors.ts';
 import { liveListing, type Listing } from '../validator/listing.ts';
 import { avpHome } from '../paths.ts';
 import { treePath, type ControlFile, type TrustScope } from './control-files.ts';
+import { appendAcceptance, logSize, type AcceptanceEntry } from './acceptance-log.ts';
 import { avpHookEntries } from './hook-entries.ts';
 import { writeFileAtomic } from '../os/atomic-write.ts';
 import { withLockSync } from '../os/dir-lock.ts';
@@ -39,6 +41,10 @@ export interface TrustRecord {
   base: string;
   acceptedAt: string;
   files: Record<string, AcceptedFile>;
+  /** The byte offset of this acceptance's line in the scope's acceptance log (absent: written by an older avp). */
+  log?: number;
+  /** SHA-256 of the record file's bytes as read (not stored: filled in by `readRecord`). */
+  sha?: string;
 }
 
 /** `$AVP_HOME/trust/projects/<16 hex of sha256(real path)>` or `$AVP_HOME/trust/user`. */
@@ -101,8 +107,10 @@ export function digest(file: ControlFile): string {
 /** The scope's record, or undefined when none was ever accepted (or it is unreadable). */
 export function readRecord(dir: string): TrustRecord | undefined {
   try {
-    const r = JSON.parse(readFileSync(join(dir, 'accepted.json'), 'utf8')) as TrustRecord;
-    return r?.format === 1 && r.files && typeof r.files === 'object' ? r : undefined;
+    const bytes = readFileSync(join(dir, 'accepted.json'));
+    const r = JSON.parse(bytes.toString('utf8')) as TrustRecord;
+    if (r?.format !== 1 || !r.files || typeof r.files !== 'object') return undefined;
+    return { ...r, sha: createHash('sha256').update(bytes).digest('hex') };
   } catch {
     return undefined;
   }
@@ -113,9 +121,16 @@ function writePrivate(path: string, text: string): void {
   writeFileAtomic(path, text, { mode: 0o600 });
 }
 
+/** Who accepts: the command, and (for the log) where it runs. */
+export interface Accepter {
+  by: string;
+  origin: AcceptanceEntry['origin'];
+}
+
 /**
  * Records `accept` (control files whose live state becomes the accepted one) and drops `forget` (accepted keys
- * deleted live), keeping every other accepted entry and its copy as it was. Returns the new record.
+ * deleted live), keeping every other accepted entry and its copy as it was, and logs the acceptance
+ * (acceptance-log.ts). Returns the new record.
  */
 export function writeAccepted(
   scope: TrustScope,
@@ -123,6 +138,7 @@ export function writeAccepted(
   env: NodeJS.ProcessEnv,
   accept: ControlFile[],
   forget: string[],
+  accepter: Accepter,
 ): TrustRecord {
   const dir = trustDir(scope, base, env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -130,24 +146,37 @@ export function writeAccepted(
   return withTrustLock(dir, () => {
     const old = readRecord(dir);
     const files: Record<string, AcceptedFile> = { ...(old?.files ?? {}) };
-    for (const key of forget) delete files[key];
+    const changes: AcceptanceEntry['changes'] = [];
+    for (const key of forget) {
+      if (files[key]) changes.push({ key, change: 'deleted' });
+      delete files[key];
+    }
     const next = join(dir, `tree.${process.pid}.${Date.now()}`);
     const oldTree = join(dir, 'tree');
-    const accepted = new Map<string, Buffer | undefined>();
+    const accepted = new Map<string, { bytes: Buffer; mode: number } | undefined>();
+    const noteChange = (key: string, sha: string) => {
+      if (files[key]?.sha !== sha) changes.push({ key, change: files[key] ? 'changed' : 'added' });
+    };
     for (const f of accept) {
       const fp = statFingerprint(f.path);
       if (f.kind === 'hooks') {
-        files[f.key] = { sha: digest(f), fp };
+        const sha = digest(f);
+        noteChange(f.key, sha);
+        files[f.key] = { sha, fp };
         continue;
       }
       let bytes: Buffer;
+      let mode: number;
       try {
         bytes = readFileSync(f.path);
+        mode = statSync(f.path).mode & 0o777;
       } catch {
         continue; // gone since it was listed (another process replaced it): it stays as it was accepted before
       }
-      files[f.key] = { sha: createHash('sha256').update(bytes).digest('hex'), fp };
-      accepted.set(f.key, f.copy ? bytes : undefined);
+      const sha = createHash('sha256').update(bytes).digest('hex');
+      noteChange(f.key, sha);
+      files[f.key] = { sha, fp };
+      accepted.set(f.key, f.copy ? { bytes, mode } : undefined);
     }
     // The new tree: the old accepted copies that stay, then the newly accepted files, from the bytes just hashed.
     mkdirSync(next, { recursive: true });
@@ -161,11 +190,15 @@ export function writeAccepted(
       }
       mkdirSync(dirname(treePath(next, key)), { recursive: true });
       copyFileSync(from, treePath(next, key));
+      chmodSync(treePath(next, key), statSync(from).mode & 0o777);
     }
-    for (const [key, bytes] of accepted) {
-      if (!bytes) continue;
-      mkdirSync(dirname(treePath(next, key)), { recursive: true });
-      writeFileSync(treePath(next, key), bytes);
+    for (const [key, copy] of accepted) {
+      if (!copy) continue;
+      const to = treePath(next, key);
+      mkdirSync(dirname(to), { recursive: true });
+      writeFileSync(to, copy.bytes);
+      // The copy runs in the live file's place while a change is pending: a script validator must stay executable.
+      chmodSync(to, copy.mode);
     }
     const retired = `${oldTree}.old.${process.pid}`;
     try {
@@ -181,8 +214,20 @@ export function writeAccepted(
       base: scope === 'project' ? realBase(base) : base,
       acceptedAt: new Date().toISOString(),
       files,
+      log: logSize(dir),
     };
-    writePrivate(join(dir, 'accepted.json'), `${JSON.stringify(record, null, 1)}\n`);
+    const text = `${JSON.stringify(record, null, 1)}\n`;
+    // The log line first: a record is only ever in place once its line is there to vouch for it.
+    appendAcceptance(dir, {
+      at: record.acceptedAt,
+      scope,
+      base: record.base,
+      by: accepter.by,
+      changes,
+      record: createHash('sha256').update(text).digest('hex'),
+      origin: accepter.origin,
+    });
+    writePrivate(join(dir, 'accepted.json'), text);
     rmSync(join(dir, 'verified.json'), { force: true });
     return record;
   });

@@ -10,6 +10,6 @@ import type { HookContext } from '../context.ts';
 
 export function acceptedState(ctx: HookContext) {
   if (truthy(ctx.env.AVP_DISABLE) && !killSwitchForbidden(ctx.env)) return PASS_DECISION;
-  ctx.view = hookTrustView(ctx.normalized.projectRoot, ctx.env, ctx.normalized.event);
+  ctx.view = hookTrustView(ctx.normalized.projectRoot, ctx.env, ctx.normalized.event, ctx.normalized.sessionId);
   return undefined;
 }

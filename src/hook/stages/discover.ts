@@ -6,7 +6,8 @@
 import { missingRequired } from '../../config/managed.ts';
 import { isDisabled } from '../../config/config.ts';
 import { callKey, countCall } from '../../stats/calls.ts';
-import { discover as discoverValidators } from '../../validator/discover.ts';
+import { applyPrecedence, discover as discoverValidators, loadSource } from '../../validator/discover.ts';
+import type { Discovery } from '../../validator/types.ts';
 import { PASS_DECISION } from '../decision.ts';
 import type { HookContext } from '../context.ts';
 
@@ -20,6 +21,9 @@ export async function discover(ctx: HookContext) {
     userDir: view.userValidators,
     listing: view.listing,
   });
+  // `avp init --managed`: the administrator's validators come first, over any project or user validator of the
+  // same name, and are parsed every call (the parse cache lives where the user can write).
+  if (config.policy?.validatorsDir) found = await withManagedValidators(found, config.policy.validatorsDir);
   const missing = config.policy ? missingRequired(config.policy, found.validators, found.errors) : [];
   if (missing.length) found = { ...found, errors: [...found.errors, ...missing] };
   // Nothing installed anywhere: nothing can ever match, and there is no turn worth tracking.
@@ -29,4 +33,14 @@ export async function discover(ctx: HookContext) {
   ctx.active = found.validators.filter((v) => !isDisabled(config, v.id, v.name));
   ctx.errors = found.errors;
   return undefined;
+}
+
+async function withManagedValidators(found: Discovery, dir: string): Promise<Discovery> {
+  const managed = await loadSource(dir, 'user', '', true);
+  const merged = applyPrecedence(managed, { validators: found.validators, errors: found.errors, warnings: [] });
+  return {
+    ...merged,
+    warnings: [...merged.warnings, ...found.warnings],
+    shadowed: [...found.shadowed, ...merged.shadowed],
+  };
 }
