@@ -113,7 +113,7 @@ export async function doctorReport(opts: {
 
   const { discover } = await import('../validator/discover.ts');
   const found = await discover({ projectRoot, env });
-  const llm = found.validators.filter((v) => !v.spec.script);
+  const llm = found.validators.filter((v) => !v.spec.script && !v.notRun);
   report.validators = {
     loaded: found.validators.length,
     script: found.validators.length - llm.length,
