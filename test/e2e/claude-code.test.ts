@@ -5,7 +5,7 @@
  * overwrites the hook settings (`.claude/settings.local.json`) is refused before it runs, and avp keeps being called.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startAnthropicServer } from '../support/anthropic-server.ts';
 import { runAvp } from '../support/run-avp.ts';
@@ -66,7 +66,7 @@ describe('real Claude Code CLI with avp hooks', () => {
     }
   }, 120_000);
 
-  test('with the catalog validators `avp init` installs, a hardcoded key in a Write is blocked by no-secrets', async () => {
+  test('with the catalog validators `avp init` installs, a hardcoded key in a Write is refused before it is written', async () => {
     const project = await makeProject([], { catalog: true });
     projects.push(project);
     const file = join(project.root, 'src', 'settings.ts');
@@ -85,8 +85,9 @@ describe('real Claude Code CLI with avp hooks', () => {
       const run = await runClaude(project, server.url, 'Add the settings file.');
       expect(run.timedOut).toBe(false);
       const next = newInput(mainRequests(server.requests)[1]);
-      expect(next).toContain('PostToolUse:Write hook blocking error');
-      expect(next).toContain('[no-secrets] src/settings.ts:1');
+      // no-secrets-before refuses the Write at PreToolUse: the key never reaches the disk.
+      expect(next).toContain('[no-secrets-before] src/settings.ts:1');
+      expect(existsSync(file)).toBe(false);
     } finally {
       await server.close();
     }

@@ -138,11 +138,11 @@ for (const c of CASES) {
         const after = o.turns.filter((t) => t.toolResults === 1);
         expect(before.length, said(o)).toBeGreaterThan(0);
         expect(after.length, said(o)).toBeGreaterThan(0);
-        for (const t of before) carries(t.body, '[no-secrets]').toBe(false);
-        carries(after[0]!.body, '[no-secrets]').toBe(true);
+        for (const t of before) carries(t.body, '[no-secrets').toBe(false);
+        carries(after[0]!.body, '[no-secrets').toBe(true);
         carries(after[0]!.body, KEY_FILE).toBe(true);
         expect(existsSync(join(o.project.root, KEY_FILE)), 'the key reached the disk').toBe(false);
-        const runs = runLog(o.project).filter((r) => r.validator === 'no-secrets' || r.name === 'no-secrets');
+        const runs = runLog(o.project).filter((r) => /^no-secrets(?:-before)?$/.test(String(r.validator ?? r.name)));
         expect(runs.length, 'avp logged the no-secrets run').toBeGreaterThan(0);
       },
     );

@@ -98,7 +98,8 @@ const CASES: AgentCase[] = [
   {
     agent: 'gemini',
     bin: GEMINI_BIN,
-    refusedBeforeWrite: false,
+    // no-secrets-before judges the write at its PreToolUse: refused before it is written.
+    refusedBeforeWrite: true,
     async start() {
       let root = '';
       const server = await startGeminiServer((req) => geminiModel(root, avpStepAt)(req));
@@ -112,7 +113,8 @@ const CASES: AgentCase[] = [
   {
     agent: 'qwen',
     bin: QWEN_BIN,
-    refusedBeforeWrite: false,
+    // no-secrets-before judges the write at its PreToolUse: refused before it is written.
+    refusedBeforeWrite: true,
     async start() {
       let root = '';
       const server = await startOpenAIServer((req) => qwenModel(root, avpStepAt)(req));
@@ -125,7 +127,8 @@ const CASES: AgentCase[] = [
   {
     agent: 'droid',
     bin: DROID_BIN,
-    refusedBeforeWrite: false,
+    // no-secrets-before judges the write at its PreToolUse: refused before it is written.
+    refusedBeforeWrite: true,
     async start() {
       let root = '';
       const server = await startOpenAIServer((req) => droidModel(root, avpStepAt)(req));
@@ -155,12 +158,12 @@ for (const c of CASES) {
         const after = o.turns.filter((t) => t.toolResults === 1);
         expect(before.length, said(o)).toBeGreaterThan(0);
         expect(after.length, said(o)).toBeGreaterThan(0);
-        for (const t of before) carries(t.body, '[no-secrets]').toBe(false);
-        carries(after[0]!.body, '[no-secrets]').toBe(true);
+        for (const t of before) carries(t.body, '[no-secrets').toBe(false);
+        carries(after[0]!.body, '[no-secrets').toBe(true);
         carries(after[0]!.body, KEY_FILE).toBe(true);
         const written = existsSync(join(o.project.root, KEY_FILE));
         expect(written).toBe(!c.refusedBeforeWrite);
-        const runs = runLog(o.project).filter((r) => r.validator === 'no-secrets' || r.name === 'no-secrets');
+        const runs = runLog(o.project).filter((r) => /^no-secrets(?:-before)?$/.test(String(r.validator ?? r.name)));
         expect(runs.length, 'avp logged the no-secrets run').toBeGreaterThan(0);
       },
     );

@@ -92,9 +92,9 @@ for (const home of HOMES) {
       const o = outcome(home);
       const after = o.turns.filter((t) => t.toolResults === 1);
       expect(after.length, said(o)).toBeGreaterThan(0);
-      carries(after[0]!.body, '[no-secrets]').toBe(true);
+      carries(after[0]!.body, '[no-secrets').toBe(true);
       expect(existsSync(join(o.project.root, KEY_FILE)), 'the key reached the disk').toBe(false);
-      expect(runLog(o.project).some((r) => r.validator === 'no-secrets' || r.name === 'no-secrets')).toBe(true);
+      expect(runLog(o.project).some((r) => /^no-secrets(?:-before)?$/.test(String(r.validator ?? r.name)))).toBe(true);
     });
 
     test('a shell `rm -rf ~` is denied before it runs', () => {

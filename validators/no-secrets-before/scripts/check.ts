@@ -37,7 +37,7 @@ function judgeFiles(
 }
 
 /** Judges an event: flags secrets in added lines. Reads the disk only for .gitleaks.toml and `git commit`. */
-export function validate(event: HookEvent & { alsoTrigger?: string }): Verdict {
+export function validate(event: HookEvent): Verdict {
   const root = event.projectRoot ?? event.cwd ?? process.cwd();
   const gitleaks = loadGitleaks(root);
   const command = event.toolInput?.command;
@@ -47,7 +47,9 @@ export function validate(event: HookEvent & { alsoTrigger?: string }): Verdict {
   // Where the agent's adapter already judges a file edit at PreToolUse with the after-the-fact validators
   // (`alsoTrigger`), no-secrets judges it there: the before-copy leaves file tools to it, so nothing is said twice.
   const leftToAfter =
-    !before && event.alsoTrigger === 'PostToolUse' && process.env.AVP_VALIDATOR_NAME === 'no-secrets-before';
+    !before &&
+    (event as { alsoTrigger?: string }).alsoTrigger === 'PostToolUse' &&
+    process.env.AVP_VALIDATOR_NAME === 'no-secrets-before';
   if (leftToAfter) verdict = { violations: [], scanned: 0 };
   else if (before) {
     const cwd = event.cwd ?? root;
