@@ -3,6 +3,6 @@
 export const BUILTIN_SCRIPTS: Record<string, () => Promise<{ validate?: unknown }>> = {
   "scripts/check.ts:46139b46c3ae971e3b1195411d0c673b935b2ecf2d952eaeb7e141a1799fd9ec": () => import("../../validators/dangerous-commands/scripts/check.ts"), // dangerous-commands
   "scripts/check.ts:fd6388c4517799ebe8c1c49825d741d201dcce2605cea759909eb250a83d4a8f": () => import("../../validators/no-debug-leftovers/scripts/check.ts"), // no-debug-leftovers
-  "scripts/check.ts:bf62a00ce7c20e7070631bf1c20cd68607a10b1fea9fbd59cadfd3803b00e309": () => import("../../validators/no-secrets/scripts/check.ts"), // no-secrets
+  "scripts/check.ts:dc3ac3d501e985f0b8f8b333c8ae52ed40176641fe9dbadf939d2750b8b58d47": () => import("../../validators/no-secrets/scripts/check.ts"), // no-secrets, no-secrets-before
   "scripts/check.ts:ddd6440c55502e07f1441fb5b3149adfe6374a1a603ed4f48f0dda42e5569fbb": () => import("../../validators/protected-files/scripts/check.ts"), // protected-files
 };

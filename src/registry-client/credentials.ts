@@ -1,9 +1,10 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AvpError } from '../errors.ts';
 import { avpHome } from '../paths.ts';
 import { RegistryClient } from './api.ts';
+import { writeFileAtomic } from '../os/atomic-write.ts';
 
 /** The credentials file: `{registry, token, email, name}`, mode 0600. */
 export interface Credentials {
@@ -37,10 +38,7 @@ export function readCredentials(env: NodeJS.ProcessEnv = process.env): Credentia
 export function writeCredentials(creds: Credentials, env: NodeJS.ProcessEnv = process.env): string {
   const path = credentialsPath(env);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, path);
+  writeFileAtomic(path, `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600, exactMode: true });
   return path;
 }
 

@@ -10,14 +10,13 @@ import { join } from 'node:path';
 import type { AgentAdapter } from '../agents/types.ts';
 import type { AvpConfig } from '../config/types.ts';
 import { toolKindOf, type HookEvent } from '../protocol/event.ts';
+import { isStopTrigger } from '../protocol/trigger.ts';
 import type { Validator } from '../validator/types.ts';
 import { loadOnce, type OnceState } from './once.ts';
 import { guardStop, type GuardDecision } from './stop-guard.ts';
 import { appendRecords, ensureSessionDir, pruneSessions, sessionDir } from './store.ts';
 
 export type { OnceState } from './once.ts';
-
-const STOPS = new Set(['Stop', 'SubagentStop']);
 
 /**
  * True for the calls whose file changes avp cannot see from the tool input and must detect on disk: shell tools
@@ -66,7 +65,7 @@ export async function prepareEvent(
   const relevant =
     name === 'UserPromptSubmit' ||
     name === 'SessionStart' ||
-    STOPS.has(name) ||
+    isStopTrigger(name) ||
     (name === 'PostToolUse' && isFileTool(event)) ||
     ((name === 'PreToolUse' || name === 'PostToolUse' || name === 'PostToolUseFailure') && shell);
   if (!relevant) return event;
@@ -88,7 +87,7 @@ export async function prepareEvent(
       if (baseline) await (await import('./turn-baseline.ts')).beginTurn(dir, event, config);
       return event;
     }
-    if (STOPS.has(name)) {
+    if (isStopTrigger(name)) {
       const { agentOf, turnFiles } = await import('./turn.ts');
       let files = await turnFiles(dir, event);
       const agent = agentOf(event);
@@ -139,7 +138,7 @@ async function turnAfterStop(event: HookEvent, config: AvpConfig): Promise<void>
  * `match.tools` admits Bash, or any Stop/SubagentStop validator (the turn's files include Bash changes).
  */
 export async function wantsShellChanges(validators: Validator[], event: HookEvent): Promise<boolean> {
-  if (validators.some((v) => STOPS.has(v.spec.trigger))) return true;
+  if (validators.some((v) => isStopTrigger(v.spec.trigger))) return true;
   const { validatorMatches } = await import('../validator/match.ts');
   return ['PostToolUse', 'PostToolUseFailure'].some((name) => {
     const probe: HookEvent = { ...event, event: name, files: [] };
@@ -157,7 +156,7 @@ export async function stopGuard(
   config: AvpConfig,
   opts: { remaining?: string } = {},
 ): Promise<GuardDecision> {
-  if (!STOPS.has(event.event)) return { block: wantsBlock };
+  if (!isStopTrigger(event.event)) return { block: wantsBlock };
   if (!event.sessionId) {
     // Nothing to count with; Claude Code's own limit (8 forced continuations) still bounds the loop.
     return { block: wantsBlock };

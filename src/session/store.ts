@@ -17,7 +17,6 @@ import {
   openSync,
   readdirSync,
   readFileSync,
-  renameSync,
   rmSync,
   statSync,
   writeSync,
@@ -25,6 +24,7 @@ import {
 import { join } from 'node:path';
 import { projectAvpDir } from '../paths.ts';
 import { ensureStateIgnored } from './layout.ts';
+import { writeFileAtomic } from '../os/atomic-write.ts';
 
 /** One line of `events.jsonl`. */
 export type SessionRecord =
@@ -67,27 +67,9 @@ export function sessionDir(projectRoot: string, sessionId: string): string {
   return join(stateRoot(projectRoot), safeSegment(sessionId));
 }
 
-let tmpCounter = 0;
-/** A temp name unique across processes (pid) and within one (counter). */
-function tmpName(path: string): string {
-  return `${path}.tmp-${process.pid}-${Date.now().toString(36)}-${(tmpCounter++).toString(36)}`;
-}
-
-/** Writes `data` to `path` atomically: temp file in the same directory, then rename. */
+/** Writes `data` to `path` atomically (os/atomic-write.ts), as session state files are: 0644 before the umask. */
 export function writeAtomic(path: string, data: string | Uint8Array): void {
-  const tmp = tmpName(path);
-  const fd = openSync(tmp, 'w', 0o644);
-  try {
-    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
+  writeFileAtomic(path, data, { mode: 0o644 });
 }
 
 /** Opens (creating) the session directory. Cheap when it exists. */

@@ -30,20 +30,12 @@
 import { resolve } from 'node:path';
 import picomatch from 'picomatch';
 import type { FileChange, HookEvent } from '../protocol/event.ts';
+import { isStopTrigger, isToolTrigger } from '../protocol/trigger.ts';
 import { relativize } from '../paths.ts';
 import { PathResolver } from '../os/real-paths.ts';
-import {
-  MATCHER_TRIGGERS,
-  STOP_TRIGGERS,
-  TOOL_TRIGGERS,
-  type LoadError,
-  type Validator,
-  type ValidatorSpec,
-} from './types.ts';
+import { MATCHER_TRIGGERS, type LoadError, type Validator, type ValidatorSpec } from './types.ts';
 
 // The same lists lint checks against (schema.ts): what lint calls "no effect" is exactly what matching ignores.
-const TOOL_EVENTS = new Set<string>(TOOL_TRIGGERS);
-const STOP_EVENTS = new Set<string>(STOP_TRIGGERS);
 const MATCHER_EVENTS = new Set<string>(MATCHER_TRIGGERS);
 
 interface Compiled {
@@ -185,7 +177,7 @@ export function validatorMatches(v: Validator, event: HookEvent): boolean {
   const spec = v.spec;
   if (spec.trigger !== event.event || v.notRun) return false;
   const c = compile(spec);
-  if (TOOL_EVENTS.has(event.event)) {
+  if (isToolTrigger(event.event)) {
     if (c.tools || c.narrow?.tools) {
       // Tools intersect: the tool must match one of the RuleSet's patterns and one of the rule's.
       const names = toolNames(event);
@@ -196,7 +188,7 @@ export function validatorMatches(v: Validator, event: HookEvent): boolean {
       const files = toolFiles(event);
       if (files.length > 0 && !files.some((f) => fileMatches(c, f))) return false;
     }
-  } else if (STOP_EVENTS.has(event.event) && c.include) {
+  } else if (isStopTrigger(event.event) && c.include) {
     if (!event.files.some((f) => fileMatches(c, f))) return false;
   }
   if (c.matcher && MATCHER_EVENTS.has(event.event)) {
@@ -224,6 +216,6 @@ export function loadErrorsForEvent(errors: LoadError[], event: HookEvent): LoadE
  */
 export function matchedFiles(v: Validator, event: HookEvent): FileChange[] {
   const c = compile(v.spec);
-  const files = TOOL_EVENTS.has(event.event) ? toolFiles(event) : event.files;
+  const files = isToolTrigger(event.event) ? toolFiles(event) : event.files;
   return c.include ? files.filter((f) => fileMatches(c, f)) : files;
 }
