@@ -46,7 +46,7 @@ function protectedReason(real: string, projectRoot: string, env: NodeJS.ProcessE
     if (rel[0] !== 'validators' && !(rel.length === 1 && rel[0] === 'config.json')) return "avp's own state";
   }
   const projectAvp = fold(join(projectRoot, '.avp'));
-  for (const owned of ['state', 'cache', 'logs', 'trust']) {
+  for (const owned of ['cache', 'logs', 'trust']) {
     if (inside(real, join(projectAvp, owned))) return "avp's own state";
   }
   return undefined;

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startAnthropicServer } from '../support/anthropic-server.ts';
 import { runAvp } from '../support/run-avp.ts';
+import { projectSessions } from '../support/session-state.ts';
 import { newInput, mainRequests, makeProject, runClaude, turnOf, type Project } from './claude-support.ts';
 
 const projects: Project[] = [];
@@ -150,7 +151,7 @@ describe('real Claude Code CLI with avp hooks', () => {
       for (const b of feedback.slice(1)) expect(newInput(b)).toContain('[always-fail-stop] still failing');
       expect(main).toHaveLength(2 + 3); // Write turn, first "Done.", three continuations
       // avp recorded the release in the session state.
-      const state = join(project.root, '.avp', 'state');
+      const state = projectSessions(join(project.home, '.avp'), project.root);
       const session = readdirSync(state).find((n) => !n.startsWith('.'))!;
       const records = readFileSync(join(state, session, 'events.jsonl'), 'utf8')
         .trim()
