@@ -119,7 +119,13 @@ test(`all ${all.length} corpus cases through dist/avp hook: no false positive, r
         timeoutMs: 60_000,
       });
       const json = r.stdout.trim() ? JSON.parse(r.stdout) : {};
-      const flagged = (json.violations ?? []).some((v: { validator?: string }) => v.validator === c.validator);
+      // avp's own guard refuses a command that would delete its state or the hook settings (`rm -rf ~`), and an Edit
+      // of an agent's settings it cannot rebuild, before any validator runs: for the command and path corpora that
+      // counts as flagged, and on a harmless case as a false positive.
+      const guard = String(json.hookSpecificOutput?.permissionDecisionReason ?? '').startsWith('avp refuses this');
+      const flagged =
+        (['dangerous-commands', 'protected-files'].includes(c.validator) && guard) ||
+        (json.violations ?? []).some((v: { validator?: string }) => v.validator === c.validator);
       outcome.push({
         c,
         flagged,
