@@ -11,7 +11,7 @@ import { claudeHome } from '../agents/claude/index.ts';
 import { codexHome } from '../agents/codex/index.ts';
 import { installedEvents } from './hook-layouts.ts';
 import { loadAllAgents } from '../agents/index.ts';
-import { pluginFormat } from './plugin-source.ts';
+import { pluginFormat } from '../agents/plugin-source.ts';
 import type { AgentAdapter } from '../agents/types.ts';
 
 export interface AgentStatus {

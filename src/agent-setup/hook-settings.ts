@@ -16,7 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { isAvpHookCommand } from '../agents/avp-command.ts';
+import { isAvpHookCommand } from '../trust/avp-command.ts';
 import {
   applyEdits,
   findNodeAtLocation,

@@ -29,7 +29,7 @@ export default defineCommand({
         await Promise.all([
           import('../validator/discover.ts'),
           import('../paths.ts'),
-          import('../validator/list-view.ts'),
+          import('./list-view.ts'),
           import('../registry-client/origins.ts'),
         ]);
       const projectRoot = findProjectRoot(process.cwd());
@@ -113,10 +113,7 @@ async function disabledBy(
 
 /** The first-party catalog embedded in the binary (not a source: its validators run only once installed). */
 async function listAvailable(json: boolean): Promise<void> {
-  const [{ listCatalog }, { table }] = await Promise.all([
-    import('../catalog/index.ts'),
-    import('../validator/list-view.ts'),
-  ]);
+  const [{ listCatalog }, { table }] = await Promise.all([import('../catalog/index.ts'), import('./list-view.ts')]);
   const items = await listCatalog();
   if (json) {
     process.stdout.write(`${JSON.stringify(items, null, 2)}\n`);

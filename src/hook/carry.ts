@@ -9,7 +9,7 @@ import type { Decision } from '../agents/types.ts';
 import { existsSync } from 'node:fs';
 import { toolKindOf, type HookEvent } from '../protocol/event.ts';
 import type { Validator } from '../validator/types.ts';
-import { clip, KILL_SWITCH, MAX_REASON } from './report-text.ts';
+import { clip, KILL_SWITCH, MAX_REASON } from '../runner/report-text.ts';
 import type { Violation } from '../judges/types.ts';
 import { readCarried, updateCarried, type CarriedFinding } from '../session/carried-findings.ts';
 import { sessionDir } from '../session/store.ts';

@@ -21,10 +21,10 @@ import {
   reportText,
   type ShownViolation,
   violationGroups,
-} from './report-text.ts';
+} from '../runner/report-text.ts';
 import type { Report, ValidatorRun } from '../runner/types.ts';
 
-export { KILL_SWITCH, type ShownViolation } from './report-text.ts';
+export { KILL_SWITCH, type ShownViolation } from '../runner/report-text.ts';
 
 /** An event the adapter says nothing about: the agent can show the user a message, nothing more. */
 const NOTHING: EventAbility = { stop: false, context: false };

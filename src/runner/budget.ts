@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AvpConfig, SpendLimit } from '../config/types.ts';
 import { avpHome } from '../paths.ts';
-import { costOf, priceOf } from '../stats/prices.ts';
+import { costOf, priceOf } from '../judges/prices.ts';
 import type { TokenUsage } from '../judges/types.ts';
 import type { ValidatorRun } from './types.ts';
 

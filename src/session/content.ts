@@ -5,7 +5,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileChange } from '../protocol/event.ts';
-import { diffTexts } from '../hook/diff.ts';
+import { diffTexts } from '../file-changes/diff.ts';
 import { MAX_BLOB_BYTES, getBlob, putBlob, writeAtomic } from './store.ts';
 
 /** A file's identity for change detection: size and modification time (ms with sub-ms fraction ≈ ns on Linux). */

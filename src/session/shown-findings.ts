@@ -1,7 +1,7 @@
 /**
  * Findings already shown to the agent on a Stop round, so the next round does not re-send them word for word: a
  * finding is "the same" when its validator, rule, place, text and the content of its file (the whole turn's files
- * when it names none) are unchanged. Such a finding is listed briefly as "still failing" (hook/report-text.ts); the
+ * when it names none) are unchanged. Such a finding is listed briefly as "still failing" (runner/report-text.ts); the
  * Stop loop guard counts rounds as before. Kept per session in `shown-findings.json` (temp + rename; last writer
  * wins, the cost of a lost write being one full re-send), bounded to the newest MAX_KEYS.
  */
@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HookEvent } from '../protocol/event.ts';
-import { type ShownViolation, violationGroups } from '../hook/report-text.ts';
+import { type ShownViolation, violationGroups } from '../runner/report-text.ts';
 import type { ValidatorRun } from '../runner/types.ts';
 import { ensureSessionDir, sessionDir, writeAtomic } from './store.ts';
 

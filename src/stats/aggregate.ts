@@ -3,7 +3,7 @@
  * estimated cost, and the share of the agent's calls each validator added latency to.
  */
 import type { ModelPrice } from '../config/types.ts';
-import { costOf, priceOf } from './prices.ts';
+import { costOf, priceOf } from '../judges/prices.ts';
 import type { LogData, RunRecord, Stats, ValidatorStats } from './types.ts';
 
 /** Nearest-rank percentile of sorted values (0 for none). */

@@ -141,7 +141,7 @@ export async function guardDenial(
 ): Promise<{ denial?: string; event: HookEvent }> {
   const denial = controlPlaneDenial(event, env);
   if (!denial || !event.files.some((f) => f.after === undefined)) return { denial, event };
-  const { completeFileChanges } = await import('../hook/complete-files.ts');
+  const { completeFileChanges } = await import('../file-changes/complete-files.ts');
   const rebuilt = await completeFileChanges(event, startedAt + REBUILD_MS);
   // A result that could not be rebuilt stays unknown, and an unknown result is refused (fail closed).
   return { denial: controlPlaneDenial(rebuilt, env), event: rebuilt };

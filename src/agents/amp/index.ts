@@ -1,7 +1,7 @@
 /**
  * Amp (its plugin API is experimental). Plugins are TypeScript files in `.amp/plugins/` or
  * `~/.config/amp/plugins/`, run only when Amp starts with `PLUGINS=all`. avp writes one
- * (src/agent-setup/plugin-source.ts) whose `tool.call` handler runs `avp hook --agent amp` and answers a refusal with
+ * (src/agents/plugin-source.ts) whose `tool.call` handler runs `avp hook --agent amp` and answers a refusal with
  * `{action: "reject-and-continue", message}`: the tool does not run and the model reads avp's reason. `tool.call` is
  * Amp's only blocking point avp uses, so a file change is also judged by the PostToolUse validators there.
  * Tools: `Bash {cmd}`, `create_file {path, content}`, `edit_file {path, old_str, new_str, replace_all}`,
@@ -12,9 +12,9 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { NormalizeSpec } from '../normalize.ts';
-import { ampPlugin, pluginAnswer } from '../../agent-setup/plugin-source.ts';
+import { ampPlugin, pluginAnswer } from '../plugin-source.ts';
 import { defined, failClosedFor, judgePostAtPre, normalizeReshaped, pick, type Raw } from '../reshape.ts';
-import { projectAndUserFile } from '../../agent-setup/install-paths.ts';
+import { projectAndUserFile } from '../install-paths.ts';
 import type { AgentAdapter, EventAbilities, ToolMapping } from '../types.ts';
 
 const EVENTS: Record<string, string> = { 'tool.call': 'PreToolUse' };

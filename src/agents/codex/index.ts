@@ -15,7 +15,7 @@ import type { HookEvent } from '../../protocol/event.ts';
 import { claudeShape, jsonAnswer } from '../claude-shape.ts';
 import { failClosedFor } from '../reshape.ts';
 import { normalizeWith, type NormalizeSpec } from '../normalize.ts';
-import { projectAndUserFile } from '../../agent-setup/install-paths.ts';
+import { projectAndUserFile } from '../install-paths.ts';
 import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
 /** The events Codex 0.16x fires (newer versions add more; an unknown name in hooks.json is refused by older ones). */

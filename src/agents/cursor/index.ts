@@ -18,7 +18,7 @@ import type { HookEvent } from '../../protocol/event.ts';
 import { jsonAnswer } from '../claude-shape.ts';
 import { obj, type NormalizeSpec } from '../normalize.ts';
 import { defined, failClosedFor, judgePostAtPre, normalizeReshaped, pick, str, type Raw } from '../reshape.ts';
-import { projectAndUserFile, underHome } from '../../agent-setup/install-paths.ts';
+import { projectAndUserFile, underHome } from '../install-paths.ts';
 import type { AgentAdapter, AgentAnswer, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
 const EVENTS: Record<string, string> = {

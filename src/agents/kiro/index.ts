@@ -22,7 +22,7 @@ import {
   str,
   type Raw,
 } from '../reshape.ts';
-import { projectAndUserFile, underHome } from '../../agent-setup/install-paths.ts';
+import { projectAndUserFile, underHome } from '../install-paths.ts';
 import type { AgentAdapter, AgentAnswer, Decision, EventAbilities, ToolMapping } from '../types.ts';
 
 const EVENTS: Record<string, string> = {

@@ -1,6 +1,6 @@
 /**
  * OpenCode. No command hooks: plugins run in-process (`.opencode/plugins/*.ts`, `~/.config/opencode/plugins/`), so
- * avp writes a plugin (src/agent-setup/plugin-source.ts) that runs `avp hook --agent opencode` on `tool.execute.before`
+ * avp writes a plugin (src/agents/plugin-source.ts) that runs `avp hook --agent opencode` on `tool.execute.before`
  * (a refusal throws, which stops the tool and gives the model the reason), `tool.execute.after` (a refusal is
  * appended to the tool's output, which the model reads), `chat.message` (a user prompt: a new turn) and the
  * `session.idle` event (avp's Stop: a refusal becomes a follow-up prompt; the plugin's own `stop_hook_active` and
@@ -14,10 +14,10 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { NormalizeSpec } from '../normalize.ts';
-import { pluginAnswer, opencodePlugin } from '../../agent-setup/plugin-source.ts';
+import { pluginAnswer, opencodePlugin } from '../plugin-source.ts';
 import { defined, failClosedFor, judgePostAtPre, normalizeReshaped, pick, type Raw } from '../reshape.ts';
 import { obj } from '../normalize.ts';
-import { projectAndUserFile } from '../../agent-setup/install-paths.ts';
+import { projectAndUserFile } from '../install-paths.ts';
 import type { AgentAdapter, EventAbilities, ToolMapping } from '../types.ts';
 
 const EVENTS: Record<string, string> = {

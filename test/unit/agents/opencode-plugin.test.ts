@@ -6,7 +6,7 @@
 import { expect, test } from 'bun:test';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { opencodePlugin } from '../../../src/agent-setup/plugin-source.ts';
+import { opencodePlugin } from '../../../src/agents/plugin-source.ts';
 import { tempDir } from '../../support/run-avp.ts';
 
 /**

@@ -1,8 +1,8 @@
 /** Report → Claude Code's answer in one step (the engine's decision, worded by the Claude Code adapter). */
-import { decide, type RenderExtra } from '../../hook/decision.ts';
-import type { Report, ValidatorRun } from '../../runner/types.ts';
-import type { HookEvent } from '../../protocol/event.ts';
-import claude from './index.ts';
+import { decide, type RenderExtra } from './decision.ts';
+import type { Report, ValidatorRun } from '../runner/types.ts';
+import type { HookEvent } from '../protocol/event.ts';
+import claude from '../agents/claude/index.ts';
 
 export interface Rendered {
   stdout: string;

@@ -9,7 +9,7 @@
  * validators that would look at it get a validator error (fail closed), never a verdict on a guess.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { applyPatchSection } from '../agents/patch.ts';
+import { applyPatchSection } from './patch.ts';
 import type { FileChange, HookEvent } from '../protocol/event.ts';
 import { applyEditsBounded, diffTextsWithin, EDIT_BOUNDS, toolEdits } from './diff.ts';
 

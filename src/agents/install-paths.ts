@@ -6,7 +6,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentInstall } from '../agents/types.ts';
+import type { AgentInstall } from './types.ts';
 
 type Folder = (env: NodeJS.ProcessEnv) => string;
 

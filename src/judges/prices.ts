@@ -1,6 +1,6 @@
 /** The estimated cost of a run's tokens from the price table (`prices` in config, USD per million tokens). */
 import type { ModelPrice } from '../config/types.ts';
-import type { TokenUsage } from '../judges/types.ts';
+import type { TokenUsage } from './types.ts';
 
 /** The price of a model: an exact entry, else the longest entry the name starts with (dated snapshots). */
 export function priceOf(prices: Record<string, ModelPrice>, model: string): ModelPrice | undefined {

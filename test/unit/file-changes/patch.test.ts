@@ -2,8 +2,8 @@ import { describe, expect, test } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAgent } from '../../../src/agents/index.ts';
-import { applyPatchSection, parsePatch, patchFromShell } from '../../../src/agents/patch.ts';
-import { completeFileChanges } from '../../../src/hook/complete-files.ts';
+import { applyPatchSection, parsePatch, patchFromShell } from '../../../src/file-changes/patch.ts';
+import { completeFileChanges } from '../../../src/file-changes/complete-files.ts';
 import { tempDir } from '../../support/run-avp.ts';
 
 const PATCH = [

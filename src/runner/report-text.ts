@@ -5,7 +5,7 @@
  * long fields are clipped, and the text points to the full report, written to `.avp/logs/reports/` by the hook.
  * Setup problems (no judge configured) are said once, as the user's to fix, not the code's.
  */
-import type { Report, RunError, ValidatorRun } from '../runner/types.ts';
+import type { Report, RunError, ValidatorRun } from './types.ts';
 import type { HookEvent } from '../protocol/event.ts';
 import type { Violation } from '../judges/types.ts';
 

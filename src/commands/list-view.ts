@@ -1,6 +1,6 @@
 /** What `avp list` shows: a JSON view of a Discovery and its plain-text table. Pure (no I/O). */
 import type { Origin } from '../registry-client/origins.ts';
-import type { Discovery, Validator } from './types.ts';
+import type { Discovery, Validator } from '../validator/types.ts';
 
 /** What `avp list` knows besides the Discovery: where each validator came from and which config turns off. */
 export interface ListContext {

@@ -6,8 +6,8 @@
  * timeout, output that is not that JSON, avp missing — is a failure the plugin turns into a refusal.
  */
 import type { HookEvent } from '../protocol/event.ts';
-import { OWNED_MARKER } from './hook-layouts.ts';
-import type { AgentAnswer, Decision } from '../agents/types.ts';
+import { OWNED_MARKER } from '../trust/control-files.ts';
+import type { AgentAnswer, Decision } from './types.ts';
 
 /**
  * The line naming a plugin's format: raised whenever what the plugin does changes, so `avp doctor` can tell a plugin

@@ -8,9 +8,9 @@ import type { AvpConfig } from '../config/types.ts';
 import { errorMessage } from '../errors.ts';
 import { findProjectRoot } from '../paths.ts';
 import type { Validator } from '../validator/types.ts';
-import type { JudgeProblem } from './judge-check.ts';
-import type { AgentStatus } from '../agent-setup/doctor.ts';
-import type { ProbeResult } from './probe.ts';
+import type { JudgeProblem } from '../judges/judge-check.ts';
+import type { AgentStatus } from './doctor.ts';
+import type { ProbeResult } from '../judges/probe.ts';
 
 /** One distinct judge avp would use: the default, or one that per-validator routing adds. */
 export interface DoctorJudge {
@@ -56,10 +56,7 @@ export interface DoctorReport {
 
 /** Events of a settings file whose hooks run `avp … hook`. */
 async function avpEvents(file: string): Promise<string[] | { error: string }> {
-  const [{ parse }, { isAvpHookCommand }] = await Promise.all([
-    import('jsonc-parser'),
-    import('../agent-setup/hook-settings.ts'),
-  ]);
+  const [{ parse }, { isAvpHookCommand }] = await Promise.all([import('jsonc-parser'), import('./hook-settings.ts')]);
   const errors: unknown[] = [];
   const value = parse(readFileSync(file, 'utf8'), errors as never, { allowTrailingComma: true });
   if (errors.length) return { error: 'not valid JSON' };
@@ -138,7 +135,7 @@ export async function doctorReport(opts: {
 
   await checkJudgesInto(report, llm, config, opts);
 
-  const { agentStatuses } = await import('../agent-setup/doctor.ts');
+  const { agentStatuses } = await import('./doctor.ts');
   report.agents = await agentStatuses(projectRoot, env, avpEvents);
   for (const a of report.agents) {
     for (const f of a.files) report.hooks.push({ agent: a.agent, file: f.file, events: f.events });
@@ -162,9 +159,9 @@ async function checkJudgesInto(
 ): Promise<void> {
   const { env } = opts;
   const [{ checkJudges }, { modelFor }, { backendFor }] = await Promise.all([
-    import('./judge-check.ts'),
-    import('./backends.ts'),
-    import('./select.ts'),
+    import('../judges/judge-check.ts'),
+    import('../judges/backends.ts'),
+    import('../judges/select.ts'),
   ]);
   const checks = checkJudges(llm, config, env, report.projectRoot);
   const probes = new Map<string, Promise<ProbeResult>>();
@@ -193,7 +190,7 @@ async function checkJudgesInto(
       else if (c.configured) report.problems.push(`the configured judge cannot work: ${c.problem.message}`);
       else report.notes.push(`no LLM judge available (only needed by LLM validators): ${c.problem.message}`);
     } else if (opts.probe && d && d.backend !== 'command') {
-      const { probeBackend } = await import('./probe.ts');
+      const { probeBackend } = await import('../judges/probe.ts');
       const key = `${d.backend}\0${d.bin ?? ''}\0${model}`;
       if (!probes.has(key))
         probes.set(key, probeBackend(d, model!, env, { timeoutMs: opts.timeoutMs, cwd: report.projectRoot }));

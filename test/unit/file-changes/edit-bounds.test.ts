@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { applyEditsBounded, EDIT_BOUNDS } from '../../../src/hook/diff.ts';
+import { applyEditsBounded, EDIT_BOUNDS } from '../../../src/file-changes/diff.ts';
 
 const doubling = (n: number) =>
   Array.from({ length: n }, () => ({ old_string: 'a', new_string: 'aa', replace_all: true }));
