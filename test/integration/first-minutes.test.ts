@@ -1,0 +1,73 @@
+/**
+ * The next commands a new user tries after the Quickstart, through the compiled binary: `avp deinit` undoes what
+ * `avp init` did wherever it put the hook; `avp init` offers the git pre-commit hook that stops a commit from a shell.
+ */
+import { describe, expect, test } from 'bun:test';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { AVP_BIN, runAvp, tempDir } from '../support/run-avp.ts';
+
+/** A git project and a HOME of its own; avp on PATH or not (init then writes this machine's path, locally). */
+function project(onPath: boolean): { root: string; home: string; env: Record<string, string> } {
+  const root = tempDir('avp-first-');
+  const home = tempDir('avp-first-home-');
+  Bun.spawnSync(['git', 'init', '-q'], { cwd: root });
+  const bin = join(home, 'bin');
+  mkdirSync(bin);
+  if (onPath) symlinkSync(AVP_BIN, join(bin, 'avp'));
+  return { root, home, env: { HOME: home, AVP_HOME: join(home, '.avp'), PATH: `${bin}:/usr/bin:/bin` } };
+}
+
+const hooksIn = (path: string) =>
+  existsSync(path) ? Object.keys(JSON.parse(readFileSync(path, 'utf8')).hooks ?? {}) : [];
+
+describe('avp deinit undoes avp init wherever init put the hook', () => {
+  test('avp not on PATH: init writes .claude/settings.local.json; a plain deinit removes it', async () => {
+    const p = project(false);
+    const init = await runAvp(['init', '--agent', 'claude', '--no-validators'], { cwd: p.root, env: p.env });
+    expect(init.code).toBe(0);
+    const local = join(p.root, '.claude', 'settings.local.json');
+    expect(hooksIn(local).length).toBe(13);
+    const r = await runAvp(['deinit'], { cwd: p.root, env: p.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`${local}: removed avp's hook from 13 events`);
+    expect(hooksIn(local)).toEqual([]);
+  });
+
+  test('init --user: a plain deinit in a project leaves the user file alone and says how to remove it', async () => {
+    const p = project(true);
+    expect((await runAvp(['init', '--user', '--agent', 'claude'], { cwd: p.root, env: p.env })).code).toBe(0);
+    const user = join(p.home, '.claude', 'settings.json');
+    expect(hooksIn(user).length).toBe(13);
+    const r = await runAvp(['deinit'], { cwd: p.root, env: p.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`${user}: still runs avp (your user settings: every project); \`avp deinit --user\``);
+    expect(hooksIn(user).length).toBe(13);
+    const user2 = await runAvp(['deinit', '--user'], { cwd: p.root, env: p.env });
+    expect(user2.code).toBe(0);
+    expect(hooksIn(user)).toEqual([]);
+    expect((await runAvp(['deinit'], { cwd: p.root, env: p.env })).stdout).not.toContain('still runs avp');
+  });
+});
+
+describe('avp init offers the git pre-commit hook', () => {
+  test('in a git repository without it: a "next" step names `avp init --git-hook`; once installed, no more', async () => {
+    const p = project(true);
+    const r = await runAvp(['init', '--agent', 'claude', '--no-validators'], { cwd: p.root, env: p.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}\d\. stop commits made from a shell or an editor too: `avp init --git-hook`/m);
+    const steps = r.stdout.split('next:\n')[1]!.trimEnd().split('\n');
+    expect(steps.map((s) => Number(s.trim().split('.')[0]))).toEqual(steps.map((_, i) => i + 1));
+    expect((await runAvp(['init', '--git-hook'], { cwd: p.root, env: p.env })).code).toBe(0);
+    const again = await runAvp(['init', '--agent', 'claude', '--no-validators'], { cwd: p.root, env: p.env });
+    expect(again.stdout).not.toContain('--git-hook');
+  });
+
+  test('outside a git repository: no such step (there is nothing to commit to)', async () => {
+    const p = project(true);
+    Bun.spawnSync(['rm', '-rf', join(p.root, '.git')]);
+    const r = await runAvp(['init', '--agent', 'claude', '--no-validators'], { cwd: p.root, env: p.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('--git-hook');
+  });
+});
