@@ -209,7 +209,7 @@ describe('avp lint: validators that never fire, always fire, or check nothing', 
       p.pv('tabbed.md'),
       '---\nname: tabbed\ndescription: d\nseverity: error\ntrigger: PostToolUse\nmatch:\n\ttools: [Write]\n---\nCheck it.\n',
     );
-    expect((await p.run(['new', 'fresh', '--project'])).code).toBe(0);
+    expect((await p.run(['new', 'fresh', '--project', '--force'])).code).toBe(0);
     const r = await p.run(['lint']);
     expect(r.code).toBe(0);
     const out = r.stdout;

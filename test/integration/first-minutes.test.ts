@@ -3,7 +3,7 @@
  * `avp init` did wherever it put the hook; `avp init` offers the git pre-commit hook that stops a commit from a shell.
  */
 import { describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AVP_BIN, runAvp, tempDir } from '../support/run-avp.ts';
 
@@ -69,5 +69,48 @@ describe('avp init offers the git pre-commit hook', () => {
     const r = await runAvp(['init', '--agent', 'claude', '--no-validators'], { cwd: p.root, env: p.env });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain('--git-hook');
+  });
+});
+
+describe('avp new with no judge configured', () => {
+  test('an LLM validator is refused (nothing written) with the script form and --force named', async () => {
+    const p = project(false);
+    const r = await runAvp(['new', 'team-rules'], { cwd: p.root, env: p.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('would be an LLM validator, and no judge can evaluate it');
+    expect(r.stderr).toContain('`avp new team-rules --script`');
+    expect(r.stderr).toContain('`avp new team-rules --force`');
+    expect(existsSync(join(p.root, '.avp', 'validators'))).toBe(false);
+    const forced = await runAvp(['new', 'team-rules', '--force'], { cwd: p.root, env: p.env });
+    expect(forced.code).toBe(0);
+    expect(existsSync(join(p.root, '.avp', 'validators', 'team-rules.md'))).toBe(true);
+  });
+
+  test('--script writes a script validator that lints clean, is accepted, and blocks its marker through the hook', async () => {
+    const p = project(true);
+    const made = await runAvp(['new', 'no-marker', '--script', '--severity', 'error'], { cwd: p.root, env: p.env });
+    expect(made.code).toBe(0);
+    const dir = join(p.root, '.avp', 'validators', 'no-marker');
+    expect(readFileSync(join(dir, 'VALIDATOR.md'), 'utf8')).toContain('script: scripts/check.ts');
+    const lint = await runAvp(['lint', dir], { cwd: p.root, env: p.env });
+    expect(lint.stdout + lint.stderr).toContain('0 errors');
+    writeFileSync(join(p.root, 'ok.py'), 'x = 1\n');
+    writeFileSync(join(p.root, 'bad.py'), 'x = 1  # DO NOT COMMIT\n');
+    expect((await runAvp(['check', 'ok.py'], { cwd: p.root, env: p.env })).code).toBe(0);
+    expect((await runAvp(['check', 'bad.py'], { cwd: p.root, env: p.env })).code).toBe(1);
+    // Accepted with its script: the hook (which runs on the accepted state) blocks the marker.
+    const write = {
+      session_id: 's1',
+      transcript_path: '/dev/null',
+      cwd: p.root,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: join(p.root, 'bad.py'), content: 'x = 1  # DO NOT COMMIT\n' },
+      tool_response: { filePath: join(p.root, 'bad.py'), success: true },
+    };
+    const hook = await runAvp(['hook'], { cwd: p.root, env: p.env, stdin: JSON.stringify(write) });
+    expect(hook.code).toBe(0);
+    expect(JSON.parse(hook.stdout).decision).toBe('block');
+    expect(hook.stdout).not.toContain('not in effect');
   });
 });
