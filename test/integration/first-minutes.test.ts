@@ -114,3 +114,21 @@ describe('avp new with no judge configured', () => {
     expect(hook.stdout).not.toContain('not in effect');
   });
 });
+
+describe('avp check with no judge says how to configure one once per run', () => {
+  test('7 changed files and an LLM validator: the paragraph once, every file still named, the real finding shown', async () => {
+    const p = project(true);
+    const add = (spec: string, force = false) =>
+      runAvp(['add', spec, '--offline', ...(force ? ['--force'] : [])], { cwd: p.root, env: p.env });
+    expect((await add('catalog:sql-injection', true)).code).toBe(0);
+    expect((await add('catalog:no-secrets')).code).toBe(0);
+    for (let i = 1; i <= 7; i++) writeFileSync(join(p.root, `f${i}.py`), `x${i} = 1\n`);
+    writeFileSync(join(p.root, 'k.js'), 'const API_KEY = "sk-live-1234567890abcdef1234";\n');
+    const r = await runAvp(['check'], { cwd: p.root, env: p.env });
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('configure a judge').length - 1).toBe(1);
+    for (let i = 1; i <= 7; i++) expect(r.stdout).toContain(`could not be evaluated on Write f${i}.py`);
+    expect(r.stdout).toContain('no-secrets (error) on Write k.js');
+    expect(r.stdout.length).toBeLessThan(3000);
+  });
+});
