@@ -132,3 +132,22 @@ describe('avp check with no judge says how to configure one once per run', () =>
     expect(r.stdout.length).toBeLessThan(3000);
   });
 });
+
+describe('avp doctor and validators switched off by config', () => {
+  test('a disabled LLM validator with no judge is no problem; enabled again, it is', async () => {
+    const p = project(true);
+    expect((await runAvp(['init', '--agent', 'claude'], { cwd: p.root, env: p.env })).code).toBe(0);
+    const add = await runAvp(['add', 'catalog:sql-injection', '--offline', '--force'], { cwd: p.root, env: p.env });
+    expect(add.code).toBe(0);
+    const doctor = () => runAvp(['doctor', '--no-probe'], { cwd: p.root, env: p.env });
+    const on = await doctor();
+    expect(on.code).not.toBe(0);
+    expect(on.stdout + on.stderr).toContain('have no judge that works (sql-injection)');
+    writeFileSync(join(p.root, 'avp.config.json'), '{ "disabledValidators": ["sql-injection"] }\n');
+    expect((await runAvp(['accept'], { cwd: p.root, env: p.env })).code).toBe(0);
+    const off = await doctor();
+    expect(off.stdout + off.stderr).not.toContain('problem:');
+    expect(off.stdout).toContain('1 disabled by config');
+    expect(off.code).toBe(0);
+  });
+});
