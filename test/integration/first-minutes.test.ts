@@ -151,3 +151,44 @@ describe('avp doctor and validators switched off by config', () => {
     expect(off.code).toBe(0);
   });
 });
+
+describe('avp lint: one message per mistake, the key that was meant, tabs refused', () => {
+  const put = (root: string, name: string, text: string) => {
+    mkdirSync(join(root, '.avp', 'validators'), { recursive: true });
+    writeFileSync(join(root, '.avp', 'validators', name), text);
+  };
+  const head = (extra: string) =>
+    `---\nname: v\ndescription: Checks things.\nseverity: error\n${extra}---\nCheck it.\n`;
+
+  test('a tab-indented key is a load error (the validator does not load and match every tool)', async () => {
+    const p = project(true);
+    put(p.root, 'v.md', head('trigger: PostToolUse\nmatch:\n\ttools: [Bash]\n'));
+    const lint = await runAvp(['lint'], { cwd: p.root, env: p.env });
+    expect(lint.code).toBe(1);
+    expect(lint.stdout).toMatch(/v\.md:7:1: error: indented with a tab/);
+    expect(lint.stdout.match(/indented with a tab/g)).toHaveLength(1);
+    const list = await runAvp(['list', '--json'], { cwd: p.root, env: p.env });
+    const listed = JSON.parse(list.stdout);
+    expect(JSON.stringify(listed.validators ?? listed)).not.toContain('"name":"v"');
+    expect(list.stdout).toContain('indented with a tab');
+  });
+
+  test('a misspelt key: did-you-mean, and the missing key names it — one message', async () => {
+    const p = project(true);
+    put(p.root, 'v.md', head('triger: PostToolUse\nmatch:\n  tool: [Write]\n'));
+    const r = await runAvp(['lint'], { cwd: p.root, env: p.env });
+    expect(r.stdout).toContain('v.md:5:1: error: missing required key `trigger` (`triger` on this line looks like it)');
+    expect(r.stdout).toContain('rename `triger` to `trigger`');
+    expect(r.stdout).not.toContain('unknown key `triger`');
+    expect(r.stdout).toContain('unknown key `match.tool` (ignored) (did you mean tools?)');
+  });
+
+  test('a wrong-case tool name is said once', async () => {
+    const p = project(true);
+    put(p.root, 'v.md', head('trigger: PostToolUse\nmatch:\n  tools: [write]\n'));
+    const r = await runAvp(['lint'], { cwd: p.root, env: p.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout.match(/never matches/g)).toHaveLength(1);
+    expect(r.stdout).toContain('`write` never matches: tool names are case-sensitive (Claude Code calls it `Write`)');
+  });
+});
