@@ -192,3 +192,21 @@ describe('avp lint: one message per mistake, the key that was meant, tabs refuse
     expect(r.stdout).toContain('`write` never matches: tool names are case-sensitive (Claude Code calls it `Write`)');
   });
 });
+
+describe('a refusal names the tool the same way in every field', () => {
+  test("Codex's apply_patch through Bash: the model's reason and the user's message both say Bash (judged as Write)", async () => {
+    const p = project(true);
+    expect((await runAvp(['init', '--agent', 'codex'], { cwd: p.root, env: p.env })).code).toBe(0);
+    const input = JSON.parse(
+      readFileSync(join(import.meta.dir, '../fixtures/hook/codex/hook-input-PreToolUse-Bash-apply_patch.json'), 'utf8'),
+    );
+    input.cwd = p.root;
+    const r = await runAvp(['hook', '--agent', 'codex'], { cwd: p.root, env: p.env, stdin: JSON.stringify(input) });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    const reason: string = out.hookSpecificOutput.permissionDecisionReason;
+    expect(out.hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(reason.split(':')[0]).toBe('avp blocked PreToolUse Bash (judged as Write)');
+    expect(out.systemMessage).toContain('avp blocked PreToolUse Bash (judged as Write):');
+  });
+});
