@@ -120,7 +120,7 @@ export async function doctorReport(opts: {
     config.disabled || (!!v.name && isDisabled(config, v.id ?? v.name, v.name));
   const running = found.validators.filter((v) => !off(v));
   const errors = found.errors.filter((e) => !off(e));
-  const llm = running.filter((v) => !v.spec.script);
+  const llm = running.filter((v) => !v.spec.script && !v.notRun);
   const disabled = found.validators.length - running.length + found.errors.length - errors.length;
   report.validators = {
     loaded: found.validators.length,

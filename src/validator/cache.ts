@@ -10,7 +10,7 @@ import { liveListing, type Listing } from './listing.ts';
 import type { LoadResult } from './load.ts';
 
 /** Bumped when the cached shape or the loading rules change (the avp version is checked too). */
-const FORMAT = 3;
+const FORMAT = 4;
 /**
  * Files changed less than this long before the cache is written are not cached: file systems with coarse timestamps
  * (jiffies on Linux, 2 s on FAT/NFS) could otherwise show an edit made right after our read with the same stats

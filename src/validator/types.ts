@@ -54,6 +54,11 @@ export interface ValidatorSpec {
   severity: Severity;
   trigger: Trigger;
   match: { tools?: string[]; files?: string[] };
+  /**
+   * A RuleSet rule's own `match` (the reference's rule key): it narrows `match`, so the rule concerns an event only
+   * when both accept it.
+   */
+  ruleMatch?: { tools?: string[]; files?: string[] };
   triggerMatcher?: string;
   tags: string[];
   once: boolean;
@@ -96,6 +101,10 @@ export interface Validator {
   references: string[];
   /** sha256 (hex) over the validator's files: frontmatter, body, references and script. Keys the verdict cache. */
   hash: string;
+  /** Why this validator is loaded and listed but never run (a reference tool rule: avp runs no tool programs). */
+  notRun?: string;
+  /** The rules of its RuleSet this tool rule replaces while its tool is healthy (the reference's `supersedes`). */
+  supersedes?: string[];
 }
 
 /** A validator that could not be loaded. Never dropped: the engine treats it as a blocking validator error. */
