@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 [ -x node_modules/.bin/bun ] || npm ci --no-audit --no-fund
 BUN=node_modules/.bin/bun
 
+# The real agent CLIs the end-to-end tests drive: their own lockfile, installed into a cache inside the clone.
+bash scripts/agent-clis.sh || echo "the agent CLIs could not be installed: their end-to-end tests will fail and say so" >&2
+
 # The registry's PostgreSQL tests start their own server from the distribution's packages.
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "installing postgresql from the distribution's packages…" >&2

@@ -214,11 +214,7 @@ describe('avp lint: validators that never fire, always fire, or check nothing', 
       '---\nname: cased\ndescription: d\nseverity: error\ntrigger: PostToolUse\nmatch:\n  tools: [write, "Edit|multiedit"]\n---\nCheck it.\n',
     );
     writeFileSync(p.pv('empty.md'), '---\nname: empty\ndescription: d\nseverity: error\ntrigger: Stop\n---\n');
-    writeFileSync(
-      p.pv('tabbed.md'),
-      '---\nname: tabbed\ndescription: d\nseverity: error\ntrigger: PostToolUse\nmatch:\n\ttools: [Write]\n---\nCheck it.\n',
-    );
-    expect((await p.run(['new', 'fresh', '--project'])).code).toBe(0);
+    expect((await p.run(['new', 'fresh', '--project', '--force'])).code).toBe(0);
     const r = await p.run(['lint']);
     expect(r.code).toBe(0);
     const out = r.stdout;
@@ -227,7 +223,6 @@ describe('avp lint: validators that never fire, always fire, or check nothing', 
     expect(out).toContain('`multiedit` never matches');
     expect(out).not.toContain('`Edit` never');
     expect(out).toMatch(/empty\.md:7:1: warning: the prompt is empty/);
-    expect(out).toMatch(/tabbed\.md:7:1: warning: indented with a tab/);
     expect(out).toMatch(/fresh\.md:3:\d+: warning: the description is still the placeholder/);
     expect(out).toMatch(/fresh\.md:\d+:\d+: warning: placeholder rule left from `avp new`/);
   });
