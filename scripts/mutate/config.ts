@@ -1,0 +1,70 @@
+/**
+ * The modules that carry avp's guarantees, each with the tests that must notice a bug in it. A mutant is run against
+ * these files only (the whole suite is far too slow for hundreds of mutants on a small machine): first `tests`
+ * (in-process), then, only for a mutant they did not kill, `binaryTests` against a binary built from the mutant.
+ */
+export interface MutationTarget {
+  /** The group's name in the report (one score each). */
+  name: string;
+  /** Module files, relative to the repository root. */
+  files: string[];
+  /** Test files run against each mutant. */
+  tests: string[];
+  /** Tests of the compiled binary, run (after a build) when `tests` did not kill the mutant. */
+  binaryTests?: string[];
+}
+
+const CATALOG_TESTS = ['test/catalog/corpus.test.ts', 'test/catalog/scripts.test.ts'];
+
+export const TARGETS: MutationTarget[] = [
+  {
+    name: 'verdict parsing',
+    files: ['src/judges/verdict.ts', 'src/judges/verdict-schema.ts'],
+    tests: ['test/unit/judges/verdict.test.ts'],
+  },
+  {
+    name: 'aggregation',
+    files: ['src/engine/aggregate.ts'],
+    tests: ['test/unit/engine/aggregate.test.ts', 'test/unit/agents/claude-render.test.ts'],
+  },
+  {
+    name: 'decision',
+    files: ['src/engine/decision.ts'],
+    tests: ['test/unit/agents/claude-render.test.ts', 'test/unit/engine/aggregate.test.ts'],
+  },
+  { name: 'fail-closed run', files: ['src/engine/run.ts'], tests: ['test/unit/engine/run.test.ts'] },
+  {
+    name: 'no-secrets',
+    files: ['validators/no-secrets/scripts/check.ts', 'validators/no-secrets/scripts/rules.ts'],
+    tests: CATALOG_TESTS,
+  },
+  {
+    name: 'dangerous-commands',
+    files: ['validators/dangerous-commands/scripts/check.ts', 'validators/dangerous-commands/scripts/shell.ts'],
+    tests: CATALOG_TESTS,
+  },
+  { name: 'no-debug-leftovers', files: ['validators/no-debug-leftovers/scripts/check.ts'], tests: CATALOG_TESTS },
+  { name: 'protected-files', files: ['validators/protected-files/scripts/check.ts'], tests: CATALOG_TESTS },
+  {
+    name: 'archive checks',
+    files: ['src/registry/archive.ts', 'src/registry/archive-rules.ts'],
+    tests: ['test/unit/registry/archive.test.ts'],
+  },
+  {
+    name: 'lockfile',
+    files: ['src/registry/lockfile.ts'],
+    tests: ['test/unit/registry/lockfile-source.test.ts', 'test/unit/registry/resolve-lock.test.ts'],
+  },
+  {
+    name: 'guard',
+    files: ['src/trust/guard.ts'],
+    tests: ['test/unit/trust/guard.test.ts'],
+    binaryTests: ['test/integration/documented-lists.test.ts', 'test/integration/trust.test.ts'],
+  },
+  {
+    name: 'accept refusal',
+    files: ['src/trust/agent-env.ts'],
+    tests: ['test/unit/trust/agent-env.test.ts'],
+    binaryTests: ['test/integration/documented-lists.test.ts', 'test/integration/trust.test.ts'],
+  },
+];

@@ -1,0 +1,177 @@
+/**
+ * The built-in guard in-process, entry by entry of its documented lists (docs/hook-mode.md: `$AVP_HOME` but its
+ * `validators/` and `config.json`, `.avp/state|cache|logs|trust`; docs/accepted-state.md: every agent's project hook
+ * settings file and the hook files avp writes whole). The lists come from the docs, never from the guard's tables.
+ * The same guarantees through the binary: test/integration/documented-lists.test.ts and trust.test.ts.
+ */
+import { describe, expect, test } from 'bun:test';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import type { HookEvent } from '../../../src/event.ts';
+import { OWNED_MARKER } from '../../../src/trust/control-files.ts';
+import { controlPlaneDenial } from '../../../src/trust/guard.ts';
+import { tempDir } from '../../support/run-avp.ts';
+
+const docs = (name: string) => readFileSync(join(import.meta.dir, '../../../docs', name), 'utf8').replace(/\s+/g, ' ');
+/** The backticked entries of the docs passage that follows `start`, up to the closing parenthesis. */
+function listAfter(text: string, start: string): string[] {
+  const from = text.indexOf(start);
+  expect({ start, found: from >= 0 }).toEqual({ start, found: true });
+  const passage = text.slice(from + start.length, text.indexOf(')', from + start.length));
+  return [...passage.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+}
+
+const PROTECTED_DIRS = (docs('hook-mode.md').match(/`\.avp\/((?:[a-z]+\|)+[a-z]+)`/)?.[1] ?? '').split('|');
+const SETTINGS = listAfter(docs('accepted-state.md'), "every agent's project hook settings (");
+const OWNED = listAfter(docs('accepted-state.md'), 'the hook files avp writes whole (');
+const AVP_HOOK = JSON.stringify({
+  hooks: { PreToolUse: [{ matcher: '', hooks: [{ type: 'command', command: 'avp hook --agent claude' }] }] },
+});
+
+function setup() {
+  const root = tempDir('avp-guard-root-');
+  const home = tempDir('avp-guard-home-');
+  const env = { HOME: home, AVP_HOME: join(home, '.avp'), XDG_CONFIG_HOME: join(home, '.config') };
+  /** A file tool's write of `path` (absolute) at `event`, with the content it leaves. */
+  const write = (path: string, after = '{}', event = 'PreToolUse'): HookEvent =>
+    ({
+      agent: 'claude',
+      event,
+      tool: 'Write',
+      toolInput: { file_path: path, content: after },
+      cwd: root,
+      projectRoot: root,
+      files: [
+        {
+          path,
+          relPath: relative(root, path),
+          inProject: !relative(root, path).startsWith('..'),
+          kind: 'update',
+          after,
+        },
+      ],
+      raw: {},
+    }) as HookEvent;
+  const deny = (path: string, after?: string, event?: string) => controlPlaneDenial(write(path, after, event), env);
+  const put = (path: string, text: string) => {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+  };
+  return { root, home, env, write, deny, put };
+}
+
+describe("avp's own state", () => {
+  test('the docs name the four project folders', () => {
+    expect(PROTECTED_DIRS).toEqual(['state', 'cache', 'logs', 'trust']);
+  });
+
+  test.each(['state', 'cache', 'logs', 'trust'])(
+    '.avp/%s/ of the project is denied at PreToolUse and PermissionRequest',
+    (dir) => {
+      const g = setup();
+      for (const event of ['PreToolUse', 'PermissionRequest'])
+        expect(g.deny(join(g.root, '.avp', dir, 'deep', 'x.json'), '{}', event)).toContain("avp's own state");
+      expect(g.deny(join(g.root, '.avp', dir), '{}')).toContain("avp's own state");
+      // After the fact there is nothing to deny: PostToolUse is judged by the validators.
+      expect(g.deny(join(g.root, '.avp', dir, 'x.json'), '{}', 'PostToolUse')).toBeUndefined();
+    },
+  );
+
+  test('neighbours of those folders are not avp state: .avp/validators, .avp/config.json, .avp/statefile, src/', () => {
+    const g = setup();
+    for (const rel of [
+      '.avp/validators/mine/VALIDATOR.md',
+      '.avp/config.json',
+      '.avp/statefile',
+      '.avp/logsx/a',
+      'src/a.ts',
+    ])
+      expect({ rel, denial: g.deny(join(g.root, rel)) }).toEqual({ rel, denial: undefined });
+  });
+
+  test('everything in $AVP_HOME but validators/ and config.json is denied', () => {
+    const g = setup();
+    const home = join(g.home, '.avp');
+    for (const rel of [
+      'trust/p/accepted.json',
+      'cache/v.json',
+      'avp-lock.json',
+      'credentials.json',
+      'validators.json',
+      'config.json/x',
+    ])
+      expect({ rel, denied: g.deny(join(home, rel))?.includes("avp's own state") }).toEqual({ rel, denied: true });
+    expect(g.deny(home)).toContain("avp's own state");
+    for (const rel of ['validators/mine/VALIDATOR.md', 'config.json'])
+      expect({ rel, denial: g.deny(join(home, rel)) }).toEqual({ rel, denial: undefined });
+  });
+
+  test('a path that leads there through a symlink is judged where it leads', () => {
+    const g = setup();
+    mkdirSync(join(g.root, '.avp', 'logs'), { recursive: true });
+    symlinkSync(join(g.root, '.avp', 'logs'), join(g.root, 'innocent'));
+    expect(g.deny(join(g.root, 'innocent', 'hook.jsonl'))).toContain("avp's own state");
+  });
+
+  test('the reason names the file and tells the agent to leave it alone', () => {
+    const g = setup();
+    const reason = g.deny(join(g.root, '.avp', 'trust', 'x'))!;
+    expect(reason).toContain('.avp/trust/x');
+    expect(reason).toContain('avp refuses this Write change');
+    expect(reason).toContain('Leave it alone');
+  });
+});
+
+describe("avp's hook entries in every agent's project hook settings file (docs/accepted-state.md)", () => {
+  test('the docs list ten settings files and the files avp writes whole', () => {
+    expect(SETTINGS).toHaveLength(10);
+    expect(OWNED).toEqual(['.opencode/plugins/avp.ts', '.amp/plugins/avp.ts', '.clinerules/hooks/*']);
+  });
+
+  test('for each: dropping avp hook is denied, keeping it while changing the rest is not', () => {
+    const g = setup();
+    for (const rel of SETTINGS) {
+      const path = join(g.root, rel);
+      g.put(path, AVP_HOOK);
+      const dropped = g.deny(path, '{"hooks": {}}');
+      expect({ rel, denied: dropped?.includes("avp's hook entries") }).toEqual({ rel, denied: true });
+      const kept = JSON.stringify({ ...JSON.parse(AVP_HOOK), theme: 'dark' });
+      expect({ rel, denial: g.deny(path, kept) }).toEqual({ rel, denial: undefined });
+    }
+  });
+
+  test('a settings file without avp hook may be written freely', () => {
+    const g = setup();
+    g.put(join(g.root, '.claude/settings.json'), '{"theme": "light"}');
+    expect(g.deny(join(g.root, '.claude/settings.json'), '{"theme": "dark"}')).toBeUndefined();
+  });
+
+  test("each file avp writes whole: any change is denied, the same bytes are not; someone else's file is free", () => {
+    const g = setup();
+    const files = OWNED.flatMap((rel) =>
+      rel.endsWith('/*') ? ['PreToolUse', 'TaskStart'].map((e) => rel.replace('*', e)) : [rel],
+    );
+    for (const rel of files) {
+      const path = join(g.root, rel);
+      const text = `// ${OWNED_MARKER}\nexport default {};\n`;
+      g.put(path, text);
+      expect({ rel, denied: g.deny(path, 'export default {};\n')?.includes("avp's hook") }).toEqual({
+        rel,
+        denied: true,
+      });
+      expect({ rel, denial: g.deny(path, text) }).toEqual({ rel, denial: undefined });
+      g.put(path, 'my own plugin\n');
+      expect({ rel, denial: g.deny(path, 'changed\n') }).toEqual({ rel, denial: undefined });
+    }
+  });
+
+  test("a plugin's hooks.json under ~/.claude/plugins or ~/.codex/plugins: avp's hooks cannot be changed", () => {
+    const g = setup();
+    for (const dir of ['.claude/plugins/cache/avp/avp/1.0.0/hooks', '.codex/plugins/avp/hooks']) {
+      const path = join(g.home, dir, 'hooks.json');
+      g.put(path, AVP_HOOK);
+      expect({ dir, denied: !!g.deny(path, '{"hooks": {}}') }).toEqual({ dir, denied: true });
+      expect({ dir, denial: g.deny(path, AVP_HOOK) }).toEqual({ dir, denial: undefined });
+    }
+  });
+});
