@@ -15,6 +15,8 @@ export interface MutationTarget {
 }
 
 const CATALOG_TESTS = ['test/catalog/corpus.test.ts', 'test/catalog/scripts.test.ts'];
+/** The hook through the binary: verdicts to decisions, and failing closed. */
+const HOOK_TESTS = ['test/integration/hook-fail-closed.test.ts', 'test/integration/hook-verdicts.test.ts'];
 
 export const TARGETS: MutationTarget[] = [
   {
@@ -26,13 +28,20 @@ export const TARGETS: MutationTarget[] = [
     name: 'aggregation',
     files: ['src/engine/aggregate.ts'],
     tests: ['test/unit/engine/aggregate.test.ts', 'test/unit/agents/claude-render.test.ts'],
+    binaryTests: HOOK_TESTS,
   },
   {
     name: 'decision',
     files: ['src/engine/decision.ts'],
     tests: ['test/unit/agents/claude-render.test.ts', 'test/unit/engine/aggregate.test.ts'],
+    binaryTests: HOOK_TESTS,
   },
-  { name: 'fail-closed run', files: ['src/engine/run.ts'], tests: ['test/unit/engine/run.test.ts'] },
+  {
+    name: 'fail-closed run',
+    files: ['src/engine/run.ts'],
+    tests: ['test/unit/engine/run.test.ts'],
+    binaryTests: HOOK_TESTS,
+  },
   {
     name: 'no-secrets',
     files: ['validators/no-secrets/scripts/check.ts', 'validators/no-secrets/scripts/rules.ts'],
@@ -53,7 +62,11 @@ export const TARGETS: MutationTarget[] = [
   {
     name: 'lockfile',
     files: ['src/registry/lockfile.ts'],
-    tests: ['test/unit/registry/lockfile-source.test.ts', 'test/unit/registry/resolve-lock.test.ts'],
+    tests: [
+      'test/unit/registry/lockfile-read.test.ts',
+      'test/unit/registry/lockfile-source.test.ts',
+      'test/unit/registry/resolve-lock.test.ts',
+    ],
   },
   {
     name: 'guard',
