@@ -15,11 +15,11 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { defaultConfig } from '../src/config.ts';
-import { prepareEvent } from '../src/engine/session.ts';
-import { snapshot } from '../src/engine/session/fingerprint.ts';
-import { readGitState } from '../src/engine/session/git-state.ts';
-import type { HookEvent } from '../src/event.ts';
+import { defaultConfig } from '../src/config/config.ts';
+import { prepareEvent } from '../src/session/session.ts';
+import { snapshot } from '../src/session/fingerprint.ts';
+import { readGitState } from '../src/session/git-state.ts';
+import type { HookEvent } from '../src/protocol/event.ts';
 
 const FILES = 10_000;
 const RUNS = 15;

@@ -14,10 +14,10 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { discover } from '../src/format/discover.ts';
-import { RACY_MS } from '../src/format/cache.ts';
-import { matchValidators } from '../src/format/match.ts';
-import type { HookEvent } from '../src/event.ts';
+import { discover } from '../src/validator/discover.ts';
+import { RACY_MS } from '../src/validator/cache.ts';
+import { matchValidators } from '../src/validator/match.ts';
+import type { HookEvent } from '../src/protocol/event.ts';
 
 const SIZES = [10, 100, 500];
 const BIN = resolve(import.meta.dir, '../dist/avp');

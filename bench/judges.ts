@@ -16,8 +16,8 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { HookEvent } from '../src/event.ts';
-import type { Validator } from '../src/format/types.ts';
+import type { HookEvent } from '../src/protocol/event.ts';
+import type { Validator } from '../src/validator/types.ts';
 import { buildPrompt } from '../src/judges/prompt.ts';
 import { startAnthropicServer } from '../test/support/anthropic-server.ts';
 

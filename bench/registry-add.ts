@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startHostileRegistry } from '../test/support/hostile-registry.ts';
-import { validatorZip } from '../test/unit/registry/zip-forge.ts';
+import { validatorZip } from '../test/unit/registry-client/zip-forge.ts';
 
 const BIN = resolve(import.meta.dir, '../dist/avp');
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);

@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { HookEvent } from '../src/event.ts';
+import type { HookEvent } from '../src/protocol/event.ts';
 import { countCall } from '../src/stats/calls.ts';
 
 const CALLS = Number(process.argv[2] ?? 2000);

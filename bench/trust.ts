@@ -16,7 +16,7 @@
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { discover } from '../src/format/discover.ts';
+import { discover } from '../src/validator/discover.ts';
 import { acceptPending, trustStates } from '../src/trust/accept.ts';
 import { hookTrustView } from '../src/trust/hook-view.ts';
 

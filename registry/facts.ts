@@ -1,4 +1,4 @@
-import type { ArchiveInfo } from '../src/registry/archive.ts';
+import type { ArchiveInfo } from '../src/registry-client/archive.ts';
 
 /**
  * What a version's pages show at a glance, worked out once at publish from the checked archive and stored as JSON
@@ -27,11 +27,11 @@ export async function factsOf(info: ArchiveInfo): Promise<Facts> {
   const md = info.files.find((f) => f.path === 'VALIDATOR.md');
   const facts: Facts = { match: {}, body: '', files };
   if (!md) return facts;
-  const { parseFrontmatter, isProblem } = await import('../src/format/frontmatter.ts');
+  const { parseFrontmatter, isProblem } = await import('../src/validator/frontmatter.ts');
   const fm = parseFrontmatter(new TextDecoder().decode(md.data));
   if (isProblem(fm)) return facts;
   facts.body = fm.body.trim().slice(0, MAX_BODY);
-  const { validateSpec } = await import('../src/format/schema.ts');
+  const { validateSpec } = await import('../src/validator/schema.ts');
   const { spec } = validateSpec(fm);
   if (!spec) return facts;
   facts.trigger = spec.trigger;
@@ -48,7 +48,7 @@ export async function factsOf(info: ArchiveInfo): Promise<Facts> {
 
 /** Facts from stored archive bytes (versions published before facts were recorded). */
 export async function factsFromArchive(bytes: Uint8Array): Promise<Facts> {
-  const { inspectArchive } = await import('../src/registry/archive.ts');
+  const { inspectArchive } = await import('../src/registry-client/archive.ts');
   return factsOf(await inspectArchive(bytes, { allowOtherTypes: true }));
 }
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAvpError } from '../src/errors.ts';
-import type { ArchiveInfo } from '../src/registry/archive.ts';
+import type { ArchiveInfo } from '../src/registry-client/archive.ts';
 import { HttpError } from './errors.ts';
 import { LIMITS, formatBytes } from './body.ts';
 
@@ -40,7 +40,7 @@ export async function checkUpload(bytes: Uint8Array, tmp: string): Promise<Check
       'the `package` part is not a ZIP archive; upload the zip made by `avp publish`',
     );
   }
-  const { inspectArchive, integrityOf, extractArchive } = await import('../src/registry/archive.ts');
+  const { inspectArchive, integrityOf, extractArchive } = await import('../src/registry-client/archive.ts');
   let info: ArchiveInfo;
   try {
     info = await inspectArchive(bytes);
@@ -76,7 +76,7 @@ async function lintArchive(
   try {
     const dir = join(root, info.manifest.name);
     await extract(info, dir);
-    const { lintPaths } = await import('../src/format/lint.ts');
+    const { lintPaths } = await import('../src/validator/lint.ts');
     const messages = await lintPaths([dir]);
     return messages
       .filter((m) => m.level === 'error')

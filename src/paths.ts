@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import * as nodePath from 'node:path';
 import { dirname, join, resolve } from 'node:path';
-import { checkPathBounds, type PathResolver } from './real-paths.ts';
+import { checkPathBounds, type PathResolver } from './os/real-paths.ts';
 
 /** `~/.avp`, or `AVP_HOME` when set (tests and portable installs rely on it). */
 export function avpHome(env: NodeJS.ProcessEnv = process.env): string {

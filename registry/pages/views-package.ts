@@ -1,4 +1,4 @@
-import { DEFAULT_REGISTRY_URL } from '../../src/config.ts';
+import { DEFAULT_REGISTRY_URL } from '../../src/config/config.ts';
 import { formatBytes } from '../body.ts';
 import type { Facts } from '../facts.ts';
 import type { PackageRow, VersionRow } from '../store.ts';

@@ -26,20 +26,20 @@ export const TARGETS: MutationTarget[] = [
   },
   {
     name: 'aggregation',
-    files: ['src/engine/aggregate.ts'],
-    tests: ['test/unit/engine/aggregate.test.ts', 'test/unit/agents/claude-render.test.ts'],
+    files: ['src/runner/aggregate.ts'],
+    tests: ['test/unit/runner/aggregate.test.ts', 'test/unit/agents/claude-render.test.ts'],
     binaryTests: HOOK_TESTS,
   },
   {
     name: 'decision',
-    files: ['src/engine/decision.ts'],
-    tests: ['test/unit/agents/claude-render.test.ts', 'test/unit/engine/aggregate.test.ts'],
+    files: ['src/hook/decision.ts'],
+    tests: ['test/unit/agents/claude-render.test.ts', 'test/unit/runner/aggregate.test.ts'],
     binaryTests: HOOK_TESTS,
   },
   {
     name: 'fail-closed run',
-    files: ['src/engine/run.ts'],
-    tests: ['test/unit/engine/run.test.ts'],
+    files: ['src/runner/run.ts'],
+    tests: ['test/unit/runner/run.test.ts'],
     binaryTests: HOOK_TESTS,
   },
   {
@@ -56,16 +56,16 @@ export const TARGETS: MutationTarget[] = [
   { name: 'protected-files', files: ['validators/protected-files/scripts/check.ts'], tests: CATALOG_TESTS },
   {
     name: 'archive checks',
-    files: ['src/registry/archive.ts', 'src/registry/archive-rules.ts'],
-    tests: ['test/unit/registry/archive.test.ts'],
+    files: ['src/registry-client/archive.ts', 'src/registry-client/archive-rules.ts'],
+    tests: ['test/unit/registry-client/archive.test.ts'],
   },
   {
     name: 'lockfile',
-    files: ['src/registry/lockfile.ts'],
+    files: ['src/registry-client/lockfile.ts'],
     tests: [
-      'test/unit/registry/lockfile-read.test.ts',
-      'test/unit/registry/lockfile-source.test.ts',
-      'test/unit/registry/resolve-lock.test.ts',
+      'test/unit/registry-client/lockfile-read.test.ts',
+      'test/unit/registry-client/lockfile-source.test.ts',
+      'test/unit/registry-client/resolve-lock.test.ts',
     ],
   },
   {

@@ -5,7 +5,7 @@
  * `additionalContext` for the model and `systemMessage` for the user. Each adapter says which fields its agent
  * accepts; this module only builds the document.
  */
-import type { HookEvent } from '../event.ts';
+import type { HookEvent } from '../protocol/event.ts';
 import type { AgentAnswer, Decision } from './types.ts';
 
 /** The decision as a Claude-shaped document. `extraFields`: AVP's own fields ride along. */

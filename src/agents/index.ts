@@ -3,7 +3,7 @@
  * `avp list --agent X` and the shared adapter test suite all check names against this one table, so adding an
  * agent is one line here plus its folder — and the suite then runs over it.
  */
-import type { AgentName } from '../event.ts';
+import type { AgentName } from '../protocol/event.ts';
 import type { AgentAdapter } from './types.ts';
 
 export const AGENTS: Readonly<Record<AgentName, () => Promise<AgentAdapter>>> = {

@@ -8,11 +8,11 @@
  */
 import { resolve } from 'node:path';
 import { AvpError } from '../errors.ts';
-import type { FileChange, HookEvent } from '../event.ts';
-import { diffForCreate, diffFromHunks, isPatchHunks, type PatchHunk } from '../hosts/diff.ts';
+import type { FileChange, HookEvent } from '../protocol/event.ts';
+import { diffForCreate, diffFromHunks, isPatchHunks, type PatchHunk } from '../file-changes/diff.ts';
 import { locateProject, relativize } from '../paths.ts';
-import { checkPathBounds, PathResolver, type RealPath } from '../real-paths.ts';
-import { parsePatch, patchFromShell, sectionDiff, type PatchOp } from './patch.ts';
+import { checkPathBounds, PathResolver, type RealPath } from '../os/real-paths.ts';
+import { parsePatch, patchFromShell, sectionDiff, type PatchOp } from '../file-changes/patch.ts';
 import type { AgentAdapter, ToolMapping } from './types.ts';
 
 /** What a tool's response says about the file it changed (each agent words it differently). */

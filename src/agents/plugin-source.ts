@@ -5,8 +5,8 @@
  * `{decision: "deny" | "block" | "warn" | "pass", reason?, message?, context?}`. Anything else — a non-zero exit, a
  * timeout, output that is not that JSON, avp missing — is a failure the plugin turns into a refusal.
  */
-import type { HookEvent } from '../event.ts';
-import { OWNED_MARKER } from './hook-layouts.ts';
+import type { HookEvent } from '../protocol/event.ts';
+import { OWNED_MARKER } from '../trust/control-files.ts';
 import type { AgentAnswer, Decision } from './types.ts';
 
 /**

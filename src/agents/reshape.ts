@@ -4,7 +4,7 @@
  * input stays the event's `raw`). Every adapter, Claude-shaped ones included, fails closed through `failClosedFor`:
  * avp's own failure is answered with the agent's refusal for that event.
  */
-import type { HookEvent } from '../event.ts';
+import type { HookEvent } from '../protocol/event.ts';
 import { internalReason } from './claude-shape.ts';
 import { normalizeWith, obj, type NormalizeSpec } from './normalize.ts';
 import type { AgentAdapter, AgentAnswer, Decision } from './types.ts';

@@ -1,4 +1,4 @@
-import type { Severity, Trigger } from '../format/types.ts';
+import type { Severity, Trigger } from '../validator/types.ts';
 
 /** One catalog validator as `avp list --available` and `avp init` show it (read from its frontmatter at build time). */
 export interface CatalogEntry {

@@ -5,9 +5,9 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { FileChange } from '../event.ts';
+import type { FileChange } from '../protocol/event.ts';
 import { AvpError } from '../errors.ts';
-import { changeBetween, readText } from '../engine/session/content.ts';
+import { changeBetween, readText } from '../session/content.ts';
 import { git, revisionRange, type RevisionRange } from './git.ts';
 
 export interface ChangeSource {

@@ -12,7 +12,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { AvpError } from '../errors.ts';
-import type { LoadError } from '../format/types.ts';
+import type { LoadError } from '../validator/types.ts';
 import { projectValidatorsDir } from '../paths.ts';
 import { git, type RevisionRange } from './git.ts';
 import { materializeRules, type RulesTree } from './rules-tree.ts';

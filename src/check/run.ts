@@ -3,17 +3,17 @@
  * file) or Edit (changed file) with its diff — what an agent's edit would have produced — and one Stop event carries
  * every change, for Stop validators. The same discovery, matching, judges and aggregation as `avp hook` run them.
  */
-import type { AvpConfig } from '../config-types.ts';
-import { missingRequired } from '../config-managed.ts';
-import { configFilesPresent, isDisabled, loadConfig, truthy } from '../config.ts';
-import { aggregate } from '../engine/aggregate.ts';
-import { runCost } from '../engine/log.ts';
-import { runValidators } from '../engine/run.ts';
-import type { Report, ValidatorRun } from '../engine/types.ts';
+import type { AvpConfig } from '../config/types.ts';
+import { missingRequired } from '../config/managed.ts';
+import { configFilesPresent, isDisabled, loadConfig, truthy } from '../config/config.ts';
+import { aggregate } from '../runner/aggregate.ts';
+import { runCost } from '../runner/log.ts';
+import { runValidators } from '../runner/run.ts';
+import type { Report, ValidatorRun } from '../runner/types.ts';
 import { AvpError } from '../errors.ts';
-import type { FileChange, HookEvent } from '../event.ts';
-import { discover } from '../format/discover.ts';
-import { loadErrorsForEvent, matchValidators } from '../format/match.ts';
+import type { FileChange, HookEvent } from '../protocol/event.ts';
+import { discover } from '../validator/discover.ts';
+import { loadErrorsForEvent, matchValidators } from '../validator/match.ts';
 import type { TokenUsage } from '../judges/types.ts';
 import { collectChanges, type ChangeSource } from './changes.ts';
 import { revisionRange } from './git.ts';

@@ -38,9 +38,9 @@ export default defineCommand({
         { findProjectRoot },
         { logger },
       ] = await Promise.all([
-        import('../registry/install.ts'),
-        import('../registry/cli-args.ts'),
-        import('../registry/progress.ts'),
+        import('../registry-client/install.ts'),
+        import('../registry-client/cli-args.ts'),
+        import('../registry-client/progress.ts'),
         import('../paths.ts'),
         import('../logger.ts'),
       ]);
@@ -105,7 +105,7 @@ export default defineCommand({
       }
       // The user ran this: what it installed is accepted (inside an agent it waits for `avp accept`).
       const { acceptWrittenPaths } = await import('../trust/accept.ts');
-      const { lockfilePath } = await import('../registry/lockfile.ts');
+      const { lockfilePath } = await import('../registry-client/lockfile.ts');
       const written = [...results.map((r) => r.dir), lockfilePath(scope, projectRoot)];
       const waiting = acceptWrittenPaths(projectRoot, process.env, written);
       if (waiting) log.warn(waiting);

@@ -48,7 +48,7 @@ export default defineCommand({
   },
   run: ({ args }) =>
     runCommand(async () => {
-      (await import('../engine/signals.ts')).exitOnSignals();
+      (await import('../os/signals.ts')).exitOnSignals();
       const [
         { runCheck },
         { parseFormats, renderCheck, formatContext, writeReportFile },

@@ -1,6 +1,6 @@
 /** `avp deinit`: remove avp's hook entries from the agents' hook settings, leaving everything else as it was. */
 import { defineCommand } from 'citty';
-import type { SettingsScope } from '../agents/hook-settings.ts';
+import type { SettingsScope } from '../agent-setup/hook-settings.ts';
 import { AGENT_NAMES } from '../agents/index.ts';
 import { runCommand } from './run-command.ts';
 
@@ -26,7 +26,7 @@ export default defineCommand({
   },
   run: ({ args }) =>
     runCommand(async () => {
-      const { runDeinit, formatDeinit } = await import('../agents/init.ts');
+      const { runDeinit, formatDeinit } = await import('../agent-setup/init.ts');
       const picked: SettingsScope[] = args.all
         ? ['project', 'local', 'user']
         : (['project', 'local', 'user'] as const).filter((s) => args[s]);

@@ -5,7 +5,7 @@
  */
 import { defineCommand } from 'citty';
 import { relative } from 'node:path';
-import type { DoctorReport } from '../judges/doctor-report.ts';
+import type { DoctorReport } from '../agent-setup/doctor-report.ts';
 import { runCommand } from './run-command.ts';
 
 function rel(root: string, p: string): string {
@@ -95,7 +95,7 @@ export default defineCommand({
           fix: 'e.g. --timeout 10',
         });
       }
-      const { doctorReport } = await import('../judges/doctor-report.ts');
+      const { doctorReport } = await import('../agent-setup/doctor-report.ts');
       const report = await doctorReport({
         cwd: process.cwd(),
         env: process.env,

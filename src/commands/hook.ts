@@ -63,7 +63,7 @@ export async function runHookCommand(argv: string[]): Promise<number> {
   let release: (() => void) | undefined;
   try {
     adapter = await loadAgent(agent !== undefined && isAgentName(agent) ? agent : 'claude');
-    const { readStdin, parseInput } = await import('../hosts/stdin.ts');
+    const { readStdin, parseInput } = await import('../hook/stdin.ts');
     const wait = Number(process.env.AVP_STDIN_TIMEOUT_MS);
     const text = await readStdin(Number.isInteger(wait) && wait > 0 ? { timeoutMs: wait } : {});
     input = parseInput(text);
@@ -75,7 +75,7 @@ export async function runHookCommand(argv: string[]): Promise<number> {
     // The same event from the agent's plugin hook and its settings hook at once (Claude Code and Codex run both, in
     // parallel, and combine the answers): one avp answers, the other passes.
     const twoHooks = adapter.name === 'claude' || adapter.name === 'codex';
-    if (twoHooks) release = (await import('../hosts/duplicate-call.ts')).claimCall(text, process.env);
+    if (twoHooks) release = (await import('../hook/duplicate-call.ts')).claimCall(text, process.env);
     if (twoHooks && !release) {
       await write(process.stdout, '{}\n');
       exitSoon(0);
@@ -83,7 +83,7 @@ export async function runHookCommand(argv: string[]): Promise<number> {
     }
     if (process.env.AVP_PROFILE === '1')
       process.stderr.write(`avp profile (ms): stdin read by ${performance.now().toFixed(2)}\n`);
-    const { answerHook } = await import('../engine/hook.ts');
+    const { answerHook } = await import('../hook/hook.ts');
     const answer = await answerHook(adapter, input, process.env, startedAt);
     await write(process.stdout, answer.stdout);
     if (answer.stderr) await write(process.stderr, answer.stderr);

@@ -19,10 +19,10 @@ export default defineCommand({
   run({ args }) {
     return runCommand(async () => {
       const [{ clientFor }, { printJson }, { findProjectRoot }, { cleanText }, offline] = await Promise.all([
-        import('../registry/credentials.ts'),
-        import('../registry/cli-args.ts'),
+        import('../registry-client/credentials.ts'),
+        import('../registry-client/cli-args.ts'),
         import('../paths.ts'),
-        import('../registry/http.ts'),
+        import('../registry-client/http.ts'),
         import('./offline-catalog.ts'),
       ]);
       const projectRoot = findProjectRoot(process.cwd());
@@ -33,7 +33,7 @@ export default defineCommand({
       if (!args.offline) {
         try {
           const client = await clientFor({ registry: args.registry, projectRoot });
-          const { waitingNotice } = await import('../registry/progress.ts');
+          const { waitingNotice } = await import('../registry-client/progress.ts');
           const waiting = waitingNotice(`asking ${client.base}`, { json: !!args.json });
           const detail = await client.detail(args.name).finally(() => waiting.done());
           const latest = detail.latest ? await client.latest(args.name).catch(() => undefined) : undefined;

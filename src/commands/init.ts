@@ -80,7 +80,7 @@ export default defineCommand({
         process.stdout.write(args.json ? `${JSON.stringify(r, null, 2)}\n` : formatGitHook(r));
         return;
       }
-      const { runInit, formatInit } = await import('../agents/init.ts');
+      const { runInit, formatInit } = await import('../agent-setup/init.ts');
       const result = await runInit({
         scope: args.user ? 'user' : args.local ? 'local' : 'project',
         scopes: [args.project, args.local, args.user].filter(Boolean).length,

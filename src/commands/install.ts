@@ -29,9 +29,9 @@ export default defineCommand({
         { findProjectRoot },
         { logger },
       ] = await Promise.all([
-        import('../registry/restore.ts'),
-        import('../registry/cli-args.ts'),
-        import('../registry/progress.ts'),
+        import('../registry-client/restore.ts'),
+        import('../registry-client/cli-args.ts'),
+        import('../registry-client/progress.ts'),
         import('../paths.ts'),
         import('../logger.ts'),
       ]);
@@ -52,7 +52,7 @@ export default defineCommand({
       // The user ran this: what the (accepted) lockfile installed is accepted too.
       const [{ acceptWrittenPaths }, { scopeValidatorsDir }] = await Promise.all([
         import('../trust/accept.ts'),
-        import('../registry/lockfile.ts'),
+        import('../registry-client/lockfile.ts'),
       ]);
       const dirs = results
         .filter((r) => r.action !== 'unchanged')

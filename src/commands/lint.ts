@@ -17,7 +17,7 @@ export default defineCommand({
   run: ({ args }) =>
     runCommand(async () => {
       const [{ lintPaths, defaultLintPaths, formatLint }, { findProjectRoot }] = await Promise.all([
-        import('../format/lint.ts'),
+        import('../validator/lint.ts'),
         import('../paths.ts'),
       ]);
       let paths = (args._ as string[]).filter(Boolean);

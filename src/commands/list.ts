@@ -27,10 +27,10 @@ export default defineCommand({
       if (args.available) return listAvailable(Boolean(args.json));
       const [{ discover }, { findProjectRoot, projectValidatorsDir, userValidatorsDir }, view, { originsOf }] =
         await Promise.all([
-          import('../format/discover.ts'),
+          import('../validator/discover.ts'),
           import('../paths.ts'),
-          import('../format/list-view.ts'),
-          import('../registry/origins.ts'),
+          import('./list-view.ts'),
+          import('../registry-client/origins.ts'),
         ]);
       const projectRoot = findProjectRoot(process.cwd());
       const d = await discover({ projectRoot });
@@ -77,10 +77,10 @@ export default defineCommand({
 });
 
 /** The validators that never fire on the agent named by `--agent` (an unknown name is a usage error). */
-async function neverFiresOn(name: string, validators: import('../format/types.ts').Validator[]) {
+async function neverFiresOn(name: string, validators: import('../validator/types.ts').Validator[]) {
   const [{ isAgentName, loadAgent, AGENT_NAMES }, { neverFires }] = await Promise.all([
     import('../agents/index.ts'),
-    import('../agents/coverage.ts'),
+    import('../agent-setup/coverage.ts'),
   ]);
   if (!isAgentName(name)) {
     const [{ AvpError }, { didYouMean }] = await Promise.all([import('../errors.ts'), import('../did-you-mean.ts')]);
@@ -99,7 +99,7 @@ async function neverFiresOn(name: string, validators: import('../format/types.ts
 async function disabledBy(
   projectRoot: string,
 ): Promise<{ disabled: (v: { id: string; name: string }) => boolean; notes: string[] }> {
-  const { loadConfig, isDisabled } = await import('../config.ts');
+  const { loadConfig, isDisabled } = await import('../config/config.ts');
   try {
     const config = await loadConfig({ cwd: process.cwd(), projectRoot, env: process.env });
     const notes = config.disabled ? ['avp is turned off (AVP_DISABLE=1 or `disabled: true`): no validator runs'] : [];
@@ -113,10 +113,7 @@ async function disabledBy(
 
 /** The first-party catalog embedded in the binary (not a source: its validators run only once installed). */
 async function listAvailable(json: boolean): Promise<void> {
-  const [{ listCatalog }, { table }] = await Promise.all([
-    import('../catalog/index.ts'),
-    import('../format/list-view.ts'),
-  ]);
+  const [{ listCatalog }, { table }] = await Promise.all([import('../catalog/index.ts'), import('./list-view.ts')]);
   const items = await listCatalog();
   if (json) {
     process.stdout.write(`${JSON.stringify(items, null, 2)}\n`);

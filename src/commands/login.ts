@@ -33,9 +33,9 @@ export default defineCommand({
         { findProjectRoot },
         { logger },
       ] = await Promise.all([
-        import('../registry/login.ts'),
-        import('../registry/credentials.ts'),
-        import('../registry/cli-args.ts'),
+        import('../registry-client/login.ts'),
+        import('../registry-client/credentials.ts'),
+        import('../registry-client/cli-args.ts'),
         import('../paths.ts'),
         import('../logger.ts'),
       ]);

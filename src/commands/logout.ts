@@ -9,8 +9,8 @@ export default defineCommand({
   run({ args }) {
     return runCommand(async () => {
       const [{ logout }, { printJson }, { logger }] = await Promise.all([
-        import('../registry/login.ts'),
-        import('../registry/cli-args.ts'),
+        import('../registry-client/login.ts'),
+        import('../registry-client/cli-args.ts'),
         import('../logger.ts'),
       ]);
       const r = await logout();

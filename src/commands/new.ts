@@ -27,7 +27,7 @@ export default defineCommand({
           fix: '--rules already creates a directory',
         });
       const [{ scaffoldValidator }, paths] = await Promise.all([
-        import('../format/scaffold.ts'),
+        import('../validator/scaffold.ts'),
         import('../paths.ts'),
       ]);
       const source = args.user ? 'user' : 'project';

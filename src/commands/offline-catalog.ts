@@ -4,7 +4,7 @@
  * answers (404, 401, 5xx) is believed.
  */
 import { isAvpError } from '../errors.ts';
-import { isProblem, parseFrontmatter } from '../format/frontmatter.ts';
+import { isProblem, parseFrontmatter } from '../validator/frontmatter.ts';
 import type { CatalogEntry } from '../catalog/types.ts';
 
 /** The registry client's "never got an answer" errors: unreachable, or out of time. */

@@ -15,9 +15,9 @@ export default defineCommand({
   run({ args }) {
     return runCommand(async () => {
       const [{ outdated }, { printJson }, { formatTable }, { findProjectRoot }, { logger }] = await Promise.all([
-        import('../registry/update.ts'),
-        import('../registry/cli-args.ts'),
-        import('../registry/table.ts'),
+        import('../registry-client/update.ts'),
+        import('../registry-client/cli-args.ts'),
+        import('../registry-client/table.ts'),
         import('../paths.ts'),
         import('../logger.ts'),
       ]);

@@ -18,8 +18,8 @@ export default defineCommand({
     return runCommand(async () => {
       const [{ preparePublish, uploadPackage }, { applyQuiet, printJson }, { findProjectRoot }, { logger }] =
         await Promise.all([
-          import('../registry/publish.ts'),
-          import('../registry/cli-args.ts'),
+          import('../registry-client/publish.ts'),
+          import('../registry-client/cli-args.ts'),
           import('../paths.ts'),
           import('../logger.ts'),
         ]);

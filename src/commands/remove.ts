@@ -21,8 +21,8 @@ export default defineCommand({
     return runCommand(async () => {
       const [{ removeValidator }, { scopeOf, applyQuiet, printJson }, { findProjectRoot }, { logger }] =
         await Promise.all([
-          import('../registry/install.ts'),
-          import('../registry/cli-args.ts'),
+          import('../registry-client/install.ts'),
+          import('../registry-client/cli-args.ts'),
           import('../paths.ts'),
           import('../logger.ts'),
         ]);
@@ -37,7 +37,7 @@ export default defineCommand({
       );
       // The user ran this: the removal is accepted (inside an agent it waits for `avp accept`).
       const { acceptWrittenPaths } = await import('../trust/accept.ts');
-      const { lockfilePath } = await import('../registry/lockfile.ts');
+      const { lockfilePath } = await import('../registry-client/lockfile.ts');
       const waiting = acceptWrittenPaths(projectRoot, process.env, [r.dir, lockfilePath(scope, projectRoot)]);
       if (args.json) printJson({ name: args.name, scope, ...r });
       if (waiting) (await logger()).warn(waiting);

@@ -29,10 +29,10 @@ export default defineCommand({
         { logger },
         offline,
       ] = await Promise.all([
-        import('../registry/credentials.ts'),
-        import('../registry/search.ts'),
-        import('../registry/cli-args.ts'),
-        import('../registry/table.ts'),
+        import('../registry-client/credentials.ts'),
+        import('../registry-client/search.ts'),
+        import('../registry-client/cli-args.ts'),
+        import('../registry-client/table.ts'),
         import('../paths.ts'),
         import('../logger.ts'),
         import('./offline-catalog.ts'),
@@ -49,7 +49,7 @@ export default defineCommand({
       if (!args.offline) {
         try {
           const client = await clientFor({ registry: args.registry, projectRoot: findProjectRoot(process.cwd()) });
-          const { waitingNotice } = await import('../registry/progress.ts');
+          const { waitingNotice } = await import('../registry-client/progress.ts');
           const waiting = waitingNotice(`asking ${client.base}`, { json: !!args.json });
           const r = await searchRegistry(client, query, { tag: args.tag, limit }).finally(() => waiting.done());
           if (args.json) return printJson(r);

@@ -33,9 +33,9 @@ export default defineCommand({
         { findProjectRoot },
         { logger },
       ] = await Promise.all([
-        import('../registry/update.ts'),
-        import('../registry/cli-args.ts'),
-        import('../registry/progress.ts'),
+        import('../registry-client/update.ts'),
+        import('../registry-client/cli-args.ts'),
+        import('../registry-client/progress.ts'),
         import('../paths.ts'),
         import('../logger.ts'),
       ]);
@@ -56,7 +56,7 @@ export default defineCommand({
       // The user ran this: the updated validators are accepted (inside an agent they wait for `avp accept`).
       const [{ acceptWrittenPaths }, { lockfilePath, scopeValidatorsDir }] = await Promise.all([
         import('../trust/accept.ts'),
-        import('../registry/lockfile.ts'),
+        import('../registry-client/lockfile.ts'),
       ]);
       const dirs = results
         .filter((r) => r.status === 'updated')
@@ -68,7 +68,7 @@ export default defineCommand({
       if (args.json) return printJson(results);
       if (!results.length) {
         const other = scope === 'user' ? 'project' : 'user';
-        const { readLockfile } = await import('../registry/lockfile.ts');
+        const { readLockfile } = await import('../registry-client/lockfile.ts');
         const there = Object.keys(readLockfile(lockfilePath(other, projectRoot)).packages).length;
         log.info(
           `nothing installed in the ${scope} scope (avp looked in ${lockfilePath(scope, projectRoot)})` +

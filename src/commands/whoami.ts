@@ -11,9 +11,9 @@ export default defineCommand({
     return runCommand(async () => {
       const [{ registryUrl, tokenFor, notLoggedIn }, { verifyToken }, { printJson }, { findProjectRoot }] =
         await Promise.all([
-          import('../registry/credentials.ts'),
-          import('../registry/login.ts'),
-          import('../registry/cli-args.ts'),
+          import('../registry-client/credentials.ts'),
+          import('../registry-client/login.ts'),
+          import('../registry-client/cli-args.ts'),
           import('../paths.ts'),
         ]);
       const base = await registryUrl({ registry: args.registry, projectRoot: findProjectRoot(process.cwd()) });

@@ -15,8 +15,8 @@ export default defineCommand({
   run({ args }) {
     return runCommand(async () => {
       const [{ yankVersion }, { printJson }, { findProjectRoot }, { logger }] = await Promise.all([
-        import('../registry/publish.ts'),
-        import('../registry/cli-args.ts'),
+        import('../registry-client/publish.ts'),
+        import('../registry-client/cli-args.ts'),
         import('../paths.ts'),
         import('../logger.ts'),
       ]);

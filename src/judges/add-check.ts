@@ -8,9 +8,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AvpConfig } from '../config-types.ts';
+import type { AvpConfig } from '../config/types.ts';
 import { AvpError } from '../errors.ts';
-import type { Validator } from '../format/types.ts';
+import type { Validator } from '../validator/types.ts';
 import { HOW_TO_CONFIGURE } from './detect.ts';
 import { checkJudge, checkJudges } from './judge-check.ts';
 
@@ -27,11 +27,11 @@ export interface AddCheckOptions {
 async function validatorsOf(spec: string, opts: AddCheckOptions): Promise<{ name: string; validators: Validator[] }> {
   const [{ parseSpec }, { fetchSpec }, { isPackageName }, { extractArchive }, { loadValidatorsAt }] = await Promise.all(
     [
-      import('../registry/resolve.ts'),
-      import('../registry/fetch-spec.ts'),
-      import('../registry/manifest.ts'),
-      import('../registry/archive.ts'),
-      import('../format/load.ts'),
+      import('../registry-client/resolve.ts'),
+      import('../registry-client/fetch-spec.ts'),
+      import('../registry-client/manifest.ts'),
+      import('../registry-client/archive.ts'),
+      import('../validator/load.ts'),
     ],
   );
   // The same reading of the spec as `addValidator`: offline, a bare name is the catalog's.
@@ -63,7 +63,7 @@ function allJudgesWork(config: AvpConfig, env: NodeJS.ProcessEnv, projectRoot: s
  * naming the validators, what is wrong, every way to configure a judge, and `--force`.
  */
 export async function refuseWithoutJudge(specs: string[], opts: AddCheckOptions): Promise<void> {
-  const { loadConfig } = await import('../config.ts');
+  const { loadConfig } = await import('../config/config.ts');
   let config: AvpConfig | undefined;
   let configError: unknown;
   try {
@@ -102,8 +102,8 @@ export async function refuseWithoutJudge(specs: string[], opts: AddCheckOptions)
  */
 export async function missingJudgeWarning(dirs: string[], opts: AddCheckOptions): Promise<string | undefined> {
   const [{ loadConfig }, { loadValidatorsAt }] = await Promise.all([
-    import('../config.ts'),
-    import('../format/load.ts'),
+    import('../config/config.ts'),
+    import('../validator/load.ts'),
   ]);
   const config = await loadConfig({ cwd: opts.cwd, projectRoot: opts.projectRoot, env: opts.env }).catch(() => null);
   if (!config) return undefined; // an invalid config is reported by every command that reads it

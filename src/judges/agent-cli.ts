@@ -3,14 +3,14 @@
  * any of them runs LLM validators on the account they already have. One process per verdict, prompt on stdin, and
  * for each agent (agent-cli-specs.ts): read-only (sandbox, plan mode or read tools only), its hooks switched off, no
  * session files where the CLI allows it, and the recursion guard `AVP_SUBAGENT=1` in its environment, so even a hook
- * that still runs finds avp passing at once. The process group is killed on timeout or signal (engine/spawn.ts).
+ * that still runs finds avp passing at once. The process group is killed on timeout or signal (os/spawn.ts).
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runProcess, stderrNote } from '../engine/spawn.ts';
+import { runProcess, stderrNote } from '../os/spawn.ts';
 import { AvpError } from '../errors.ts';
-import type { Validator } from '../format/types.ts';
+import type { Validator } from '../validator/types.ts';
 import { avpHome } from '../paths.ts';
 import { subagentEnv } from './claude.ts';
 import { AGENT_CLI_SPECS, type AgentCliBackend } from './agent-cli-specs.ts';

@@ -2,9 +2,9 @@
  * Builds the LLM judge for a detected backend: the transport with its model and endpoint, the shared LLM flow
  * (prompt, verdict, repair, line checks) under the backend's concurrency limit, and the verdict cache around it.
  */
-import type { AvpConfig } from '../config-types.ts';
-import { truthy } from '../config.ts';
-import type { Validator } from '../format/types.ts';
+import type { AvpConfig } from '../config/types.ts';
+import { truthy } from '../config/config.ts';
+import type { Validator } from '../validator/types.ts';
 import { DEFAULT_MODELS, type Detection, isAgentCliBackend } from './detect.ts';
 import type { Transport } from './llm-judge.ts';
 import type { Judge } from './types.ts';

@@ -9,9 +9,9 @@
  * The claude CLI (one agent session per validator, with tools and the validator's own environment) and command
  * judges are not batched.
  */
-import type { AvpConfig } from '../config-types.ts';
-import type { HookEvent } from '../event.ts';
-import type { Validator } from '../format/types.ts';
+import type { AvpConfig } from '../config/types.ts';
+import type { HookEvent } from '../protocol/event.ts';
+import type { Validator } from '../validator/types.ts';
 import { cacheJudgeName, modelFor } from './backends.ts';
 import type { Detection } from './detect.ts';
 import type { JudgeResult, TokenUsage } from './types.ts';

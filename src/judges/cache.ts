@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { HookEvent } from '../event.ts';
+import type { HookEvent } from '../protocol/event.ts';
 import { avpHome } from '../paths.ts';
 import type { Judge, JudgeRequest, JudgeResult, Verdict } from './types.ts';
 

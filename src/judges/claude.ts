@@ -5,12 +5,12 @@
  * - no session files (`--no-session-persistence`), avp's instructions as the system prompt, a small fast model;
  * - the recursion guard: `AVP_SUBAGENT=1` in its environment (avp's hook passes through instantly on it) and
  *   `--settings {"disableAllHooks":true}` so the sub-agent's tool calls fire no hook at all;
- * - its own process group; on timeout, Ctrl-C, SIGTERM or SIGHUP its whole process tree is killed (engine/spawn.ts),
+ * - its own process group; on timeout, Ctrl-C, SIGTERM or SIGHUP its whole process tree is killed (os/spawn.ts),
  *   so a sub-agent never keeps spending tokens after avp has answered or been stopped.
  */
-import { runProcess, stderrNote } from '../engine/spawn.ts';
+import { runProcess, stderrNote } from '../os/spawn.ts';
 import { AvpError } from '../errors.ts';
-import type { Validator } from '../format/types.ts';
+import type { Validator } from '../validator/types.ts';
 import { judgeEnv } from './script.ts';
 import { anthropicUsage } from './sse.ts';
 import type { Answer, AskOptions, Transport } from './llm-judge.ts';

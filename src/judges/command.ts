@@ -4,7 +4,7 @@
  * `AVP_JUDGE_COMMAND`) runs through `sh -c` in the project root; the reply is read with the tolerant verdict parser
  * (JSON anywhere in the reply, else an ALLOW/DENY line). Every failure is a validator error, never a pass.
  */
-import { runProcess, stderrNote } from '../engine/spawn.ts';
+import { runProcess, stderrNote } from '../os/spawn.ts';
 import { AvpError } from '../errors.ts';
 import type { Judge, JudgeRequest, JudgeResult } from './types.ts';
 import { disableHint, judgeEnv } from './script.ts';

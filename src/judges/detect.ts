@@ -7,7 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
-import type { AvpConfig, BackendName } from '../config-types.ts';
+import type { AvpConfig, BackendName } from '../config/types.ts';
 import { AvpError } from '../errors.ts';
 import type { AgentCliBackend } from './agent-cli-specs.ts';
 

@@ -7,7 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { AvpConfig } from '../config-types.ts';
+import type { AvpConfig } from '../config/types.ts';
 import { errorMessage, isAvpError } from '../errors.ts';
 import { claudeBin, detectBackend, findOnPath, type Detection } from './detect.ts';
 

@@ -5,7 +5,7 @@
  * `claude -p` with no tools, hooks disabled and the recursion guard set; codex, gemini, qwen, droid: one short answer
  * from the same read-only, hooks-off run a judge gets; command: not run (it may cost anything).
  */
-import { runProcess } from '../engine/spawn.ts';
+import { runProcess } from '../os/spawn.ts';
 import { errorMessage } from '../errors.ts';
 import { ANTHROPIC_DEFAULT_URL } from './anthropic.ts';
 import type { Detection } from './detect.ts';

@@ -4,8 +4,8 @@
  * instructions, and the answer is one verdict per validator, each naming the validator it is for. Validators are
  * sorted by id so the same set gives the same stable prefix (provider prompt caches).
  */
-import type { HookEvent } from '../event.ts';
-import type { Validator } from '../format/types.ts';
+import type { HookEvent } from '../protocol/event.ts';
+import type { Validator } from '../validator/types.ts';
 import { buildPrompt, type Prompt, type PromptOptions, validatorSection } from './prompt.ts';
 import { VERDICT_JSON_SCHEMA } from './verdict-schema.ts';
 

@@ -4,7 +4,7 @@
  * deletion.
  */
 import { createTwoFilesPatch } from 'diff';
-import type { FileChange } from '../event.ts';
+import type { FileChange } from '../protocol/event.ts';
 
 const KB = (n: number) => `${Math.round(n / 100) / 10} KB`;
 

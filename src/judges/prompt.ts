@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { toolKindOf, type HookEvent } from '../event.ts';
-import type { Validator } from '../format/types.ts';
+import { toolKindOf, type HookEvent } from '../protocol/event.ts';
+import type { Validator } from '../validator/types.ts';
 import { changeSection, clip, clipTail } from './prompt-context.ts';
 
 export interface PromptOptions {

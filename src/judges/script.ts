@@ -8,9 +8,9 @@
  */
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, isAbsolute, relative, resolve } from 'node:path';
-import { runProcess, stderrNote } from '../engine/spawn.ts';
+import { runProcess, stderrNote } from '../os/spawn.ts';
 import { AvpError } from '../errors.ts';
-import type { Validator } from '../format/types.ts';
+import type { Validator } from '../validator/types.ts';
 import type { Judge, JudgeRequest, JudgeResult, Verdict } from './types.ts';
 
 const JS_EXTENSIONS = new Set(['.ts', '.js', '.mjs', '.cjs', '.mts', '.cts', '.tsx', '.jsx']);

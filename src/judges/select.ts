@@ -6,9 +6,9 @@
  * `cache.enabled` is false / `AVP_NO_CACHE=1`). A validator with no usable judge throws `judge-unconfigured` (or
  * `judge-none`), which the engine reports as a validator error — fail closed.
  */
-import type { AvpConfig, BackendName } from '../config-types.ts';
+import type { AvpConfig, BackendName } from '../config/types.ts';
 import { AvpError } from '../errors.ts';
-import type { Validator } from '../format/types.ts';
+import type { Validator } from '../validator/types.ts';
 import type { Judge } from './types.ts';
 
 /** The backend configured for a validator (by id, then by name, then the default). */

@@ -1,5 +1,5 @@
-import type { HookEvent } from '../event.ts';
-import type { Validator } from '../format/types.ts';
+import type { HookEvent } from '../protocol/event.ts';
+import type { Validator } from '../validator/types.ts';
 
 /** seed 002's violation, plus `message` (what is wrong) which avp's reports show when a judge gives it. */
 export interface Violation {

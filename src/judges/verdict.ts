@@ -12,7 +12,7 @@
  * 6. nothing readable → AvpError `judge-unreadable`.
  */
 import { AvpError } from '../errors.ts';
-import type { FileChange, HookEvent } from '../event.ts';
+import type { FileChange, HookEvent } from '../protocol/event.ts';
 import type { Verdict } from './types.ts';
 import { readVerdict, type Reading } from './verdict-schema.ts';
 

@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { AvpConfig } from '../config-types.ts';
-import { readText } from '../engine/session/content.ts';
+import type { AvpConfig } from '../config/types.ts';
+import { readText } from '../session/content.ts';
 import { errorMessage, isAvpError } from '../errors.ts';
-import type { FileChange, HookEvent } from '../event.ts';
-import type { Validator } from '../format/types.ts';
+import type { FileChange, HookEvent } from '../protocol/event.ts';
+import type { Validator } from '../validator/types.ts';
 import type { Violation } from '../judges/types.ts';
 import { CODE_REVIEW_PROMPT, SECURITY_REVIEW_PROMPT } from './review-prompts.ts';
 import type { CodeReviewCheck, CodeSeverity, SecurityReviewCheck, SecuritySeverity } from './types.ts';
@@ -174,7 +174,7 @@ export async function runReviews(
       security: { status: 'pass', vulnerabilities: [], severity: 'none', execution_time_ms: 0 },
     };
   }
-  const config = import('../config.ts').then(({ loadConfig }) =>
+  const config = import('../config/config.ts').then(({ loadConfig }) =>
     loadConfig({ cwd: ctx.wd, projectRoot: ctx.wd, env: ctx.env }),
   );
   const event: Promise<HookEvent> = changedFiles(ctx.wd, ctx.files).then((files) => ({

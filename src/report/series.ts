@@ -1,7 +1,7 @@
 /** The numbers behind `avp report`'s charts, from the checked run-log records of a period. */
-import type { ModelPrice } from '../config-types.ts';
+import type { ModelPrice } from '../config/types.ts';
 import { isBlock, percentile } from '../stats/aggregate.ts';
-import { costOf, priceOf } from '../stats/prices.ts';
+import { costOf, priceOf } from '../judges/prices.ts';
 import type { RunRecord } from '../stats/types.ts';
 import type { Series } from './svg.ts';
 

@@ -2,8 +2,8 @@
  * Per-validator numbers over a period: runs and their outcomes, verdict-cache hits, latency percentiles, tokens,
  * estimated cost, and the share of the agent's calls each validator added latency to.
  */
-import type { ModelPrice } from '../config-types.ts';
-import { costOf, priceOf } from './prices.ts';
+import type { ModelPrice } from '../config/types.ts';
+import { costOf, priceOf } from '../judges/prices.ts';
 import type { LogData, RunRecord, Stats, ValidatorStats } from './types.ts';
 
 /** Nearest-rank percentile of sorted values (0 for none). */

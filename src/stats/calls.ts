@@ -10,7 +10,7 @@
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HookEvent } from '../event.ts';
+import type { HookEvent } from '../protocol/event.ts';
 
 /** The log folder (`<root>/.avp/logs`), spelled here so the hook path imports nothing more. */
 const logsOf = (projectRoot: string) => join(projectRoot, '.avp', 'logs');

@@ -1,9 +1,9 @@
 /** What both `avp stats` and `avp report` start from: the project's logs over the period, with its price table. */
-import type { ModelPrice } from '../config-types.ts';
-import { loadConfig } from '../config.ts';
+import type { ModelPrice } from '../config/types.ts';
+import { loadConfig } from '../config/config.ts';
 import { closest } from '../did-you-mean.ts';
 import { AvpError } from '../errors.ts';
-import { logDir } from '../engine/log.ts';
+import { logDir } from '../runner/log.ts';
 import { findProjectRoot } from '../paths.ts';
 import { readLogs } from './read.ts';
 import { parseSince } from './since.ts';
@@ -14,7 +14,7 @@ export interface Loaded {
   data: LogData;
   prices: Record<string, ModelPrice>;
   since?: number;
-  config: import('../config-types.ts').AvpConfig;
+  config: import('../config/types.ts').AvpConfig;
 }
 
 /**

@@ -4,8 +4,8 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AvpConfig, Budgets, SpendLimit } from '../config-types.ts';
-import { dayFile, localDay, readSpend, type Spend, spendDir } from '../engine/budget.ts';
+import type { AvpConfig, Budgets, SpendLimit } from '../config/types.ts';
+import { dayFile, localDay, readSpend, type Spend, spendDir } from '../runner/budget.ts';
 
 export interface SpendSummary {
   day: string;

@@ -1,7 +1,7 @@
 /** The shapes `avp stats` and `avp report` share: what is read from the run logs, and what is computed from it. */
 import type { TokenUsage, Violation } from '../judges/types.ts';
 
-/** One run of one validator, as read back from a run-log line (src/engine/log.ts) and checked field by field. */
+/** One run of one validator, as read back from a run-log line (src/runner/log.ts) and checked field by field. */
 export interface RunRecord {
   ts: number;
   /** `YYYY-MM-DD` (UTC), the day the run is counted on. */

@@ -11,8 +11,8 @@
 import { readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { liveListing, type Listing } from '../format/listing.ts';
-import { filesUnder } from '../format/walk.ts';
+import { liveListing, type Listing } from '../validator/listing.ts';
+import { filesUnder } from '../validator/walk.ts';
 import { avpHome } from '../paths.ts';
 
 export type TrustScope = 'project' | 'user';

@@ -9,9 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, relative, sep } from 'node:path';
-import type { HookEvent } from '../event.ts';
+import type { HookEvent } from '../protocol/event.ts';
 import { avpHome } from '../paths.ts';
-import { PathResolver } from '../real-paths.ts';
+import { PathResolver } from '../os/real-paths.ts';
 import {
   OWNED_MARKER,
   projectHookFiles,
@@ -141,7 +141,7 @@ export async function guardDenial(
 ): Promise<{ denial?: string; event: HookEvent }> {
   const denial = controlPlaneDenial(event, env);
   if (!denial || !event.files.some((f) => f.after === undefined)) return { denial, event };
-  const { completeFileChanges } = await import('../hosts/complete-files.ts');
+  const { completeFileChanges } = await import('../file-changes/complete-files.ts');
   const rebuilt = await completeFileChanges(event, startedAt + REBUILD_MS);
   // A result that could not be rebuilt stays unknown, and an unknown result is refused (fail closed).
   return { denial: controlPlaneDenial(rebuilt, env), event: rebuilt };

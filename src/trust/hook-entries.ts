@@ -3,7 +3,7 @@
  * settings files (the rest of those files is the agent's and the user's business).
  */
 import { parse } from 'jsonc-parser';
-import { isAvpHookCommand } from '../agents/avp-command.ts';
+import { isAvpHookCommand } from './avp-command.ts';
 
 /**
  * avp's hook entries of a settings file as canonical text (event, matcher, command, timeout), sorted. Events are read

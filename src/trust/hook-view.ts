@@ -8,7 +8,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { snapshotListing, type Listing } from '../format/listing.ts';
+import { snapshotListing, type Listing } from '../validator/listing.ts';
 import { avpHome, projectValidatorsDir, userValidatorsDir } from '../paths.ts';
 import { userRcPath } from './control-files.ts';
 import { describePending, pendingFingerprint, scopeState, type PendingChange, type ScopeState } from './state.ts';

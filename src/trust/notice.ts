@@ -3,7 +3,7 @@
  * where the event takes context, a note for the model. Works on the engine's decision, so every answer — a pass, a
  * block, a deny — carries the notice the same way on every agent.
  */
-import type { Decision, EventAbility } from '../agents/types.ts';
+import type { Decision, EventAbility } from '../protocol/decision.ts';
 
 const MODEL_NOTE =
   "Note from avp: changes to avp's validators, config or hooks wait for the user's acceptance (`avp accept`, run by " +

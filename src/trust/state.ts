@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { liveListing, type Listing } from '../format/listing.ts';
+import { liveListing, type Listing } from '../validator/listing.ts';
 import { projectControlFiles, userControlFiles, type ControlFile, type TrustScope } from './control-files.ts';
 import { digest, readRecord, sameFingerprint, statFingerprint, trustDir, type TrustRecord } from './store.ts';
 

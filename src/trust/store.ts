@@ -17,7 +17,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AvpError } from '../errors.ts';
-import { liveListing, type Listing } from '../format/listing.ts';
+import { liveListing, type Listing } from '../validator/listing.ts';
 import { avpHome } from '../paths.ts';
 import { treePath, type ControlFile, type TrustScope } from './control-files.ts';
 import { avpHookEntries } from './hook-entries.ts';

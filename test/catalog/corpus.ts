@@ -2,12 +2,12 @@
  * Runs the labelled corpus (test/fixtures/catalog/*.cases.ts) through the catalog's script validators in-process
  * (their exported `validate`) and scores them. Shared by test/catalog/corpus.test.ts (asserts the targets) and
  * bench/catalog.ts (prints precision/recall). Events are shaped like the engine's: Claude-style tool input plus
- * `files[]` whose unified diff comes from the engine's own diff code (src/hosts/diff.ts).
+ * `files[]` whose unified diff comes from the engine's own diff code (src/file-changes/diff.ts).
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { FileChange, HookEvent } from '../../src/event.ts';
-import { diffTexts } from '../../src/hosts/diff.ts';
+import type { FileChange, HookEvent } from '../../src/protocol/event.ts';
+import { diffTexts } from '../../src/file-changes/diff.ts';
 import type { Verdict } from '../../src/judges/types.ts';
 import { cases as commandCases } from '../fixtures/catalog/dangerous-commands.cases.ts';
 import { cases as debugCases } from '../fixtures/catalog/no-debug-leftovers.cases.ts';

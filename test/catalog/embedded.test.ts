@@ -8,8 +8,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import matter from 'gray-matter';
 import { listCatalog, readCatalogValidator } from '../../src/catalog/index.ts';
-import { lintPaths } from '../../src/format/lint.ts';
-import { loadValidatorsAt } from '../../src/format/load.ts';
+import { lintPaths } from '../../src/validator/lint.ts';
+import { loadValidatorsAt } from '../../src/validator/load.ts';
 import { buildPrompt } from '../../src/judges/prompt.ts';
 import {
   BUILTIN_PATH,

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { HookEvent } from '../../src/event.ts';
+import type { HookEvent } from '../../src/protocol/event.ts';
 import { parseShell } from '../../validators/dangerous-commands/scripts/shell.ts';
 import { validate as dangerous } from '../../validators/dangerous-commands/scripts/check.ts';
 import { validate as debug } from '../../validators/no-debug-leftovers/scripts/check.ts';

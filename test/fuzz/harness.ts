@@ -4,9 +4,9 @@
  */
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { answerClaudeHook } from '../../src/engine/hook.ts';
+import { answerClaudeHook } from '../../src/hook/hook.ts';
 import { AvpError } from '../../src/errors.ts';
-import { parseInput } from '../../src/hosts/stdin.ts';
+import { parseInput } from '../../src/hook/stdin.ts';
 import { AVP_BIN, runAvp, tempDir } from '../support/run-avp.ts';
 import type { Expectation } from './oracle.ts';
 import type { FuzzLayout } from './values.ts';

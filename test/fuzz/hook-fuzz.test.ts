@@ -177,7 +177,7 @@ describe('regressions the fuzzer found', () => {
   test('a file under a directory with a line break in its name is matched by **/* and blocked', () =>
     mustBlock(['line\nbreak-dir/x.ts', 'src/cr\rdir/x.ts', 'src/para\u2029graph/x.ts']));
 
-  // BUG quadratic diff: src/hosts/complete-files.ts computes the diff of a PreToolUse edit (and of a PostToolUse
+  // BUG quadratic diff: src/file-changes/complete-files.ts computes the diff of a PreToolUse edit (and of a PostToolUse
   // Edit without structuredPatch) with the `diff` package before the budget applies. Changing every line of a
   // 6,000-line file takes ~17 s (Write) to ~34 s (Edit with replace_all) on this machine with a 3 s budget; 20,000
   // lines took over 120 s — past the hook timeout `avp init` writes, where Claude Code cancels the hook and the

@@ -8,7 +8,7 @@
 import { describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { AgentName } from '../../src/event.ts';
+import type { AgentName } from '../../src/protocol/event.ts';
 import { outputOf, runAvp, tempDir } from '../support/run-avp.ts';
 import { BIN, sh } from './hook-support.ts';
 

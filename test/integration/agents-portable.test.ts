@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENT_NAMES } from '../../src/agents/index.ts';
-import type { AgentName } from '../../src/event.ts';
+import type { AgentName } from '../../src/protocol/event.ts';
 import { startOpenAIServer, type OpenAIServer } from '../support/openai-server.ts';
 import { outputOf, runAvp, tempDir } from '../support/run-avp.ts';
 import { BIN } from './hook-support.ts';

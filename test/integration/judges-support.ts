@@ -1,9 +1,9 @@
 /** Shared by the judge integration tests: a config, a request runner with a real timeout, a closed port. */
 import { createServer } from 'node:net';
-import { defaultConfig } from '../../src/config.ts';
-import type { AvpConfig } from '../../src/config-types.ts';
-import type { HookEvent } from '../../src/event.ts';
-import type { Validator } from '../../src/format/types.ts';
+import { defaultConfig } from '../../src/config/config.ts';
+import type { AvpConfig } from '../../src/config/types.ts';
+import type { HookEvent } from '../../src/protocol/event.ts';
+import type { Validator } from '../../src/validator/types.ts';
 import type { Judge, JudgeResult } from '../../src/judges/types.ts';
 
 export function config(

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { startHostileRegistry, type HostileRegistry } from '../support/hostile-registry.ts';
 import { tempDir } from '../support/run-avp.ts';
-import { VALIDATOR_MD, validatorZip } from '../unit/registry/zip-forge.ts';
+import { VALIDATOR_MD, validatorZip } from '../unit/registry-client/zip-forge.ts';
 import { sandbox, type Sandbox } from './registry-client-helpers.ts';
 
 let reg: HostileRegistry;

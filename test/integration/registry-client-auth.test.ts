@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inspectArchive } from '../../src/registry/archive.ts';
+import { inspectArchive } from '../../src/registry-client/archive.ts';
 import { AVP_BIN, tempDir } from '../support/run-avp.ts';
 import { GOOD_TOKEN, startHostileRegistry, type HostileRegistry } from '../support/hostile-registry.ts';
-import { VALIDATOR_MD } from '../unit/registry/zip-forge.ts';
+import { VALIDATOR_MD } from '../unit/registry-client/zip-forge.ts';
 import { sandbox, type Sandbox } from './registry-client-helpers.ts';
 
 let reg: HostileRegistry;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { escapedFiles } from '../support/escaped-files.ts';
 import { startHostileRegistry, type HostileRegistry } from '../support/hostile-registry.ts';
-import { lieAboutSize, makeZip, VALIDATOR_MD, validatorZip } from '../unit/registry/zip-forge.ts';
+import { lieAboutSize, makeZip, VALIDATOR_MD, validatorZip } from '../unit/registry-client/zip-forge.ts';
 import { installedState, leftovers, lock, sandbox } from './registry-client-helpers.ts';
 
 let reg: HostileRegistry;

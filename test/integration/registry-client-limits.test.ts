@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { AVP_BIN, outputOf, tempDir } from '../support/run-avp.ts';
 import { GOOD_TOKEN, startHostileRegistry, type HostileRegistry } from '../support/hostile-registry.ts';
-import { VALIDATOR_MD, validatorZip } from '../unit/registry/zip-forge.ts';
+import { VALIDATOR_MD, validatorZip } from '../unit/registry-client/zip-forge.ts';
 import { installedState, sandbox } from './registry-client-helpers.ts';
 
 setDefaultTimeout(90_000);

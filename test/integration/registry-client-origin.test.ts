@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHostileRegistry, type HostileRegistry } from '../support/hostile-registry.ts';
-import { validatorZip } from '../unit/registry/zip-forge.ts';
+import { validatorZip } from '../unit/registry-client/zip-forge.ts';
 import { installedState, leftovers, lock, sandbox } from './registry-client-helpers.ts';
 
 /** code-quality is a catalog validator at 1.0.0; the registry's package of that name is another RuleSet. */

@@ -10,7 +10,7 @@ import { gzipSync } from 'fflate';
 import { createTar } from 'nanotar';
 import { escapedFiles } from '../support/escaped-files.ts';
 import { tempDir } from '../support/run-avp.ts';
-import { VALIDATOR_MD, validatorZip } from '../unit/registry/zip-forge.ts';
+import { VALIDATOR_MD, validatorZip } from '../unit/registry-client/zip-forge.ts';
 import { lock, sandbox } from './registry-client-helpers.ts';
 
 let server: ReturnType<typeof Bun.serve>;

@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { GOOD_TOKEN, startHostileRegistry, type HostileRegistry } from '../support/hostile-registry.ts';
 import { AVP_BIN } from '../support/run-avp.ts';
-import { validatorZip } from '../unit/registry/zip-forge.ts';
+import { validatorZip } from '../unit/registry-client/zip-forge.ts';
 import { leftovers, lock, sandbox } from './registry-client-helpers.ts';
 
 let reg: HostileRegistry;

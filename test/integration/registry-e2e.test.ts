@@ -197,7 +197,7 @@ describe('registry end to end: avp client against avp registry serve', () => {
       true,
     );
     // what the server holds is the catalog validator, file for file
-    const { inspectArchive } = await import('../../src/registry/archive.ts');
+    const { inspectArchive } = await import('../../src/registry-client/archive.ts');
     const { readCatalogValidator } = await import('../../src/catalog/index.ts');
     for (const { name } of results) {
       const meta = (await api(srv.url, `/api/packages/${name}/latest`)).body;

@@ -2,7 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { AVP_BIN, runAvp, tempDir } from '../support/run-avp.ts';
-import { makeZip } from '../unit/registry/zip-forge.ts';
+import { makeZip } from '../unit/registry-client/zip-forge.ts';
 
 /**
  * Helpers for the registry server tests: the real server process (`dist/avp registry serve --port 0`), tokens made

@@ -2,7 +2,7 @@
  * Test builders for hook events: a `HookEvent` from a few fields, with Claude Code's raw field names mapped to the
  * neutral ones the core reads (as the Claude Code adapter does), so a test states what it means, not every field.
  */
-import type { FileChange, HookEvent } from '../../src/event.ts';
+import type { FileChange, HookEvent } from '../../src/protocol/event.ts';
 
 const RAW_TO_NEUTRAL: Array<[string, keyof HookEvent]> = [
   ['agent_id', 'subagentId'],

@@ -4,7 +4,7 @@
  * bytes (hostile archives are built by the tests). It also answers the auth endpoints and the browser login start page.
  */
 import { createHash } from 'node:crypto';
-import { inspectArchive } from '../../src/registry/archive.ts';
+import { inspectArchive } from '../../src/registry-client/archive.ts';
 
 export interface ServedVersion {
   version: string;

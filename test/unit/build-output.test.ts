@@ -7,7 +7,7 @@ import { tempDir } from '../support/run-avp.ts';
  * Bun 1.4's minifier can give its CommonJS interop helper the name of the parameter in the code it generates for a
  * dynamic import of a CommonJS package (`.then((m) => m(m.default, 1))`): every such import then throws "m is not
  * a function" in the compiled binary, depending only on how unrelated code shifts the naming. avp imports CommonJS
- * packages statically inside small lazily loaded modules (src/registry/semver.ts); this keeps it that way.
+ * packages statically inside small lazily loaded modules (src/registry-client/semver.ts); this keeps it that way.
  */
 test('the bundle has no dynamic import of a CommonJS package (the minifier can break its interop call)', async () => {
   const out = tempDir('avp-bundle-');

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { AvpError } from '../../src/errors.ts';
 import { findProjectRoot, isProjectRoot, locateProject, relativize } from '../../src/paths.ts';
-import { checkPathBounds, PathResolver, type FsProbe } from '../../src/real-paths.ts';
+import { checkPathBounds, PathResolver, type FsProbe } from '../../src/os/real-paths.ts';
 import { parsePatterns, validate } from '../../validators/protected-files/scripts/check.ts';
 import { tempDir } from '../support/run-avp.ts';
 

@@ -6,14 +6,14 @@
  */
 import { describe, expect, test } from 'bun:test';
 import { win32 } from 'node:path';
-import { systemManagedConfigPath } from '../../src/config-managed.ts';
-import { windowsKillCommand } from '../../src/engine/process-tree.ts';
-import type { FileChange, HookEvent } from '../../src/event.ts';
-import { matchValidators } from '../../src/format/match.ts';
-import type { Validator, ValidatorSpec } from '../../src/format/types.ts';
-import { avpHookCommand, commandWord, isAvpHookCommand } from '../../src/agents/hook-settings.ts';
+import { systemManagedConfigPath } from '../../src/config/managed.ts';
+import { windowsKillCommand } from '../../src/os/process-tree.ts';
+import type { FileChange, HookEvent } from '../../src/protocol/event.ts';
+import { matchValidators } from '../../src/validator/match.ts';
+import type { Validator, ValidatorSpec } from '../../src/validator/types.ts';
+import { avpHookCommand, commandWord, isAvpHookCommand } from '../../src/agent-setup/hook-settings.ts';
 import { relativize } from '../../src/paths.ts';
-import { checkPathBounds, PathResolver, type FsProbe } from '../../src/real-paths.ts';
+import { checkPathBounds, PathResolver, type FsProbe } from '../../src/os/real-paths.ts';
 import { assetName } from '../../src/upgrade/release.ts';
 
 const ROOT = 'C:\\Users\\me\\Proj';

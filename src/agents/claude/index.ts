@@ -5,8 +5,8 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { HookEvent } from '../../event.ts';
-import { TRIGGERS } from '../../format/types.ts';
+import type { HookEvent } from '../../protocol/event.ts';
+import { TRIGGERS } from '../../validator/types.ts';
 import { claudeShape, jsonAnswer } from '../claude-shape.ts';
 import { failClosedFor } from '../reshape.ts';
 import { claudeResponse, normalizeWith, type NormalizeSpec } from '../normalize.ts';

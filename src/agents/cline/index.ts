@@ -15,7 +15,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { HookEvent } from '../../event.ts';
+import type { HookEvent } from '../../protocol/event.ts';
 import { internalReason, jsonAnswer } from '../claude-shape.ts';
 import { obj, type NormalizeSpec } from '../normalize.ts';
 import { CLINE_HOOK_EVENTS, OWNED_MARKER } from '../../trust/control-files.ts';

@@ -11,7 +11,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { HookEvent } from '../../event.ts';
+import type { HookEvent } from '../../protocol/event.ts';
 import { claudeShape, jsonAnswer } from '../claude-shape.ts';
 import { failClosedFor } from '../reshape.ts';
 import { normalizeWith, type NormalizeSpec } from '../normalize.ts';

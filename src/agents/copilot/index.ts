@@ -12,7 +12,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { HookEvent } from '../../event.ts';
+import type { HookEvent } from '../../protocol/event.ts';
 import { jsonAnswer } from '../claude-shape.ts';
 import { badInput, obj, type NormalizeSpec, type ResponseFacts } from '../normalize.ts';
 import { defined, internalRefusal, judgePostAtPre, normalizeReshaped, pick, str, type Raw } from '../reshape.ts';

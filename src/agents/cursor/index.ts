@@ -10,11 +10,11 @@
  * `afterShellExecution` and `postToolUse` only observe: an edit cannot be refused after it was made, so file tools are
  * judged at `preToolUse` (PostToolUse validators too) and the Stop validators see the turn's files at `stop`. An edit
  * that never passed `preToolUse` is judged at `afterFileEdit` and what blocks is carried to the next blocking point
- * and the `stop` (engine/carry.ts: the engine does this for any adapter whose PostToolUse cannot refuse).
+ * and the `stop` (hook/carry.ts: the engine does this for any adapter whose PostToolUse cannot refuse).
  *
  * Fail closed: exit 2 refuses; avp's refusable entries carry `failClosed: true` so a crash or a timeout refuses too.
  */
-import type { HookEvent } from '../../event.ts';
+import type { HookEvent } from '../../protocol/event.ts';
 import { jsonAnswer } from '../claude-shape.ts';
 import { obj, type NormalizeSpec } from '../normalize.ts';
 import { defined, failClosedFor, judgePostAtPre, normalizeReshaped, pick, str, type Raw } from '../reshape.ts';

@@ -7,7 +7,7 @@
  * with a document holding only the documented fields. Its PostToolUse ignores `decision: "block"` (unlike Claude
  * Code's), so there the reason also goes in `additionalContext`, which Droid adds to the model's next request.
  */
-import type { HookEvent } from '../../event.ts';
+import type { HookEvent } from '../../protocol/event.ts';
 import { claudeShape, jsonAnswer } from '../claude-shape.ts';
 import { failClosedFor } from '../reshape.ts';
 import { claudeResponse, normalizeWith, type NormalizeSpec } from '../normalize.ts';

@@ -8,7 +8,7 @@
  * warning and output that is not JSON is an allow — so avp answers every event on exit 0 with a valid document, and
  * input it cannot read on exit 2. Response fields beyond Gemini's are left out.
  */
-import type { HookEvent } from '../../event.ts';
+import type { HookEvent } from '../../protocol/event.ts';
 import { jsonAnswer } from '../claude-shape.ts';
 import { failClosedFor } from '../reshape.ts';
 import { displayResponse, normalizeWith, type NormalizeSpec } from '../normalize.ts';

@@ -9,7 +9,7 @@
  * is exit 2, a file change is also judged by the PostToolUse validators at preToolUse, and the other events only
  * report (stdout of agentSpawn/userPromptSubmit is added to the model's context).
  */
-import type { HookEvent } from '../../event.ts';
+import type { HookEvent } from '../../protocol/event.ts';
 import { claudeResponse, obj, type NormalizeSpec } from '../normalize.ts';
 import {
   defined,

@@ -9,7 +9,7 @@
  * tool result the model reads; and Stop always says `stop_hook_active: true`, so avp's own Stop counter (reset by
  * the next prompt) is the loop guard there.
  */
-import type { HookEvent } from '../../event.ts';
+import type { HookEvent } from '../../protocol/event.ts';
 import { claudeShape, jsonAnswer } from '../claude-shape.ts';
 import { failClosedFor } from '../reshape.ts';
 import { displayResponse, normalizeWith, type NormalizeSpec } from '../normalize.ts';

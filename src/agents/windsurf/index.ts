@@ -10,7 +10,7 @@
  * and everything else with exit 0; a file edit is also judged by the PostToolUse validators at pre_write_code,
  * since post_write_code cannot refuse. Cascade cannot be sent back after it answered: Stop validators only report.
  */
-import type { HookEvent } from '../../event.ts';
+import type { HookEvent } from '../../protocol/event.ts';
 import { obj, type NormalizeSpec } from '../normalize.ts';
 import {
   defined,

@@ -4,7 +4,7 @@
  * reads this, so SARIF, GitHub annotations and JUnit always say the same thing as the text and JSON reports.
  */
 import { isAbsolute, relative, sep } from 'node:path';
-import type { Report, ValidatorRun } from '../../engine/types.ts';
+import type { Report, ValidatorRun } from '../../runner/types.ts';
 import type { Violation } from '../../judges/types.ts';
 import type { CheckedEvent, CheckResult } from '../run.ts';
 

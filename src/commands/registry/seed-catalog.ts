@@ -29,7 +29,7 @@ export default defineCommand({
           fix: 'pass --registry http://host:port (your server), or set AVP_REGISTRY_URL',
         });
       }
-      const { tokenFor } = await import('../../registry/credentials.ts');
+      const { tokenFor } = await import('../../registry-client/credentials.ts');
       const token = args.token || tokenFor(registry)?.token;
       if (!token) {
         throw new AvpError('not-logged-in', `no token for ${registry}`, {

@@ -13,8 +13,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENT_NAMES, loadAgent } from '../../../src/agents/index.ts';
 import type { AgentAdapter, AgentAnswer, Decision } from '../../../src/agents/types.ts';
-import type { AgentName, FileChange, HookEvent } from '../../../src/event.ts';
-import { TRIGGERS } from '../../../src/format/types.ts';
+import type { AgentName, FileChange, HookEvent } from '../../../src/protocol/event.ts';
+import { TRIGGERS } from '../../../src/validator/types.ts';
 import { hookEvent } from '../../support/events.ts';
 
 const FIXTURES = join(import.meta.dir, '../../fixtures/hook');

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { completeFileChanges } from '../../../src/hosts/complete-files.ts';
+import { completeFileChanges } from '../../../src/file-changes/complete-files.ts';
 import { normalizeClaudeEvent } from '../../../src/agents/claude/index.ts';
 import { AvpError } from '../../../src/errors.ts';
 import { tempDir } from '../../support/run-avp.ts';

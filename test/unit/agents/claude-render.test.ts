@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test';
-import { aggregate } from '../../../src/engine/aggregate.ts';
-import type { ValidatorRun } from '../../../src/engine/types.ts';
-import type { HookEvent } from '../../../src/event.ts';
-import { renderClaude } from '../../../src/agents/claude/render.ts';
-import { KILL_SWITCH } from '../../../src/engine/decision.ts';
+import { aggregate } from '../../../src/runner/aggregate.ts';
+import type { ValidatorRun } from '../../../src/runner/types.ts';
+import type { HookEvent } from '../../../src/protocol/event.ts';
+import { renderClaude } from '../../../src/hook/render-claude.ts';
+import { KILL_SWITCH } from '../../../src/hook/decision.ts';
 import { HOW_TO_CONFIGURE } from '../../../src/judges/detect.ts';
 
 const event = (name: string, tool?: string): HookEvent => ({

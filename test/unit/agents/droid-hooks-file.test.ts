@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import droid from '../../../src/agents/droid/index.ts';
-import { checkHookFile, installedEvents, installFor, removeFor } from '../../../src/agents/hook-layouts.ts';
+import { checkHookFile, installedEvents, installFor, removeFor } from '../../../src/agent-setup/hook-layouts.ts';
 import { avpHookEntries } from '../../../src/trust/hook-entries.ts';
 
 const dirs: string[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultConfig } from '../../../src/config.ts';
+import { defaultConfig } from '../../../src/config/config.ts';
 import { AvpError } from '../../../src/errors.ts';
 import { detectBackend } from '../../../src/judges/detect.ts';
 import { limited } from '../../../src/judges/limiter.ts';

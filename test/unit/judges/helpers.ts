@@ -1,8 +1,8 @@
 /** Validators and events for judge tests, built the way discovery and the Claude adapter build them. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HookEvent, FileChange } from '../../../src/event.ts';
-import type { Validator } from '../../../src/format/types.ts';
+import type { HookEvent, FileChange } from '../../../src/protocol/event.ts';
+import type { Validator } from '../../../src/validator/types.ts';
 import { tempDir } from '../../support/run-avp.ts';
 
 export function makeValidator(

@@ -8,9 +8,9 @@ import {
   readCarried,
   updateCarried,
   type CarriedFinding,
-} from '../../../src/engine/session/carried-findings.ts';
-import { contentDigest, judgedBefore, noteJudged } from '../../../src/engine/session/judged-edits.ts';
-import { undoEdits } from '../../../src/engine/observed-edit.ts';
+} from '../../../src/session/carried-findings.ts';
+import { contentDigest, judgedBefore, noteJudged } from '../../../src/session/judged-edits.ts';
+import { undoEdits } from '../../../src/hook/observed-edit.ts';
 import { tempDir } from '../../support/run-avp.ts';
 
 const finding = (i: number, extra: Partial<CarriedFinding> = {}): CarriedFinding => ({
@@ -55,7 +55,7 @@ describe('carried findings: bounded, locked, gone when empty', () => {
 
   test('processes updating at once lose no finding (each change is a read-modify-write under the lock)', async () => {
     const dir = tempDir('avp-carried-');
-    const module = join(import.meta.dir, '../../../src/engine/session/carried-findings.ts');
+    const module = join(import.meta.dir, '../../../src/session/carried-findings.ts');
     const script = join(dir, 'add.ts');
     writeFileSync(
       script,

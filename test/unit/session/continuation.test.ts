@@ -6,7 +6,7 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { noteStopReason, takeStopContinuation } from '../../../src/engine/session/continuation.ts';
+import { noteStopReason, takeStopContinuation } from '../../../src/session/continuation.ts';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));

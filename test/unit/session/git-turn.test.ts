@@ -5,9 +5,9 @@
 import { describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { prepareEvent } from '../../../src/engine/session.ts';
-import { sessionDir } from '../../../src/engine/session/store.ts';
-import type { Validator } from '../../../src/format/types.ts';
+import { prepareEvent } from '../../../src/session/session.ts';
+import { sessionDir } from '../../../src/session/store.ts';
+import type { Validator } from '../../../src/validator/types.ts';
 import { config, ev, gitRepo, sh, tempProject } from './helpers.ts';
 
 const bash = (root: string, event: string, id: string) =>

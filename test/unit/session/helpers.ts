@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { hookEvent } from '../../support/events.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultConfig } from '../../../src/config.ts';
-import type { AvpConfig } from '../../../src/config-types.ts';
-import type { HookEvent } from '../../../src/event.ts';
+import { defaultConfig } from '../../../src/config/config.ts';
+import type { AvpConfig } from '../../../src/config/types.ts';
+import type { HookEvent } from '../../../src/protocol/event.ts';
 
 const made: string[] = [];
 

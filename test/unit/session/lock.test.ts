@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { withLock } from '../../../src/engine/session/lock.ts';
+import { withLock } from '../../../src/session/lock.ts';
 import { tempProject } from './helpers.ts';
 
 describe('mkdir lock', () => {

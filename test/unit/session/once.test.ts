@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { onceState } from '../../../src/engine/session.ts';
-import { readRecords, sessionDir } from '../../../src/engine/session/store.ts';
+import { onceState } from '../../../src/session/session.ts';
+import { readRecords, sessionDir } from '../../../src/session/store.ts';
 import { tempProject } from './helpers.ts';
 
 const worker = join(import.meta.dir, 'worker.ts');

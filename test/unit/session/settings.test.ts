@@ -9,7 +9,7 @@ import {
   planRemove,
   readSettings,
   removeHooks,
-} from '../../../src/agents/hook-settings.ts';
+} from '../../../src/agent-setup/hook-settings.ts';
 import { isAvpError } from '../../../src/errors.ts';
 import { tempProject } from './helpers.ts';
 

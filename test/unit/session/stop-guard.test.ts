@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { prepareEvent, stopGuard } from '../../../src/engine/session.ts';
-import { seriesState } from '../../../src/engine/session/stop-guard.ts';
-import { readRecords, sessionDir } from '../../../src/engine/session/store.ts';
+import { prepareEvent, stopGuard } from '../../../src/session/session.ts';
+import { seriesState } from '../../../src/session/stop-guard.ts';
+import { readRecords, sessionDir } from '../../../src/session/store.ts';
 import { config, ev, tempProject } from './helpers.ts';
 
 const stop = (root: string, n: number, active: boolean, extra: Record<string, unknown> = {}) =>

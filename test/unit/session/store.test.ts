@@ -1,14 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { appendFileSync, existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureProjectLayout } from '../../../src/engine/session/layout.ts';
-import {
-  ensureSessionDir,
-  pruneSessions,
-  readRecords,
-  sessionDir,
-  stateRoot,
-} from '../../../src/engine/session/store.ts';
+import { ensureProjectLayout } from '../../../src/session/layout.ts';
+import { ensureSessionDir, pruneSessions, readRecords, sessionDir, stateRoot } from '../../../src/session/store.ts';
 import { gitRepo, tempProject } from './helpers.ts';
 
 describe('state store', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test';
 import { writeFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { prepareEvent, stopGuard } from '../../../src/engine/session.ts';
-import { turnChanges } from '../../../src/engine/session/turn.ts';
-import type { SessionRecord } from '../../../src/engine/session/store.ts';
+import { prepareEvent, stopGuard } from '../../../src/session/session.ts';
+import { turnChanges } from '../../../src/session/turn.ts';
+import type { SessionRecord } from '../../../src/session/store.ts';
 import { config, ev, tempProject } from './helpers.ts';
 
 function write(root: string, rel: string, before: string | null, after: string, extra: Record<string, unknown> = {}) {

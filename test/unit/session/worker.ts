@@ -1,9 +1,9 @@
 /** A separate process for the concurrency tests: `bun worker.ts <mode> <root> [arg]`. Prints JSON on stdout. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultConfig } from '../../../src/config.ts';
-import { onceState, prepareEvent, stopGuard } from '../../../src/engine/session.ts';
-import type { HookEvent } from '../../../src/event.ts';
+import { defaultConfig } from '../../../src/config/config.ts';
+import { onceState, prepareEvent, stopGuard } from '../../../src/session/session.ts';
+import type { HookEvent } from '../../../src/protocol/event.ts';
 
 const [mode, root, arg] = process.argv.slice(2) as [string, string, string];
 const base: HookEvent = {

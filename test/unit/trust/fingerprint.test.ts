@@ -7,7 +7,7 @@ import { mkdtempSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'bun:test';
-import { snapshotListing } from '../../../src/format/listing.ts';
+import { snapshotListing } from '../../../src/validator/listing.ts';
 import { sameFingerprint, statFingerprint } from '../../../src/trust/store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'avp-fp-'));

@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import type { HookEvent } from '../../../src/event.ts';
+import type { HookEvent } from '../../../src/protocol/event.ts';
 import { OWNED_MARKER } from '../../../src/trust/control-files.ts';
 import { controlPlaneDenial } from '../../../src/trust/guard.ts';
 import { tempDir } from '../../support/run-avp.ts';

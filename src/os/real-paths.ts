@@ -1,0 +1,156 @@
+/**
+ * What a path really names on disk: symlinks followed (also dangling ones, which a Write follows to create their
+ * target), a file that does not exist yet resolved through its nearest existing ancestor, and whether the file
+ * system holding it ignores case (so `.CLAUDE/settings.json` is `.claude/settings.json`). Strings alone cannot say
+ * this: `ln -s .claude cc` makes `cc/settings.json` the agent's own settings file.
+ *
+ * Cost: a hook event names one or two paths; resolving one is one `realpath` when it exists, plus one stat pair for
+ * the case probe, each cached per resolver (one resolver per hook call). Paths are bounded first (`checkPathBounds`),
+ * so a hostile input cannot make the walk long.
+ */
+import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import * as nodePath from 'node:path';
+import { AvpError } from '../errors.ts';
+
+/** Linux's PATH_MAX: no real file has a longer path, so a longer one is refused before any disk access. */
+export const MAX_PATH_BYTES = 4096;
+/** Far past any real project (the deepest real trees are a few dozen levels), far below what makes walks costly. */
+export const MAX_PATH_DEPTH = 512;
+/** As the kernel's ELOOP limit: a chain of more symlinks than this is a loop or an attack. */
+const MAX_LINK_HOPS = 40;
+
+/** The disk operations resolution needs; injectable so the case logic is testable where no such file system exists. */
+export interface FsProbe {
+  /** The real path of an existing path; throws when it does not exist. */
+  realpath(path: string): string;
+  /** The link text when `path` is a symlink (dangling or not), else undefined. */
+  readlink(path: string): string | undefined;
+  /** Device and inode of an existing path (following symlinks), else undefined. */
+  identity(path: string): string | undefined;
+}
+
+export const nodeProbe: FsProbe = {
+  realpath: (p) => realpathSync.native(p),
+  readlink(p) {
+    try {
+      return lstatSync(p).isSymbolicLink() ? readlinkSync(p) : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+  identity(p) {
+    try {
+      const s = statSync(p, { bigint: true });
+      return `${s.dev}:${s.ino}`;
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+/**
+ * Throws a clear error for a path no file can have (over PATH_MAX bytes or MAX_PATH_DEPTH components), before
+ * anything walks it: `what` names the input (`"cwd"`, `"tool_input.file_path"`).
+ */
+export function checkPathBounds(path: string, what: string): void {
+  const bytes = path.length > MAX_PATH_BYTES ? Buffer.byteLength(path) : path.length;
+  let depth = 0;
+  // A Windows path (`C:\…`, `\\server\…`) counts its backslashes too; elsewhere a backslash is part of a name.
+  const sep = /^(?:[A-Za-z]:)?\\/.test(path) ? /[\\/]/g : /\//g;
+  if (bytes <= MAX_PATH_BYTES) depth = path.match(sep)?.length ?? 0;
+  if (bytes > MAX_PATH_BYTES || depth > MAX_PATH_DEPTH) {
+    throw new AvpError(
+      'path-too-long',
+      bytes > MAX_PATH_BYTES
+        ? `${what} is ${bytes} bytes long; no file system path exceeds ${MAX_PATH_BYTES} bytes`
+        : `${what} is ${depth} directories deep; avp accepts at most ${MAX_PATH_DEPTH}`,
+      { fix: `give a real path (the hook input's ${what} is not one a coding agent produces)` },
+    );
+  }
+}
+
+/** `abc` → `ABC`, `Abc` → `aBC`: the name a case-insensitive file system treats as the same. */
+function swapCase(name: string): string {
+  let out = '';
+  for (const ch of name) {
+    const up = ch.toUpperCase();
+    out += up === ch ? ch.toLowerCase() : up;
+  }
+  return out;
+}
+
+export interface RealPath {
+  /** The absolute real path (the given one, normalized, when nothing of it exists). */
+  path: string;
+  /** True when the file system holding it treats names differing only in case as the same file. */
+  caseInsensitive: boolean;
+}
+
+/** The parts of `node:path` resolution needs: the native module, or `path.win32` to test Windows paths anywhere. */
+export type ResolverPaths = Pick<typeof nodePath, 'basename' | 'dirname' | 'join' | 'resolve'>;
+
+/** Resolves real paths with a cache; make one per hook call (the disk may change between calls). */
+export class PathResolver {
+  private readonly real = new Map<string, string>();
+  private readonly nocase = new Map<string, boolean>();
+
+  constructor(
+    private readonly probe: FsProbe = nodeProbe,
+    private readonly paths: ResolverPaths = nodePath,
+  ) {}
+
+  /** The real path of absolute `path` and the case sensitivity of the file system it lives on. */
+  resolve(path: string): RealPath {
+    const real = this.realPath(this.paths.resolve(path), 0);
+    return { path: real, caseInsensitive: this.caseInsensitive(real) };
+  }
+
+  /** True when `path` (resolved) exists. */
+  exists(path: string): boolean {
+    return this.probe.identity(path) !== undefined;
+  }
+
+  private realPath(path: string, hops: number): string {
+    const { basename, dirname, join, resolve } = this.paths;
+    const known = this.real.get(path);
+    if (known !== undefined) return known;
+    let out: string;
+    try {
+      out = this.probe.realpath(path);
+    } catch {
+      const parent = dirname(path);
+      if (parent === path) out = path;
+      else {
+        // The parent first (one level per call: linear in the depth), then this name inside the real parent.
+        const joined = join(this.realPath(parent, hops), basename(path));
+        const link = hops < MAX_LINK_HOPS ? this.probe.readlink(joined) : undefined;
+        // A dangling symlink: writing through it creates its target, so the target is what the change touches.
+        out = link === undefined ? joined : this.realPath(resolve(dirname(joined), link), hops + 1);
+      }
+    }
+    this.real.set(path, out);
+    return out;
+  }
+
+  /**
+   * Whether the directory holding the nearest existing part of `real` ignores case: the same inode under the
+   * case-swapped name means it does. Never assumed from the OS (macOS volumes and Linux casefold folders differ).
+   */
+  private caseInsensitive(real: string): boolean {
+    const { basename, dirname, join } = this.paths;
+    for (let p = real; ; p = dirname(p)) {
+      if (dirname(p) === p) return false;
+      const name = basename(p);
+      const swapped = swapCase(name);
+      if (swapped === name) continue; // no letters to swap: ask the next ancestor
+      const id = this.probe.identity(p);
+      if (id === undefined) continue; // does not exist yet: its nearest existing ancestor decides
+      const dir = dirname(p);
+      const cached = this.nocase.get(dir);
+      if (cached !== undefined) return cached;
+      const answer = this.probe.identity(join(dir, swapped)) === id;
+      this.nocase.set(dir, answer);
+      return answer;
+    }
+  }
+}
