@@ -27,7 +27,11 @@ export const TARGETS: MutationTarget[] = [
   {
     name: 'aggregation',
     files: ['src/runner/aggregate.ts'],
-    tests: ['test/unit/runner/aggregate.test.ts', 'test/unit/agents/claude-render.test.ts'],
+    tests: [
+      'test/unit/runner/aggregate.test.ts',
+      'test/unit/runner/aggregate-report.test.ts',
+      'test/unit/agents/claude-render.test.ts',
+    ],
     binaryTests: HOOK_TESTS,
   },
   {

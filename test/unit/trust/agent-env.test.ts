@@ -44,11 +44,25 @@ describe('agentFromEnv', () => {
     expect(agentFromEnv({ AI_AGENT: 'kiro' })).toBe('kiro (AI_AGENT is set)');
   });
 
-  test('the agent is named: Qwen Code, Claude Code, Codex, an avp judge', () => {
-    expect(agentFromEnv({ QWEN_CODE_LAUNCHER_PID: '12' })).toBe('Qwen Code (QWEN_CODE_LAUNCHER_PID is set)');
-    expect(agentFromEnv({ CLAUDECODE: '1' })).toBe('Claude Code (CLAUDECODE is set)');
-    expect(agentFromEnv({ CODEX_CI: '1' })).toBe('Codex (CODEX_CI is set)');
-    expect(agentFromEnv({ AVP_SUBAGENT: '1' })).toBe('an avp judge (AVP_SUBAGENT is set)');
+  test('the refusal names the agent each marker belongs to', () => {
+    const agents: Record<string, string> = {
+      CLAUDECODE: 'Claude Code',
+      CLAUDE_CODE_ENTRYPOINT: 'Claude Code',
+      GEMINI_CLI: 'Gemini CLI',
+      QWEN_CODE: 'Qwen Code',
+      QWEN_CODE_CLI: 'Qwen Code',
+      QWEN_CODE_LAUNCHER_PID: 'Qwen Code',
+      CODEX_SANDBOX: 'Codex',
+      CODEX_CI: 'Codex',
+      CODEX_THREAD_ID: 'Codex',
+      CODEX_SHELL: 'Codex',
+      CURSOR_AGENT: 'Cursor',
+      OPENCODE: 'OpenCode',
+      AUGMENT_AGENT: 'Augment',
+      AVP_SUBAGENT: 'an avp judge',
+    };
+    for (const [marker, agent] of Object.entries(agents))
+      expect(agentFromEnv({ [marker]: '1' })).toBe(`${agent} (${marker} is set)`);
   });
 
   test("Qwen Code's and Claude Code's captured environments are marked; a user's plain one is not", () => {
@@ -105,6 +119,10 @@ describe('agentAncestor', () => {
       expect(agentAncestor(p.pid)).toBe(`qwen (process ${p.pid} is an ancestor of this command)`);
     },
   );
+
+  test('a process that is gone ends the walk without an answer', () => {
+    expect(agentAncestor(4_194_303 + 1)).toBeUndefined();
+  });
 
   // No negative case here: whether this test runner has an agent among its ancestors depends on who runs the suite.
   test('the environment is asked first', () => {
