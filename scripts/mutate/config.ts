@@ -37,7 +37,11 @@ export const TARGETS: MutationTarget[] = [
   {
     name: 'decision',
     files: ['src/hook/decision.ts'],
-    tests: ['test/unit/agents/claude-render.test.ts', 'test/unit/runner/aggregate.test.ts'],
+    tests: [
+      'test/unit/hook/decision.test.ts',
+      'test/unit/agents/claude-render.test.ts',
+      'test/unit/runner/aggregate.test.ts',
+    ],
     binaryTests: HOOK_TESTS,
   },
   {
