@@ -22,7 +22,8 @@ const PROGRAMS = backticked("is an agent's program (", ')');
 const fixtureEnv = (rel: string): Record<string, string> =>
   JSON.parse(readFileSync(join(import.meta.dir, '../../fixtures/hook', rel), 'utf8')).env;
 
-const children: Array<ReturnType<typeof Bun.spawn>> = [];
+const children: Array<{ kill: (signal?: number | NodeJS.Signals) => void }> = [];
+const ONLY_LINUX = process.platform === 'linux' ? '' : ' [skipped: reads /proc]';
 afterAll(() => {
   for (const c of children) c.kill('SIGKILL');
 });
@@ -117,6 +118,28 @@ describe('agentAncestor', () => {
       children.push(p);
       await Bun.sleep(100);
       expect(agentAncestor(p.pid)).toBe(`qwen (process ${p.pid} is an ancestor of this command)`);
+    },
+  );
+
+  test.skipIf(process.platform !== 'linux')(
+    `the walk goes up through parents; the program is known by its name even under another argv[0]${ONLY_LINUX}`,
+    async () => {
+      const dir = tempDir('avp-agent-walk-');
+      symlinkSync('/bin/sh', join(dir, 'codex'));
+      // codex (argv[0] "worker") → sh → sh: the grandchild prints its pid, then waits.
+      const p = Bun.spawn(
+        ['bash', '-c', `exec -a worker ${join(dir, 'codex')} -c 'sh -c "echo \\$\\$; sleep 30; :"; :'`],
+        {
+          stdout: 'pipe',
+          stderr: 'ignore',
+        },
+      );
+      children.push(p);
+      const reader = p.stdout.getReader();
+      const first = new TextDecoder().decode((await reader.read()).value);
+      const grandchild = Number(first.trim());
+      expect(grandchild).toBeGreaterThan(1);
+      expect(agentAncestor(grandchild)).toBe(`codex (process ${p.pid} is an ancestor of this command)`);
     },
   );
 
