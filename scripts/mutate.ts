@@ -26,14 +26,20 @@ const OUT = process.env.AVP_MUTATE_OUT || join(tmpdir(), 'avp-mutate');
 
 interface Outcome extends Mutant {
   file: string;
+  /** The survivor's key in equivalent.txt. */
+  key: string;
   status: 'killed' | 'survived' | 'timeout' | 'equivalent' | 'error';
   ms: number;
 }
 
-/** The key a survivor is listed under in equivalent.txt: file | mutator | original => replacement (one line each). */
-export function survivorKey(file: string, m: Mutant): string {
-  const squash = (s: string) => s.replace(/\s+/g, ' ').slice(0, 80);
-  return `${file} | ${m.mutator} | ${squash(m.original)} => ${squash(m.replacement)}`;
+/**
+ * The key a survivor is listed under in equivalent.txt — file | mutator | the source line | original => replacement —
+ * so an entry follows its line when lines above it move, and names one mutant, not every alike one in the file.
+ */
+export function survivorKey(file: string, m: Mutant, source: string): string {
+  const squash = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 80);
+  const line = source.split('\n')[m.line - 1] ?? '';
+  return `${file} | ${m.mutator} | ${squash(line)} | ${squash(m.original)} => ${squash(m.replacement)}`;
 }
 
 function equivalents(): Map<string, string> {
@@ -112,10 +118,10 @@ async function mutateTarget(t: MutationTarget, known: Map<string, string>): Prom
               ? 'timeout'
               : r.result === 'error'
                 ? 'error'
-                : known.has(survivorKey(file, m))
+                : known.has(survivorKey(file, m, original))
                   ? 'equivalent'
                   : 'survived';
-        outcomes.push({ ...m, file, status, ms: Math.round(r.ms) });
+        outcomes.push({ ...m, file, key: survivorKey(file, m, original), status, ms: Math.round(r.ms) });
         process.stderr.write(`${t.name} ${file} ${i + 1}/${mutants.length} ${status}\n`);
       }
       writeFileSync(join(dir, file), original);
@@ -136,7 +142,7 @@ function summary(name: string, outcomes: Outcome[]): string {
       `(${outcomes.length} mutants)`,
   ];
   for (const o of outcomes.filter((x) => x.status === 'survived'))
-    lines.push(`  survived ${o.file}:${o.line}  ${survivorKey(o.file, o).split(' | ').slice(1).join(' | ')}`);
+    lines.push(`  survived ${o.file}:${o.line}  ${o.key}`);
   return lines.join('\n');
 }
 
