@@ -6,13 +6,15 @@
  *   `config.json`) and to `.avp/state|cache|logs|trust`.
  * - docs/accepted-state.md: `avp accept` refuses under each agent environment marker and under each agent program
  *   among its ancestors; also under the environment Qwen Code and Claude Code really give their commands (captured).
+ * - docs/hook-mode.md "Configuration": a kill switch the agent writes in any of the config file names avp reads
+ *   (`avp.config.{json,…,cts}`, `.config/avp[.config].*`) is announced and not obeyed until the user accepts it.
  * (The lockfile's per-source integrity table of docs/registry-client.md: test/integration/lockfile-integrity.test.ts.)
  */
 import { describe, expect, test } from 'bun:test';
-import { readFileSync, symlinkSync } from 'node:fs';
+import { readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAvp, tempDir } from '../support/run-avp.ts';
-import { BIN, PASSES, project, type Project } from './hook-support.ts';
+import { BIN, PASSES, project, sh, type Project } from './hook-support.ts';
 
 const DOCS = join(import.meta.dir, '../../docs');
 const doc = (name: string) => readFileSync(join(DOCS, name), 'utf8').replace(/\s+/g, ' ');
@@ -186,4 +188,69 @@ describe('avp accept refuses inside every documented agent (docs/accepted-state.
       });
     }
   });
+});
+
+const CONFIG_EXTENSIONS = ['json', 'jsonc', 'json5', 'yaml', 'yml', 'toml', 'ts', 'js', 'mjs', 'cjs', 'mts', 'cts'];
+/** `disabled: true` in each config format. */
+function killSwitch(ext: string): string {
+  if (ext.startsWith('json')) return '{"disabled": true}\n';
+  if (ext === 'yaml' || ext === 'yml') return 'disabled: true\n';
+  if (ext === 'toml') return 'disabled = true\n';
+  if (ext === 'cjs' || ext === 'cts') return 'module.exports = { disabled: true };\n';
+  return 'export default { disabled: true };\n';
+}
+const FAILS = sh(
+  `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"r","file":"src/a.ts","line":1}],"summary":"bad"}'`,
+);
+/** A PostToolUse Write of src/a.ts, which the `gate` validator always fails. */
+const write = (p: Project) => ({
+  session_id: 's1',
+  transcript_path: join(p.home, 't.jsonl'),
+  cwd: p.root,
+  hook_event_name: 'PostToolUse',
+  tool_name: 'Write',
+  tool_input: { file_path: join(p.root, 'src/a.ts'), content: 'x\n' },
+  tool_response: { type: 'create', filePath: join(p.root, 'src/a.ts'), content: 'x\n' },
+  tool_use_id: 't1',
+});
+
+describe('a kill switch in any config file name avp reads waits for the user (docs/hook-mode.md)', () => {
+  test('the docs list exactly the extensions tested here', () => {
+    const listed = doc('hook-mode.md').match(/`avp\.config\.\{([a-z0-9,]+)\}`/);
+    expect(listed?.[1]?.split(',')).toEqual(CONFIG_EXTENSIONS);
+    expect(doc('hook-mode.md')).toContain('(or `.config/avp[.config].*`) in the project root');
+  });
+
+  for (const ext of CONFIG_EXTENSIONS) {
+    test(`avp.config.${ext}: announced and not obeyed; once accepted, it switches avp off`, async () => {
+      const p = project();
+      p.validator('gate', { match: { tools: ['Write'] } }, FAILS);
+      expect((await p.hook(write(p))).json.decision).toBe('block');
+      p.write(`avp.config.${ext}`, killSwitch(ext));
+      const r = await p.hook(write(p));
+      expect({ ext, decision: r.json.decision }).toEqual({ ext, decision: 'block' });
+      expect(r.json.systemMessage).toContain(`added avp.config.${ext}`);
+      expect((await accept(p, {})).code).toBe(0);
+      // The control: the same file, accepted, is read as the kill switch it is.
+      expect({ ext, after: (await p.hook(write(p))).json?.decision }).toEqual({ ext, after: undefined });
+    });
+  }
+
+  test('.config/avp.<ext> and .config/avp.config.<ext>, each extension: announced, the gate still blocks', async () => {
+    const p = project();
+    p.validator('gate', { match: { tools: ['Write'] } }, FAILS);
+    expect((await p.hook(write(p))).json.decision).toBe('block'); // the user's acceptance, before the agent writes
+    for (const ext of CONFIG_EXTENSIONS) {
+      for (const rel of [`.config/avp.${ext}`, `.config/avp.config.${ext}`]) {
+        p.write(rel, killSwitch(ext));
+        const r = await p.hook(write(p));
+        expect({ rel, decision: r.json.decision, named: String(r.json.systemMessage).includes(rel) }).toEqual({
+          rel,
+          decision: 'block',
+          named: true,
+        });
+        rmSync(join(p.root, rel));
+      }
+    }
+  }, 120_000);
 });
