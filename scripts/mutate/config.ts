@@ -61,7 +61,11 @@ export const TARGETS: MutationTarget[] = [
     tests: CATALOG_TESTS,
   },
   { name: 'no-debug-leftovers', files: ['validators/no-debug-leftovers/scripts/check.ts'], tests: CATALOG_TESTS },
-  { name: 'protected-files', files: ['validators/protected-files/scripts/check.ts'], tests: CATALOG_TESTS },
+  {
+    name: 'protected-files',
+    files: ['validators/protected-files/scripts/check.ts'],
+    tests: [...CATALOG_TESTS, 'test/catalog/protected-globs.test.ts'],
+  },
   {
     name: 'archive checks',
     files: ['src/registry-client/archive.ts', 'src/registry-client/archive-rules.ts'],
