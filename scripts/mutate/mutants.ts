@@ -129,7 +129,8 @@ export function mutantsOf(file: string, source: string): Mutant[] {
         add('ReturnValue', node.getStart(sf), node.getEnd(), 'return undefined;');
     } else if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
       const name = node.expression.name;
-      const swap = METHOD_SWAPS[name.text];
+      // Own keys only: `toString` and the like are on every object's prototype.
+      const swap = Object.hasOwn(METHOD_SWAPS, name.text) ? METHOD_SWAPS[name.text] : undefined;
       if (swap) add('MethodExpression', name.getStart(sf), name.getEnd(), swap);
     }
     ts.forEachChild(node, visit);
