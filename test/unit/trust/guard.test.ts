@@ -175,3 +175,71 @@ describe("avp's hook entries in every agent's project hook settings file (docs/a
     }
   });
 });
+
+describe('the edges of what the guard looks at', () => {
+  test('the .avp folder itself and a sibling file are not avp state (only the four folders are)', () => {
+    const g = setup();
+    expect(g.deny(join(g.root, '.avp'))).toBeUndefined();
+    expect(g.deny(join(g.root, '.avp-notes'))).toBeUndefined();
+  });
+
+  test('a tool the event does not name is called "file" in the reason', () => {
+    const g = setup();
+    const event = { ...g.write(join(g.root, '.avp', 'logs', 'x')), tool: undefined };
+    expect(controlPlaneDenial(event, g.env)).toContain('avp refuses this file change: .avp/logs/x is');
+  });
+
+  test('the full reasons: a settings file, and a file avp writes whole', () => {
+    const g = setup();
+    const settings = join(g.root, '.claude/settings.json');
+    g.put(settings, AVP_HOOK);
+    expect(g.deny(settings, '{}')).toBe(
+      "avp refuses this change to .claude/settings.json: it would change avp's hook entries, which only the user " +
+        'changes (`avp init` / `avp deinit` in their own terminal). Edit the other settings without touching the avp hooks.',
+    );
+    const plugin = join(g.root, '.opencode/plugins/avp.ts');
+    g.put(plugin, `// ${OWNED_MARKER}\n`);
+    expect(g.deny(plugin, 'x')).toBe(
+      "avp refuses this change to .opencode/plugins/avp.ts: it is avp's hook, which only the user changes " +
+        '(`avp init` / `avp deinit` in their own terminal).',
+    );
+  });
+
+  test('a settings file that does not exist yet may be created; one whose result is unknown is judged by what it had', () => {
+    const g = setup();
+    const settings = join(g.root, '.gemini/settings.json');
+    expect(g.deny(settings, '{"theme": "x"}')).toBeUndefined();
+    const unknown = (path: string) => {
+      const event = g.write(path);
+      event.files[0]!.after = undefined;
+      return controlPlaneDenial(event, g.env);
+    };
+    g.put(settings, '{"theme": "x"}');
+    expect(unknown(settings)).toBeUndefined(); // no avp hook to lose
+    g.put(settings, AVP_HOOK);
+    expect(unknown(settings)).toContain("avp's hook entries"); // fail closed: it might drop them
+  });
+
+  test('avp hook text in any other file is the project business: not a settings file, not a plugin hooks.json', () => {
+    const g = setup();
+    for (const path of [
+      join(g.root, 'src/hooks.json'),
+      join(g.root, 'docs/example-settings.json'),
+      join(g.home, '.claude/hooks.json'),
+      join(g.home, '.claude/plugins/avp/README.json'),
+    ]) {
+      g.put(path, AVP_HOOK);
+      expect({ path, denial: g.deny(path, '{}') }).toEqual({ path, denial: undefined });
+    }
+  });
+
+  test('$CLAUDE_CONFIG_DIR and $CODEX_HOME move the plugin folders the guard watches', () => {
+    const g = setup();
+    const env = { ...g.env, CLAUDE_CONFIG_DIR: join(g.home, 'cc'), CODEX_HOME: join(g.home, 'cx') };
+    for (const dir of ['cc/plugins/cache/avp', 'cx/plugins/avp']) {
+      const path = join(g.home, dir, 'hooks', 'hooks.json');
+      g.put(path, AVP_HOOK);
+      expect({ dir, denied: !!controlPlaneDenial(g.write(path, '{}'), env) }).toEqual({ dir, denied: true });
+    }
+  });
+});
