@@ -91,6 +91,8 @@ describe('where each outcome goes', () => {
     expect(d.userMessage).toBe(`first\n${d.reason}`);
     expect(d.context).toBe(d.reason);
     expect(d.avp.passed).toBe(false);
+    // One failing validator among passing ones is enough.
+    expect(run([passed('a'), failed('w', 'warn'), passed('b')], DENY).avp.passed).toBe(false);
   });
 
   test('a setup problem: said once in the blocked message, and errors[] points there', () => {
