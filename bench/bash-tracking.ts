@@ -57,6 +57,8 @@ function makeTree(root: string): void {
 }
 
 const base = mkdtempSync(join(tmpdir(), 'avp-bench-bash-'));
+// Session state lives under $AVP_HOME: the bench's own, never the user's (prepareEvent runs in this process).
+process.env.AVP_HOME = join(base, '.avp-home');
 const repo = join(base, 'repo');
 const plain = join(base, 'plain');
 try {

@@ -9,40 +9,59 @@
  *   4. a field check: the validators on every file and script of the installed npm packages (expected: no finding).
  * Usage: node_modules/.bin/bun bench/catalog.ts [runs]   (AVP_BENCH_BIN=path to bench another binary than dist/avp)
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { CATALOG, corpus, loadValidate, score } from '../test/catalog/corpus.ts';
+import { inProcess as scoreInProcess, printSummary, summarize, throughBinary } from './_catalog-scores.ts';
 
 const RUNS = Number(process.argv[2] ?? 25);
 const BIN = process.env.AVP_BENCH_BIN || resolve(import.meta.dir, '../dist/avp');
+// Where the hook-cost section copies validators from: the catalog the benched binary embeds (an unedited copy runs
+// in-process), e.g. AVP_BENCH_BIN=/work/main/dist/avp AVP_BENCH_CATALOG=/work/main/validators for the old build.
+const SOURCE = process.env.AVP_BENCH_CATALOG || CATALOG;
 const work = mkdtempSync(join(tmpdir(), 'avp-bench-catalog-'));
-const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 const pad = (s: string, n: number) => s.padEnd(n);
 
-// ---- 1. precision / recall ---------------------------------------------------------------------------------
-console.log('## Catalog: precision and recall on the labelled corpus\n');
+// ---- 1. recall and false positives, per validator and per category ----------------------------------------------
+console.log('## Catalog: recall and false positives on the labelled corpus, per category (in-process validate())');
 const labelled = await corpus();
-console.log(
-  `${pad('validator', 20)} ${pad('cases', 6)} ${pad('pos', 4)} ${pad('neg', 4)} ${pad('TP', 4)} ${pad('FP', 4)} ${pad('precision', 10)} ${pad('recall', 8)} validate() mean`,
-);
-let total = 0;
+const total = Object.values(labelled).reduce((n, cs) => n + cs.length, 0);
+const mine = await scoreInProcess(labelled);
 const inProcess: Array<[string, number]> = [];
-for (const [name, events] of Object.entries(labelled)) {
-  const s = await score(name, events);
-  total += events.length;
-  inProcess.push([name, s.meanMicros]);
-  console.log(
-    `${pad(name, 20)} ${pad(String(events.length), 6)} ${pad(String(s.positives), 4)} ${pad(String(s.negatives), 4)} ${pad(String(s.truePositives), 4)} ${pad(String(s.falsePositives), 4)} ${pad(pct(s.precision), 10)} ${pad(pct(s.recall), 8)} ${s.meanMicros.toFixed(0)} µs`,
+for (const [name, events] of Object.entries(labelled)) inProcess.push([name, (await score(name, events)).meanMicros]);
+console.log(`\n${total} labelled cases.`);
+printSummary(
+  "## Summary, in-process (claimed formats: no-secrets' provider rules and private keys; other validators: all)",
+  [...mine].map(([v, os]) => summarize(v, os)),
+);
+// AVP_BENCH_ONLY=cost skips the slow parts (the corpus through the binary, the field check) to compare hook costs.
+const ONLY_COST = process.env.AVP_BENCH_ONLY === 'cost';
+if (!ONLY_COST) {
+  console.log(`\n## The same corpus through the binary (${BIN} hook, Claude Code inputs, two at a time)\n`);
+  const binary = await throughBinary(labelled, BIN, SOURCE);
+  printSummary(
+    '## Summary, through the binary',
+    [...binary].map(([v, os]) => summarize(v, os)),
   );
-  for (const m of s.missed) console.log(`    missed: ${m}`);
-  for (const f of s.falseAlarms) console.log(`    FALSE POSITIVE: ${f}`);
+  const held = binary.get('no-secrets')!.filter((o) => o.c.heldOut);
+  if (held.length)
+    printSummary('## no-secrets, held-out set only, through the binary', [summarize('no-secrets', held)]);
 }
-console.log(`\n${total} labelled cases; targets: FP = 0 on near misses, recall ≥ 95 %.`);
 
 // ---- 2. hook-call overhead ---------------------------------------------------------------------------------
 function makeProject(name: string, validators: string[]): string {
@@ -51,19 +70,19 @@ function makeProject(name: string, validators: string[]): string {
   mkdirSync(join(root, '.git'), { recursive: true });
   mkdirSync(join(root, 'src'), { recursive: true });
   writeFileSync(join(root, 'src/config.ts'), 'export const API_KEY = process.env.API_KEY;\n');
-  for (const v of validators) cpSync(join(CATALOG, v), join(root, '.avp/validators', v), { recursive: true });
+  for (const v of validators) cpSync(join(SOURCE, v), join(root, '.avp/validators', v), { recursive: true });
   return root;
 }
 
 const home = join(work, 'home');
 mkdirSync(home, { recursive: true });
-const write = (root: string) => ({
+const write = (root: string, content = 'export const API_KEY = process.env.API_KEY;\n') => ({
   session_id: 'bench',
   transcript_path: join(home, 't.jsonl'),
   cwd: root,
   hook_event_name: 'PostToolUse',
   tool_name: 'Write',
-  tool_input: { file_path: join(root, 'src/config.ts'), content: 'export const API_KEY = process.env.API_KEY;\n' },
+  tool_input: { file_path: join(root, 'src/config.ts'), content },
   tool_response: {
     type: 'create',
     filePath: join(root, 'src/config.ts'),
@@ -123,6 +142,39 @@ setups.push({
   input: write,
   baseline: 'no validator (PostToolUse Write)',
 });
+// A realistic source file (this bench's own text, ~300 lines): what the rules cost per line shows here.
+const bigFile = readFileSync(join(import.meta.dir, 'hook.ts'), 'utf8');
+setups.push({
+  label: 'no-secrets, 300-line Write (Post)',
+  root: join(work, 'secrets'),
+  input: (root) => write(root, bigFile),
+  baseline: 'no validator (PostToolUse Write)',
+});
+if (existsSync(join(SOURCE, 'no-secrets-before'))) {
+  const before = makeProject('secrets-before', ['no-secrets-before']);
+  const pre = (root: string, content?: string) => {
+    const { tool_response: _, ...rest } = write(root, content);
+    return { ...rest, hook_event_name: 'PreToolUse' };
+  };
+  setups.push({
+    label: 'no-secrets-before (PreToolUse Write)',
+    root: before,
+    input: pre,
+    baseline: 'no validator (PostToolUse Write)',
+  });
+  setups.push({
+    label: 'no-secrets-before, 300-line Write',
+    root: before,
+    input: (root) => pre(root, bigFile),
+    baseline: 'no validator (PostToolUse Write)',
+  });
+  setups.push({
+    label: 'no-secrets-before (PreToolUse Bash)',
+    root: before,
+    input: bash,
+    baseline: 'no validator (PreToolUse Bash)',
+  });
+}
 setups.push({
   label: 'no-secrets as a process',
   root: join(work, 'secrets'),
@@ -246,7 +298,7 @@ for (const [name, us] of inProcess) console.log(`  in-process ${pad(name, 20)} $
 // ---- 4. field check: real third-party code that holds no secrets ------------------------------------------------
 // Every source file of the installed npm packages, judged as if an agent had just written it. Anything flagged is a
 // false positive (or a documented example that slipped through), so this estimates precision outside the corpus.
-{
+if (!ONLY_COST) {
   const modules = resolve(import.meta.dir, '../node_modules');
   const files: string[] = [];
   const walk = (d: string) => {

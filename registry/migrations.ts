@@ -1,4 +1,5 @@
 import type { SQL } from 'bun';
+import { CACHE_MIGRATIONS } from './metadata-cache.ts';
 import { SCALE_MIGRATIONS } from './migrations-scale.ts';
 
 /**
@@ -80,6 +81,7 @@ const MIGRATIONS: Migration[] = [
     ],
   },
   ...SCALE_MIGRATIONS,
+  ...CACHE_MIGRATIONS,
 ];
 
 /**

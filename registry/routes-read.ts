@@ -1,3 +1,4 @@
+import { highestMatching } from '../src/registry-client/semver.ts';
 import { BlobStore } from './blobs.ts';
 import { badRequest, json, notFound } from './errors.ts';
 import { detailOf, summaryOf, versionListOf, versionOf } from './shapes.ts';
@@ -56,12 +57,21 @@ export async function latest(ctx: Ctx, req: Request, name: string): Promise<Resp
   return json(versionOf(v, pkg.type, ctx.baseUrl(req)));
 }
 
-/** `GET /api/packages/{name}/{version}` — yanked versions answer too (flagged), for exact lockfile pins. */
+/**
+ * `GET /api/packages/{name}/{version}` — yanked versions answer too (flagged), for exact lockfile pins. The reference
+ * client puts the spec into the path as typed (`name@^1.0` → `/api/packages/name/%5E1.0`), so a spec that is no
+ * stored version resolves as the client does: `v1.0.0` as `1.0.0`, a range to its highest unyanked version.
+ */
 export async function version(ctx: Ctx, req: Request, name: string, ver: string): Promise<Response> {
   const pkg = await ctx.store.getPackage(name);
   if (!pkg) throw notFound(`package ${name} not found`);
-  const v = await ctx.store.getVersion(name, ver);
-  if (!v) throw notFound(`package ${name} has no version ${ver}`);
+  let v = await ctx.store.getVersion(name, ver);
+  if (!v) {
+    const listed = (await ctx.store.listVersions(name, { includeYanked: false })).map((r) => r.version);
+    const best = highestMatching(listed, ver);
+    if (best) v = await ctx.store.getVersion(name, best);
+  }
+  if (!v) throw notFound(`package ${name} has no version matching ${ver}`);
   return json(versionOf(v, pkg.type, ctx.baseUrl(req)));
 }
 

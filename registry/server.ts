@@ -7,6 +7,7 @@ import { BlobStore } from './blobs.ts';
 import { LIMITS } from './body.ts';
 import { HttpError, badRequest, json, notFound, toResponse } from './errors.ts';
 import { health } from './health.ts';
+import { MetadataCache } from './metadata-cache.ts';
 import { DEFAULT_WRITES_PER_MINUTE } from './rate-limit.ts';
 import { routePage } from './routes-pages.ts';
 import * as auth from './routes-auth.ts';
@@ -26,6 +27,8 @@ export interface Ctx {
   originOf(req: Request): Origin;
   /** The public base URL for `downloadUrl`s: `--base-url`, else a loopback origin the request was addressed to. */
   baseUrl(req: Request): string;
+  /** Package-metadata answers kept while their package is unchanged (registry/metadata-cache.ts). */
+  cache?: MetadataCache;
 }
 
 export interface ServeOptions {
@@ -132,18 +135,22 @@ export async function route(ctx: Ctx, req: Request): Promise<Response> {
     throw methodNotAllowed('GET, POST');
   }
   const name = a!;
+  // The metadata reads, answered from the cache while the package is unchanged (the key holds the base URL: the
+  // version answers carry absolute download URLs).
+  const cached = (build: () => Promise<Response>) =>
+    ctx.cache ? ctx.cache.answer(name, `${ctx.baseUrl(req)}\n${url.pathname}`, build) : build();
   if (seg.length === 3) {
     if (name === 'updates' && m === 'POST') return write.updates(ctx, req);
-    if (m === 'GET') return read.detail(ctx, name);
+    if (m === 'GET') return cached(() => read.detail(ctx, name));
     throw methodNotAllowed('GET');
   }
   if (seg.length === 4) {
     if (b === 'latest' || b === 'versions' || b === 'owners') {
       if (m !== 'GET') throw methodNotAllowed('GET');
-      if (b === 'latest') return read.latest(ctx, req, name);
-      return b === 'versions' ? read.versions(ctx, name) : write.listOwners(ctx, name);
+      if (b === 'latest') return cached(() => read.latest(ctx, req, name));
+      return b === 'versions' ? cached(() => read.versions(ctx, name)) : write.listOwners(ctx, name);
     }
-    if (m === 'GET') return read.version(ctx, req, name, b!);
+    if (m === 'GET') return cached(() => read.version(ctx, req, name, b!));
     if (m === 'DELETE') return write.yank(ctx, req, name, b!);
     throw methodNotAllowed('GET, DELETE');
   }
@@ -170,6 +177,7 @@ export async function startRegistry(opts: ServeOptions): Promise<RunningRegistry
   let server: ReturnType<typeof Bun.serve>;
   let sweeper: ReturnType<typeof setInterval> | undefined;
   let archives: Archives;
+  let cache: MetadataCache | undefined;
   try {
     archives = await openArchives(opts.archives, store, blobs);
     const ctx: Ctx = {
@@ -179,6 +187,7 @@ export async function startRegistry(opts: ServeOptions): Promise<RunningRegistry
       writeLimit: opts.writeLimit ?? DEFAULT_WRITES_PER_MINUTE,
       originOf: (req) => origins.get(req) ?? { ip: null, forwardedFor: null },
       baseUrl: baseUrlFor(opts.baseUrl?.replace(/\/+$/, ''), () => ownUrl),
+      cache: (cache = new MetadataCache(store, store.file)),
     };
     // Objects of uploads whose server was killed mid-publish: swept at start and every few minutes after.
     const sweep = () => archives.sweep().catch((e: unknown) => opts.onError?.(e, new Request('http://sweep/')));
@@ -188,6 +197,7 @@ export async function startRegistry(opts: ServeOptions): Promise<RunningRegistry
     server = serve(ctx, opts, origins);
   } catch (e) {
     clearInterval(sweeper);
+    cache?.close();
     await store.close();
     throw e;
   }
@@ -201,6 +211,7 @@ export async function startRegistry(opts: ServeOptions): Promise<RunningRegistry
     async stop() {
       clearInterval(sweeper);
       await server.stop(true);
+      cache?.close();
       await store.close();
     },
   };

@@ -97,10 +97,13 @@ function isUniqueViolation(e: unknown): boolean {
 export class Store {
   readonly db: SQL;
   readonly engine: Engine;
+  /** The SQLite file (undefined on PostgreSQL). */
+  readonly file: string | undefined;
 
-  private constructor(db: SQL, engine: Engine) {
+  private constructor(db: SQL, engine: Engine, file?: string) {
     this.db = db;
     this.engine = engine;
+    this.file = file;
   }
 
   /** Opens (creating the data dir and SQLite file when needed) and migrates. */
@@ -129,7 +132,7 @@ export class Store {
         await Bun.sleep(50 * attempt + Math.random() * 50);
       }
     }
-    return new Store(db, engine);
+    return new Store(db, engine, engine === 'sqlite' ? url.slice('sqlite://'.length) : undefined);
   }
 
   async close(): Promise<void> {
@@ -264,17 +267,21 @@ export class Store {
     });
   }
 
-  /** Recomputes `latest` and copies that version's metadata (description, tags…) onto the package. */
+  /**
+   * Recomputes `latest` and copies that version's metadata (description, tags…) onto the package. Every change to a
+   * package's versions passes here (publish, yank, purge), so it also bumps `revision`, the metadata cache's stamp.
+   */
   async refreshLatest(tx: SQL, name: string, now: string): Promise<void> {
     const rows = (await tx`SELECT * FROM versions WHERE name = ${name} AND yanked = 0`) as any[];
     const latest = pickLatest(rows.map((r) => r.version));
     const row = rows.find((r) => r.version === latest);
     if (!row) {
-      await tx`UPDATE packages SET latest = ${null}, updated_at = ${now} WHERE name = ${name}`;
+      await tx`UPDATE packages SET latest = ${null}, updated_at = ${now}, revision = revision + 1 WHERE name = ${name}`;
       return;
     }
     await tx`UPDATE packages SET latest = ${latest}, description = ${row.description}, author = ${row.author},
-      license = ${row.license}, readme = ${row.readme}, updated_at = ${now} WHERE name = ${name}`;
+      license = ${row.license}, readme = ${row.readme}, updated_at = ${now}, revision = revision + 1
+      WHERE name = ${name}`;
     await tx`DELETE FROM package_tags WHERE name = ${name}`;
     for (const tag of new Set(JSON.parse(row.tags) as string[]))
       await tx`INSERT INTO package_tags (name, tag) VALUES (${name}, ${tag})`;

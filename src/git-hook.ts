@@ -8,9 +8,11 @@
  * - anything else (lefthook, the pre-commit framework, a hand-written hook): nothing is written; the error says
  *   what to add to that tool's configuration.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { AvpError } from './errors.ts';
+import { writeFileAtomic } from './os/atomic-write.ts';
+import { gitSync } from './os/git.ts';
 
 const BEGIN = '# >>> avp pre-commit (written by `avp init --git-hook`) >>>';
 const END = '# <<< avp pre-commit <<<';
@@ -26,8 +28,9 @@ export interface GitHookResult {
 }
 
 function git(cwd: string, args: string[]): string | undefined {
-  const p = Bun.spawnSync(['git', ...args], { cwd, stdout: 'pipe', stderr: 'pipe' });
-  return p.exitCode === 0 ? p.stdout.toString().trim() : undefined;
+  const p = gitSync(args, { cwd });
+  if (!p) throw new Error('git is not installed');
+  return p.code === 0 ? p.stdout.toString().trim() : undefined;
 }
 
 /** Quotes a word for `sh`. */
@@ -79,10 +82,7 @@ function foreignHookFix(text: string): string {
 /** Writes (atomically) an executable hook file. */
 function writeHook(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.avp-${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o755 });
-  chmodSync(tmp, 0o755);
-  renameSync(tmp, path);
+  writeFileAtomic(path, text, { mode: 0o755, exactMode: true });
 }
 
 /** Installs (or updates) the pre-commit hook for the project at `projectRoot`. */

@@ -80,9 +80,9 @@ export function findProjectRoot(cwd: string, env: NodeJS.ProcessEnv = process.en
 }
 
 /**
- * True when avp may keep state (`.avp/state`, logs, caches) under `root`: an existing directory that is a project
- * (`.avp/` or `.git/`) or the one the host named as the project. Never a missing directory, never `/` or a home
- * folder that merely happened to be the working directory.
+ * True when avp may keep state for `root` (logs and caches under it, session state under `$AVP_HOME`): an existing
+ * directory that is a project (`.avp/` or `.git/`) or the one the host named as the project. Never a missing
+ * directory, never `/` or a home folder that merely happened to be the working directory.
  */
 export function isProjectRoot(
   root: string,

@@ -113,7 +113,7 @@ export async function doctorReport(opts: {
 
   const { discover } = await import('../validator/discover.ts');
   const found = await discover({ projectRoot, env });
-  const llm = found.validators.filter((v) => !v.spec.script);
+  const llm = found.validators.filter((v) => !v.spec.script && !v.notRun);
   report.validators = {
     loaded: found.validators.length,
     script: found.validators.length - llm.length,
@@ -141,8 +141,14 @@ export async function doctorReport(opts: {
     for (const f of a.files) report.hooks.push({ agent: a.agent, file: f.file, events: f.events });
     report.problems.push(...a.problems);
   }
+  // No hook, nothing is checked: that is broken, whatever else works.
   if (!report.hooks.length)
-    report.notes.push('no agent hook calls avp: run `avp init` (or `avp init --agent <name>`) to install it');
+    report.problems.push('no hook installed: no agent calls avp; run `avp init` (or `avp init --agent <name>`)');
+  const { hooksOff } = await import('../trust/hook-switches.ts');
+  for (const h of report.hooks) {
+    const off = hooksOff({ path: h.file });
+    if (off) report.problems.push(`${h.file} calls avp, but ${h.agent} may not run it: ${off}`);
+  }
   return report;
 }
 

@@ -4,17 +4,7 @@
  * parse-and-reprint), so comments survive, a second `init` changes nothing, and `deinit` after `init` gives back
  * the original text. A file that does not parse is refused with its line and column, never overwritten.
  */
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { isAvpHookCommand } from '../trust/avp-command.ts';
 import {
@@ -28,6 +18,7 @@ import {
   type ParseError,
 } from 'jsonc-parser';
 import { AvpError } from '../errors.ts';
+import { writeFileAtomic } from '../os/atomic-write.ts';
 
 export type SettingsScope = 'project' | 'local' | 'user';
 
@@ -331,14 +322,11 @@ export function writeSettings(path: string, text: string): void {
   assertWritable(path);
   const target = existsSync(path) ? realpathSync(path) : path;
   const mode = existsSync(target) ? statSync(target).mode & 0o7777 : undefined;
-  const tmp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(tmp, text, mode === undefined ? undefined : { mode });
-    if (mode !== undefined) chmodSync(tmp, mode); // the umask narrowed it
-    renameSync(tmp, target);
+    // The mode exactly: the umask would narrow it.
+    writeFileAtomic(target, text, mode === undefined ? {} : { mode, exactMode: true });
   } catch (e) {
-    rmSync(tmp, { force: true });
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') throw e;
     throw new AvpError('settings-write', `could not be written (${code}); avp did not change it`, {

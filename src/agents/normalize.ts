@@ -9,6 +9,7 @@
 import { resolve } from 'node:path';
 import { AvpError } from '../errors.ts';
 import type { FileChange, HookEvent } from '../protocol/event.ts';
+import { TOOL_TRIGGERS } from '../protocol/trigger.ts';
 import { diffForCreate, diffFromHunks, isPatchHunks, type PatchHunk } from '../file-changes/diff.ts';
 import { locateProject, relativize } from '../paths.ts';
 import { checkPathBounds, PathResolver, type RealPath } from '../os/real-paths.ts';
@@ -43,14 +44,8 @@ export interface NormalizeSpec extends Pick<AgentAdapter, 'name' | 'displayName'
   stopHookActive?(raw: Record<string, unknown>, trigger: string): boolean | undefined;
 }
 
-/** Triggers whose events carry `tool_name` / `tool_input`. */
-const TOOL_EVENTS = new Set([
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'PermissionRequest',
-  'PermissionDenied',
-]);
+/** Events that carry `tool_name` / `tool_input`: the tool triggers, and Claude Code's PermissionDenied (no trigger). */
+const TOOL_EVENTS = new Set<string>([...TOOL_TRIGGERS, 'PermissionDenied']);
 
 /** The input field that `triggerMatcher` is compared with, per lifecycle trigger. */
 const MATCHER_FIELD: Record<string, string> = {

@@ -3,11 +3,12 @@
  * annotations, JUnit XML, under `formats/`). `--format` takes one of them for stdout and any others as
  * `NAME=FILE`, so one run (one set of judge calls) feeds the log, code scanning and the test report at once.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { AvpError } from '../errors.ts';
 import type { FormatContext } from './formats/findings.ts';
 import type { CheckResult } from './run.ts';
+import { writeFileAtomic } from '../os/atomic-write.ts';
 
 export const FORMATS = ['text', 'json', 'sarif', 'github', 'junit'] as const;
 export type FormatName = (typeof FORMATS)[number];
@@ -106,9 +107,7 @@ export async function renderCheck(r: CheckResult, format: FormatName, ctx: Forma
 export function writeReportFile(path: string, text: string): void {
   try {
     mkdirSync(dirname(path), { recursive: true });
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
+    writeFileAtomic(path, text);
   } catch (e) {
     throw new AvpError('check-output', `could not write ${path}: ${(e as Error).message}`, {
       fix: 'check that the folder is writable, or pick another path for --format NAME=FILE',

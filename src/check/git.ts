@@ -3,30 +3,22 @@
  * means as two revisions (`REV` → the working tree, `A..B`, `A...B` from the merge base).
  */
 import { AvpError } from '../errors.ts';
+import { gitSync } from '../os/git.ts';
 
 /** Runs git in `root`; stdout, or undefined when it failed and `allowFail` is set (else an AvpError). */
 export function git(root: string, args: string[], allowFail = false, stdin?: Buffer): Buffer | undefined {
-  let p: ReturnType<typeof Bun.spawnSync>;
-  try {
-    p = Bun.spawnSync(['git', ...args], {
-      cwd: root,
-      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
-      stdin: stdin ?? 'ignore',
-      stdout: 'pipe',
-      stderr: 'pipe',
-    });
-  } catch {
+  const p = gitSync(args, { cwd: root, stdin, noOptionalLocks: true, stderr: true });
+  if (!p)
     throw new AvpError('check-git', 'git is not installed', {
       fix: 'install git, or pass the files to check as arguments',
     });
-  }
-  if (p.exitCode !== 0) {
+  if (p.code !== 0) {
     if (allowFail) return undefined;
-    throw new AvpError('check-git', `git ${args.join(' ')} failed: ${p.stderr!.toString().trim().split('\n')[0]}`, {
+    throw new AvpError('check-git', `git ${args.join(' ')} failed: ${p.stderr.trim().split('\n')[0]}`, {
       fix: 'run avp check inside a git repository with a valid revision, or pass files as arguments',
     });
   }
-  return p.stdout as Buffer;
+  return p.stdout;
 }
 
 /** A `--diff` argument resolved: the change goes from `from` to `to` (undefined = the working tree). */

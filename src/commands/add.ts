@@ -32,7 +32,7 @@ export default defineCommand({
   run({ args }) {
     return runCommand(async () => {
       const [
-        { addValidator },
+        { addValidator, prepareAdd },
         { scopeOf, applyQuiet, printJson },
         { terminalProgress },
         { findProjectRoot },
@@ -53,34 +53,36 @@ export default defineCommand({
         const { withNameSuggestion } = await import('./validator-names.ts');
         throw await withNameSuggestion(e, spec, projectRoot, 'add');
       };
+      const addOptions = {
+        scope,
+        projectRoot,
+        cwd: process.cwd(),
+        registry: args.registry,
+        offline: args.offline,
+        force: args.force,
+      };
+      // Each package is downloaded once: the judge check reads the same bytes that are then installed.
+      const prepared = [];
+      for (const spec of specs) {
+        const progress = terminalProgress(`downloading ${spec}`, args);
+        const ready = await prepareAdd(spec, { ...addOptions, progress: progress.onProgress })
+          .finally(() => progress.done())
+          .catch(suggest(spec));
+        prepared.push({ spec, ready });
+      }
       // An LLM validator without a judge would block every event it matches: refused before anything is installed.
       if (!args.force) {
         const { refuseWithoutJudge } = await import('../judges/add-check.ts');
-        const check = {
-          projectRoot,
-          cwd: process.cwd(),
-          env: process.env,
-          scope,
-          registry: args.registry,
-          offline: args.offline,
-        };
-        for (const spec of specs) await refuseWithoutJudge([spec], check).catch(suggest(spec));
+        const check = { projectRoot, cwd: process.cwd(), env: process.env, scope };
+        for (const { spec, ready } of prepared)
+          await refuseWithoutJudge([{ spec, fetched: ready.fetched }], check).catch(suggest(spec));
       }
       const results = [];
-      for (const spec of specs) {
-        const progress = terminalProgress(`downloading ${spec}`, args);
-        const result = await addValidator(spec, {
-          scope,
-          projectRoot,
-          cwd: process.cwd(),
-          registry: args.registry,
-          offline: args.offline,
-          force: args.force,
-          progress: progress.onProgress,
-        })
-          .finally(() => progress.done())
-          .catch(suggest(spec));
-        results.push(result);
+      for (const { spec, ready } of prepared) {
+        const result = await addValidator(spec, addOptions, ready).catch(suggest(spec));
+        const notRun = await toolRulesOf(result.dir, scope);
+        results.push(notRun.length ? { ...result, notRun } : result);
+        if (notRun.length) log.info(toolRulesNote(result.name, notRun));
         const from = result.replaced && result.replaced !== result.version ? ` (was ${result.replaced})` : '';
         if (result.fallback) {
           log.warn(
@@ -113,3 +115,21 @@ export default defineCommand({
     });
   },
 });
+
+/** The reference tool rules a package brought, which avp loads and never runs (ids with the program they name). */
+async function toolRulesOf(dir: string, scope: 'user' | 'project'): Promise<Array<{ id: string; why: string }>> {
+  const { loadValidatorsAt } = await import('../validator/load.ts');
+  return loadValidatorsAt(dir, scope)
+    .validators.filter((v) => v.notRun)
+    .map((v) => ({ id: v.id, why: v.notRun! }));
+}
+
+/** Said at install: which rules will not run, and what runs in their place. */
+function toolRulesNote(name: string, notRun: Array<{ id: string; why: string }>): string {
+  const programs = [...new Set(notRun.map((t) => /\(([^)]+)\)$/.exec(t.why)?.[1]).filter(Boolean))];
+  return (
+    `${name}: ${notRun.length} tool rule${notRun.length === 1 ? '' : 's'} not run (${notRun.map((t) => t.id).join(', ')})` +
+    `${programs.length ? `; they run ${programs.join(', ')}` : ''}. avp runs no tool programs: the prompt rules they ` +
+    'supersede run instead, as the reference does when a tool is missing. `avp list` marks them "not run".'
+  );
+}

@@ -37,7 +37,13 @@ export interface ListedValidator {
   once: boolean;
   timeout: number;
   tags: string[];
-  judge: 'script' | 'llm';
+  judge: 'script' | 'llm' | 'tool';
+  /** A RuleSet rule's own match, narrowing the RuleSet's (`tools`/`files` above). */
+  ruleMatch?: { tools?: string[]; files?: string[] };
+  /** Why it never runs (a reference tool rule). */
+  notRun?: string;
+  /** The rules this tool rule replaces while its tool is healthy (never in avp, which runs no tools). */
+  supersedes?: string[];
 }
 
 /** The `--json` document of `avp list`. */
@@ -66,7 +72,10 @@ export function listJson(d: Discovery, ctx: ListContext = {}) {
       once: v.spec.once,
       timeout: v.spec.timeout,
       tags: v.spec.tags,
-      judge: v.spec.script ? 'script' : 'llm',
+      judge: v.notRun ? 'tool' : v.spec.script ? 'script' : 'llm',
+      ...(v.spec.ruleMatch ? { ruleMatch: v.spec.ruleMatch } : {}),
+      ...(v.notRun ? { notRun: v.notRun } : {}),
+      ...(v.supersedes ? { supersedes: v.supersedes } : {}),
     };
   });
   return { validators, errors: d.errors, warnings: d.warnings, shadowed: d.shadowed };
@@ -88,6 +97,8 @@ function matchers(v: ListedValidator): string {
   const parts: string[] = [];
   if (v.tools) parts.push(`tools=${v.tools.join(',')}`);
   if (v.files) parts.push(`files=${v.files.join(',')}`);
+  if (v.ruleMatch?.tools) parts.push(`rule-tools=${v.ruleMatch.tools.join(',')}`);
+  if (v.ruleMatch?.files) parts.push(`rule-files=${v.ruleMatch.files.join(',')}`);
   if (v.triggerMatcher !== undefined) parts.push(`when=${v.triggerMatcher}`);
   if (v.once) parts.push('once');
   return parts.join(' ') || '*';
@@ -106,13 +117,21 @@ export function listText(d: Discovery, ctx: ListContext = {}): string {
           v.version ?? '-',
           v.scope,
           v.fallbackFrom ? `${v.source} (fallback)` : v.source,
-          v.disabled ? 'disabled' : 'on',
+          v.disabled ? 'disabled' : v.notRun ? 'not run' : 'on',
           v.trigger,
           v.severity,
           v.judge,
           matchers(v),
         ]),
       ),
+    );
+  }
+  const tools = j.validators.filter((v) => v.notRun);
+  if (tools.length) {
+    out.push(
+      '',
+      `Not run: ${tools.length} tool rule${tools.length === 1 ? '' : 's'} (a program instead of a prompt; avp runs no ` +
+        'tool programs, so the prompt rules they supersede run instead, as the reference does when a tool is missing)',
     );
   }
   if (j.shadowed.length) {

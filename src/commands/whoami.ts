@@ -20,7 +20,12 @@ export default defineCommand({
       const token = tokenFor(base);
       if (!token) throw notLoggedIn(base);
       const who = await verifyToken(base, token.token);
-      const tokenSource = token.source === 'env' ? (token.variable ?? 'AVP_TOKEN') : 'credentials file';
+      const tokenSource =
+        token.source === 'env'
+          ? (token.variable ?? 'AVP_TOKEN')
+          : token.source === 'reference-file'
+            ? `${token.file} (the reference client's login)`
+            : 'credentials file';
       if (args.json) return printJson({ registry: base, email: who.email, name: who.name, tokenSource });
       process.stdout.write(
         `${who.name ?? '?'}${who.email ? ` <${who.email}>` : ''} on ${base} (token from ${tokenSource})\n`,

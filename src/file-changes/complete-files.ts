@@ -12,6 +12,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { applyPatchSection } from './patch.ts';
 import type { FileChange, HookEvent } from '../protocol/event.ts';
 import { applyEditsBounded, diffTextsWithin, EDIT_BOUNDS, toolEdits } from './diff.ts';
+import { isEvent } from '../protocol/trigger.ts';
 
 /** Files larger than this are not read into the prompt (validators still see the path and the proposed edit). */
 const MAX_READ_BYTES = 2 * 1024 * 1024;
@@ -71,7 +72,7 @@ function proposedAfter(
  */
 async function completePatch(event: HookEvent, change: FileChange, deadline: number | undefined): Promise<FileChange> {
   const next = { ...change };
-  if (event.event === 'PostToolUse') {
+  if (isEvent(event, 'PostToolUse')) {
     const current = await readCurrent(next.path);
     if (typeof current === 'string') next.after = current;
     return next;
@@ -99,7 +100,7 @@ async function complete(event: HookEvent, change: FileChange, deadline: number |
   const rebuild = isEdit && typeof change.before === 'string' && change.after === undefined;
   if (change.diff !== undefined && !rebuild) return change;
   const next = { ...change };
-  const pending = event.event !== 'PostToolUse';
+  const pending = !isEvent(event, 'PostToolUse');
   if (pending && next.before === undefined && event.tool !== 'NotebookEdit') {
     const current = await readCurrent(next.path);
     if (current !== undefined) {

@@ -8,6 +8,7 @@
  */
 import type { AgentAdapter } from '../agents/types.ts';
 import type { HookEvent } from '../protocol/event.ts';
+import { isStopTrigger } from '../protocol/trigger.ts';
 import { observesOnlyAfter } from '../session/session.ts';
 import type { Stage } from './context.ts';
 import { acceptedState } from './stages/accepted-state.ts';
@@ -27,7 +28,7 @@ import { stopGuard, stopRecord } from './stages/stop-guard.ts';
 export function stagesFor(adapter: AgentAdapter, event: HookEvent): [string, Stage][] {
   // Carried findings live in the session: without one (or without a project) there is nothing to carry.
   const carries = !event.stateless && !!event.sessionId && observesOnlyAfter(adapter);
-  const stop = event.event === 'Stop' || event.event === 'SubagentStop';
+  const stop = isStopTrigger(event.event);
   const when = (on: boolean, stages: [string, Stage][]) => (on ? stages : []);
   return [
     ['accepted state', acceptedState],

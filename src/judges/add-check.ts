@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { AvpConfig } from '../config/types.ts';
 import { AvpError } from '../errors.ts';
 import type { Validator } from '../validator/types.ts';
+import type { Fetched } from '../registry-client/sources.ts';
 import { HOW_TO_CONFIGURE } from './detect.ts';
 import { checkJudge, checkJudges } from './judge-check.ts';
 
@@ -23,28 +24,23 @@ export interface AddCheckOptions {
   offline?: boolean;
 }
 
-/** The validators a spec would install, read from a throwaway copy of the package (nothing is installed). */
-async function validatorsOf(spec: string, opts: AddCheckOptions): Promise<{ name: string; validators: Validator[] }> {
-  const [{ parseSpec }, { fetchSpec }, { isPackageName }, { extractArchive }, { loadValidatorsAt }] = await Promise.all(
-    [
-      import('../registry-client/resolve.ts'),
-      import('../registry-client/fetch-spec.ts'),
-      import('../registry-client/manifest.ts'),
-      import('../registry-client/archive.ts'),
-      import('../validator/load.ts'),
-    ],
-  );
-  // The same reading of the spec as `addValidator`: offline, a bare name is the catalog's.
-  const parsed =
-    opts.offline && isPackageName(spec)
-      ? ({ kind: 'registry', name: spec, range: 'latest', raw: spec } as const)
-      : await parseSpec(spec, opts.cwd);
-  const fetched = await fetchSpec(parsed, { ...opts });
+/** What `avp add` fetched for one spec: checked here, then installed as it is (one download, not two). */
+export interface FetchedSpec {
+  spec: string;
+  fetched: Fetched;
+}
+
+/** The validators a fetched package would install, read from a throwaway copy of it (nothing is installed). */
+async function validatorsOf(fetched: Fetched, scope: AddCheckOptions['scope']): Promise<Validator[]> {
+  const [{ extractArchive }, { loadValidatorsAt }] = await Promise.all([
+    import('../registry-client/archive.ts'),
+    import('../validator/load.ts'),
+  ]);
   const root = mkdtempSync(join(tmpdir(), 'avp-add-check-'));
   try {
     const dir = join(root, fetched.name);
     await extractArchive(fetched.info, dir);
-    return { name: fetched.name, validators: loadValidatorsAt(dir, opts.scope).validators };
+    return loadValidatorsAt(dir, scope).validators;
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -62,7 +58,7 @@ function allJudgesWork(config: AvpConfig, env: NodeJS.ProcessEnv, projectRoot: s
  * Throws `add-no-judge` when one of `specs` holds an LLM validator whose judge cannot work (config problems included),
  * naming the validators, what is wrong, every way to configure a judge, and `--force`.
  */
-export async function refuseWithoutJudge(specs: string[], opts: AddCheckOptions): Promise<void> {
+export async function refuseWithoutJudge(specs: FetchedSpec[], opts: AddCheckOptions): Promise<void> {
   const { loadConfig } = await import('../config/config.ts');
   let config: AvpConfig | undefined;
   let configError: unknown;
@@ -72,9 +68,10 @@ export async function refuseWithoutJudge(specs: string[], opts: AddCheckOptions)
     configError = e;
   }
   if (config && allJudgesWork(config, opts.env, opts.projectRoot)) return;
-  for (const spec of specs) {
-    const { name, validators } = await validatorsOf(spec, opts);
-    const llm = validators.filter((v) => !v.spec.script);
+  for (const { spec, fetched } of specs) {
+    const name = fetched.name;
+    const validators = await validatorsOf(fetched, opts.scope);
+    const llm = validators.filter((v) => !v.spec.script && !v.notRun);
     if (!llm.length) continue;
     if (!config) throw configError;
     const broken = checkJudges(llm, config, opts.env, opts.projectRoot).filter((c) => c.problem && c.validators.length);
@@ -107,7 +104,9 @@ export async function missingJudgeWarning(dirs: string[], opts: AddCheckOptions)
   ]);
   const config = await loadConfig({ cwd: opts.cwd, projectRoot: opts.projectRoot, env: opts.env }).catch(() => null);
   if (!config) return undefined; // an invalid config is reported by every command that reads it
-  const llm = dirs.flatMap((d) => loadValidatorsAt(d, opts.scope).validators).filter((v) => !v.spec.script);
+  const llm = dirs
+    .flatMap((d) => loadValidatorsAt(d, opts.scope).validators)
+    .filter((v) => !v.spec.script && !v.notRun);
   const broken = checkJudges(llm, config, opts.env, opts.projectRoot).filter((c) => c.problem && c.validators.length);
   if (!broken.length) return undefined;
   return (

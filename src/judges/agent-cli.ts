@@ -6,7 +6,7 @@
  * that still runs finds avp passing at once. The process group is killed on timeout or signal (os/spawn.ts).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runProcess, stderrNote } from '../os/spawn.ts';
 import { AvpError } from '../errors.ts';
@@ -17,6 +17,7 @@ import { AGENT_CLI_SPECS, type AgentCliBackend } from './agent-cli-specs.ts';
 import type { Answer, AskOptions, Transport } from './llm-judge.ts';
 import { REPAIR_INSTRUCTION } from './llm-judge.ts';
 import type { Prompt } from './prompt.ts';
+import { writeFileAtomic } from '../os/atomic-write.ts';
 
 /** Variables an agent sets for its hooks: the judge is a session of its own, not a part of the calling one. */
 const AGENT_SESSION_VARS = [
@@ -55,9 +56,7 @@ export function judgeSettingsFile(backend: AgentCliBackend, env: NodeJS.ProcessE
     // not written yet
   }
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o600 });
-  renameSync(tmp, file);
+  writeFileAtomic(file, text, { mode: 0o600 });
   return file;
 }
 

@@ -6,21 +6,13 @@
  *
  * The lookup is on the hook path: node:fs and Bun's sha256 only, no valibot, no prompt building.
  */
-import {
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, utimesSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { HookEvent } from '../protocol/event.ts';
 import { avpHome } from '../paths.ts';
 import type { Judge, JudgeRequest, JudgeResult, Verdict } from './types.ts';
+import { writeFileAtomic } from '../os/atomic-write.ts';
 
 /** Bump when the prompt or verdict reading changes meaning: old entries then simply stop matching. */
 const CACHE_VERSION = 'avp-verdict-1';
@@ -120,9 +112,7 @@ export function readVerdict(dir: string, key: string): Entry | undefined {
 export function writeVerdict(dir: string, key: string, entry: Omit<Entry, 'v' | 'createdAt'>, maxBytes: number): void {
   mkdirSync(dir, { recursive: true });
   const data = JSON.stringify({ v: CACHE_VERSION, createdAt: new Date().toISOString(), ...entry });
-  const tmp = join(dir, `.${key}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
-  writeFileSync(tmp, data);
-  renameSync(tmp, join(dir, `${key}.json`));
+  writeFileAtomic(join(dir, `${key}.json`), data, { hidden: true });
   evict(dir, maxBytes);
 }
 

@@ -9,6 +9,7 @@ import { relative } from 'node:path';
 import { toolKindOf, type HookEvent } from '../protocol/event.ts';
 import type { Validator } from '../validator/types.ts';
 import { changeSection, clip, clipTail } from './prompt-context.ts';
+import { isStopTrigger } from '../protocol/trigger.ts';
 
 export interface PromptOptions {
   /** For tests only; a real prompt always gets a fresh random nonce. */
@@ -124,7 +125,7 @@ export function eventContext(event: HookEvent): string {
     lines.push('last assistant message:', clip(event.lastMessage, 4_000, 'message truncated'));
   }
   if (event.files.length > 0) {
-    const turn = event.event === 'Stop' || event.event === 'SubagentStop';
+    const turn = isStopTrigger(event.event);
     lines.push(turn ? `files changed during the turn: ${event.files.length}` : `files changed: ${event.files.length}`);
     let budget = 64_000;
     for (const [i, change] of event.files.entries()) {

@@ -171,7 +171,8 @@ export async function parseScriptOutput(stdout: string, rule: string, stderrTail
   } catch (e) {
     throw new AvpError(
       'judge-unreadable',
-      `the script's JSON is not an AVP response: ${JSON.stringify(text.slice(0, 200))}`,
+      // The reader's own words say which rule was broken (a contradiction, an ambiguous "passed").
+      `the script's JSON is not an AVP response: ${JSON.stringify(text.slice(0, 200))} — ${(e as Error).message}`,
       { fix, cause: e },
     );
   }

@@ -112,6 +112,33 @@ function violationsOf(list: AvpResponse['violations'], rule: string): Violation[
 const quote = (x: unknown) => (JSON.stringify(x) ?? String(x)).slice(0, 60);
 const withText = (said: string | undefined) => (said ? `: ${said}` : '');
 
+/**
+ * A field beside `passed: true` that says no in another vocabulary: a nested verdict that fails (`"verdict": {"passed":
+ * false}`), an agent hook answer that denies (`hookSpecificOutput.permissionDecision: "deny"`, a PermissionRequest's
+ * `decision.behavior: "deny"`) or stops (`continue: false`). A pass contradicted that way is not a verdict.
+ */
+function contradiction(raw: Record<string, unknown>, rule: string): string | undefined {
+  if (raw.continue === false) return '"passed": true with "continue": false';
+  const hso = raw.hookSpecificOutput;
+  if (hso && typeof hso === 'object' && !Array.isArray(hso)) {
+    const out = hso as Record<string, unknown>;
+    const behavior = (out.decision as { behavior?: unknown } | undefined)?.behavior;
+    for (const [name, said] of [
+      ['permissionDecision', out.permissionDecision],
+      ['decision.behavior', behavior],
+    ] as const)
+      if (typeof said === 'string' && !ALLOWING.test(said))
+        return `"passed": true with hookSpecificOutput.${name} ${quote(said)}`;
+  }
+  for (const [key, inner] of Object.entries(raw)) {
+    if (!inner || typeof inner !== 'object' || Array.isArray(inner) || key === 'hookSpecificOutput') continue;
+    const reading = readVerdict(inner, rule);
+    if (reading && !reading.verdict?.passed)
+      return `"passed": true with a nested "${key}" that ${reading.ambiguous ? 'is ambiguous' : 'fails'}`;
+  }
+  return undefined;
+}
+
 /** The AVP form once valibot accepted it; contradictions are failures, an unknown decision next to a pass ambiguous. */
 function readAvp(r: AvpResponse, raw: Record<string, unknown>, rule: string, denied: boolean): Reading {
   const violations = violationsOf(r.violations, rule);
@@ -131,6 +158,8 @@ function readAvp(r: AvpResponse, raw: Record<string, unknown>, rule: string, den
     return { verdict: failure(rule, `the judge said passed with status "${raw.status}"${withText(said)}`) };
   if (typeof decision === 'string' && !ALLOWING.test(decision))
     return { ambiguous: `"passed": true with decision ${quote(decision)}` };
+  const contradicted = contradiction(raw, rule);
+  if (contradicted) return { ambiguous: contradicted };
   return { verdict: { passed: true, violations: [], summary: said || 'passed' } };
 }
 

@@ -7,13 +7,16 @@
  * 2. if any verdict says failed, the last failed one wins (an injected `{"passed":true}` can never outvote the judge's
  *    own failure; an injected failure only blocks, which is the safe side);
  * 3. else anything ambiguous → `judge-unreadable` (the caller asks once for a repair, then fails closed);
- * 4. else a passing JSON verdict next to a decisive DENY/FAIL/BLOCK line is a failure (either may be quoted code);
- * 5. no JSON verdict → an ALLOW/DENY (PASS/FAIL, BLOCK) line; a denying line wins over an allowing one;
+ * 4. else a passing JSON verdict in a reply that says no in any form (`Deny: …`, `❌ DENY`, "I must DENY this change",
+ *    "NOT ALLOWED", `## Verdict: FAIL`, "I cannot approve" — verdict-refusal.ts), or whose own summary does, is a
+ *    failure: the passing object may be the reviewed code's, quoted;
+ * 5. no JSON verdict → a DENY/FAIL/BLOCK line or any other refusal is a failure; else an ALLOW/PASS line is a pass;
  * 6. nothing readable → AvpError `judge-unreadable`.
  */
 import { AvpError } from '../errors.ts';
 import type { FileChange, HookEvent } from '../protocol/event.ts';
 import type { Verdict } from './types.ts';
+import { refusalIn } from './verdict-refusal.ts';
 import { readVerdict, type Reading } from './verdict-schema.ts';
 
 /** Replies longer than this are judged on their last part (a verdict comes at the end of a long reasoning). */
@@ -55,7 +58,7 @@ function matchingBrace(text: string, start: number): number {
 }
 
 const DECISION_LINE =
-  /^[\s>*_#`-]*(?:(?:final\s+)?(?:decision|verdict|result|answer)\s*[:=]?\s*)?[*_`"]*(ALLOW(?:ED)?|APPROVE[D]?|PASS(?:ED)?|DENY|DENIED|BLOCK(?:ED)?|REJECT(?:ED)?|FAIL(?:ED)?)\b[*_`"]*[\s.]*(?:[-—–:]+\s*)?(.*)$/i;
+  /^[\s>*_#`✅✔️☑-]*(?:(?:final\s+)?(?:decision|verdict|result|answer)[*_`"]*\s*[:=]?[*_`"\s]*)?[*_`"]*(ALLOW(?:ED)?|APPROVE[D]?|PASS(?:ED)?|DENY|DENIED|BLOCK(?:ED)?|REJECT(?:ED)?|FAIL(?:ED)?)\b[*_`"]*[\s.]*(?:[-—–:]+\s*)?(.*)$/i;
 
 function textDecision(text: string, rule: string): Verdict | undefined {
   const lines = text.split(/\r?\n/);
@@ -78,24 +81,15 @@ function denial(rule: string, rest: string): Verdict {
 }
 
 /**
- * A line that states a denial outright: `DENY`, `**BLOCKED** — …`, `FAIL: …` (the word upper-case, alone or before a
- * separator) or `Decision: deny` / `Verdict: fail` in any case. Prose such as "Fail when the change adds a key" (a
- * validator's rule, quoted) is not one.
+ * The reply says no somewhere (verdict-refusal.ts: a decisive line, a denying word in capitals, a refusal, a denying
+ * mark), as a failed verdict; `undefined` when it does not. Prose such as "Fail when the change adds a key" (a
+ * validator's rule, quoted) or "nothing to deny" is no denial.
  */
-const DENIAL_AFTER_LABEL =
-  /^[\s>*_#`-]*(?:final\s+)?(?:decision|verdict|result|answer)\s*[:=]?\s*[*_`"]*(?:deny|denied|block(?:ed)?|reject(?:ed)?|fail(?:ed)?)\b[*_`"]*[\s.]*(?:[-—–:]+\s*)?(.*)$/i;
-const DENIAL_ALONE =
-  /^[\s>*_#`-]*[*_`"]*(?:DENY|DENIED|BLOCK(?:ED)?|REJECT(?:ED)?|FAIL(?:ED)?)[*_`"]*\s*(?:$|[-—–:.]+\s*(.*)$)/;
-
-/** A decisive denial line in `text` (see above), as a failed verdict; `undefined` when there is none. */
 export function decisiveDenial(text: string, rule: string): Verdict | undefined {
-  for (const line of text.split(/\r?\n/)) {
-    const m = DENIAL_AFTER_LABEL.exec(line) ?? DENIAL_ALONE.exec(line);
-    if (!m) continue;
-    const v = denial(rule, (m[1] ?? '').trim());
-    return { ...v, summary: `the judge's reply holds a passing JSON verdict and a denial: ${v.summary}` };
-  }
-  return undefined;
+  const said = refusalIn(text);
+  if (said === undefined) return undefined;
+  const v = denial(rule, said);
+  return { ...v, summary: `the judge's reply holds a passing JSON verdict and a denial: ${v.summary}` };
 }
 
 /** The object values one level inside `o` (wrappers such as `{"verdict": {…}}`). */
@@ -132,8 +126,14 @@ export function parseVerdict(text: string, opts: { rule?: string } = {}): Verdic
       fix: 'the judge must answer "passed": true or false (a JSON boolean); the validator fails closed until it does',
     });
   }
-  if (verdicts.length) return decisiveDenial(reply, rule) ?? verdicts[verdicts.length - 1]!;
+  if (verdicts.length) {
+    const last = verdicts[verdicts.length - 1]!;
+    return decisiveDenial(reply, rule) ?? decisiveDenial(last.summary, rule) ?? last;
+  }
   const fromText = textDecision(reply, rule);
+  if (fromText && !fromText.passed) return fromText;
+  const said = refusalIn(reply);
+  if (said !== undefined) return denial(rule, said);
   if (fromText) return fromText;
   throw new AvpError(
     'judge-unreadable',

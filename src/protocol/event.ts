@@ -2,6 +2,7 @@
  * The normalized hook event: what every agent adapter (src/agents/) produces and every later stage consumes. The
  * core reads only these fields, never an agent's own input (`raw`), so it speaks no agent's protocol.
  */
+import type { EventName, Trigger } from './trigger.ts';
 
 /** The agents avp speaks to; the adapter table (src/agents/index.ts) has one entry per name. */
 export type AgentName =
@@ -55,7 +56,7 @@ export interface FileChange {
 export interface HookEvent {
   agent: AgentName;
   /** The AVP trigger (Claude Code's event names, the validators' language), also for events avp does not know. */
-  event: string;
+  event: EventName;
   /** The event's name in the agent's own protocol (`BeforeTool` on Gemini CLI), when it differs from `event`. */
   agentEvent?: string;
   /**
@@ -100,7 +101,7 @@ export interface HookEvent {
    * Codex runs a shell `apply_patch` with a PreToolUse and no PostToolUse, so PostToolUse validators judge the patch
    * before it applies (a refusal before the fact instead of a block after it).
    */
-  alsoTrigger?: string;
+  alsoTrigger?: Trigger;
   cwd: string;
   projectRoot: string;
   /**

@@ -34,6 +34,8 @@ type RequestInit2 = {
   json?: unknown;
   auth?: boolean;
   headers?: Record<string, string>;
+  /** Only the registry itself may answer (a token check): a redirect to another origin is an error naming it. */
+  sameOrigin?: boolean;
 };
 
 /** An answer with what reading its body needs: the final URL and the request's deadline. */
@@ -112,9 +114,15 @@ export class RegistryClient {
       }
       let res: Response;
       // A request without a body must hear back soon: silence is reported well before the whole deadline. An upload
-      // may take long to send, so it only has the deadline.
+      // may take long to send, so it only has the deadline. The silence limit ends when the answer starts: the body is
+      // then read under the deadline alone (one signal for both would cut a slow download at the silence limit).
       const silence = body === undefined ? silenceFromEnv(this.env) : Infinity;
       const started = Date.now();
+      const quiet = new AbortController();
+      const silenceTimer =
+        silence < deadline - started
+          ? setTimeout(() => quiet.abort(new DOMException('silence', 'TimeoutError')), silence)
+          : undefined;
       try {
         res = await fetch(url, {
           method,
@@ -122,19 +130,29 @@ export class RegistryClient {
           body,
           redirect: 'manual',
           decompress: false,
-          signal: AbortSignal.timeout(Math.max(1, Math.min(deadline - Date.now(), silence))),
+          signal: AbortSignal.any([quiet.signal, AbortSignal.timeout(Math.max(1, deadline - Date.now()))]),
         } as RequestInit);
       } catch (e) {
         if (e instanceof Error && e.name === 'TimeoutError') {
-          if (silence < deadline - started) throw silenceError(method, url, silence);
+          if (quiet.signal.aborted) throw silenceError(method, url, silence);
           throw timeoutError(method, url, this.timeoutMs);
         }
         throw networkError(url, e, this.token);
+      } finally {
+        clearTimeout(silenceTimer);
       }
       const location = res.headers.get('location');
       if (res.status >= 300 && res.status < 400 && location) {
         await res.body?.cancel().catch(() => {});
-        url = this.nextHop(method, url, location, res.status);
+        const next = this.nextHop(method, url, location, res.status);
+        if (init.sameOrigin && new URL(next).origin !== origin)
+          throw redirectError(
+            method,
+            url,
+            `to ${redactUserinfo(next)}, another origin: only ${this.base} can say whether it accepts the token, ` +
+              'so avp did not ask there',
+          );
+        url = next;
         continue;
       }
       if (!res.ok) {
@@ -289,7 +307,7 @@ export class RegistryClient {
   }
 
   verify(): Promise<VerifyResult> {
-    return this.json('GET', '/api/auth/cli/verify', answers.verify);
+    return this.json('GET', '/api/auth/cli/verify', answers.verify, { sameOrigin: true });
   }
 
   exchangeCode(code: string): Promise<TokenExchange> {

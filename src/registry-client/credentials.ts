@@ -1,8 +1,10 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AvpError } from '../errors.ts';
 import { avpHome } from '../paths.ts';
 import { RegistryClient } from './api.ts';
+import { writeFileAtomic } from '../os/atomic-write.ts';
 
 /** The credentials file: `{registry, token, email, name}`, mode 0600. */
 export interface Credentials {
@@ -36,10 +38,7 @@ export function readCredentials(env: NodeJS.ProcessEnv = process.env): Credentia
 export function writeCredentials(creds: Credentials, env: NodeJS.ProcessEnv = process.env): string {
   const path = credentialsPath(env);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, path);
+  writeFileAtomic(path, `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600, exactMode: true });
   return path;
 }
 
@@ -51,8 +50,24 @@ export function deleteCredentials(env: NodeJS.ProcessEnv = process.env): boolean
   return true;
 }
 
-/** Where a token came from; `env` (AVP_TOKEN, MIRDAN_TOKEN) cannot be logged out of. */
-export type TokenSource = 'env' | 'file';
+/** Where a token came from; `env` (AVP_TOKEN, MIRDAN_TOKEN) and the reference's file cannot be logged out of. */
+export type TokenSource = 'env' | 'file' | 'reference-file';
+
+/**
+ * The reference client's credentials file, written by its `login`: MIRDAN_CREDENTIALS_PATH, else
+ * `~/.mirdan/credentials`, the same JSON `{registry, token, email, name}`. Read only, and read as the reference reads
+ * it: a file that does not parse is no login (it is not avp's file to complain about).
+ */
+function readReferenceCredentials(env: NodeJS.ProcessEnv): (Credentials & { path: string }) | undefined {
+  const path = env.MIRDAN_CREDENTIALS_PATH || join(env.HOME || homedir(), '.mirdan', 'credentials');
+  try {
+    const data = JSON.parse(readFileSync(path, 'utf8')) as Partial<Credentials>;
+    if (typeof data.token !== 'string' || !data.token || typeof data.registry !== 'string') return undefined;
+    return { ...(data as Credentials), path };
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The token for a registry: AVP_TOKEN wins; else the credentials file's token when it was issued by that registry
@@ -62,12 +77,16 @@ export type TokenSource = 'env' | 'file';
 export function tokenFor(
   registry: string,
   env: NodeJS.ProcessEnv = process.env,
-): { token: string; source: TokenSource; variable?: string } | undefined {
+): { token: string; source: TokenSource; variable?: string; file?: string } | undefined {
   if (env.AVP_TOKEN) return { token: env.AVP_TOKEN, source: 'env', variable: 'AVP_TOKEN' };
   const creds = readCredentials(env);
   if (creds && sameRegistry(creds.registry, registry)) return { token: creds.token, source: 'file' };
   if (env.MIRDAN_TOKEN && sameRegistry(env.MIRDAN_REGISTRY_URL || DEFAULT_REGISTRY, registry))
     return { token: env.MIRDAN_TOKEN, source: 'env', variable: 'MIRDAN_TOKEN' };
+  // Last: a login made with the reference client, for the registry its file names and no other.
+  const ref = readReferenceCredentials(env);
+  if (ref && sameRegistry(ref.registry, registry))
+    return { token: ref.token, source: 'reference-file', file: ref.path };
   return undefined;
 }
 

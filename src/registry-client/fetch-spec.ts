@@ -14,6 +14,8 @@ export interface FetchOptions {
   env: NodeJS.ProcessEnv;
   cwd?: string;
   progress?: ProgressFn;
+  /** `registry` is the one a lock entry recorded (update), not one the user named: the catalog fallback stays. */
+  recorded?: boolean;
 }
 
 /**
@@ -88,12 +90,41 @@ async function fetchRegistry(spec: Extract<Spec, { kind: 'registry' }>, opts: Fe
   try {
     v = await resolveVersion(client, spec.name, spec.range);
   } catch (e) {
+    const named = namedBy(opts, client.base);
+    if (named && isAvpError(e) && cannotAnswer(e)) throw namedRegistryDown(e, named, spec);
     const why = await whyUnavailable(client, spec, e);
     const pkg = why ? await catalogPackage(spec.name) : undefined;
     if (!why || !pkg || (spec.range !== 'latest' && !(await satisfies(pkg.version, spec.range)))) throw e;
     return { ...pkg, fallback: { registry: client.base, reason: why } };
   }
   return fetchRegistryVersion(client, v, { progress: opts.progress });
+}
+
+/** A registry that did not answer: unreachable, silent or past its deadline, or failing with 5xx. */
+function cannotAnswer(e: AvpError): boolean {
+  return e.code === 'registry-unreachable' || e.code === 'registry-timeout' || /^registry-5\d\d$/.test(e.code);
+}
+
+/**
+ * How the user named the registry, when they did (`--registry`, AVP_REGISTRY_URL, MIRDAN_REGISTRY_URL): a registry
+ * named on purpose that cannot answer is an error, never quietly replaced by the catalog. The configured or public
+ * default registry keeps the fallback.
+ */
+function namedBy(opts: FetchOptions, base: string): string | undefined {
+  if (opts.recorded) return undefined;
+  if (opts.registry) return '--registry';
+  if (opts.env.AVP_REGISTRY_URL) return 'AVP_REGISTRY_URL';
+  const mirdan = opts.env.MIRDAN_REGISTRY_URL?.replace(/\/+$/, '');
+  return mirdan && mirdan === base ? 'MIRDAN_REGISTRY_URL' : undefined;
+}
+
+function namedRegistryDown(e: AvpError, named: string, spec: { name: string }): AvpError {
+  return new AvpError(e.code, `${e.message} (the registry ${named} names); nothing was installed`, {
+    fix:
+      `check that registry's URL and that it runs, or name one that answers (--registry URL or AVP_REGISTRY_URL); ` +
+      `for avp's embedded copy on purpose: avp add catalog:${spec.name}`,
+    cause: e,
+  });
 }
 
 /**

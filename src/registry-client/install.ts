@@ -64,7 +64,21 @@ function scopeLock(scope: Scope, projectRoot: string, env: NodeJS.ProcessEnv): s
  * `avp add`: resolve, download, verify, inspect, lint in a staging dir, then install atomically and record it in the
  * scope's lockfile. On any failure nothing changes: the previous version (if any) and the lockfile stay as they were.
  */
-export async function addValidator(spec: string, opts: AddOptions): Promise<AddResult> {
+export async function addValidator(spec: string, opts: AddOptions, prepared?: PreparedAdd): Promise<AddResult> {
+  const env = opts.env ?? process.env;
+  const { fetched, requested } = prepared ?? (await prepareAdd(spec, opts));
+  return installFetched(fetched, { ...opts, env }, requested);
+}
+
+/** A spec fetched and checked, ready to install: `avp add` fetches once and both checks and installs what it got. */
+export interface PreparedAdd {
+  fetched: Fetched;
+  /** The range or ref to record in the lockfile. */
+  requested?: string;
+}
+
+/** Resolves and downloads what `spec` names (the registry's download count rises by one), without installing it. */
+export async function prepareAdd(spec: string, opts: AddOptions): Promise<PreparedAdd> {
   const env = opts.env ?? process.env;
   // Offline means the catalog: a bare name is never taken for a same-named folder in the cwd.
   const parsed =
@@ -78,7 +92,7 @@ export async function addValidator(spec: string, opts: AddOptions): Promise<AddR
       : parsed.kind === 'git' || parsed.kind === 'shorthand'
         ? parsed.ref
         : undefined;
-  return installFetched(fetched, { ...opts, env }, requested);
+  return { fetched, requested };
 }
 
 /** Stages, lints and commits a fetched package (shared by add, update and install). */

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AvpError } from '../errors.ts';
 import { avpHome, projectAvpDir, projectValidatorsDir, userValidatorsDir } from '../paths.ts';
+import { writeFileAtomic } from '../os/atomic-write.ts';
 
 export type Scope = 'user' | 'project';
 export type SourceKind = 'registry' | 'catalog' | 'file' | 'git' | 'url';
@@ -134,7 +135,5 @@ export function writeLockfile(path: string, lf: Lockfile): void {
   const packages: Record<string, LockEntry> = {};
   for (const name of Object.keys(lf.packages).sort()) packages[name] = lf.packages[name]!;
   mkdirSync(join(path, '..'), { recursive: true });
-  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify({ version: '1.0.0', lockfileVersion: 1, packages }, null, 2)}\n`);
-  renameSync(tmp, path);
+  writeFileAtomic(path, `${JSON.stringify({ version: '1.0.0', lockfileVersion: 1, packages }, null, 2)}\n`);
 }

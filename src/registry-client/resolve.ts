@@ -116,12 +116,12 @@ async function nameAndRange(s: string, spec: string): Promise<{ name: string; ra
  */
 export async function resolveVersion(client: RegistryClient, name: string, range: string): Promise<PackageVersion> {
   if (range === 'latest') return client.latest(name);
-  const { default: semver } = await import('./semver.ts');
+  const { default: semver, highestMatching } = await import('./semver.ts');
   const exact = semver.valid(range);
   if (exact) return client.version(name, exact);
   const list = await client.versions(name);
   const versions = (list.versions ?? []).map((v) => v.version).filter((v) => semver.valid(v));
-  const best = semver.maxSatisfying(versions, range);
+  const best = highestMatching(versions, range);
   if (!best) {
     throw new AvpError(
       'version-not-found',

@@ -9,6 +9,7 @@ import { installFetched } from './install.ts';
 import { editedError, editedSinceInstall, installedTreeIntegrity } from './local-edits.ts';
 import { lockfilePath, readLockfile, scopeValidatorsDir, type LockEntry, type Scope } from './lockfile.ts';
 import { fetchDir, fetchGit, fetchRegistryVersion, fetchUrl, integrityMismatch, type Fetched } from './sources.ts';
+import { gitSync } from '../os/git.ts';
 
 /** Fetches exactly what a lock entry recorded, refusing anything that does not hash to the recorded integrity. */
 async function fetchLocked(
@@ -75,16 +76,8 @@ interface PlanItem {
 
 /** Is anything under `.avp/validators/` committed? Then the folder, not the lockfile alone, is the team's truth. */
 function validatorsCommitted(projectRoot: string, dir: string): boolean {
-  try {
-    const p = Bun.spawnSync(['git', 'ls-files', '-z', '--', dir], {
-      cwd: projectRoot,
-      stdout: 'pipe',
-      stderr: 'ignore',
-    });
-    return p.exitCode === 0 && p.stdout.length > 0;
-  } catch {
-    return false;
-  }
+  const p = gitSync(['ls-files', '-z', '--', dir], { cwd: projectRoot });
+  return p?.code === 0 && p.stdout.length > 0;
 }
 
 /**

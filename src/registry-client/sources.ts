@@ -6,6 +6,7 @@ import { RegistryClient } from './api.ts';
 import { inspectArchive, integrityOf, packDirectory, treeIntegrity, type ArchiveInfo } from './archive.ts';
 import type { ProgressFn } from './http.ts';
 import type { LockEntry, SourceKind } from './lockfile.ts';
+import { git as runGit } from '../os/git.ts';
 
 /** A package fetched and checked in memory, ready to be staged. */
 export interface Fetched {
@@ -35,19 +36,11 @@ export async function fetchDir(path: string): Promise<Fetched> {
 }
 
 async function git(args: string[], cwd?: string): Promise<string> {
-  const proc = Bun.spawn(['git', ...args], {
-    cwd,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    stdin: 'ignore',
-    // Never wait for a password prompt: a private repository must fail with a message instead of hanging.
-    env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo' },
-  });
-  const [out, err, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
+  // Never wait for a password prompt: a private repository must fail with a message instead of hanging.
+  const r = await runGit(args, { cwd, noPrompt: true, stderr: true });
+  if (!r) throw Object.assign(new Error('git is not installed'), { code: 'ENOENT' });
+  const { code, stderr: err } = r;
+  const out = r.stdout.toString();
   if (code !== 0) throw new Error(err.trim().split('\n').slice(-2).join(' ') || `git ${args[0]} exited ${code}`);
   return out.trim();
 }

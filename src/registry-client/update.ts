@@ -94,6 +94,7 @@ export async function updateValidators(opts: {
     const fetched = await fetchSpec(parsed, {
       projectRoot: opts.projectRoot,
       registry: opts.registry ?? e.registry ?? e.fallbackFrom,
+      recorded: !opts.registry,
       env,
       progress: opts.progress,
     });

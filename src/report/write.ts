@@ -1,11 +1,12 @@
 /** Builds `avp report`'s page for a period and writes it (atomically: a half-written report never replaces one). */
-import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { AvpError } from '../errors.ts';
 import { computeStats } from '../stats/aggregate.ts';
 import type { Loaded } from '../stats/load.ts';
 import { reportHtml } from './html.ts';
 import { reportSeries } from './series.ts';
+import { writeFileAtomic } from '../os/atomic-write.ts';
 
 /** The page for the loaded period. */
 export function buildReport(loaded: Loaded, now = new Date()): string {
@@ -25,7 +26,5 @@ export function writeReport(path: string, html: string): void {
       fix: `name a file, e.g. --out ${join(path, 'report.html')}`,
     });
   mkdirSync(dirname(path), { recursive: true });
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  writeFileSync(tmp, html);
-  renameSync(tmp, path);
+  writeFileAtomic(path, html, { hidden: true });
 }

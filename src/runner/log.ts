@@ -83,7 +83,11 @@ export function logLines(
         status: r.status,
         ...runCost(r, ctx.cacheEnabled ?? true),
         violations: r.verdict?.violations.length ?? 0,
-        details: r.verdict && r.verdict.violations.length ? r.verdict.violations : undefined,
+        // Without the snippet: the offending code is often the secret itself, and a log is kept for weeks.
+        details:
+          r.verdict && r.verdict.violations.length
+            ? r.verdict.violations.map(({ snippet: _snippet, ...rest }) => rest)
+            : undefined,
         summary: r.verdict?.summary,
         error: r.error,
         skipped: r.skipped,

@@ -8,6 +8,7 @@
 import type { Report, RunError, ValidatorRun } from './types.ts';
 import type { HookEvent } from '../protocol/event.ts';
 import type { Violation } from '../judges/types.ts';
+import { isEvent } from '../protocol/trigger.ts';
 
 /** Named in every block so people always know how to get out of a broken setup. */
 export const KILL_SWITCH =
@@ -178,7 +179,7 @@ export function reportText(
     const lines: string[] = [];
     if (groups.length)
       lines.push(
-        event.event === 'PreToolUse'
+        isEvent(event, 'PreToolUse')
           ? 'Change the tool call so that it satisfies these validators.'
           : 'Fix every violation listed above, then continue.',
       );

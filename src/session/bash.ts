@@ -11,7 +11,7 @@ import type { FileChange, HookEvent } from '../protocol/event.ts';
 import { changesBetween } from './compare.ts';
 import { knowsContent, readText, rememberContent } from './content.ts';
 import { snapshot, type Snapshot } from './fingerprint.ts';
-import { safeSegment, writeAtomic } from './store.ts';
+import { PRIVATE_DIR, safeSegment, writeAtomic } from './store.ts';
 import { recordChanges } from './turn.ts';
 
 /** At most this many dirty/untracked files have their content stored per snapshot (bounds the cost). */
@@ -29,7 +29,7 @@ export function maxFiles(config: AvpConfig): number {
 }
 
 export function saveSnapshot(path: string, snap: Snapshot): void {
-  mkdirSync(join(path, '..'), { recursive: true });
+  mkdirSync(join(path, '..'), { recursive: true, mode: PRIVATE_DIR });
   writeAtomic(path, JSON.stringify(snap));
 }
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Severity } from '../validator/types.ts';
 import type { Violation } from '../judges/types.ts';
 import type { RunError } from '../runner/types.ts';
-import { withLock } from './lock.ts';
+import { withLock } from '../os/dir-lock.ts';
 import { writeAtomic } from './store.ts';
 
 const FILE = 'carried-findings.json';

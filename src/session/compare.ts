@@ -58,13 +58,20 @@ async function earlierTexts(
   return out;
 }
 
-/** The changes between `pre` and `post`, at most `maxFiles` of them, never inside `.avp/`. */
+/** Ignore files' contents at an earlier moment (absolute path → text, null = absent), kept whole with a baseline. */
+export type StartRules = Record<string, string | null>;
+
+/**
+ * The changes between `pre` and `post`, at most `maxFiles` of them, never inside `.avp/`. `rules`: the ignore files
+ * as they were at `pre` (a turn's baseline keeps them), preferred to what avp can recover of them.
+ */
 export async function changesBetween(
   dir: string,
   root: string,
   pre: Snapshot,
   post: Snapshot,
   maxFiles: number,
+  rules?: StartRules,
 ): Promise<FileChange[]> {
   const git =
     pre.mode === 'git' && post.mode === 'git' && pre.git && post.git ? { a: pre.git, b: post.git } : undefined;
@@ -82,7 +89,8 @@ export async function changesBetween(
     if (ignoreFiles.length || excludesChanged(git.a, git.b)) {
       const fromGit = new Set(ignoreFiles.filter((r) => !pre.files[r]));
       const earlier = await earlierTexts(dir, root, pre, ignoreFiles, fromGit);
-      view = await underEarlierRules(dir, root, pre, post, earlier, maxFiles);
+      for (const rel of ignoreFiles) if (rules && join(root, rel) in rules) earlier.set(rel, rules[join(root, rel)]);
+      view = await underEarlierRules(dir, root, pre, post, earlier, maxFiles, rules);
     }
   }
   const changes = new Map<string, PathChange>();

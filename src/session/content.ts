@@ -6,7 +6,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, stat
 import { join } from 'node:path';
 import type { FileChange } from '../protocol/event.ts';
 import { diffTexts } from '../file-changes/diff.ts';
-import { MAX_BLOB_BYTES, getBlob, putBlob, writeAtomic } from './store.ts';
+import { MAX_BLOB_BYTES, PRIVATE_DIR, getBlob, putBlob, writeAtomic } from './store.ts';
 
 /** A file's identity for change detection: size and modification time (ms with sub-ms fraction ≈ ns on Linux). */
 export interface Fingerprint {
@@ -106,7 +106,7 @@ export function rememberContent(
   if (!fp) return;
   const blob = putBlob(dir, text);
   if (!blob) return;
-  mkdirSync(join(dir, 'seen'), { recursive: true });
+  mkdirSync(join(dir, 'seen'), { recursive: true, mode: PRIVATE_DIR });
   writeAtomic(seenPath(dir, path), JSON.stringify({ size: fp.size, mtime: fp.mtime, blob } satisfies Seen));
 }
 

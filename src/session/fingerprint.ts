@@ -12,6 +12,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readGitState, type GitState } from './git-state.ts';
+import { git } from '../os/git.ts';
 
 /** `[size, mtimeMs, tag]`; size -1 = the file does not exist; tag `C` modified tracked, `?` untracked, `` walk. */
 export type Entry = [number, number, string];
@@ -31,21 +32,9 @@ const SKIP_DIRS = new Set(['.git', 'node_modules', '.avp', '.hg', '.svn']);
 
 /** One `git ls-files` run; undefined when git is missing or this is not a repository. */
 async function lsFiles(root: string, args: string[]): Promise<string[] | undefined> {
-  let proc: ReturnType<typeof Bun.spawn>;
-  try {
-    proc = Bun.spawn(['git', 'ls-files', '-z', ...args], {
-      cwd: root,
-      // Never take index.lock: the agent's own git commands must not fail because a hook is looking.
-      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
-      stdin: 'ignore',
-      stdout: 'pipe',
-      stderr: 'ignore',
-    });
-  } catch {
-    return undefined; // git is not installed
-  }
-  const [text, code] = await Promise.all([new Response(proc.stdout as ReadableStream).text(), proc.exited]);
-  return code === 0 ? text.split('\0').filter(Boolean) : undefined;
+  // Never take index.lock: the agent's own git commands must not fail because a hook is looking.
+  const r = await git(['ls-files', '-z', ...args], { cwd: root, noOptionalLocks: true });
+  return r?.code === 0 ? r.stdout.toString().split('\0').filter(Boolean) : undefined;
 }
 
 /**

@@ -7,6 +7,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fingerprintOf } from './content.ts';
+import { git as runGit } from '../os/git.ts';
 
 export interface GitState {
   /** HEAD's commit; null on an unborn branch. */
@@ -27,23 +28,11 @@ export interface GitRun {
   out: Buffer;
 }
 
-/** One git run in `cwd`; undefined when git is not installed. Never takes `index.lock` (GIT_OPTIONAL_LOCKS=0). */
+/** One git run in `cwd` (os/git.ts); undefined when git is not installed. Never takes `index.lock`. */
 export async function git(cwd: string, args: string[], stdin?: string): Promise<GitRun | undefined> {
-  let proc: ReturnType<typeof Bun.spawn>;
-  try {
-    proc = Bun.spawn(['git', ...args], {
-      cwd,
-      // The agent's own git commands must not fail because a hook is looking.
-      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
-      stdin: stdin === undefined ? 'ignore' : new Blob([stdin]),
-      stdout: 'pipe',
-      stderr: 'ignore',
-    });
-  } catch {
-    return undefined;
-  }
-  const [buf, code] = await Promise.all([new Response(proc.stdout as ReadableStream).arrayBuffer(), proc.exited]);
-  return { code, out: Buffer.from(buf) };
+  // The agent's own git commands must not fail because a hook is looking.
+  const r = await runGit(args, { cwd, stdin, noOptionalLocks: true });
+  return r && { code: r.code, out: r.stdout };
 }
 
 /** The user's global excludes file when `core.excludesFile` is not set (git's own default). */

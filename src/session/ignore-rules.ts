@@ -13,8 +13,18 @@ import { entryFor, type Snapshot } from './fingerprint.ts';
 import { git } from './git-state.ts';
 import { getBlob } from './store.ts';
 
-/** What an exclude file held at the earlier snapshot: remembered content, '' when absent, else today's content. */
-function earlierExclude(dir: string, path: string, fp: [number, number] | null | undefined): string {
+/**
+ * What an exclude file held at the earlier snapshot: the copy kept with it (`rules`), else remembered content, '' when
+ * absent, else today's content.
+ */
+function earlierExclude(
+  dir: string,
+  path: string,
+  fp: [number, number] | null | undefined,
+  kept: Record<string, string | null> | undefined,
+): string {
+  const then = kept?.[path];
+  if (then !== undefined) return then ?? '';
   if (fp === null) return '';
   const blob = fp ? recallBlob(dir, path, { size: fp[0], mtime: fp[1] }) : undefined;
   const text = blob ? getBlob(dir, blob) : readText(path);
@@ -66,6 +76,8 @@ export async function underEarlierRules(
   post: Snapshot,
   earlierGitignores: Map<string, string | null | undefined>,
   maxFiles: number,
+  /** The exclude files' contents kept with the earlier snapshot (absolute path → text, null = absent). */
+  kept?: Record<string, string | null>,
 ): Promise<Snapshot> {
   const g = post.git;
   if (!g || !pre.git) return post;
@@ -77,10 +89,10 @@ export async function underEarlierRules(
     mkdirSync(join(repo, '.git', 'info'), { recursive: true });
     writeFileSync(
       join(repo, '.git', 'info', 'exclude'),
-      earlierExclude(dir, infoExclude!, pre.git.excludes[infoExclude!]),
+      earlierExclude(dir, infoExclude!, pre.git.excludes[infoExclude!], kept),
     );
     const globalFile = join(repo, '.git', 'global-excludes');
-    writeFileSync(globalFile, earlierExclude(dir, globalExcl!, pre.git.excludes[globalExcl!]));
+    writeFileSync(globalFile, earlierExclude(dir, globalExcl!, pre.git.excludes[globalExcl!], kept));
     // Every .gitignore of the repository as it is now, then the changed ones as they were.
     const listed = await git(root, [
       'ls-files',

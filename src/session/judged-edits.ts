@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { withLock } from './lock.ts';
+import { withLock } from '../os/dir-lock.ts';
 import { writeAtomic } from './store.ts';
 
 const FILE = 'judged-edits.json';

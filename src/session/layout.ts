@@ -1,13 +1,14 @@
 /**
  * The project's `.avp/` layout that `avp init` creates: `validators/` (committed) and a `.gitignore` that keeps the
- * per-machine parts (session state, logs, caches) out of git. Hook calls also drop a self-ignoring `.gitignore`
- * into `.avp/state/`, so a project that never ran `avp init` (avp installed in user settings) stays clean too.
+ * per-machine parts (logs, caches, install staging) out of git. Session state is not in the project at all: it lives
+ * under `$AVP_HOME/sessions/` (session/store.ts), where the agent's shell cannot wipe it with the project's files; an
+ * old `.avp/state/` left by an earlier avp is ignored (it carries its own `.gitignore`).
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectAvpDir, projectValidatorsDir } from '../paths.ts';
 
-export const AVP_GITIGNORE_LINES = ['state/', 'logs/', 'cache/', '.staging/'];
+export const AVP_GITIGNORE_LINES = ['logs/', 'cache/', '.staging/'];
 
 /** Creates `.avp/validators/` and `.avp/.gitignore` (adding missing lines to an existing one). Returns what it made. */
 export function ensureProjectLayout(projectRoot: string, dryRun = false): string[] {
@@ -23,7 +24,7 @@ export function ensureProjectLayout(projectRoot: string, dryRun = false): string
       mkdirSync(projectAvpDir(projectRoot), { recursive: true });
       writeFileSync(
         ignore,
-        `# avp: per-machine session state, logs and caches and install staging (validators/ and avp-lock.json are meant to be committed)\n${AVP_GITIGNORE_LINES.join('\n')}\n`,
+        `# avp: per-machine logs and caches and install staging (validators/ and avp-lock.json are meant to be committed)\n${AVP_GITIGNORE_LINES.join('\n')}\n`,
       );
     }
     made.push(ignore);
@@ -41,15 +42,4 @@ export function ensureProjectLayout(projectRoot: string, dryRun = false): string
     }
   }
   return made;
-}
-
-/** `.avp/state/.gitignore` = `*`: git ignores the state directory, this file included. */
-export function ensureStateIgnored(stateRoot: string): void {
-  const path = join(stateRoot, '.gitignore');
-  if (existsSync(path)) return;
-  try {
-    writeFileSync(path, '*\n', { flag: 'wx' });
-  } catch {
-    /* a concurrent hook wrote it */
-  }
 }

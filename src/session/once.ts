@@ -6,6 +6,7 @@
  */
 import { closeSync, mkdirSync, openSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { PRIVATE_DIR, PRIVATE_FILE } from './store.ts';
 
 export interface OnceState {
   /** True when the validator already ran in this session (as of when the state was loaded, or marked since). */
@@ -25,7 +26,7 @@ function keyOf(id: string): string {
 /** Creates the mark; true when this call created it. */
 function mark(dir: string, id: string): boolean {
   try {
-    closeSync(openSync(join(dir, keyOf(id)), 'wx'));
+    closeSync(openSync(join(dir, keyOf(id)), 'wx', PRIVATE_FILE));
     return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -46,7 +47,7 @@ export function loadOnce(dir: string | undefined): OnceState {
   }
   const claim = async (ids: string[]): Promise<string[]> => {
     if (!onceDir) return ids;
-    mkdirSync(onceDir, { recursive: true });
+    mkdirSync(onceDir, { recursive: true, mode: PRIVATE_DIR });
     const won: string[] = [];
     for (const id of ids) {
       if (mark(onceDir, id)) won.push(id);

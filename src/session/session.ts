@@ -1,23 +1,23 @@
 /**
  * Per-session state for the hook engine: the files a turn changed (for Stop/SubagentStop), changes made through Bash
  * (seen by fingerprinting the project around each Bash call), the Stop loop guard and `once` marks.
- * State lives under `<projectRoot>/.avp/state/<session-id>/` (layout in docs/sessions-and-setup.md) and is safe
- * with several hook processes at once. Every function here is a cheap no-op for events it has nothing to do with,
- * and state problems never break a hook call: tracking is best-effort, validation still runs.
+ * State lives under `$AVP_HOME/sessions/<project key>/<session-id>/` (layout in docs/sessions-and-setup.md), out of
+ * the project's reach, and is safe with several hook processes at once. Every function here is a cheap no-op for
+ * events it has nothing to do with, and state problems never break a hook call: tracking is best-effort, validation
+ * still runs.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentAdapter } from '../agents/types.ts';
 import type { AvpConfig } from '../config/types.ts';
 import { toolKindOf, type HookEvent } from '../protocol/event.ts';
+import { isStopTrigger } from '../protocol/trigger.ts';
 import type { Validator } from '../validator/types.ts';
 import { loadOnce, type OnceState } from './once.ts';
 import { guardStop, type GuardDecision } from './stop-guard.ts';
-import { appendRecords, ensureSessionDir, pruneSessions, sessionDir } from './store.ts';
+import { appendRecords, ensureSessionDir, flagContents, pruneSessions, sessionDir } from './store.ts';
 
 export type { OnceState } from './once.ts';
-
-const STOPS = new Set(['Stop', 'SubagentStop']);
 
 /**
  * True for the calls whose file changes avp cannot see from the tool input and must detect on disk: shell tools
@@ -66,7 +66,7 @@ export async function prepareEvent(
   const relevant =
     name === 'UserPromptSubmit' ||
     name === 'SessionStart' ||
-    STOPS.has(name) ||
+    isStopTrigger(name) ||
     (name === 'PostToolUse' && isFileTool(event)) ||
     ((name === 'PreToolUse' || name === 'PostToolUse' || name === 'PostToolUseFailure') && shell);
   if (!relevant) return event;
@@ -88,7 +88,7 @@ export async function prepareEvent(
       if (baseline) await (await import('./turn-baseline.ts')).beginTurn(dir, event, config);
       return event;
     }
-    if (STOPS.has(name)) {
+    if (isStopTrigger(name)) {
       const { agentOf, turnFiles } = await import('./turn.ts');
       let files = await turnFiles(dir, event);
       const agent = agentOf(event);
@@ -139,7 +139,7 @@ async function turnAfterStop(event: HookEvent, config: AvpConfig): Promise<void>
  * `match.tools` admits Bash, or any Stop/SubagentStop validator (the turn's files include Bash changes).
  */
 export async function wantsShellChanges(validators: Validator[], event: HookEvent): Promise<boolean> {
-  if (validators.some((v) => STOPS.has(v.spec.trigger))) return true;
+  if (validators.some((v) => isStopTrigger(v.spec.trigger))) return true;
   const { validatorMatches } = await import('../validator/match.ts');
   return ['PostToolUse', 'PostToolUseFailure'].some((name) => {
     const probe: HookEvent = { ...event, event: name, files: [] };
@@ -157,7 +157,7 @@ export async function stopGuard(
   config: AvpConfig,
   opts: { remaining?: string } = {},
 ): Promise<GuardDecision> {
-  if (!STOPS.has(event.event)) return { block: wantsBlock };
+  if (!isStopTrigger(event.event)) return { block: wantsBlock };
   if (!event.sessionId) {
     // Nothing to count with; Claude Code's own limit (8 forced continuations) still bounds the loop.
     return { block: wantsBlock };
@@ -198,6 +198,39 @@ export function observesOnlyAfter(adapter: Pick<AgentAdapter, 'events' | 'abilit
 export function hasCarriedFindings(event: HookEvent): boolean {
   if (!event.sessionId || event.stateless) return false;
   return existsSync(join(sessionDir(event.projectRoot, event.sessionId), 'carried-findings.json'));
+}
+
+/**
+ * After a blocking report: the contents its failed validators flagged are never kept at rest (session/store.ts
+ * `flagContents`), so a key the agent wrote and then removed leaves no copy behind. Only the files a failed verdict
+ * names (all the call's files when it names none): a Stop blocked for one file must not cost the diffs of the rest.
+ * Best-effort, like all session state.
+ */
+export function forgetBlockedContents(
+  event: HookEvent,
+  runs: ReadonlyArray<{ status: string; verdict?: { violations: ReadonlyArray<{ file?: string }> } }>,
+): string | undefined {
+  if (!event.sessionId || event.stateless) return undefined;
+  const names = (f: HookEvent['files'][number]) => (n: string) => {
+    const rel = n.replace(/\\/g, '/').replace(/^\.\//, '');
+    return rel === f.relPath || n === f.path || n === f.namedPath || f.path.endsWith(`/${rel}`);
+  };
+  const flagged = new Set<HookEvent['files'][number]>();
+  for (const r of runs) {
+    if (r.status !== 'failed') continue;
+    const named = (r.verdict?.violations ?? []).flatMap((v) => (v.file ? [v.file] : []));
+    const hit = event.files.filter((f) => named.some(names(f)));
+    // Names no file, or none of this call's: every file of the call may hold what it found.
+    for (const f of hit.length && named.length ? hit : event.files) flagged.add(f);
+  }
+  const texts = [...flagged].flatMap((f) => (typeof f.after === 'string' ? [f.after] : []));
+  if (!texts.length) return undefined;
+  try {
+    flagContents(ensureSessionDir(event.projectRoot, event.sessionId), texts);
+  } catch (e) {
+    return `avp: could not forget the blocked contents: ${(e as Error).message}`;
+  }
+  return undefined;
 }
 
 /** `once` marks of a session (without a session id nothing is ever done, and marks are not kept). */

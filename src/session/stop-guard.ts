@@ -11,7 +11,7 @@
  * only makes the guard release earlier, never later.
  */
 import type { HookEvent } from '../protocol/event.ts';
-import { withLock } from './lock.ts';
+import { withLock } from '../os/dir-lock.ts';
 import { appendRecords, readRecords, type SessionRecord } from './store.ts';
 import { agentOf } from './turn.ts';
 

@@ -1,5 +1,7 @@
 /**
- * The per-session state store under `<projectRoot>/.avp/state/<session>/`.
+ * The per-session state store under `$AVP_HOME/sessions/<project key>/<session>/`: outside the project, so a shell
+ * command of the agent (`rm -rf .avp`) cannot wipe what the turn check and the Stop loop guard rely on, and private
+ * to the user (directories 0700, files 0600: blobs hold file contents).
  *
  * Claude Code runs hooks in parallel (several matching handlers, parallel tool calls, sub-agents, parallel sessions
  * in one project), so nothing here does read-modify-write:
@@ -17,14 +19,14 @@ import {
   openSync,
   readdirSync,
   readFileSync,
-  renameSync,
   rmSync,
   statSync,
   writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
-import { projectAvpDir } from '../paths.ts';
-import { ensureStateIgnored } from './layout.ts';
+import { createHash } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { avpHome } from '../paths.ts';
+import { writeFileAtomic } from '../os/atomic-write.ts';
 
 /** One line of `events.jsonl`. */
 export type SessionRecord =
@@ -59,44 +61,33 @@ export function safeSegment(id: string): string {
   return s.slice(0, 128) || '_';
 }
 
-export function stateRoot(projectRoot: string): string {
-  return join(projectAvpDir(projectRoot), 'state');
+/** Session directories and the files in them: readable by the user alone. */
+export const PRIVATE_DIR = 0o700;
+export const PRIVATE_FILE = 0o600;
+
+/**
+ * `$AVP_HOME/sessions/<16 hex of sha256(project root)>`: the project's sessions, keyed like the caches (the root is
+ * the real path hook mode resolved).
+ */
+export function stateRoot(projectRoot: string, env: NodeJS.ProcessEnv = process.env): string {
+  const key = createHash('sha256').update(projectRoot).digest('hex').slice(0, 16);
+  return join(avpHome(env), 'sessions', key);
 }
 
 export function sessionDir(projectRoot: string, sessionId: string): string {
   return join(stateRoot(projectRoot), safeSegment(sessionId));
 }
 
-let tmpCounter = 0;
-/** A temp name unique across processes (pid) and within one (counter). */
-function tmpName(path: string): string {
-  return `${path}.tmp-${process.pid}-${Date.now().toString(36)}-${(tmpCounter++).toString(36)}`;
-}
-
-/** Writes `data` to `path` atomically: temp file in the same directory, then rename. */
+/** Writes `data` to `path` atomically (os/atomic-write.ts), as session state files are: private (0600). */
 export function writeAtomic(path: string, data: string | Uint8Array): void {
-  const tmp = tmpName(path);
-  const fd = openSync(tmp, 'w', 0o644);
-  try {
-    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
+  writeFileAtomic(path, data, { mode: PRIVATE_FILE });
 }
 
 /** Opens (creating) the session directory. Cheap when it exists. */
 export function ensureSessionDir(projectRoot: string, sessionId: string): string {
   const dir = sessionDir(projectRoot, sessionId);
-  if (!existsSync(dir)) {
-    mkdirSync(dir, { recursive: true });
-    ensureStateIgnored(stateRoot(projectRoot));
-  }
+  // Every level created here (`sessions/`, the project's, the session's) is private.
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
   return dir;
 }
 
@@ -104,7 +95,7 @@ export function ensureSessionDir(projectRoot: string, sessionId: string): string
 export function appendRecords(dir: string, records: SessionRecord[]): void {
   if (!records.length) return;
   const text = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
-  const fd = openSync(join(dir, 'events.jsonl'), 'a', 0o644);
+  const fd = openSync(join(dir, 'events.jsonl'), 'a', PRIVATE_FILE);
   try {
     writeSync(fd, Buffer.from(text));
   } finally {
@@ -135,17 +126,37 @@ export function readRecords(dir: string): SessionRecord[] {
 /** Largest content kept in the blob store (bigger files get no before/after text, only their change kind). */
 export const MAX_BLOB_BYTES = 512 * 1024;
 
-/** Stores `text` as a content-addressed blob and returns its hash, or undefined when it is too big to keep. */
+const blobHash = (bytes: Uint8Array) => new Bun.CryptoHasher('sha256').update(bytes).digest('hex');
+
+/**
+ * Stores `text` as a content-addressed blob and returns its hash, or undefined when it is too big to keep or was
+ * flagged by a blocking verdict (`flagContents`).
+ */
 export function putBlob(dir: string, text: string): string | undefined {
   const bytes = Buffer.from(text);
   if (bytes.length > MAX_BLOB_BYTES) return undefined;
-  const hash = new Bun.CryptoHasher('sha256').update(bytes).digest('hex');
+  const hash = blobHash(bytes);
   const blobs = join(dir, 'blobs');
   const path = join(blobs, hash);
   if (existsSync(path)) return hash;
-  mkdirSync(blobs, { recursive: true });
+  if (existsSync(join(dir, 'flagged', hash))) return undefined;
+  mkdirSync(blobs, { recursive: true, mode: PRIVATE_DIR });
   writeAtomic(path, bytes);
   return hash;
+}
+
+/**
+ * No secret at rest: contents a blocking verdict judged (a hard-coded key, most often) are removed from the blob store
+ * and never stored again in this session — only their digest stays, as an empty `flagged/<sha256>`. A later diff of
+ * that file then lacks its before-content; the turn check still sees the file changed.
+ */
+export function flagContents(dir: string, texts: string[]): void {
+  mkdirSync(join(dir, 'flagged'), { recursive: true, mode: PRIVATE_DIR });
+  for (const text of texts) {
+    const hash = blobHash(Buffer.from(text));
+    closeSync(openSync(join(dir, 'flagged', hash), 'a', PRIVATE_FILE));
+    rmSync(join(dir, 'blobs', hash), { force: true });
+  }
 }
 
 export function getBlob(dir: string, hash: string): string | undefined {
@@ -160,19 +171,8 @@ export function getBlob(dir: string, hash: string): string | undefined {
 export const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 const PRUNE_EVERY_MS = 3600 * 1000;
 
-/**
- * Removes old session directories. Runs at most once an hour per project (a marker file's mtime says when it last
- * ran), so the hook path pays one `stat` for it. Concurrent pruners are harmless: `rm -rf` of a gone dir is a no-op.
- */
-export function pruneSessions(projectRoot: string, now = Date.now(), maxAgeMs = SESSION_MAX_AGE_MS): number {
-  const root = stateRoot(projectRoot);
-  const marker = join(root, '.pruned');
-  try {
-    if (now - statSync(marker).mtimeMs < PRUNE_EVERY_MS) return 0;
-  } catch {
-    if (!existsSync(root)) return 0;
-  }
-  writeAtomic(marker, String(now));
+/** Removes the session directories under `root` idle for longer than `maxAgeMs`; returns how many. */
+function pruneProject(root: string, now: number, maxAgeMs: number): number {
   let removed = 0;
   for (const name of readdirSync(root)) {
     if (name.startsWith('.')) continue;
@@ -193,6 +193,36 @@ export function pruneSessions(projectRoot: string, now = Date.now(), maxAgeMs = 
       }
     } catch {
       /* removed by a concurrent pruner */
+    }
+  }
+  return removed;
+}
+
+/**
+ * Removes old session directories — this project's, and those of every other project under `$AVP_HOME/sessions/`
+ * (a project never opened again must not keep its sessions, file contents included, for ever; a project folder left
+ * with no session goes too). Runs at most once an hour per project (a marker file's mtime says when it last ran), so
+ * the hook path pays one `stat` for it. Concurrent pruners are harmless: `rm -rf` of a gone dir is a no-op.
+ */
+export function pruneSessions(projectRoot: string, now = Date.now(), maxAgeMs = SESSION_MAX_AGE_MS): number {
+  const root = stateRoot(projectRoot);
+  const marker = join(root, '.pruned');
+  try {
+    if (now - statSync(marker).mtimeMs < PRUNE_EVERY_MS) return 0;
+  } catch {
+    if (!existsSync(root)) return 0;
+  }
+  writeAtomic(marker, String(now));
+  let removed = pruneProject(root, now, maxAgeMs);
+  const all = dirname(root);
+  for (const name of readdirSync(all)) {
+    const other = join(all, name);
+    if (other === root || name.startsWith('.')) continue;
+    try {
+      removed += pruneProject(other, now, maxAgeMs);
+      if (readdirSync(other).every((n) => n.startsWith('.'))) rmSync(other, { recursive: true, force: true });
+    } catch {
+      /* not a folder, or removed by a concurrent pruner */
     }
   }
   return removed;

@@ -7,28 +7,62 @@
  * A turn begins at UserPromptSubmit (and SessionStart), or at the first event after a main-agent Stop that avp did not
  * block: that Stop leaves a `turn/stopped` mark, and the next event takes a new baseline unless the Stop was blocked.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { AvpConfig } from '../config/types.ts';
 import type { FileChange, HookEvent } from '../protocol/event.ts';
 import { loadSnapshot, maxFiles, saveSnapshot, takeSnapshot } from './bash.ts';
-import { changesBetween } from './compare.ts';
+import { changesBetween, type StartRules } from './compare.ts';
+import { readText } from './content.ts';
 import { snapshot, type Snapshot } from './fingerprint.ts';
-import { readRecords, type SessionRecord } from './store.ts';
+import { PRIVATE_DIR, PRIVATE_FILE, readRecords, writeAtomic, type SessionRecord } from './store.ts';
 
 const baselinePath = (dir: string) => join(dir, 'turn', 'baseline.json');
+const rulesPath = (dir: string) => join(dir, 'turn', 'rules.json');
 const stoppedPath = (dir: string) => join(dir, 'turn', 'stopped');
 
-/** A new turn: snapshot the project (or use `snap`, just taken) as its baseline. */
+/**
+ * The ignore rules at the turn's start that git cannot give back later: the exclude files outside the working tree
+ * and every `.gitignore` that is dirty or untracked (a clean one is read from the baseline's HEAD). Kept whole with the
+ * baseline, because the "last seen" content of a file is replaced by every later snapshot: without this copy, a rule
+ * added in one Bash call would be taken for the turn's own and hide a file written in the next.
+ */
+export function startRules(root: string, snap: Snapshot): StartRules {
+  const rules: StartRules = {};
+  if (!snap.git) return rules;
+  for (const [abs, fp] of Object.entries(snap.git.excludes)) {
+    const text = fp === null ? null : readText(abs);
+    if (text !== undefined) rules[abs] = text;
+  }
+  for (const rel of Object.keys(snap.files)) {
+    if (basename(rel) !== '.gitignore') continue;
+    const text = readText(join(root, rel));
+    if (text !== undefined) rules[join(root, rel)] = text;
+  }
+  return rules;
+}
+
+/** A new turn: snapshot the project (or use `snap`, just taken) as its baseline, with its ignore rules. */
 export async function beginTurn(dir: string, event: HookEvent, config: AvpConfig, snap?: Snapshot): Promise<void> {
-  saveSnapshot(baselinePath(dir), snap ?? (await takeSnapshot(dir, event, config)));
+  const base = snap ?? (await takeSnapshot(dir, event, config));
+  saveSnapshot(baselinePath(dir), base);
+  writeAtomic(rulesPath(dir), JSON.stringify(startRules(event.projectRoot, base)));
   rmSync(stoppedPath(dir), { force: true });
+}
+
+function loadRules(dir: string): StartRules | undefined {
+  try {
+    const rules = JSON.parse(readFileSync(rulesPath(dir), 'utf8'));
+    return rules && typeof rules === 'object' && !Array.isArray(rules) ? (rules as StartRules) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A main-agent Stop was evaluated: the next event decides whether the turn ended (see `continueOrBegin`). */
 export function markStopped(dir: string): void {
-  mkdirSync(join(dir, 'turn'), { recursive: true });
-  writeFileSync(stoppedPath(dir), String(Date.now()));
+  mkdirSync(join(dir, 'turn'), { recursive: true, mode: PRIVATE_DIR });
+  writeFileSync(stoppedPath(dir), String(Date.now()), { mode: PRIVATE_FILE });
 }
 
 /** True when the main agent's last Stop was blocked by avp (the agent continues in the same turn). */
@@ -61,7 +95,7 @@ export async function baselineChanges(
   const base = loadSnapshot(baselinePath(dir));
   if (!base) return undefined;
   const now = await snapshot(event.projectRoot, maxFiles(config));
-  return changesBetween(dir, event.projectRoot, base, now, maxFiles(config));
+  return changesBetween(dir, event.projectRoot, base, now, maxFiles(config), loadRules(dir));
 }
 
 /**

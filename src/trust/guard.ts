@@ -3,15 +3,16 @@
  * avp's own state (the accepted state, caches, session state, credentials) nor change avp's entries in any agent's hook
  * settings (every agent's, and the plugins and hook scripts avp writes whole). Those are denied at PreToolUse /
  * PermissionRequest. Validators and config files are not denied: writing them is a normal request ("write me a
- * validator"), and they only take effect once the user accepts them. Shell commands cannot be judged this way (see
- * "What avp defends against" in docs/hook-mode.md).
+ * validator"), and they only take effect once the user accepts them. A shell command is read before it runs
+ * (shell-writes.ts) and refused when it would change a control path; a settings change through a file tool is refused
+ * when it moves or switches off avp's hooks or sets avp's environment (hook-switches.ts).
  */
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, relative, sep } from 'node:path';
-import type { HookEvent } from '../protocol/event.ts';
+import { toolKindOf, type HookEvent } from '../protocol/event.ts';
 import { avpHome } from '../paths.ts';
-import { PathResolver } from '../os/real-paths.ts';
+import { avpBinaries, controlTable, folding, inside, type Fold } from './control-paths.ts';
 import {
   OWNED_MARKER,
   projectHookFiles,
@@ -19,24 +20,9 @@ import {
   userHookFiles,
   userOwnedHookFiles,
 } from './control-files.ts';
+import { describeSwitchChange, hookSwitches } from './hook-switches.ts';
+import { powershellWriteDenial, shellWriteDenial } from './shell-writes.ts';
 import { avpHookEntries } from './store.ts';
-
-function inside(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel));
-}
-
-/** A path as the file system compares it: where it really leads (symlinks followed), folded where case is ignored. */
-type Fold = (path: string) => string;
-
-/** One folding per hook call: the resolver caches each `realpath` and case probe across the ~40 paths compared. */
-function folding(): Fold {
-  const resolver = new PathResolver();
-  return (path) => {
-    const real = resolver.resolve(path);
-    return real.caseInsensitive ? real.path.toLowerCase() : real.path;
-  };
-}
 
 /** Why a file-tool write to `path` is refused, or undefined when it is allowed. */
 function protectedReason(real: string, projectRoot: string, env: NodeJS.ProcessEnv, fold: Fold): string | undefined {
@@ -46,15 +32,20 @@ function protectedReason(real: string, projectRoot: string, env: NodeJS.ProcessE
     if (rel[0] !== 'validators' && !(rel.length === 1 && rel[0] === 'config.json')) return "avp's own state";
   }
   const projectAvp = fold(join(projectRoot, '.avp'));
-  for (const owned of ['state', 'cache', 'logs', 'trust']) {
+  for (const owned of ['cache', 'logs', 'trust']) {
     if (inside(real, join(projectAvp, owned))) return "avp's own state";
   }
   return undefined;
 }
 
-/** Every agent's hook settings files (project and user): a file tool may edit them, but not avp's entries. */
+/**
+ * Every agent's hook settings files (project and user) and Codex's `config.toml` (its `hooks` feature): a file tool
+ * may edit them, but not avp's entries nor what switches hooks off.
+ */
 function settingsFiles(projectRoot: string, env: NodeJS.ProcessEnv, fold: Fold): string[] {
-  return [...projectHookFiles(projectRoot), ...userHookFiles(env)].map((f) => fold(f.path));
+  const codex = join(env.CODEX_HOME || join(env.HOME || homedir(), '.codex'), 'config.toml');
+  const files = [...projectHookFiles(projectRoot), ...userHookFiles(env)].map((f) => f.path);
+  return [...files, codex, join(projectRoot, '.codex', 'config.toml')].map(fold);
 }
 
 /**
@@ -89,12 +80,30 @@ function readText(path: string): string {
 export function controlPlaneDenial(event: HookEvent, env: NodeJS.ProcessEnv): string | undefined {
   if (event.event !== 'PreToolUse' && event.event !== 'PermissionRequest') return undefined;
   const fold = folding();
+  const command = event.toolInput?.command;
+  if (toolKindOf(event) === 'shell' && typeof command === 'string') {
+    const why =
+      event.agentTool === 'powershell'
+        ? powershellWriteDenial(command)
+        : shellWriteDenial(command, event.cwd, env, controlTable(event.projectRoot, env), fold);
+    if (why)
+      return (
+        `avp refuses this command before it runs: ${why}. Those files decide whether avp checks this agent, and ` +
+        "only the user changes them (`avp init` / `avp deinit` in their own terminal). Read them if you need to; don't write them."
+      );
+  }
   // Listed and resolved once per call, on the first file that needs them (most calls never do).
   let owned: string[] | undefined;
   let settings: string[] | undefined;
   let plugins: string[] | undefined;
+  let binaries: string[] | undefined;
   for (const file of event.files) {
     const folded = fold(file.path);
+    if ((binaries ??= avpBinaries(env).map(fold)).includes(folded))
+      return (
+        `avp refuses this ${event.tool ?? 'file'} change: ${file.relPath} is an avp that agents' hooks run. ` +
+        'Leave it alone; the user installs or upgrades avp in their own terminal.'
+      );
     const why = protectedReason(folded, event.projectRoot, env, fold);
     if (why) {
       return (
@@ -114,10 +123,23 @@ export function controlPlaneDenial(event: HookEvent, env: NodeJS.ProcessEnv): st
     const pluginHooks =
       basename(folded) === 'hooks.json' && (plugins ??= pluginRoots(env, fold)).some((r) => inside(folded, r));
     if (!pluginHooks && !(settings ??= settingsFiles(event.projectRoot, env, fold)).includes(folded)) continue;
-    const before = avpHookEntries(readText(file.path));
+    const text = readText(file.path);
+    // An Edit whose result is not known yet: refused here, judged again on its rebuilt result (guardDenial).
+    if (file.after === undefined)
+      return `avp refuses this change to ${file.relPath}: its result could not be rebuilt to check avp's hooks in it.`;
+    const switches = hookSwitches(file.path, text);
+    const switched = hookSwitches(file.path, file.after);
+    if (switches !== switched)
+      return (
+        `avp refuses this change to ${file.relPath}: it ${describeSwitchChange(switches, switched)}, which can stop ` +
+        "or reroute avp's hooks or change avp's environment; only the user changes that (in their own terminal). " +
+        "Edit the other settings without touching hook switches, `env` AVP_* / PATH entries or avp's hook entries."
+      );
+    if (basename(folded) === 'config.toml') continue; // Codex's config: only its hook switches are avp's business
+    const before = avpHookEntries(text);
     const after = typeof file.after === 'string' ? avpHookEntries(file.after) : undefined;
     if (after === before) continue;
-    if (after === undefined && !before) continue; // an edit of a settings file that has no avp hook to lose
+    if (after === undefined && !before) continue; // a deleted settings file that had no avp hook to lose
     return (
       `avp refuses this change to ${file.relPath}: it would change avp's hook entries, which only the user changes ` +
       '(`avp init` / `avp deinit` in their own terminal). Edit the other settings without touching the avp hooks.'

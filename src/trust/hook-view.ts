@@ -77,11 +77,21 @@ export function hookTrustView(projectRoot: string, env: NodeJS.ProcessEnv, event
   // Announced once per new pending set, and again at the start of every session while anything is pending.
   const tellModel = pending.length > 0 && (announce(project.dir, pending) || event === 'SessionStart');
   if (tellModel) {
-    notices.push(
-      `avp: ${pending.length} change(s) to avp's validators, config or hooks are not in effect: ` +
-        `${describePending(pending)}. avp keeps checking with the accepted state. ` +
-        'To review and accept them, run `avp accept` in your own terminal (the agent cannot).',
-    );
+    // A hook settings change that stops the agent calling avp is said as it is: accepted state cannot undo it.
+    const off = pending.filter((p) => p.off);
+    const rest = pending.filter((p) => !p.off);
+    if (off.length)
+      notices.push(
+        `avp: the hooks that call avp were changed outside \`avp init\`: ${off.map((p) => `${p.key} (${p.off})`).join('; ')}. ` +
+          'The agent may stop calling avp, so its changes may go unchecked from now on. In your own terminal, run ' +
+          '`avp doctor` to see what is installed and `avp init` to restore the hooks.',
+      );
+    if (rest.length)
+      notices.push(
+        `avp: ${rest.length} change(s) to avp's validators, config or hooks are not in effect: ` +
+          `${describePending(rest)}. avp keeps checking with the accepted state. ` +
+          'To review and accept them, run `avp accept` in your own terminal (the agent cannot).',
+      );
   }
   return {
     projectValidators: projectFromTree

@@ -7,7 +7,17 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { liveListing, type Listing } from '../validator/listing.ts';
-import { projectControlFiles, userControlFiles, type ControlFile, type TrustScope } from './control-files.ts';
+import {
+  projectControlFiles,
+  projectHookFiles,
+  projectOwnedHookFiles,
+  userControlFiles,
+  userHookFiles,
+  userOwnedHookFiles,
+  type ControlFile,
+  type TrustScope,
+} from './control-files.ts';
+import { hooksOff } from './hook-switches.ts';
 import { digest, readRecord, sameFingerprint, statFingerprint, trustDir, type TrustRecord } from './store.ts';
 
 export interface PendingChange {
@@ -16,6 +26,8 @@ export interface PendingChange {
   change: 'added' | 'changed' | 'deleted';
   /** The live file (absent for a deletion). */
   file?: ControlFile;
+  /** For an agent's hook settings: why the agent may no longer call avp (the file gone, avp's entries or hooks off). */
+  off?: string;
 }
 
 export interface ScopeState {
@@ -27,6 +39,16 @@ export interface ScopeState {
   live: ControlFile[];
   pending: PendingChange[];
 }
+
+/** The keys of every agent's hook settings and avp's own hook files (the same in every project and for every user). */
+const HOOK_KEYS = new Set(
+  [
+    ...projectHookFiles(''),
+    ...userHookFiles({ HOME: '' }),
+    ...projectOwnedHookFiles(''),
+    ...userOwnedHookFiles({ HOME: '' }),
+  ].map((f) => f.key),
+);
 
 function readVerified(dir: string): Record<string, string> {
   try {
@@ -61,7 +83,9 @@ export function scopeState(
     seen.add(file.key);
     const accepted = record.files[file.key];
     if (!accepted) {
-      pending.push({ scope, key: file.key, change: 'added', file });
+      // A new settings file can switch every hook off (`disableAllHooks` in `.claude/settings.local.json`).
+      const off = file.kind === 'hooks' ? hooksOff(file) : undefined;
+      pending.push({ scope, key: file.key, change: 'added', file, ...(off ? { off } : {}) });
       continue;
     }
     const fp = statFingerprint(file.path, fs);
@@ -69,16 +93,26 @@ export function scopeState(
     verified ??= readVerified(dir);
     if (verified[file.key] === `${accepted.sha}@${fp}`) continue;
     if (digest(file) === accepted.sha) {
+      // avp's entries are as accepted, but a switch beside them (`disableAllHooks`, `hooks.enabled`) turns them off.
+      const off = file.kind === 'hooks' ? hooksOff(file) : undefined;
+      if (off) {
+        pending.push({ scope, key: file.key, change: 'changed', file, off });
+        continue;
+      }
       if (!fp.startsWith('racy:')) {
         verified[file.key] = `${accepted.sha}@${fp}`;
         learned = true;
       }
       continue;
     }
-    pending.push({ scope, key: file.key, change: 'changed', file });
+    // The entries differ from the accepted ones, which were avp's: none now means they were removed.
+    const off = file.kind === 'hooks' ? hooksOff(file, true) : undefined;
+    pending.push({ scope, key: file.key, change: 'changed', file, ...(off ? { off } : {}) });
   }
   for (const key of Object.keys(record.files)) {
-    if (!seen.has(key)) pending.push({ scope, key, change: 'deleted' });
+    if (seen.has(key)) continue;
+    const hooks = HOOK_KEYS.has(key);
+    pending.push({ scope, key, change: 'deleted', ...(hooks ? { off: 'the file was removed' } : {}) });
   }
   if (learned) {
     try {
@@ -93,7 +127,7 @@ export function scopeState(
 /** A stable fingerprint of a pending set (to tell the user about each new set once). */
 export function pendingFingerprint(pending: PendingChange[]): string {
   return pending
-    .map((p) => `${p.scope}:${p.change}:${p.key}`)
+    .map((p) => `${p.scope}:${p.change}:${p.key}${p.off ? ':hooks-off' : ''}`)
     .sort()
     .join('\n');
 }

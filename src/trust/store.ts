@@ -21,6 +21,8 @@ import { liveListing, type Listing } from '../validator/listing.ts';
 import { avpHome } from '../paths.ts';
 import { treePath, type ControlFile, type TrustScope } from './control-files.ts';
 import { avpHookEntries } from './hook-entries.ts';
+import { writeFileAtomic } from '../os/atomic-write.ts';
+import { withLockSync } from '../os/dir-lock.ts';
 
 export { avpHookEntries };
 
@@ -106,10 +108,9 @@ export function readRecord(dir: string): TrustRecord | undefined {
   }
 }
 
-function writeFileAtomic(path: string, text: string): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o600 });
-  renameSync(tmp, path);
+/** The trust store's files are the user's alone. */
+function writePrivate(path: string, text: string): void {
+  writeFileAtomic(path, text, { mode: 0o600 });
 }
 
 /**
@@ -181,41 +182,24 @@ export function writeAccepted(
       acceptedAt: new Date().toISOString(),
       files,
     };
-    writeFileAtomic(join(dir, 'accepted.json'), `${JSON.stringify(record, null, 1)}\n`);
+    writePrivate(join(dir, 'accepted.json'), `${JSON.stringify(record, null, 1)}\n`);
     rmSync(join(dir, 'verified.json'), { force: true });
     return record;
   });
 }
 
 /**
- * Runs `fn` holding `<dir>.lock` (an atomic `mkdir`). A lock older than 10 s belongs to a killed process and is
+ * Runs `fn` holding `<dir>.lock` (os/dir-lock.ts). A lock older than 10 s belongs to a killed process and is
  * broken; after 15 s of waiting the acceptance fails with an error that names the lock.
  */
 function withTrustLock<T>(dir: string, fn: () => T): T {
   const lock = `${dir}.lock`;
-  const started = Date.now();
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > 10_000) rmSync(lock, { recursive: true, force: true });
-      } catch {
-        // released meanwhile
-      }
-      if (Date.now() - started > 15_000) {
-        throw new AvpError('trust-lock', `another avp process holds ${lock}`, {
-          fix: `wait for it to finish; if no avp is running, remove the folder ${lock}`,
-        });
-      }
-      Bun.sleepSync(10 + Math.random() * 40);
-    }
-  }
-  try {
-    return fn();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  return withLockSync(lock, fn, {
+    waitMs: 15_000,
+    staleMs: 10_000,
+    onTimeout: () =>
+      new AvpError('trust-lock', `another avp process holds ${lock}`, {
+        fix: `wait for it to finish; if no avp is running, remove the folder ${lock}`,
+      }),
+  });
 }

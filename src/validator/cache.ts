@@ -3,14 +3,15 @@
  * holding each unit's load result and the stats of every file it depended on.
  * A warm hook call only stats files and parses this JSON; a changed, added or removed file is a miss for its unit.
  */
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { VERSION } from '../version.ts';
 import { liveListing, type Listing } from './listing.ts';
 import type { LoadResult } from './load.ts';
+import { writeFileAtomic } from '../os/atomic-write.ts';
 
 /** Bumped when the cached shape or the loading rules change (the avp version is checked too). */
-const FORMAT = 3;
+const FORMAT = 4;
 /**
  * Files changed less than this long before the cache is written are not cached: file systems with coarse timestamps
  * (jiffies on Linux, 2 s on FAT/NFS) could otherwise show an edit made right after our read with the same stats
@@ -91,19 +92,12 @@ export function makeEntry(result: LoadResult, files: string[] | undefined, now: 
 
 /** Writes atomically (temp file + rename) so concurrent hook processes never read half a file; failures are ignored. */
 export function writeCache(cachePath: string, data: object): void {
-  const tmp = `${cachePath}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     // A new cache folder gets a `.gitignore` of `*`: `.avp/` is usually committed, its cache never should be.
     if (mkdirSync(dirname(cachePath), { recursive: true }))
       writeFileSync(join(dirname(cachePath), '.gitignore'), '*\n');
-    writeFileSync(tmp, JSON.stringify(data));
-    renameSync(tmp, cachePath);
+    writeFileAtomic(cachePath, JSON.stringify(data));
   } catch {
     // A read-only project or a full disk only costs speed: the next call parses again.
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // nothing was written
-    }
   }
 }

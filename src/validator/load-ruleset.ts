@@ -6,7 +6,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { isProblem, parseFrontmatter, type Frontmatter } from './frontmatter.ts';
-import { NAME_FIX, NAME_RE, validateRuleOverrides } from './schema.ts';
+import { mapReferenceDialect } from './reference-dialect.ts';
+import { TOOL_RULE_NOT_RUN, validateRuleFrontmatter, type RuleFrontmatter } from './rule-frontmatter.ts';
+import { checkRuleRelations, type RuleFact } from './rule-relations.ts';
+import { NAME_FIX, NAME_RE } from './schema.ts';
 import { checkMentions, hashFiles } from './load-support.ts';
 import { hashInputs, type Collector } from './load.ts';
 import type { ValidatorSpec } from './types.ts';
@@ -55,6 +58,7 @@ export function loadRules({ dir, path, fm, spec, references, files, c }: RuleSet
     return;
   }
   const baseFailed = c.failed;
+  const ruleFacts: RuleFact[] = [];
   for (const rulePath of ruleFiles) {
     const rule = basename(rulePath, '.md');
     const errorsBefore = c.result.errors.length;
@@ -95,7 +99,8 @@ export function loadRules({ dir, path, fm, spec, references, files, c }: RuleSet
     // A rule's frontmatter is optional: a plain markdown rule inherits everything from the RuleSet.
     let body = text;
     let bodyLine = 1;
-    let overrides: ReturnType<typeof validateRuleOverrides> = { problems: [] };
+    let overrides: RuleFrontmatter = { problems: [] };
+    let locate: RuleFact['locate'];
     if (/^\uFEFF?---[ \t]*\r?\n/.test(text)) {
       const rfm = parseFrontmatter(text);
       if (isProblem(rfm)) {
@@ -104,8 +109,11 @@ export function loadRules({ dir, path, fm, spec, references, files, c }: RuleSet
       }
       body = rfm.body;
       bodyLine = rfm.bodyLine;
-      overrides = validateRuleOverrides(rfm);
-      for (const p of overrides.problems) c.add(rulePath, p);
+      // The reference's file groups (`@file_groups/source_code`) expand in a rule's match as in the RuleSet's.
+      const mapped: RuleFrontmatter['problems'] = [];
+      overrides = validateRuleFrontmatter({ data: mapReferenceDialect(rfm, mapped, {}), locate: rfm.locate });
+      for (const p of [...mapped, ...overrides.problems]) c.add(rulePath, p);
+      locate = rfm.locate;
       if (typeof rfm.data.name === 'string' && rfm.data.name !== rule) {
         c.add(rulePath, {
           ...rfm.locate(['name']),
@@ -115,6 +123,14 @@ export function loadRules({ dir, path, fm, spec, references, files, c }: RuleSet
         });
       }
     }
+    ruleFacts.push({
+      rule,
+      path: rulePath,
+      tool: Boolean(overrides.tool),
+      ...(locate ? { locate } : {}),
+      ...(overrides.match ? { match: overrides.match } : {}),
+      ...(overrides.supersedes ? { supersedes: overrides.supersedes } : {}),
+    });
     if (!body.trim()) {
       c.add(rulePath, {
         line: bodyLine,
@@ -140,10 +156,16 @@ export function loadRules({ dir, path, fm, spec, references, files, c }: RuleSet
         ...(overrides.severity ? { severity: overrides.severity } : {}),
         ...(overrides.timeout !== undefined ? { timeout: overrides.timeout } : {}),
         ...(overrides.description !== undefined ? { description: overrides.description } : {}),
+        ...(overrides.match ? { ruleMatch: overrides.match } : {}),
       },
       body: [fm.body.trim(), body.trim()].filter(Boolean).join('\n\n'),
       references: ruleRefs,
       hash: hashFiles(dir, hashInputs(dir, [path, rulePath], ruleRefs, files)),
+      ...(overrides.tool
+        ? { notRun: `${TOOL_RULE_NOT_RUN}${overrides.tool.program ? ` (${overrides.tool.program})` : ''}` }
+        : {}),
+      ...(overrides.supersedes ? { supersedes: overrides.supersedes } : {}),
     });
   }
+  if (spec) checkRuleRelations(spec, ruleFacts, c);
 }

@@ -80,14 +80,24 @@ export function readFrontmatter(path: string, c: Collector): (Frontmatter & { te
   return { ...fm, text };
 }
 
+/** The folders of a directory validator: a `.md` in one of them is a file a prompt names, not a validator. */
+const PART_FOLDERS = ['references', 'assets', 'scripts', 'rules'];
+
 /**
- * A `.md` without frontmatter and without a single validator key (notes, a stray reference) is not a validator: a
- * warning, never a load error that would block every event. One that looks like an attempt (`name:`, `trigger:` …
- * near the top) stays an error: fail closed.
+ * A `.md` without frontmatter is a broken validator — a load error, evaluated as such (fail closed): an agent that
+ * empties a validator's frontmatter must not switch it off. Only a reference put in a `references/` (or `assets/`,
+ * `scripts/`, `rules/`) folder of its own, with no validator key, is set aside with a warning that says where it
+ * belongs; `README*.md` files are never read as validators (see walk.ts).
  */
 function notAValidator(path: string, c: Collector): LoadResult | undefined {
   const [e] = c.result.errors;
   if (c.result.errors.length !== 1 || !e?.message.startsWith('no YAML frontmatter')) return undefined;
+  if (!PART_FOLDERS.includes(basename(dirname(path)))) {
+    e.fix =
+      'a validator starts with a `---` frontmatter block (name, description, severity, trigger); notes about the ' +
+      'validators go in a README.md (README*.md is never a validator), references in <name>/references/';
+    return undefined;
+  }
   let head = '';
   try {
     head = readFileSync(path, 'utf8').split(/\r?\n/).slice(0, 30).join('\n');
@@ -105,9 +115,7 @@ function notAValidator(path: string, c: Collector): LoadResult | undefined {
         column: 1,
         level: 'warning',
         message: 'not a validator (no frontmatter): ignored',
-        fix: ['references', 'assets', 'scripts'].includes(basename(dirname(path)))
-          ? `a file a prompt names lives in its validator's own folder: make the validator a directory (<name>/VALIDATOR.md) and move this file to <name>/${basename(dirname(path))}/${basename(path)}`
-          : 'a validator starts with a `---` frontmatter block (name, description, severity, trigger); move notes out of the validators folder, or name them README.md',
+        fix: `a file a prompt names lives in its validator's own folder: make the validator a directory (<name>/VALIDATOR.md) and move this file to <name>/${basename(dirname(path))}/${basename(path)}`,
       },
     ],
     deps: c.result.deps,
@@ -164,7 +172,8 @@ export function loadDir(dir: string, source: Source): LoadResult {
   const files = filesUnder(dir);
   c.result.deps.push(...files);
   const fm = readFrontmatter(path, c);
-  if (!fm) return notAValidator(path, c) ?? c.result;
+  // A directory validator's VALIDATOR.md without frontmatter is always a broken validator.
+  if (!fm) return c.result;
   const isRuleSet = existsSync(join(dir, 'rules')) && statSync(join(dir, 'rules')).isDirectory();
   // A RuleSet without `trigger` runs on PostToolUse (the reference's default): its load errors concern that event.
   c.identity = readableIdentity(

@@ -22,26 +22,20 @@
  *   Other events carry no files: `files` is ignored.
  * - `triggerMatcher`: an anchored regex (`startup|resume`) over `event.matcherValue` for SessionStart, SessionEnd,
  *   Setup, PreCompact, Notification, SubagentStart and SubagentStop; an event without a value does not match.
+ * - A RuleSet rule's own `match` (`spec.ruleMatch`, the reference's rule key) narrows its RuleSet's: the tool must
+ *   match a pattern of each, and a file must match a glob of each. A reference tool rule (`notRun`) never matches.
  * - `once` is not decided here: matching is stateless, and the hook claims each matched once-validator per session
  *   (src/hook/hook.ts, `onceState`), so that of several racing hook processes exactly one runs it.
  */
 import { resolve } from 'node:path';
 import picomatch from 'picomatch';
 import type { FileChange, HookEvent } from '../protocol/event.ts';
+import { isStopTrigger, isToolTrigger } from '../protocol/trigger.ts';
 import { relativize } from '../paths.ts';
 import { PathResolver } from '../os/real-paths.ts';
-import {
-  MATCHER_TRIGGERS,
-  STOP_TRIGGERS,
-  TOOL_TRIGGERS,
-  type LoadError,
-  type Validator,
-  type ValidatorSpec,
-} from './types.ts';
+import { MATCHER_TRIGGERS, type LoadError, type Validator, type ValidatorSpec } from './types.ts';
 
 // The same lists lint checks against (schema.ts): what lint calls "no effect" is exactly what matching ignores.
-const TOOL_EVENTS = new Set<string>(TOOL_TRIGGERS);
-const STOP_EVENTS = new Set<string>(STOP_TRIGGERS);
 const MATCHER_EVENTS = new Set<string>(MATCHER_TRIGGERS);
 
 interface Compiled {
@@ -49,6 +43,8 @@ interface Compiled {
   include?: ((f: FileChange) => boolean)[];
   exclude?: ((f: FileChange) => boolean)[];
   matcher?: RegExp;
+  /** A RuleSet rule's own match, which narrows the RuleSet's: both must accept (tools and each file). */
+  narrow?: Compiled;
 }
 
 // Keyed by the spec object: validators come fresh from the cache each process, and the memo dies with them.
@@ -98,12 +94,10 @@ function globMatcher(pattern: string): (f: FileChange) => boolean {
   };
 }
 
-function compile(spec: ValidatorSpec): Compiled {
-  let c = memo.get(spec);
-  if (c) return c;
-  c = {};
-  if (spec.match.tools?.length) c.tools = spec.match.tools.map(anchored);
-  const files = spec.match.files ?? [];
+function compileMatch(match: ValidatorSpec['match']): Compiled {
+  const c: Compiled = {};
+  if (match.tools?.length) c.tools = match.tools.map(anchored);
+  const files = match.files ?? [];
   const include = files.filter((p) => !p.startsWith('!'));
   const exclude = files.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
   if (files.length) {
@@ -111,13 +105,34 @@ function compile(spec: ValidatorSpec): Compiled {
     c.include = include.length ? include.map(globMatcher) : [() => true];
     if (exclude.length) c.exclude = exclude.map(globMatcher);
   }
+  return c;
+}
+
+function compile(spec: ValidatorSpec): Compiled {
+  let c = memo.get(spec);
+  if (c) return c;
+  c = compileMatch(spec.match);
+  if (spec.ruleMatch) {
+    const narrow = compileMatch(spec.ruleMatch);
+    c.narrow = narrow;
+    // Files intersect: one file must pass both lists, so the two become one test.
+    if (narrow.include) {
+      const own = c.include ? { include: c.include, exclude: c.exclude } : undefined;
+      c.include = [(f) => (!own || fileMatches(own, f)) && fileMatches(narrow, f)];
+      c.exclude = undefined;
+    }
+  }
   if (spec.triggerMatcher !== undefined) c.matcher = anchored(spec.triggerMatcher);
   memo.set(spec, c);
   return c;
 }
 
-function fileMatches(c: Compiled, f: FileChange): boolean {
+function fileMatches(c: Pick<Compiled, 'include' | 'exclude'>, f: FileChange): boolean {
   return c.include!.some((m) => m(f)) && !(c.exclude?.some((m) => m(f)) ?? false);
+}
+
+function toolsMatch(tools: RegExp[], names: string[]): boolean {
+  return names.length > 0 && tools.some((r) => names.some((n) => r.test(n)));
 }
 
 /**
@@ -160,18 +175,20 @@ const namedFiles = new WeakMap<HookEvent, FileChange[]>();
 /** True when `v` concerns `event`. */
 export function validatorMatches(v: Validator, event: HookEvent): boolean {
   const spec = v.spec;
-  if (spec.trigger !== event.event) return false;
+  if (spec.trigger !== event.event || v.notRun) return false;
   const c = compile(spec);
-  if (TOOL_EVENTS.has(event.event)) {
-    if (c.tools) {
+  if (isToolTrigger(event.event)) {
+    if (c.tools || c.narrow?.tools) {
+      // Tools intersect: the tool must match one of the RuleSet's patterns and one of the rule's.
       const names = toolNames(event);
-      if (!names.length || !c.tools.some((r) => names.some((n) => r.test(n)))) return false;
+      if (c.tools && !toolsMatch(c.tools, names)) return false;
+      if (c.narrow?.tools && !toolsMatch(c.narrow.tools, names)) return false;
     }
     if (c.include) {
       const files = toolFiles(event);
       if (files.length > 0 && !files.some((f) => fileMatches(c, f))) return false;
     }
-  } else if (STOP_EVENTS.has(event.event) && c.include) {
+  } else if (isStopTrigger(event.event) && c.include) {
     if (!event.files.some((f) => fileMatches(c, f))) return false;
   }
   if (c.matcher && MATCHER_EVENTS.has(event.event)) {
@@ -199,6 +216,6 @@ export function loadErrorsForEvent(errors: LoadError[], event: HookEvent): LoadE
  */
 export function matchedFiles(v: Validator, event: HookEvent): FileChange[] {
   const c = compile(v.spec);
-  const files = TOOL_EVENTS.has(event.event) ? toolFiles(event) : event.files;
+  const files = isToolTrigger(event.event) ? toolFiles(event) : event.files;
   return c.include ? files.filter((f) => fileMatches(c, f)) : files;
 }

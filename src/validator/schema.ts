@@ -37,7 +37,7 @@ export const DEFAULT_TIMEOUT = 60;
 const MAX_TIMEOUT = 3600;
 
 // valibot carries one string per issue: `message` and `fix` travel joined by a unit separator.
-const SEP = '\u001f';
+export const SEP = '\u001f';
 const say = (message: string, fix: string) => `${message}${SEP}${fix}`;
 const got = (issue: { received: string }) => (issue.received === 'undefined' ? 'nothing' : issue.received);
 
@@ -92,7 +92,7 @@ const tag = v.pipe(
   ),
 );
 
-const SCHEMA = v.looseObject({
+export const SCHEMA = v.looseObject({
   name: v.pipe(
     v.string(required('name', 'a string', NAME_FIX)),
     v.minLength(1, say('`name` is empty', NAME_FIX)),
@@ -205,7 +205,7 @@ function suggestTrigger(input: unknown): string {
   return typeof input === 'string' ? didYouMean(input, TRIGGERS) : '';
 }
 
-const list = (x: string | string[] | undefined) => (x === undefined ? undefined : Array.isArray(x) ? x : [x]);
+export const list = (x: string | string[] | undefined) => (x === undefined ? undefined : Array.isArray(x) ? x : [x]);
 
 /**
  * Validates frontmatter data. Returns the spec with defaults filled in when there is no error, and every problem
@@ -354,61 +354,5 @@ export function readableIdentity(data: Record<string, unknown>): { name?: string
   if (typeof data.name === 'string' && data.name) out.name = data.name;
   if (typeof data.trigger === 'string' && (TRIGGERS as readonly string[]).includes(data.trigger))
     out.trigger = data.trigger as ValidatorSpec['trigger'];
-  return out;
-}
-
-/** Rule frontmatter (RuleSets): may set severity and timeout; name/description are allowed; scoping keys are errors. */
-export const RULE_OVERRIDES = ['severity', 'timeout'];
-export const RULE_ALLOWED = ['name', 'description', ...RULE_OVERRIDES];
-/**
- * Keys that would change what a rule matches: silently ignoring them would run the rule where its author did not
- * expect.
- */
-export const RULE_FORBIDDEN = ['trigger', 'match', 'triggerMatcher', 'once', 'script'];
-
-/** Validates a rule's own frontmatter (only the keys a rule may set). */
-export function validateRuleOverrides(fm: Pick<Frontmatter, 'data' | 'locate'>): {
-  severity?: ValidatorSpec['severity'];
-  timeout?: number;
-  description?: string;
-  problems: Problem[];
-} {
-  const problems: Problem[] = [];
-  const out: { severity?: ValidatorSpec['severity']; timeout?: number; description?: string; problems: Problem[] } = {
-    problems,
-  };
-  const partial = v.pick(SCHEMA, ['severity', 'timeout', 'description']);
-  const data = fm.data;
-  const sub = v.safeParse(v.partial(partial), data, { abortPipeEarly: true });
-  if (!sub.success) {
-    for (const issue of sub.issues) {
-      const path = (issue.path ?? []).map((p) => p.key as string | number);
-      const [message, fix] = issue.message.split(SEP);
-      problems.push({ ...fm.locate(path), message: message!, fix, level: 'error' });
-    }
-  } else {
-    if (sub.output.severity) out.severity = sub.output.severity;
-    if (sub.output.timeout !== undefined) out.timeout = sub.output.timeout;
-    if (sub.output.description !== undefined) out.description = sub.output.description;
-  }
-  for (const key of Object.keys(data)) {
-    if (RULE_FORBIDDEN.includes(key)) {
-      problems.push({
-        ...fm.locate([key]),
-        column: 1,
-        message: `a rule cannot set \`${key}\`: rules inherit it from the RuleSet's VALIDATOR.md`,
-        fix: `remove \`${key}\` from the rule, or make this rule its own validator`,
-        level: 'error',
-      });
-    } else if (!RULE_ALLOWED.includes(key)) {
-      problems.push({
-        ...fm.locate([key]),
-        column: 1,
-        message: `unknown key \`${key}\` in a rule (ignored)`,
-        fix: `a rule may set only ${RULE_ALLOWED.join(', ')}`,
-        level: 'warning',
-      });
-    }
-  }
   return out;
 }

@@ -1,42 +1,8 @@
 /** The AVP 1.0 validator model shared by discovery, matching, the engine, the registry and the catalog. */
 
-/** The 13 triggers of AVP 1.0 (Claude Code event names). */
-export const TRIGGERS = [
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'PermissionRequest',
-  'UserPromptSubmit',
-  'Stop',
-  'SubagentStart',
-  'SubagentStop',
-  'SessionStart',
-  'SessionEnd',
-  'Setup',
-  'PreCompact',
-  'Notification',
-] as const;
-export type Trigger = (typeof TRIGGERS)[number];
-
-/** Triggers whose events carry a tool name (`match.tools` applies). */
-export const TOOL_TRIGGERS: readonly Trigger[] = [
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'PermissionRequest',
-];
-/** Triggers whose events carry the files the turn changed (`match.files` applies, as on the tool triggers). */
-export const STOP_TRIGGERS: readonly Trigger[] = ['Stop', 'SubagentStop'];
-/** Triggers with a value for `triggerMatcher` (source, reason, trigger, notification type, agent type). */
-export const MATCHER_TRIGGERS: readonly Trigger[] = [
-  'SessionStart',
-  'SessionEnd',
-  'Setup',
-  'PreCompact',
-  'Notification',
-  'SubagentStart',
-  'SubagentStop',
-];
+// The triggers are the protocol's vocabulary (protocol/trigger.ts); the format names them.
+export { MATCHER_TRIGGERS, STOP_TRIGGERS, TOOL_TRIGGERS, TRIGGERS, type Trigger } from '../protocol/trigger.ts';
+import type { Trigger } from '../protocol/trigger.ts';
 
 export const SEVERITIES = ['info', 'warn', 'error'] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -54,6 +20,11 @@ export interface ValidatorSpec {
   severity: Severity;
   trigger: Trigger;
   match: { tools?: string[]; files?: string[] };
+  /**
+   * A RuleSet rule's own `match` (the reference's rule key): it narrows `match`, so the rule concerns an event only
+   * when both accept it.
+   */
+  ruleMatch?: { tools?: string[]; files?: string[] };
   triggerMatcher?: string;
   tags: string[];
   once: boolean;
@@ -96,6 +67,10 @@ export interface Validator {
   references: string[];
   /** sha256 (hex) over the validator's files: frontmatter, body, references and script. Keys the verdict cache. */
   hash: string;
+  /** Why this validator is loaded and listed but never run (a reference tool rule: avp runs no tool programs). */
+  notRun?: string;
+  /** The rules of its RuleSet this tool rule replaces while its tool is healthy (the reference's `supersedes`). */
+  supersedes?: string[];
 }
 
 /** A validator that could not be loaded. Never dropped: the engine treats it as a blocking validator error. */

@@ -23,9 +23,9 @@ export function skipped(name: string): boolean {
   return name.startsWith('.') || name === 'node_modules';
 }
 
-/** `README.md` in an organisation folder documents the folder; it is never a validator. */
+/** `README.md` (any case, also `README-team.md`) in an organisation folder documents it; it is never a validator. */
 export function isReadme(name: string): boolean {
-  return name.toLowerCase() === 'readme.md';
+  return /^readme.*\.md$/i.test(name);
 }
 
 /**

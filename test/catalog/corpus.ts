@@ -12,6 +12,7 @@ import type { Verdict } from '../../src/judges/types.ts';
 import { cases as commandCases } from '../fixtures/catalog/dangerous-commands.cases.ts';
 import { cases as debugCases } from '../fixtures/catalog/no-debug-leftovers.cases.ts';
 import { cases as secretCases } from '../fixtures/catalog/no-secrets.cases.ts';
+import { heldOut as secretHeldOut } from '../fixtures/catalog/no-secrets.heldout.cases.ts';
 import { cases as pathCases } from '../fixtures/catalog/protected-files.cases.ts';
 
 export const CATALOG = join(import.meta.dir, '../../validators');
@@ -22,8 +23,16 @@ export interface LabelledEvent {
   id: string;
   expect: 'flag' | 'pass';
   rule?: string;
+  /** The provider or class the case belongs to (its cases file's `category`; else its rule, or `benign`). */
+  category: string;
+  /** A case of a held-out set (written from published formats, not tuned on first). */
+  heldOut?: boolean;
   event: HookEvent;
 }
+
+/** A case's category: the one its cases file gives, else its rule (positives) or `benign` (near misses). */
+const categoryOf = (c: { category?: string; rule?: string; expect: 'flag' | 'pass' }) =>
+  c.category ?? (c.expect === 'flag' ? (c.rule ?? 'other') : 'benign');
 
 /** A PostToolUse Write (create) or Edit (update) event for one file, as the engine hands it to validators. */
 export async function fileEvent(file: string, after: string, before?: string): Promise<HookEvent> {
@@ -87,26 +96,44 @@ export function preWriteEvent(path: string, tool = 'Write'): HookEvent {
 /** The labelled events of each deterministic validator. */
 export async function corpus(): Promise<Record<string, LabelledEvent[]>> {
   const files = async (
-    cs: Array<{ id: string; expect: 'flag' | 'pass'; rule?: string; file: string; content: string; before?: string }>,
+    cs: Array<{
+      id: string;
+      expect: 'flag' | 'pass';
+      rule?: string;
+      category?: string;
+      file: string;
+      content: string;
+      before?: string;
+    }>,
   ) =>
     Promise.all(
       cs.map(async (c) => ({
         id: c.id,
         expect: c.expect,
         rule: c.rule,
+        category: categoryOf(c),
         event: await fileEvent(c.file, c.content, c.before),
       })),
     );
   return {
-    'no-secrets': await files(secretCases),
+    'no-secrets': [
+      ...(await files(secretCases)),
+      ...(await files(secretHeldOut)).map((c) => ({ ...c, heldOut: true })),
+    ],
     'no-debug-leftovers': await files(debugCases),
     'dangerous-commands': commandCases.map((c) => ({
       id: c.id,
       expect: c.expect,
       rule: c.rule,
+      category: categoryOf(c),
       event: bashEvent(c.command),
     })),
-    'protected-files': pathCases.map((c) => ({ id: c.id, expect: c.expect, event: preWriteEvent(c.path, c.tool) })),
+    'protected-files': pathCases.map((c) => ({
+      id: c.id,
+      expect: c.expect,
+      category: categoryOf(c),
+      event: c.command ? bashEvent(c.command, PROJECT) : preWriteEvent(c.path, c.tool),
+    })),
   };
 }
 
@@ -124,6 +151,15 @@ export interface Score {
   falseAlarms: string[];
   /** Mean in-process `validate` time per case, microseconds. */
   meanMicros: number;
+  /** Per category: positives and how many were flagged, near misses and how many were flagged. */
+  categories: Record<string, CategoryScore>;
+}
+
+export interface CategoryScore {
+  positives: number;
+  truePositives: number;
+  negatives: number;
+  falsePositives: number;
 }
 
 type Validate = (event: HookEvent) => Verdict | Promise<Verdict>;
@@ -149,22 +185,28 @@ export async function score(validator: string, events: LabelledEvent[]): Promise
     missed: [],
     falseAlarms: [],
     meanMicros: 0,
+    categories: {},
   };
   const started = performance.now();
   for (const c of events) {
     const verdict = await validate(c.event);
     const flagged = !verdict.passed;
+    const cat = (s.categories[c.category] ??= { positives: 0, truePositives: 0, negatives: 0, falsePositives: 0 });
     if (c.expect === 'flag') {
       s.positives++;
+      cat.positives++;
       if (flagged) {
         s.truePositives++;
+        cat.truePositives++;
         if (c.rule && !verdict.violations.some((v) => v.rule === c.rule))
           s.wrongRule.push(`${c.id} (got ${verdict.violations.map((v) => v.rule).join(',')})`);
       } else s.missed.push(c.id);
     } else {
       s.negatives++;
+      cat.negatives++;
       if (flagged) {
         s.falsePositives++;
+        cat.falsePositives++;
         s.falseAlarms.push(`${c.id}: ${verdict.violations.map((v) => `${v.rule} ${v.snippet ?? ''}`).join('; ')}`);
       }
     }

@@ -50,6 +50,7 @@ test('listCatalog lists every validator with its frontmatter', async () => {
     'dangerous-commands',
     'no-debug-leftovers',
     'no-secrets',
+    'no-secrets-before',
     'protected-files',
   ]);
   expect(list.filter((e) => e.recommended).every((e) => e.judge === 'script')).toBe(true);

@@ -1,13 +1,15 @@
 /**
  * End-to-end: the real Claude Code CLI, offline, scripted through the loopback Anthropic server, with avp's hook
  * installed by `dist/avp init`. (a) a Write with a hardcoded key is blocked and avp's reason reaches the model;
- * (b) a Stop validator that never passes is bounded by avp's loop guard and the session ends.
+ * (b) a Stop validator that never passes is bounded by avp's loop guard and the session ends; (c) a Bash command that
+ * overwrites the hook settings (`.claude/settings.local.json`) is refused before it runs, and avp keeps being called.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startAnthropicServer } from '../support/anthropic-server.ts';
 import { runAvp } from '../support/run-avp.ts';
+import { projectSessions } from '../support/session-state.ts';
 import { newInput, mainRequests, makeProject, runClaude, turnOf, type Project } from './claude-support.ts';
 
 const projects: Project[] = [];
@@ -120,6 +122,48 @@ describe('real Claude Code CLI with avp hooks', () => {
     }
   }, 120_000);
 
+  test('a Bash overwrite of the hook settings is refused before it runs; the next key Write is still blocked', async () => {
+    const project = await makeProject(['no-hardcoded-keys']);
+    projects.push(project);
+    // `avp init` with avp off PATH writes this machine's path into the local settings: that is where avp's hook is.
+    const settings = join(project.root, '.claude', 'settings.local.json');
+    const before = readFileSync(settings, 'utf8');
+    const file = join(project.root, 'src', 'config.ts');
+    const command = "printf '{}\\n' > .claude/settings.local.json";
+    const server = await startAnthropicServer(({ body }) => {
+      if (!Array.isArray(body.tools) || !body.tools.length) return { text: 'ok' };
+      const turn = turnOf(body);
+      if (turn === 0) return { toolUse: { name: 'Bash', input: { command, description: 'Reset the settings' } } };
+      if (turn === 1)
+        return {
+          toolUse: {
+            name: 'Write',
+            input: { file_path: file, content: 'export const API_KEY = "sk-live-1234567890abcdef";\n' },
+          },
+        };
+      return { text: 'Done.' };
+    });
+    try {
+      // Every permission bypassed (as root that needs IS_SANDBOX): Claude Code's own prompt for a write to its
+      // settings does not stand in the way, so without avp's guard the command runs.
+      project.env.IS_SANDBOX = '1';
+      const run = await runClaude(project, server.url, 'Reset the Claude settings, then add the key.', {
+        args: ['--permission-mode', 'bypassPermissions'],
+      });
+      expect(run.timedOut).toBe(false);
+      expect(readFileSync(settings, 'utf8')).toBe(before);
+      const main = mainRequests(server.requests);
+      expect(main.length).toBeGreaterThanOrEqual(3);
+      expect(newInput(main[1])).toContain('avp refuses this command before it runs');
+      // avp is still called: the Write of a hard-coded key right after is blocked as before.
+      const next = newInput(main[2]);
+      expect(next).toContain('PostToolUse:Write hook blocking error');
+      expect(next).toContain('no-hardcoded-keys');
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+
   test('Stop loop guard: a Stop validator that never passes blocks maxStopBlocks times, then the session ends', async () => {
     const project = await makeProject(['always-fail-stop']);
     projects.push(project);
@@ -150,7 +194,7 @@ describe('real Claude Code CLI with avp hooks', () => {
       for (const b of feedback.slice(1)) expect(newInput(b)).toContain('[always-fail-stop] still failing');
       expect(main).toHaveLength(2 + 3); // Write turn, first "Done.", three continuations
       // avp recorded the release in the session state.
-      const state = join(project.root, '.avp', 'state');
+      const state = projectSessions(join(project.home, '.avp'), project.root);
       const session = readdirSync(state).find((n) => !n.startsWith('.'))!;
       const records = readFileSync(join(state, session, 'events.jsonl'), 'utf8')
         .trim()

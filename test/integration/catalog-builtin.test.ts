@@ -72,13 +72,13 @@ describe('built-in catalog scripts', () => {
     expect((await p.add('no-secrets')).code).toBe(0);
     const check = join(p.root, '.avp/validators/no-secrets/scripts/check.ts');
     // The edit makes the script pass everything: if avp still ran its built-in copy, the leak would be blocked.
-    writeFileSync(
-      check,
-      readFileSync(check, 'utf8').replace(
-        /export function validate\(event: HookEvent\): Verdict \{/,
-        '$&\n  if (event) return { passed: true, violations: [], summary: "edited copy" };',
-      ),
+    const original = readFileSync(check, 'utf8');
+    const edited = original.replace(
+      /export function validate\(event: [^)]*\): Verdict \{/,
+      '$&\n  if (event) return { passed: true, violations: [], summary: "edited copy" };',
     );
+    expect(edited).not.toBe(original); // the edit must land, or this test proves nothing
+    writeFileSync(check, edited);
     await p.accept();
     const r = await p.hook(writeEvent(p.root, 'const API_KEY = "sk-live-1234567890abcdef";\n'));
     expect(r.json).toMatchObject({ passed: true, summary: '1 validator passed' });

@@ -89,6 +89,8 @@ const all: BinaryCase[] = [
     id: c.id,
     expect: c.expect,
     build: (root: string, home: string, i: number) => {
+      if (c.command)
+        return { ...base(root, home, 'PreToolUse', i), tool_name: 'Bash', tool_input: { command: c.command } };
       const path = c.path.startsWith('~/') ? join(home, c.path.slice(2)) : join(root, c.path);
       const input =
         c.tool === 'NotebookEdit'
@@ -123,13 +125,19 @@ test(`all ${all.length} corpus cases through dist/avp hook: each as labelled, ex
         timeoutMs: 60_000,
       });
       const json = r.stdout.trim() ? JSON.parse(r.stdout) : {};
+      // avp's own guard refuses a command that would delete its state or the hook settings (`rm -rf ~`), and an Edit
+      // of an agent's settings it cannot rebuild, before any validator runs: for the command and path corpora that
+      // counts as flagged (standing in for the labelled rule), and on a harmless case as a false positive.
+      const guard =
+        ['dangerous-commands', 'protected-files'].includes(c.validator) &&
+        String(json.hookSpecificOutput?.permissionDecisionReason ?? '').startsWith('avp refuses this');
       const mine = ((json.violations ?? []) as Array<{ validator?: string; rule?: string }>).filter(
         (v) => v.validator === c.validator,
       );
       outcome.push({
         c,
-        flagged: mine.length > 0,
-        rules: mine.map((v) => v.rule ?? ''),
+        flagged: guard || mine.length > 0,
+        rules: [...mine.map((v) => v.rule ?? ''), ...(guard && c.rule ? [c.rule] : [])],
         errors: `${r.code === 0 ? '' : `exit ${r.code} `}${JSON.stringify(json.errors ?? [])}`,
       });
     }
@@ -143,4 +151,4 @@ test(`all ${all.length} corpus cases through dist/avp hook: each as labelled, ex
       .map((o) => ({ id: o.c.id, expect: o.c.expect, rule: o.c.rule, flagged: o.flagged, rules: o.rules }));
     expect({ v, ...mismatches(v, mine) }).toEqual({ v, unexpected: [], nowCorrect: [], unknownIds: [] });
   }
-}, 600_000);
+}, 1_200_000);

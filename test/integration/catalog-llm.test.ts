@@ -214,7 +214,7 @@ describe.each(llmCases)('$validator through avp hook with the loopback judge', (
 });
 
 describe('the catalog from the binary', () => {
-  test('avp list --available --json lists all nine with judge and recommended flags', async () => {
+  test('avp list --available --json lists all ten with judge and recommended flags', async () => {
     const r = await runAvp(['list', '--available', '--json']);
     expect(r.code).toBe(0);
     const list = JSON.parse(r.stdout) as Array<{ name: string; judge: string; recommended: boolean }>;
@@ -224,6 +224,7 @@ describe('the catalog from the binary', () => {
       'dangerous-commands',
       'no-debug-leftovers',
       'no-secrets',
+      'no-secrets-before',
       'no-test-cheating',
       'protected-files',
       'require-tests',

@@ -8,7 +8,7 @@ import { describe, expect, test } from 'bun:test';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAvp } from '../support/run-avp.ts';
-import { BIN, KEY_FINDER, PASSES, project, sh, type Project } from './hook-support.ts';
+import { BIN, KEY_FINDER, PASSES, project, sessionStateDir, sh, type Project } from './hook-support.ts';
 
 const FIXTURES = join(import.meta.dir, '../fixtures/hook/cursor');
 const SECRET = "export const KEY = 'sk-live-4f9a8b7c6d5e';\n";
@@ -89,7 +89,11 @@ describe("Cursor's afterFileEdit: findings carried to the next blocking point an
     expect(fixed.user_message ?? '').not.toContain('carried');
     const done = await stop(c);
     expect(done.followup_message).toBeUndefined();
-    expect(existsSync(join(c.p.root, '.avp/state', 'c9a1b2c3-conv', 'carried-findings.json'))).toBe(false);
+    const state = sessionStateDir(c.p.home, c.p.root, 'c9a1b2c3-conv');
+    expect([existsSync(join(state, 'events.jsonl')), existsSync(join(state, 'carried-findings.json'))]).toEqual([
+      true,
+      false,
+    ]);
   });
 
   test('an unfixed carried finding sends the agent back at stop, with the Stop validators, within the guard', async () => {
@@ -187,7 +191,7 @@ describe("Cursor's afterFileEdit: findings carried to the next blocking point an
     delete bash.tool_response;
     const next = await p.hook(bash);
     expect(next.json?.hookSpecificOutput?.permissionDecision).toBeUndefined();
-    expect(existsSync(join(p.root, '.avp/state', post.session_id, 'carried-findings.json'))).toBe(false);
+    expect(existsSync(join(sessionStateDir(p.home, p.root, post.session_id), 'carried-findings.json'))).toBe(false);
   });
 
   test('avp list --agent cursor says what happens to PostToolUse validators instead', async () => {

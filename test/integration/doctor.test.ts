@@ -26,14 +26,38 @@ function doctor(p: Project, args: string[], env: Record<string, string>) {
   });
 }
 
+/** Claude Code's project settings calling avp, as `avp init` writes them (plus `extra` settings). */
+function withHook(p: Project, extra: Record<string, unknown> = {}) {
+  mkdirSync(join(p.root, '.claude'), { recursive: true });
+  const hooks = { PostToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'avp hook' }] }] };
+  writeFileSync(join(p.root, '.claude/settings.json'), JSON.stringify({ ...extra, hooks }));
+}
+
 describe('avp doctor', () => {
-  test('nothing configured, nothing installed: notes, exit 0', async () => {
+  test('nothing installed: "no hook installed" is a problem (exit 1), never "nothing is broken"', async () => {
     const p = project();
     const r = await doctor(p, [], {});
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
     expect(r.stdout).toContain('judge       none — no LLM judge is available');
     expect(r.stdout).toContain('hooks       none call avp');
-    expect(r.stdout).toContain('ok: nothing is broken');
+    expect(r.stdout).toContain('problem: no hook installed');
+    expect(r.stdout).not.toContain('nothing is broken');
+    withHook(p);
+    const ok = await doctor(p, [], {});
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('ok: nothing is broken');
+  });
+
+  test("a hook switched off beside avp's entries (disableAllHooks, an emptied file) is a problem", async () => {
+    const p = project();
+    withHook(p, { disableAllHooks: true });
+    const off = await doctor(p, [], {});
+    expect(off.code).toBe(1);
+    expect(off.stdout).toContain('disableAllHooks=true');
+    writeFileSync(join(p.root, '.claude/settings.json'), '{}\n');
+    const empty = await doctor(p, [], {});
+    expect(empty.code).toBe(1);
+    expect(empty.stdout).toContain('problem: no hook installed');
   });
 
   test("avp's plugin installed in Claude Code counts as a hook; switched off in enabledPlugins, it is a problem", async () => {
@@ -146,6 +170,7 @@ describe('avp doctor', () => {
   test('openai: GET /models, the configured model listed or not', async () => {
     const p = project();
     openai = await startOpenAIServer(() => ({ text: '' }));
+    withHook(p);
     const r = await doctor(p, [], { OPENAI_BASE_URL: openai.url, AVP_MODEL: 'test-model' });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('auto: OPENAI_BASE_URL=');
@@ -156,6 +181,7 @@ describe('avp doctor', () => {
   test('claude on PATH: the real CLI answers a one-turn probe with hooks disabled', async () => {
     const p = project();
     anthropic = await startAnthropicServer(() => ({ text: 'OK' }));
+    withHook(p);
     const r = await doctor(p, ['--json'], {
       PATH: `${CLI_DIR}:/usr/bin:/bin`,
       ANTHROPIC_BASE_URL: anthropic.url,

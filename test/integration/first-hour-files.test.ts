@@ -4,7 +4,16 @@
  * event, and lint points at validators that would never fire or always fire.
  */
 import { describe, expect, test } from 'bun:test';
-import { appendFileSync, chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { AVP_BIN, runAvp, tempDir } from '../support/run-avp.ts';
 
@@ -224,7 +233,7 @@ describe('avp lint: validators that never fire, always fire, or check nothing', 
     expect(out).toMatch(/fresh\.md:\d+:\d+: warning: placeholder rule left from `avp new`/);
   });
 
-  test("a single-file validator's missing reference suggests the directory form, and a stray .md is no lockout", async () => {
+  test("a single-file validator's missing reference suggests the directory form; a .md without frontmatter is broken", async () => {
     const p = project();
     expect((await p.run(['init', '--no-validators'])).code).toBe(0);
     writeFileSync(
@@ -239,20 +248,35 @@ describe('avp lint: validators that never fire, always fire, or check nothing', 
     expect(lint.stdout).toContain(`create ${p.pv('api-errors', 'references', 'errors.md')}`);
     expect(lint.stdout).not.toContain(`create ${p.pv('references', 'errors.md')}`);
 
-    // The old advice followed anyway, and notes beside the validators: warnings, and the hook is not locked out.
+    // The old advice followed anyway: a reference in a references/ folder is a warning, a README is documentation.
     writeFileSync(p.pv('api-errors.md'), read(p.pv('api-errors.md')).replace('See references/errors.md.', 'Check.'));
     mkdirSync(p.pv('references'));
     writeFileSync(p.pv('references', 'errors.md'), '# Errors\n\nUse ApiError.\n');
-    writeFileSync(p.pv('notes.md'), 'Ideas for more validators.\n');
+    writeFileSync(p.pv('README-team.md'), 'Ideas for more validators.\n');
+    writeFileSync(p.pv('ReadMe.md'), 'How we write validators.\n');
     const stray = await p.run(['lint']);
     expect(stray.code).toBe(0);
     expect(stray.stdout).toMatch(/references\/errors\.md:1:1: warning: not a validator \(no frontmatter\): ignored/);
     expect(stray.stdout).toContain('<name>/references/errors.md');
-    expect(stray.stdout).toMatch(/notes\.md:1:1: warning: not a validator/);
-    // A file that tries to be a validator (keys, no fence) still fails closed.
-    writeFileSync(p.pv('broken.md'), 'name: broken\ntrigger: Stop\n');
-    expect((await p.run(['lint'])).code).toBe(1);
-    writeFileSync(p.pv('broken.md'), '# nothing\n');
+    expect(stray.stdout).not.toContain('README');
+    expect(stray.stdout).not.toContain('ReadMe');
+    // Any other .md without frontmatter is a broken validator: with validator keys and no fence, or none at all (an
+    // agent that empties a validator's frontmatter must not switch it off), in a file or a directory validator.
+    const broken: Array<[string, string]> = [
+      ['broken.md', 'name: broken\ntrigger: Stop\n'],
+      ['notes.md', 'Ideas for more validators.\n'],
+      ['gutted/VALIDATOR.md', 'Block hard-coded keys.\n'],
+      ['emptied/VALIDATOR.md', ''],
+    ];
+    for (const [rel, text] of broken) {
+      mkdirSync(join(p.pv(rel), '..'), { recursive: true });
+      writeFileSync(p.pv(rel), text);
+      const lint = await p.run(['lint']);
+      expect([rel, lint.code]).toEqual([rel, 1]);
+      expect(lint.stdout).toContain('no YAML frontmatter');
+      rmSync(p.pv(rel));
+    }
+    writeFileSync(p.pv('gutted', 'VALIDATOR.md'), '# Keys\n\nBlock hard-coded keys.\n');
     expect((await p.run(['accept'])).code).toBe(0);
     const file = join(p.root, 'a.ts');
     const answer = await runAvp(['hook', '--agent', 'claude'], {
@@ -269,6 +293,8 @@ describe('avp lint: validators that never fire, always fire, or check nothing', 
       }),
     });
     expect(answer.code).toBe(0);
-    expect(answer.stdout.trim()).toBe('{}');
+    const out = JSON.parse(answer.stdout);
+    expect(out.decision).toBe('block');
+    expect(out.reason).toContain('gutted');
   });
 });

@@ -43,6 +43,9 @@ function scratch(): Scratch {
   };
 }
 
+/** Claude Code settings calling avp (doctor's "no hook installed" is a problem of its own). */
+const AVP_HOOK = { hooks: { PostToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'avp hook' }] }] } };
+
 const FRONT = (name: string, extra = '') =>
   `---\nname: ${name}\ndescription: Checks ${name}.\nseverity: error\ntrigger: PostToolUse\n${extra}---\n`;
 
@@ -155,6 +158,8 @@ describe('avp doctor: every configured judge is checked', () => {
     expect(j.judges[0].problem.fix).toBe(`chmod +x ${judge}`);
     expect(j.problems.join('\n')).toContain('1 LLM validator(s) have no judge that works (llm-check)');
     chmodSync(judge, 0o755);
+    // With nothing else broken but no hook installed, doctor still fails: install one, as `avp init` would.
+    s.write('.claude/settings.json', JSON.stringify(AVP_HOOK));
     const fixed = await s.run(['doctor']);
     expect(fixed.code).toBe(0);
     expect(fixed.stdout).toContain('exists; not run');

@@ -2,6 +2,7 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AVP_BIN, runAvp, tempDir, type AvpRun } from '../support/run-avp.ts';
+import { projectSessions } from '../support/session-state.ts';
 
 /** `AVP_TEST_BIN` lets the suite run against another build of the binary (e.g. a cross-compiled one). */
 export const BIN = process.env.AVP_TEST_BIN || AVP_BIN;
@@ -113,3 +114,8 @@ for (const f of event.files) {
 console.log(JSON.stringify({ passed: violations.length === 0, violations, summary: violations.length + ' hardcoded key(s)' }));
 `;
 export const PASSES = sh(`cat >/dev/null; echo '{"passed":true,"violations":[],"summary":"ok"}'`);
+
+/** Where avp keeps a session's state: `$AVP_HOME/sessions/<16 hex of sha256(real project root)>/<session>`. */
+export function sessionStateDir(home: string, root: string, session: string): string {
+  return join(projectSessions(join(home, '.avp'), root), session);
+}

@@ -35,6 +35,26 @@ describe('verdicts cannot be talked into a pass', () => {
     expect(r.json.errors[0].cause).toMatch(/not an AVP response.*passed.*true/);
   });
 
+  test('a script pass contradicted by another field (nested verdict, permissionDecision, continue) is an error', async () => {
+    const p = project();
+    const shapes: Record<string, unknown> = {
+      nested: { passed: true, violations: [], summary: 'ok', verdict: { passed: false, summary: 'key on line 1' } },
+      'hook-deny': {
+        passed: true,
+        summary: 'ok',
+        hookSpecificOutput: { hookEventName: 'PostToolUse', permissionDecision: 'deny' },
+      },
+      stops: { passed: true, violations: [], summary: 'ok', continue: false },
+    };
+    for (const [name, out] of Object.entries(shapes))
+      p.validator(name, {}, sh(`cat >/dev/null; echo '${JSON.stringify(out)}'`));
+    p.validator('honest', {}, PASSES);
+    const r = await p.hook(p.fixture(WRITE));
+    expect(r.json.decision).toBe('block');
+    expect(r.json.errors.map((e: any) => e.validator).sort()).toEqual(['hook-deny', 'nested', 'stops']);
+    expect(r.json.errors.map((e: any) => e.cause).join('\n')).toContain('"passed": true with');
+  });
+
   test('a warn-severity validator whose judge crashes blocks', async () => {
     const p = project();
     p.validator('soft', { severity: 'warn' }, sh('kill -SEGV $$'));

@@ -27,7 +27,7 @@ describe('avp init / deinit (compiled binary)', () => {
     for (const groups of Object.values(settings.hooks) as any[]) {
       expect(groups).toEqual([{ hooks: [{ type: 'command', command: 'avp hook --agent claude', timeout: 120 }] }]);
     }
-    expect(readFileSync(join(p.root, '.avp', '.gitignore'), 'utf8')).toContain('state/');
+    expect(readFileSync(join(p.root, '.avp', '.gitignore'), 'utf8')).toContain('logs/');
     const installed = readdirSync(join(p.root, '.avp', 'validators'));
     expect(installed.length).toBeGreaterThan(0);
     for (const name of installed)

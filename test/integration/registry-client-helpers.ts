@@ -1,5 +1,5 @@
 /** Shared set-up for the registry client's integration tests: an isolated HOME / AVP_HOME / project per test. */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAvp, tempDir, type AvpRun } from '../support/run-avp.ts';
 
@@ -46,6 +46,17 @@ export function sandbox(registryUrl?: string): Sandbox {
       });
     },
   };
+}
+
+/**
+ * A sandbox whose default registry is `url`, set in the user's config file (not by flag or environment): the one
+ * kind of registry the embedded catalog may stand in for when it cannot answer.
+ */
+export function sandboxWithConfiguredRegistry(url: string): Sandbox {
+  const sb = sandbox();
+  mkdirSync(sb.avpHome, { recursive: true });
+  writeFileSync(join(sb.avpHome, 'config.json'), JSON.stringify({ registry: { url } }));
+  return sb;
 }
 
 /** Every file under a directory with its content (hidden staging and lock files included), for "nothing changed". */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { startHostileRegistry, type HostileRegistry } from '../support/hostile-registry.ts';
 import { tempDir } from '../support/run-avp.ts';
 import { VALIDATOR_MD, validatorZip } from '../unit/registry-client/zip-forge.ts';
-import { lock, sandbox, type Sandbox } from './registry-client-helpers.ts';
+import { lock, sandbox, sandboxWithConfiguredRegistry, type Sandbox } from './registry-client-helpers.ts';
 
 let reg: HostileRegistry;
 let zipServer: ReturnType<typeof Bun.serve>;
@@ -100,7 +100,7 @@ describe('avp list: version, source, disabled', () => {
   });
 
   test('a catalog copy that stood in for an unreachable registry is marked as a fallback', async () => {
-    const sb = sandbox('http://127.0.0.1:9');
+    const sb = sandboxWithConfiguredRegistry('http://127.0.0.1:9');
     expect((await sb.avp(['add', 'no-secrets'])).code).toBe(0);
     expect((await listJson(sb))['no-secrets']).toMatchObject({ source: 'catalog', fallbackFrom: 'http://127.0.0.1:9' });
     expect((await sb.avp(['list'])).stdout).toMatch(/\nno-secrets\s+\S+\s+user\s+catalog \(fallback\)\s+on\s/);

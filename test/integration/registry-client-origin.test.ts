@@ -9,7 +9,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHostileRegistry, type HostileRegistry } from '../support/hostile-registry.ts';
 import { validatorZip } from '../unit/registry-client/zip-forge.ts';
-import { installedState, leftovers, lock, sandbox } from './registry-client-helpers.ts';
+import { installedState, leftovers, lock, sandbox, sandboxWithConfiguredRegistry } from './registry-client-helpers.ts';
 
 /** code-quality is a catalog validator at 1.0.0; the registry's package of that name is another RuleSet. */
 const NAME = 'code-quality';
@@ -99,8 +99,8 @@ describe('a registry package named like a catalog validator', () => {
 });
 
 describe('the catalog as a fallback', () => {
-  test('registry unreachable: the catalog copy, with a message saying so and a fallback mark in the lockfile', async () => {
-    const sb = sandbox(DOWN);
+  test('configured registry unreachable: the catalog copy, said on stderr, with a fallback mark in the lockfile', async () => {
+    const sb = sandboxWithConfiguredRegistry(DOWN);
     const r = await sb.avp(['add', NAME, '--json']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -135,7 +135,7 @@ describe('the catalog as a fallback', () => {
   test('a pinned version whose integrity the lockfile knows is never replaced by the catalog copy', async () => {
     const own = await startHostileRegistry();
     own.serve(NAME, { version: '1.0.0', bytes: registryZip('1.0.0') });
-    const sb = sandbox(own.url);
+    const sb = sandboxWithConfiguredRegistry(own.url);
     expect((await sb.avp(['add', `${NAME}@1.0.0`, '--project'])).code).toBe(0);
     expect((await sb.avp(['add', `${NAME}@1.0.0`])).code).toBe(0);
     await own.close(); // from now on the registry cannot be reached

@@ -11,7 +11,7 @@ import { createTar } from 'nanotar';
 import { escapedFiles } from '../support/escaped-files.ts';
 import { tempDir } from '../support/run-avp.ts';
 import { VALIDATOR_MD, validatorZip } from '../unit/registry-client/zip-forge.ts';
-import { lock, sandbox } from './registry-client-helpers.ts';
+import { lock, sandbox, sandboxWithConfiguredRegistry } from './registry-client-helpers.ts';
 
 let server: ReturnType<typeof Bun.serve>;
 let base = '';
@@ -204,8 +204,8 @@ describe('other sources', () => {
     expect(unknown.stderr).toContain("not in avp's embedded catalog");
   });
 
-  test('an unreachable registry falls back to the catalog', async () => {
-    const sb = sandbox('http://127.0.0.1:9');
+  test('an unreachable configured registry falls back to the catalog', async () => {
+    const sb = sandboxWithConfiguredRegistry('http://127.0.0.1:9');
     const r = await sb.avp(['add', 'no-secrets', '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).source).toBe('catalog');

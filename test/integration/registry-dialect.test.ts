@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DIALECT_FIXTURES, referenceRegistry, zipDir, type ReferenceRegistry } from './reference-registry.ts';
 import { installedState, sandbox } from './registry-client-helpers.ts';
-import { deserialize } from './registry-dialect-types.ts';
-import { zipOf } from './registry-server-support.ts';
 
 /**
  * avp's client against a loopback registry that answers exactly as the reference implementation's registry does
@@ -13,133 +11,17 @@ import { zipOf } from './registry-server-support.ts';
  * that deletes, and MIRDAN_REGISTRY_URL / MIRDAN_TOKEN.
  */
 
-const FIXTURES = join(import.meta.dir, '../fixtures/registry-dialect');
-const sri = (b: Uint8Array) => `sha512-${createHash('sha512').update(b).digest('base64')}`;
+const FIXTURES = DIALECT_FIXTURES;
 
-function zipDir(dir: string, top: string): Uint8Array {
-  const files: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else files[relative(dir, p)] = readFileSync(p, 'utf8');
-    }
-  };
-  walk(dir);
-  return zipOf(top, files);
-}
-
-interface Seen {
-  method: string;
-  path: string;
-  auth: string | null;
-}
-
-/** The reference-dialect registry: packages by name, each with one version, in the reference's answer shapes. */
-function referenceRegistry() {
-  const current = zipDir(join(FIXTURES, 'current/code-quality'), 'code-quality');
-  const legacy = zipDir(join(FIXTURES, 'legacy/code-quality'), 'code-quality');
-  const seen: Seen[] = [];
-  const pkgs: Record<string, { version: string; bytes: Uint8Array; type: string; integrity?: boolean }> = {
-    'code-quality': { version: '1.0.0', bytes: current, type: 'Validator', integrity: true },
-    'legacy-quality': { version: '1.0.0', bytes: legacy, type: 'VALIDATOR', integrity: true },
-    'no-integrity': { version: '2.0.0', bytes: current, type: 'validator', integrity: false },
-  };
-  let offerSearch = true;
-  const answer = (kind: Parameters<typeof deserialize>[0], body: unknown, status = 200) => {
-    deserialize(kind, body); // the test server itself never answers outside the reference's types
-    return Response.json(body, { status });
-  };
-  const server: ReturnType<typeof Bun.serve> = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    fetch(req): Response {
-      const url = new URL(req.url);
-      seen.push({ method: req.method, path: url.pathname + url.search, auth: req.headers.get('authorization') });
-      const base = `http://127.0.0.1:${server.port}`;
-      const seg = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
-      if (url.pathname === '/api/search') {
-        if (!offerSearch) return Response.json({ error: 'not_found', message: 'no such route' }, { status: 404 });
-        return answer('FuzzySearchResponse', {
-          results: [
-            {
-              name: 'no-secrets',
-              description: 'Blocks secrets',
-              author: 'acme',
-              type: 'Validator',
-              downloads: 12,
-              score: 0.9,
-            },
-            { name: 'secret-skill', description: 'A skill', author: 'acme', type: 'skill', downloads: 50, score: 0.8 },
-            {
-              name: 'secrets-audit',
-              qualified_name: 'acme/rules/secrets-audit',
-              description: 'Audit',
-              author: 'acme',
-              type: null,
-              downloads: 3,
-              score: 0.5,
-            },
-          ],
-          total: 3,
-        });
-      }
-      if (url.pathname === '/api/packages' && req.method === 'GET') {
-        return answer('SearchResponse', {
-          packages: [
-            {
-              name: 'no-secrets',
-              description: 'Blocks secrets',
-              author: 'acme',
-              latest: '1.2.0',
-              tags: ['security'],
-              type: 'Validator',
-              downloads: 12,
-              createdAt: '2026-01-01T00:00:00Z',
-              updatedAt: '2026-01-02T00:00:00Z',
-            },
-          ],
-          total: 1,
-          limit: 20,
-          offset: 0,
-        });
-      }
-      if (seg[0] === 'api' && seg[1] === 'packages' && seg[2]) {
-        const p = pkgs[seg[2]];
-        if (req.method === 'DELETE' && seg.length === 4)
-          return answer('UnpublishResponse', { deleted: true, name: seg[2], version: seg[3] });
-        if (!p) return Response.json({ error: 'not_found', error_description: `${seg[2]} not found` }, { status: 404 });
-        if (seg[4] === 'download') return new Response(p.bytes, { headers: { 'content-type': 'application/zip' } });
-        if (seg[3] === 'latest' || seg[3] === p.version) {
-          return answer('VersionDetail', {
-            name: seg[2],
-            version: p.version,
-            type: p.type,
-            downloadUrl: `${base}/api/packages/${seg[2]}/${p.version}/download`,
-            ...(p.integrity ? { integrity: sri(p.bytes) } : {}),
-            size: p.bytes.length,
-            publishedAt: '2026-01-01T00:00:00Z',
-            description: null,
-            author: null,
-            license: null,
-            tags: null,
-          });
-        }
-      }
-      return Response.json({ error: 'not_found' }, { status: 404 });
-    },
-  });
-  return {
-    url: `http://127.0.0.1:${server.port}`,
-    seen,
-    setOfferSearch: (v: boolean) => (offerSearch = v),
-    stop: () => server.stop(true),
-  };
-}
-
-let reg: ReturnType<typeof referenceRegistry>;
+let reg: ReferenceRegistry;
 beforeAll(() => {
   reg = referenceRegistry();
+  const current = zipDir(join(FIXTURES, 'current/code-quality'), 'code-quality');
+  reg.add('code-quality', '1.0.0', current, { type: 'Validator' });
+  reg.add('legacy-quality', '1.0.0', zipDir(join(FIXTURES, 'legacy/code-quality'), 'code-quality'), {
+    type: 'VALIDATOR',
+  });
+  reg.add('no-integrity', '2.0.0', current, { type: 'validator', integrity: false });
 });
 afterAll(() => reg.stop());
 

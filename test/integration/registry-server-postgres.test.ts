@@ -58,4 +58,28 @@ describe('registry server on PostgreSQL: scale-out and export', () => {
       await Promise.all([a.stop(), b.stop()]);
     }
   });
+
+  test("an instance's kept metadata answers follow the other instance's publish, yank and downloads at once", async () => {
+    const db = await pg!.database('cachecoherence');
+    const data = tempDir('avp-rs-pg-cache-');
+    const [a, b] = await Promise.all([startServerProcess({ data, db }), startServerProcess({ data, db })]);
+    try {
+      const { token } = await createToken(data, 'alice', { db });
+      expect((await publishZip(a.url, packageZip('kept', '1.0.0'), token)).status).toBe(201);
+      // Read twice on B: the second answer is the kept one.
+      for (let i = 0; i < 2; i++) expect((await api(b.url, '/api/packages/kept/latest')).body.version).toBe('1.0.0');
+      const before = (await api(b.url, '/api/packages/kept')).body;
+      expect((await publishZip(a.url, packageZip('kept', '1.1.0'), token)).status).toBe(201);
+      expect((await api(b.url, '/api/packages/kept/latest')).body.version).toBe('1.1.0');
+      expect((await api(b.url, '/api/packages/kept/^1.0')).body.version).toBe('1.1.0');
+      expect((await api(b.url, '/api/packages/kept')).body.versions).toEqual(['1.1.0', '1.0.0']);
+      expect((await fetch(`${a.url}/api/packages/kept/1.1.0/download`)).status).toBe(200);
+      expect((await api(b.url, '/api/packages/kept')).body.downloads).toBe(before.downloads + 1);
+      expect((await api(a.url, '/api/packages/kept/1.1.0', { method: 'DELETE', token })).status).toBe(200);
+      expect((await api(b.url, '/api/packages/kept/latest')).body.version).toBe('1.0.0');
+      expect((await api(b.url, '/api/packages/kept/^1.0')).body.version).toBe('1.0.0');
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
 });

@@ -5,7 +5,7 @@
  * no Stop validator with `match.files`.
  */
 import { describe, expect, test } from 'bun:test';
-import { appendFileSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runAvp, tempDir } from '../support/run-avp.ts';
 
@@ -114,6 +114,31 @@ describe('a turn sees every change, whatever the shell did', () => {
     await bash(root, 's-later', 'echo sk-live-later6 > later.txt', 't2');
     const end = await stop(root, 's-later');
     expect(end.reason).toContain('turn files: .gitignore, later.txt; keys in: later.txt');
+  });
+
+  test('an ignore rule added in one Bash call hides nothing written in the next: Stop judges by the turn-start rules', async () => {
+    // .git/info/exclude, and a .gitignore already dirty at the turn's start (git cannot give back its content then).
+    const root = project(['stop-turn-files']);
+    sh(root, 'printf "*.log\\n" > .gitignore');
+    await prompt(root, 's-rules');
+    await bash(root, 's-rules', 'echo ex.txt >> .git/info/exclude', 't1');
+    await bash(root, 's-rules', 'echo sk-live-ex10 > ex.txt', 't2');
+    await bash(root, 's-rules', 'echo gi.txt >> .gitignore', 't3');
+    await bash(root, 's-rules', 'echo sk-live-gi11 > gi.txt', 't4');
+    const end = await stop(root, 's-rules');
+    expect(end.decision).toBe('block');
+    expect(end.reason).toContain('turn files: .gitignore, ex.txt, gi.txt; keys in: ex.txt, gi.txt');
+  });
+
+  test("the agent's shell cannot wipe the turn: session state is not in the project (rm -rf .avp/state)", async () => {
+    const root = project(['stop-turn-files']);
+    await prompt(root, 's-wipe');
+    await bash(root, 's-wipe', 'echo sk-live-wiped9 > wiped.txt', 't1');
+    await bash(root, 's-wipe', 'rm -rf .avp/state .avp/cache .avp/logs', 't2');
+    const end = await stop(root, 's-wipe');
+    expect(end.decision).toBe('block');
+    expect(end.reason).toContain('turn files: wiped.txt; keys in: wiped.txt');
+    expect(existsSync(join(root, '.avp', 'state'))).toBe(false);
   });
 
   test('files changed behind avp`s back (no hook saw them) are seen at Stop, committed ones too', async () => {

@@ -15,8 +15,12 @@ const STOP = JSON.parse(
   readFileSync(join(import.meta.dir, '../fixtures/hook/claude-code/hook-input-Stop.json'), 'utf8'),
 );
 
+/** One avp home per project, as on a real machine: session state lives there and persists between hook calls. */
+const homes = new Map<string, string>();
+
 function project(validators: string[]): string {
   const root = tempDir('avp-session-hook-');
+  homes.set(root, tempDir('avp-session-hook-home-'));
   const p = Bun.spawnSync(
     [
       'bash',
@@ -35,7 +39,7 @@ function hook(root: string, input: Record<string, unknown>) {
   return runAvp(['hook', '--agent', 'claude'], {
     cwd: root,
     stdin: JSON.stringify({ ...input, cwd: root }),
-    env: { CLAUDE_PROJECT_DIR: root },
+    env: { CLAUDE_PROJECT_DIR: root, HOME: homes.get(root)!, AVP_HOME: join(homes.get(root)!, '.avp') },
   });
 }
 

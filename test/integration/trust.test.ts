@@ -201,7 +201,7 @@ describe("avp's own files are not the agent's to write", () => {
     for (const target of [
       join(p.home, '.avp/trust/projects/x/accepted.json'),
       join(p.home, '.avp/cache/verdicts/a.json'),
-      join(p.root, '.avp/state/s1/once.json'),
+      join(p.home, '.avp/sessions/0123456789abcdef/s1/once/x'),
     ]) {
       const r = await p.hook({
         ...writeEvent(p, 'x', '{}', 'PreToolUse'),

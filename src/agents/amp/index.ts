@@ -13,9 +13,10 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { NormalizeSpec } from '../normalize.ts';
 import { ampPlugin, pluginAnswer } from '../plugin-source.ts';
-import { defined, failClosedFor, judgePostAtPre, normalizeReshaped, pick, type Raw } from '../reshape.ts';
+import { defined, judgePostAtPre, normalizeReshaped, pick, type Raw } from '../reshape.ts';
 import { projectAndUserFile } from '../install-paths.ts';
-import type { AgentAdapter, EventAbilities, ToolMapping } from '../types.ts';
+import type { EventAbilities, ToolMapping } from '../types.ts';
+import { defineAdapter } from '../define.ts';
 
 const EVENTS: Record<string, string> = { 'tool.call': 'PreToolUse' };
 
@@ -55,17 +56,11 @@ const SPEC: NormalizeSpec = {
 
 const home = (env: NodeJS.ProcessEnv) => join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'), 'amp');
 
-const amp: AgentAdapter = {
-  name: 'amp',
-  displayName: 'Amp',
-  events: EVENTS,
-  tools: TOOLS,
+const amp = defineAdapter({
+  spec: SPEC,
   abilities: ABILITIES,
-  projectDirVars: SPEC.projectDirVars,
-  extraFields: false,
   normalize: (input, env) => judgePostAtPre(normalizeReshaped(SPEC, (raw) => raw, input, env)),
   render: pluginAnswer,
-  failClosed: failClosedFor(() => amp, 'hook_event_name'),
   install: {
     ...projectAndUserFile('.amp', home, 'plugins', 'avp.ts'),
     timeoutUnit: 'seconds',
@@ -76,6 +71,6 @@ const amp: AgentAdapter = {
     PostToolUse: "Amp's plugin answers only before a tool runs: PostToolUse validators judge file changes at tool.call",
     Stop: 'avp does not hook the end of an Amp turn: Stop validators do not run on Amp',
   },
-};
+});
 
 export default amp;

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import type { HookEvent } from '../../protocol/event.ts';
 import { TRIGGERS } from '../../validator/types.ts';
 import { claudeShape, jsonAnswer } from '../claude-shape.ts';
-import { failClosedFor } from '../reshape.ts';
 import { claudeResponse, normalizeWith, type NormalizeSpec } from '../normalize.ts';
-import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
+import type { Decision, EventAbilities, ToolMapping } from '../types.ts';
+import { defineAdapter } from '../define.ts';
 
 const TOOLS: Record<string, ToolMapping> = {
   Write: { tool: 'Write', kind: 'write' },
@@ -57,17 +57,11 @@ const SPEC: NormalizeSpec = {
 
 const render = (event: HookEvent, d: Decision) => jsonAnswer(claudeShape(event, d, true));
 
-const claude: AgentAdapter = {
-  name: 'claude',
-  displayName: 'Claude Code',
-  events: EVENTS,
-  tools: TOOLS,
+const claude = defineAdapter({
+  spec: SPEC,
   abilities: ABILITIES,
-  projectDirVars: SPEC.projectDirVars,
   extraFields: true,
-  normalize: (input, env) => normalizeWith(SPEC, input, env),
   render,
-  failClosed: failClosedFor(() => claude, 'hook_event_name'),
   install: {
     scopes: ['project', 'local', 'user'],
     path: (scope, root, env) =>
@@ -78,7 +72,7 @@ const claude: AgentAdapter = {
     events: TRIGGERS,
     markers: (root, env) => ({ project: [join(root, '.claude')], user: [claudeHome(env)] }),
   },
-};
+});
 
 /** Claude Code's user folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
 export function claudeHome(env: NodeJS.ProcessEnv): string {

@@ -20,7 +20,7 @@ import { internalReason, jsonAnswer } from '../claude-shape.ts';
 import { obj, type NormalizeSpec } from '../normalize.ts';
 import { CLINE_HOOK_EVENTS, OWNED_MARKER } from '../../trust/control-files.ts';
 import { defined, internalRefusal, judgePostAtPre, normalizeReshaped, pick, str, type Raw } from '../reshape.ts';
-import type { AgentAdapter, Decision, EventAbilities, OwnedFile, ToolMapping } from '../types.ts';
+import type { Decision, EventAbilities, OwnedFile, ToolMapping } from '../types.ts';
 import {
   CLI_COMPLETION_TOOL,
   CLI_HOOK_NAMES,
@@ -30,6 +30,7 @@ import {
   cliToolName,
   fromCli,
 } from './cli.ts';
+import { defineAdapter } from '../define.ts';
 
 /** The extension's `attempt_completion` and the CLI's `submit_and_exit` (yolo mode): the agent says it is done. */
 const isCompletionTool = (tool: string | undefined): boolean =>
@@ -151,14 +152,9 @@ function scripts(command: string, _timeout: number, dir: string): OwnedFile[] {
   }));
 }
 
-const cline: AgentAdapter = {
-  name: 'cline',
-  displayName: 'Cline',
-  events: EVENTS,
-  tools: TOOLS,
+const cline = defineAdapter({
+  spec: SPEC,
   abilities: ABILITIES,
-  projectDirVars: SPEC.projectDirVars,
-  extraFields: false,
   normalize: (input, env) => judgePostAtPre(normalizeReshaped(SPEC, reshape, input, env)),
   render: (event, d) => jsonAnswer(clineDocument(event, d)),
   failClosed: (input, problem) => {
@@ -203,6 +199,6 @@ const cline: AgentAdapter = {
       "in the CLI's default act mode nothing marks the end of a turn, so Stop validators do not run there; they block " +
       "at Cline's completion tool: attempt_completion in VS Code, submit_and_exit in the CLI's --yolo mode",
   },
-};
+});
 
 export default cline;

@@ -13,10 +13,10 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HookEvent } from '../../protocol/event.ts';
 import { claudeShape, jsonAnswer } from '../claude-shape.ts';
-import { failClosedFor } from '../reshape.ts';
-import { normalizeWith, type NormalizeSpec } from '../normalize.ts';
+import { type NormalizeSpec } from '../normalize.ts';
 import { projectAndUserFile } from '../install-paths.ts';
-import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
+import type { Decision, EventAbilities, ToolMapping } from '../types.ts';
+import { defineAdapter } from '../define.ts';
 
 /** The events Codex 0.16x fires (newer versions add more; an unknown name in hooks.json is refused by older ones). */
 const EVENTS: Record<string, string> = {
@@ -101,22 +101,15 @@ const SPEC: NormalizeSpec = {
 /** Codex's user folder: `$CODEX_HOME`, else `~/.codex`. */
 export const codexHome = (env: NodeJS.ProcessEnv): string => env.CODEX_HOME || join(env.HOME || homedir(), '.codex');
 
-const codex: AgentAdapter = {
-  name: 'codex',
-  displayName: 'Codex CLI',
-  events: EVENTS,
-  tools: TOOLS,
+const codex = defineAdapter({
+  spec: SPEC,
   abilities: ABILITIES,
-  projectDirVars: SPEC.projectDirVars,
-  extraFields: false,
-  normalize: (input, env) => normalizeWith(SPEC, input, env),
   render: (event, d) => jsonAnswer(codexDocument(event, d)),
-  failClosed: failClosedFor(() => codex, 'hook_event_name'),
   install: {
     ...projectAndUserFile('.codex', codexHome, 'hooks.json'),
     timeoutUnit: 'seconds',
     events: Object.keys(EVENTS),
   },
-};
+});
 
 export default codex;

@@ -16,7 +16,8 @@ import type { HookEvent } from '../../protocol/event.ts';
 import { jsonAnswer } from '../claude-shape.ts';
 import { badInput, obj, type NormalizeSpec, type ResponseFacts } from '../normalize.ts';
 import { defined, internalRefusal, judgePostAtPre, normalizeReshaped, pick, str, type Raw } from '../reshape.ts';
-import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
+import type { Decision, EventAbilities, ToolMapping } from '../types.ts';
+import { defineAdapter } from '../define.ts';
 
 const EVENTS: Record<string, string> = {
   preToolUse: 'PreToolUse',
@@ -138,14 +139,9 @@ export function copilotDocument(event: HookEvent, d: Decision): Record<string, u
 
 const home = (env: NodeJS.ProcessEnv) => env.COPILOT_HOME || join(env.HOME || homedir(), '.copilot');
 
-const copilot: AgentAdapter = {
-  name: 'copilot',
-  displayName: 'GitHub Copilot CLI',
-  events: EVENTS,
-  tools: TOOLS,
+const copilot = defineAdapter({
+  spec: SPEC,
   abilities: ABILITIES,
-  projectDirVars: SPEC.projectDirVars,
-  extraFields: false,
   normalize: (input, env) => judgePostAtPre(normalizeReshaped(SPEC, reshape, input, env)),
   render: (event, d) => jsonAnswer(copilotDocument(event, d)),
   failClosed: (input, problem) => {
@@ -180,6 +176,6 @@ const copilot: AgentAdapter = {
     PostToolUse:
       'Copilot reads no refusal after a tool ran: file changes are judged by PostToolUse validators at preToolUse, before they are written; other findings reach the model as context, and what blocks is carried: the next preToolUse is denied once with it and agentStop sends the agent back until the file is fixed',
   },
-};
+});
 
 export default copilot;

@@ -17,9 +17,10 @@
 import type { HookEvent } from '../../protocol/event.ts';
 import { jsonAnswer } from '../claude-shape.ts';
 import { obj, type NormalizeSpec } from '../normalize.ts';
-import { defined, failClosedFor, judgePostAtPre, normalizeReshaped, pick, str, type Raw } from '../reshape.ts';
+import { defined, judgePostAtPre, normalizeReshaped, pick, str, type Raw } from '../reshape.ts';
 import { projectAndUserFile, underHome } from '../install-paths.ts';
-import type { AgentAdapter, AgentAnswer, Decision, EventAbilities, ToolMapping } from '../types.ts';
+import type { AgentAnswer, Decision, EventAbilities, ToolMapping } from '../types.ts';
+import { defineAdapter } from '../define.ts';
 
 const EVENTS: Record<string, string> = {
   preToolUse: 'PreToolUse',
@@ -151,17 +152,11 @@ export function cursorDocument(event: HookEvent, d: Decision): Record<string, un
 
 const home = underHome('.cursor');
 
-const cursor: AgentAdapter = {
-  name: 'cursor',
-  displayName: 'Cursor',
-  events: EVENTS,
-  tools: TOOLS,
+const cursor = defineAdapter({
+  spec: SPEC,
   abilities: ABILITIES,
-  projectDirVars: SPEC.projectDirVars,
-  extraFields: false,
   normalize: (input, env) => judgePostAtPre(normalizeReshaped(SPEC, reshape, input, env)),
   render: (event, d): AgentAnswer => jsonAnswer(cursorDocument(event, d)),
-  failClosed: failClosedFor(() => cursor, 'hook_event_name'),
   install: {
     ...projectAndUserFile('.cursor', home, 'hooks.json'),
     timeoutUnit: 'seconds',
@@ -192,6 +187,6 @@ const cursor: AgentAdapter = {
     PostToolUse:
       "Cursor's afterFileEdit/afterShellExecution only observe: file tools are judged by PostToolUse validators at preToolUse, before the edit; an edit seen only at afterFileEdit (older Cursor, Tab edits, tools preToolUse does not name) is judged there and what blocks is carried — the conversation's next blocking point (a tool, shell command, MCP call or file read) is refused once with it, and stop's followup_message sends the agent back until the file is fixed",
   },
-};
+});
 
 export default cursor;

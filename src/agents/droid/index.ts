@@ -9,10 +9,10 @@
  */
 import type { HookEvent } from '../../protocol/event.ts';
 import { claudeShape, jsonAnswer } from '../claude-shape.ts';
-import { failClosedFor } from '../reshape.ts';
-import { claudeResponse, normalizeWith, type NormalizeSpec } from '../normalize.ts';
+import { claudeResponse, type NormalizeSpec } from '../normalize.ts';
 import { projectAndUserFile, underHome } from '../install-paths.ts';
-import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
+import type { Decision, EventAbilities, ToolMapping } from '../types.ts';
+import { defineAdapter } from '../define.ts';
 
 const NAMES = [
   'PreToolUse',
@@ -96,17 +96,10 @@ function droidShape(event: HookEvent, d: Decision): Record<string, unknown> {
 
 const home = underHome('.factory');
 
-const droid: AgentAdapter = {
-  name: 'droid',
-  displayName: 'Factory Droid',
-  events: EVENTS,
-  tools: TOOLS,
+const droid = defineAdapter({
+  spec: SPEC,
   abilities: ABILITIES,
-  projectDirVars: SPEC.projectDirVars,
-  extraFields: false,
-  normalize: (input, env) => normalizeWith(SPEC, input, env),
   render: (event: HookEvent, d: Decision) => jsonAnswer(droidShape(event, d)),
-  failClosed: failClosedFor(() => droid, 'hook_event_name'),
   install: {
     ...projectAndUserFile('.factory', home, 'hooks.json'),
     timeoutUnit: 'seconds',
@@ -114,6 +107,6 @@ const droid: AgentAdapter = {
     // Droid reads hooks.json keyed by event name at the top level (a `"hooks"` key there is not read).
     layout: { kind: 'top' },
   },
-};
+});
 
 export default droid;

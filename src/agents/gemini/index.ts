@@ -10,10 +10,10 @@
  */
 import type { HookEvent } from '../../protocol/event.ts';
 import { jsonAnswer } from '../claude-shape.ts';
-import { failClosedFor } from '../reshape.ts';
-import { displayResponse, normalizeWith, type NormalizeSpec } from '../normalize.ts';
+import { displayResponse, type NormalizeSpec } from '../normalize.ts';
 import { projectAndUserFile, underHome } from '../install-paths.ts';
-import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
+import type { Decision, EventAbilities, ToolMapping } from '../types.ts';
+import { defineAdapter } from '../define.ts';
 
 const EVENTS: Record<string, string> = {
   BeforeTool: 'PreToolUse',
@@ -82,22 +82,15 @@ const SPEC: NormalizeSpec = {
 
 const home = underHome('.gemini');
 
-const gemini: AgentAdapter = {
-  name: 'gemini',
-  displayName: 'Gemini CLI',
-  events: EVENTS,
-  tools: TOOLS,
+const gemini = defineAdapter({
+  spec: SPEC,
   abilities: ABILITIES,
-  projectDirVars: SPEC.projectDirVars,
-  extraFields: false,
-  normalize: (input, env) => normalizeWith(SPEC, input, env),
   render: (event, d) => jsonAnswer(geminiDocument(event, d)),
-  failClosed: failClosedFor(() => gemini, 'hook_event_name'),
   install: {
     ...projectAndUserFile('.gemini', home, 'settings.json'),
     timeoutUnit: 'milliseconds',
     events: Object.keys(EVENTS),
   },
-};
+});
 
 export default gemini;

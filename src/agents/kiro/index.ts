@@ -11,19 +11,10 @@
  */
 import type { HookEvent } from '../../protocol/event.ts';
 import { claudeResponse, obj, type NormalizeSpec } from '../normalize.ts';
-import {
-  defined,
-  exitTwo,
-  failClosedFor,
-  judgePostAtPre,
-  normalizeReshaped,
-  oneText,
-  pick,
-  str,
-  type Raw,
-} from '../reshape.ts';
+import { defined, exitTwo, judgePostAtPre, normalizeReshaped, oneText, pick, str, type Raw } from '../reshape.ts';
 import { projectAndUserFile, underHome } from '../install-paths.ts';
-import type { AgentAdapter, AgentAnswer, Decision, EventAbilities, ToolMapping } from '../types.ts';
+import type { AgentAnswer, Decision, EventAbilities, ToolMapping } from '../types.ts';
+import { defineAdapter } from '../define.ts';
 
 const EVENTS: Record<string, string> = {
   agentSpawn: 'SessionStart',
@@ -96,17 +87,11 @@ export function kiroAnswer(event: HookEvent, d: Decision): AgentAnswer {
 
 const home = underHome('.kiro');
 
-const kiro: AgentAdapter = {
-  name: 'kiro',
-  displayName: 'Kiro CLI',
-  events: EVENTS,
-  tools: TOOLS,
+const kiro = defineAdapter({
+  spec: SPEC,
   abilities: ABILITIES,
-  projectDirVars: SPEC.projectDirVars,
-  extraFields: false,
   normalize: (input, env) => judgePostAtPre(normalizeReshaped(SPEC, reshape, input, env)),
   render: kiroAnswer,
-  failClosed: failClosedFor(() => kiro, 'hook_event_name'),
   install: {
     ...projectAndUserFile('.kiro', home, 'agents', 'avp.json'),
     timeoutUnit: 'milliseconds',
@@ -131,6 +116,6 @@ const kiro: AgentAdapter = {
     Stop: 'Kiro cannot be sent back at stop: Stop validators only report',
     UserPromptSubmit: 'Kiro cannot refuse a prompt: findings are added to the context',
   },
-};
+});
 
 export default kiro;

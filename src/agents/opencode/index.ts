@@ -15,10 +15,11 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { NormalizeSpec } from '../normalize.ts';
 import { pluginAnswer, opencodePlugin } from '../plugin-source.ts';
-import { defined, failClosedFor, judgePostAtPre, normalizeReshaped, pick, type Raw } from '../reshape.ts';
+import { defined, judgePostAtPre, normalizeReshaped, pick, type Raw } from '../reshape.ts';
 import { obj } from '../normalize.ts';
 import { projectAndUserFile } from '../install-paths.ts';
-import type { AgentAdapter, EventAbilities, ToolMapping } from '../types.ts';
+import type { EventAbilities, ToolMapping } from '../types.ts';
+import { defineAdapter } from '../define.ts';
 
 const EVENTS: Record<string, string> = {
   'tool.execute.before': 'PreToolUse',
@@ -83,17 +84,11 @@ const SPEC: NormalizeSpec = {
 const home = (env: NodeJS.ProcessEnv) =>
   join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'), 'opencode');
 
-const opencode: AgentAdapter = {
-  name: 'opencode',
-  displayName: 'OpenCode',
-  events: EVENTS,
-  tools: TOOLS,
+const opencode = defineAdapter({
+  spec: SPEC,
   abilities: ABILITIES,
-  projectDirVars: SPEC.projectDirVars,
-  extraFields: false,
   normalize: (input, env) => judgePostAtPre(normalizeReshaped(SPEC, (raw) => raw, input, env)),
   render: pluginAnswer,
-  failClosed: failClosedFor(() => opencode, 'hook_event_name'),
   install: {
     ...projectAndUserFile('.opencode', home, 'plugins', 'avp.ts'),
     timeoutUnit: 'seconds',
@@ -105,6 +100,6 @@ const opencode: AgentAdapter = {
   instead: {
     UserPromptSubmit: "OpenCode's chat.message cannot refuse a prompt: avp only starts a new turn there",
   },
-};
+});
 
 export default opencode;

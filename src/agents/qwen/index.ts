@@ -11,10 +11,10 @@
  */
 import type { HookEvent } from '../../protocol/event.ts';
 import { claudeShape, jsonAnswer } from '../claude-shape.ts';
-import { failClosedFor } from '../reshape.ts';
-import { displayResponse, normalizeWith, type NormalizeSpec } from '../normalize.ts';
+import { displayResponse, type NormalizeSpec } from '../normalize.ts';
 import { projectAndUserFile, underHome } from '../install-paths.ts';
-import type { AgentAdapter, Decision, EventAbilities, ToolMapping } from '../types.ts';
+import type { Decision, EventAbilities, ToolMapping } from '../types.ts';
+import { defineAdapter } from '../define.ts';
 
 const NAMES = [
   'PreToolUse',
@@ -75,22 +75,16 @@ const SPEC: NormalizeSpec = {
 
 const home = underHome('.qwen');
 
-const qwen: AgentAdapter = {
-  name: 'qwen',
-  displayName: 'Qwen Code',
-  events: EVENTS,
-  tools: TOOLS,
+const qwen = defineAdapter({
+  spec: SPEC,
   abilities: ABILITIES,
-  projectDirVars: SPEC.projectDirVars,
   extraFields: true,
-  normalize: (input, env) => normalizeWith(SPEC, input, env),
   render: (event: HookEvent, d: Decision) => jsonAnswer(claudeShape(event, d, true)),
-  failClosed: failClosedFor(() => qwen, 'hook_event_name'),
   install: {
     ...projectAndUserFile('.qwen', home, 'settings.json'),
     timeoutUnit: 'milliseconds',
     events: NAMES,
   },
-};
+});
 
 export default qwen;

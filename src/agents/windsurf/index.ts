@@ -24,7 +24,8 @@ import {
   type Raw,
 } from '../reshape.ts';
 import { projectAndUserFile, underHome } from '../install-paths.ts';
-import type { AgentAdapter, AgentAnswer, Decision, EventAbilities, ToolMapping } from '../types.ts';
+import type { AgentAnswer, Decision, EventAbilities, ToolMapping } from '../types.ts';
+import { defineAdapter } from '../define.ts';
 
 const EVENTS: Record<string, string> = {
   pre_read_code: 'PreToolUse',
@@ -102,14 +103,9 @@ export function windsurfAnswer(_event: HookEvent, d: Decision): AgentAnswer {
 
 const home = underHome('.codeium', 'windsurf');
 
-const windsurf: AgentAdapter = {
-  name: 'windsurf',
-  displayName: 'Windsurf Cascade',
-  events: EVENTS,
-  tools: TOOLS,
+const windsurf = defineAdapter({
+  spec: SPEC,
   abilities: ABILITIES,
-  projectDirVars: SPEC.projectDirVars,
-  extraFields: false,
   normalize: (input, env) => judgePostAtPre(normalizeReshaped(SPEC, reshape, input, env)),
   render: windsurfAnswer,
   failClosed: failClosedFor(() => windsurf, 'agent_action_name', 'hook_event_name'),
@@ -124,6 +120,6 @@ const windsurf: AgentAdapter = {
       'Windsurf blocks only in pre-hooks: file edits are judged by PostToolUse validators at pre_write_code, before they are written; what blocks after a tool ran (the files a command changed, an edit pre_write_code did not see) is carried: the next pre-hook is refused once with it',
     Stop: 'Cascade cannot be sent back after post_cascade_response: Stop validators only report to the user',
   },
-};
+});
 
 export default windsurf;

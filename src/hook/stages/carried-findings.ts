@@ -4,6 +4,7 @@
  * fixed (hook/carry.ts); the after-event is judged on the file as it is on disk, minus what its PreToolUse already
  * judged (hook/observed-edit.ts). Without carried findings, the first stage costs one stat.
  */
+import { isEvent } from '../../protocol/trigger.ts';
 import { hasCarriedFindings } from '../../session/session.ts';
 import { PASS_DECISION } from '../decision.ts';
 import type { HookContext } from '../context.ts';
@@ -12,11 +13,11 @@ import type { HookContext } from '../context.ts';
 export async function carriedFindings(ctx: HookContext) {
   const event = ctx.event;
   try {
-    if (event.event === 'PreToolUse' && ctx.ability?.stop && hasCarriedFindings(event)) {
+    if (isEvent(event, 'PreToolUse') && ctx.ability?.stop && hasCarriedFindings(event)) {
       const refused = await (await import('../carry.ts')).carriedRefusal(event, ctx.active, ctx.ability.stop);
       if (refused) return refused;
     }
-    if (event.event === 'Stop' && !event.subagentId && hasCarriedFindings(event))
+    if (isEvent(event, 'Stop') && !event.subagentId && hasCarriedFindings(event))
       ctx.carried = (await import('../carry.ts')).carriedStopRuns(event, ctx.active);
   } catch (e) {
     // Like all session state, an aid: the call is still judged on its own.
@@ -27,7 +28,7 @@ export async function carriedFindings(ctx: HookContext) {
 
 /** After match: an observe-only after-event of a file tool is judged on the file on disk, not twice. */
 export async function observedEdit(ctx: HookContext) {
-  if (ctx.normalized.event !== 'PostToolUse' || !ctx.matched.length) return undefined;
+  if (!isEvent(ctx.normalized, 'PostToolUse') || !ctx.matched.length) return undefined;
   ctx.observing = true;
   const { observeEdit, recordObserved } = await import('../observed-edit.ts');
   const observed = await observeEdit(ctx.event, ctx.matched);
@@ -44,7 +45,7 @@ export async function recordObserved(ctx: HookContext) {
   const { event, matched, runs, config, notes } = ctx;
   const { recordObserved: record } = await import('../observed-edit.ts');
   if (ctx.observing) ctx.carriedNow = await record(event, matched, runs, ctx.judgedAtPre, config, notes);
-  else if (event.event === 'PreToolUse' && event.alsoTrigger === 'PostToolUse' && ctx.report.outcome !== 'ERROR')
+  else if (isEvent(event, 'PreToolUse') && event.alsoTrigger === 'PostToolUse' && ctx.report.outcome !== 'ERROR')
     await record(event, matched, runs, undefined, config, notes);
   return undefined;
 }

@@ -3,6 +3,7 @@
  * findings already shown at an earlier blocked Stop said briefly, and the Stop's answer remembered for the next round.
  */
 import { noteStopAnswer, stopGuard as loopGuard } from '../../session/session.ts';
+import { isEvent } from '../../protocol/trigger.ts';
 import type { HookContext } from '../context.ts';
 
 /** Before log: whether this Stop may still block, and which findings the agent was already shown. */
@@ -21,7 +22,7 @@ export async function stopGuard(ctx: HookContext) {
 /** After decide: the main agent's Stop answer noted (a continuation is no new prompt), the findings shown recorded. */
 export async function stopRecord(ctx: HookContext) {
   const { event, decision } = ctx;
-  if (event.event === 'Stop') await noteStopAnswer(event, decision.kind === 'block', decision.reason);
+  if (isEvent(event, 'Stop')) await noteStopAnswer(event, decision.kind === 'block', decision.reason);
   const error = ctx.report.outcome === 'ERROR' ? ctx.repeats?.remember(ctx.runs) : undefined;
   if (error) ctx.notes.push(`avp: could not record the findings shown: ${error.message}`);
   return undefined;

@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AVP_BIN } from '../../support/run-avp.ts';
+import { projectSessions } from '../../support/session-state.ts';
 import type { AgentProject } from './agent-support.ts';
 import type { Step } from './turn-support.ts';
 
@@ -86,9 +87,9 @@ export function installAvp(
   return { rmLog, initOutput };
 }
 
-/** avp's session records (`.avp/state/<session>/events.jsonl`) of every session in the project. */
+/** avp's session records (`$AVP_HOME/sessions/<project>/<session>/events.jsonl`) of every session in the project. */
 export function sessionRecords(project: AgentProject): Array<{ t: string }> {
-  const state = join(project.root, '.avp', 'state');
+  const state = projectSessions(project.env.AVP_HOME!, project.root);
   if (!existsSync(state)) return [];
   return readdirSync(state)
     .filter((d) => !d.startsWith('.') && existsSync(join(state, d, 'events.jsonl')))

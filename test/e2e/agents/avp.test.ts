@@ -165,11 +165,12 @@ for (const c of CASES) {
       },
     );
 
-    check(c.agent, 'rm')('a shell `rm -rf ~` is denied by dangerous-commands before it runs', () => {
+    // `rm -rf ~` takes avp's own state and the agent's hook settings with it: avp's guard refuses it first.
+    check(c.agent, 'rm')("a shell `rm -rf ~` is denied by avp's guard before it runs", () => {
       const o = outcome(c);
       const after = o.turns.filter((t) => t.toolResults === 2);
       expect(after.length, said(o)).toBeGreaterThan(0);
-      carries(after[0]!.body, 'dangerous-commands').toBe(true);
+      carries(after[0]!.body, 'avp refuses this command before it runs').toBe(true);
       expect(existsSync(join(o.project.home, SENTINEL))).toBe(true);
       expect(existsSync(o.rmLog), 'rm was asked to delete the temp HOME: the hook did not deny it').toBe(false);
     });

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type OpenAIReply, startOpenAIServer } from '../../support/openai-server.ts';
+import { projectSessions } from '../../support/session-state.ts';
 import type { AgentProject, AgentRun } from './agent-support.ts';
 import { DONE_TEXT, installAvp, runLog, sessionRecords } from './avp-support.ts';
 import { makeOpenCodeProject, OPENCODE_BIN, runOpenCode } from './opencode-support.ts';
@@ -136,7 +137,7 @@ describe.skipIf(!wanted)("a sub-agent (the task tool) in the real OpenCode, with
 
   test("the sub-agent's calls are the main session's: one session in avp's state, whose Stop saw the sub-agent's file", () => {
     const o = done();
-    const state = join(o.project.root, '.avp', 'state');
+    const state = projectSessions(o.project.env.AVP_HOME!, o.project.root);
     const sessions = readdirSync(state).filter((d) => existsSync(join(state, d, 'events.jsonl')));
     expect(sessions, said(o)).toHaveLength(1);
     const records = sessionRecords(o.project) as any[];

@@ -18,6 +18,10 @@ process.on('exit', () => {
   for (const d of made) rmSync(d, { recursive: true, force: true });
 });
 
+/** Session state lives under `$AVP_HOME`: a throwaway one for this test process, never the user's. */
+export const TEST_AVP_HOME = tempProject('avp-session-home-');
+process.env.AVP_HOME = TEST_AVP_HOME;
+
 export function config(over: Partial<AvpConfig> = {}): AvpConfig {
   return { ...defaultConfig(), ...over };
 }

@@ -2,7 +2,10 @@ import { describe, expect, test } from 'bun:test';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { onceState } from '../../../src/session/session.ts';
+import { stateRoot } from '../../../src/session/store.ts';
 import { tempDir } from '../../support/run-avp.ts';
+// Session state lives under $AVP_HOME: the helpers set a throwaway one, never the user's.
+import './helpers.ts';
 
 describe('once claims: only an evaluated run is done', () => {
   test('a released claim can be won again; an unreleased one cannot', async () => {
@@ -35,6 +38,6 @@ describe('once claims: only an evaluated run is done', () => {
     await holder.release(['v']);
     const again = await Promise.all(Array.from({ length: 8 }, () => onceState(root, 's1')));
     expect((await Promise.all(again.map((r) => r.claim(['v'])))).flat()).toEqual(['v']);
-    expect(readdirSync(join(root, '.avp/state')).length).toBeGreaterThan(0);
+    expect(readdirSync(join(stateRoot(root), 's1', 'once')).length).toBeGreaterThan(0);
   });
 });

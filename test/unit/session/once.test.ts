@@ -9,7 +9,11 @@ const worker = join(import.meta.dir, 'worker.ts');
 async function spawnAll(n: number, args: (i: number) => string[]): Promise<string[]> {
   return Promise.all(
     Array.from({ length: n }, async (_, i) => {
-      const p = Bun.spawn([process.execPath, worker, ...args(i)], { stdout: 'pipe', stderr: 'inherit' });
+      const p = Bun.spawn([process.execPath, worker, ...args(i)], {
+        stdout: 'pipe',
+        stderr: 'inherit',
+        env: process.env,
+      });
       const out = await new Response(p.stdout).text();
       expect(await p.exited).toBe(0);
       return out.trim();

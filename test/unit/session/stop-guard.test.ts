@@ -77,7 +77,11 @@ describe('Stop loop guard', () => {
     const worker = join(import.meta.dir, 'worker.ts');
     const decisions = await Promise.all(
       Array.from({ length: 6 }, async () => {
-        const p = Bun.spawn([process.execPath, worker, 'stop', root, 'active'], { stdout: 'pipe', stderr: 'inherit' });
+        const p = Bun.spawn([process.execPath, worker, 'stop', root, 'active'], {
+          stdout: 'pipe',
+          stderr: 'inherit',
+          env: process.env,
+        });
         return (JSON.parse(await new Response(p.stdout).text()) as { block: boolean }).block;
       }),
     );

@@ -1,9 +1,16 @@
 import { describe, expect, test } from 'bun:test';
-import { appendFileSync, existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureProjectLayout } from '../../../src/session/layout.ts';
-import { ensureSessionDir, pruneSessions, readRecords, sessionDir, stateRoot } from '../../../src/session/store.ts';
-import { gitRepo, tempProject } from './helpers.ts';
+import {
+  appendRecords,
+  ensureSessionDir,
+  pruneSessions,
+  readRecords,
+  sessionDir,
+  stateRoot,
+} from '../../../src/session/store.ts';
+import { gitRepo, tempProject, TEST_AVP_HOME } from './helpers.ts';
 
 describe('state store', () => {
   test('session ids are one safe path segment', () => {
@@ -34,11 +41,31 @@ describe('state store', () => {
     expect(pruneSessions(root)).toBe(0); // pruned less than an hour ago
   });
 
-  test('the state directory ignores itself in git, even in a project that never ran avp init', () => {
+  test("pruning also removes other projects' old sessions, and a project folder left empty", () => {
+    const gone = tempProject();
+    const kept = tempProject();
+    const idle = ensureSessionDir(gone, 'idle');
+    const live = ensureSessionDir(kept, 'live');
+    const longAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+    utimesSync(idle, longAgo, longAgo);
+    expect(pruneSessions(tempProject())).toBe(0); // a project with no state yet prunes nothing
+    ensureSessionDir(kept, 'other');
+    // At least `idle` (other tests of this process may have left old sessions of their own projects).
+    expect(pruneSessions(kept)).toBeGreaterThanOrEqual(1);
+    expect([existsSync(stateRoot(gone)), existsSync(live)]).toEqual([false, true]);
+  });
+
+  test('session state lives under $AVP_HOME, keyed by project, private to the user; nothing in the project', () => {
     const root = tempProject();
     gitRepo(root);
-    ensureSessionDir(root, 's1');
-    writeFileSync(join(sessionDir(root, 's1'), 'events.jsonl'), '{}\n');
+    const dir = ensureSessionDir(root, 's1');
+    appendRecords(dir, [{ t: 'turn', ts: 1, reason: 'prompt' }]);
+    expect(dir.startsWith(join(TEST_AVP_HOME, 'sessions'))).toBe(true);
+    expect(stateRoot(root)).not.toBe(stateRoot(tempProject()));
+    expect(existsSync(join(root, '.avp'))).toBe(false);
+    for (const d of [join(TEST_AVP_HOME, 'sessions'), stateRoot(root), dir])
+      expect(statSync(d).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'events.jsonl')).mode & 0o777).toBe(0o600);
     const status = Bun.spawnSync(['git', 'status', '--porcelain', '-uall'], { cwd: root }).stdout.toString();
     expect(status).toBe('');
   });
@@ -48,7 +75,7 @@ describe('state store', () => {
     expect(ensureProjectLayout(root, true)).toHaveLength(2);
     expect(existsSync(join(root, '.avp'))).toBe(false); // dry run
     ensureProjectLayout(root);
-    expect(readFileSync(join(root, '.avp', '.gitignore'), 'utf8')).toContain('state/\nlogs/\ncache/\n.staging/\n');
+    expect(readFileSync(join(root, '.avp', '.gitignore'), 'utf8')).toContain('logs/\ncache/\n.staging/\n');
     expect(ensureProjectLayout(root)).toEqual([]);
     writeFileSync(join(root, '.avp', '.gitignore'), 'state/');
     ensureProjectLayout(root);

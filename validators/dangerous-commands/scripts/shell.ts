@@ -1,8 +1,9 @@
 /**
- * A small POSIX-shell lexer for dangerous-commands (self-contained: installed with the validator, no npm packages).
+ * A small POSIX-shell lexer for the catalog's command rules (self-contained: no npm packages). dangerous-commands and
+ * protected-files each carry an identical copy, because a validator is installed alone (a test keeps them equal).
  * It is not a shell: it splits a command line into pipelines of simple commands with their words (quotes removed),
  * redirections, here-documents and the text of command substitutions, which is all the rules need to tell
- * `rm -rf /` from `echo "rm -rf /"`.
+ * `rm -rf /` from `echo "rm -rf /"` and `echo key >> ~/.ssh/authorized_keys` from `grep key ~/.ssh/authorized_keys`.
  */
 
 export interface Command {
@@ -39,6 +40,11 @@ function closeParen(src: string, open: number): number {
 export function parseShell(src: string): Parsed {
   const pipelines: Command[][] = [];
   const substitutions: string[] = [];
+  // `$(( … ))` is arithmetic, not a command: only the substitutions nested in it run.
+  const substitute = (body: string) => {
+    if (body.startsWith('(') && body.endsWith(')')) substitutions.push(...parseShell(body.slice(1, -1)).substitutions);
+    else substitutions.push(body);
+  };
   let pipeline: Command[] = [];
   let cmd: Command = { words: [], redirects: [] };
   let word = '';
@@ -87,7 +93,7 @@ export function parseShell(src: string): Parsed {
         if (src[i] === '\\' && /["\\$`]/.test(src[i + 1] ?? '')) word += src[++i];
         else if (src.startsWith('$(', i)) {
           const end = closeParen(src, i + 1);
-          substitutions.push(src.slice(i + 2, end - 1));
+          substitute(src.slice(i + 2, end - 1));
           word += src.slice(i, end);
           i = end - 1;
         } else word += src[i];
@@ -95,7 +101,8 @@ export function parseShell(src: string): Parsed {
       i++;
     } else if (two === '$(' || ((c === '<' || c === '>') && src[i + 1] === '(')) {
       const end = closeParen(src, i + 1);
-      substitutions.push(src.slice(i + 2, end - 1));
+      if (c === '$') substitute(src.slice(i + 2, end - 1));
+      else substitutions.push(src.slice(i + 2, end - 1));
       word += src.slice(i, end);
       inWord = true;
       i = end;
@@ -139,7 +146,7 @@ export function parseShell(src: string): Parsed {
       // A file descriptor number right before the operator belongs to it (`2>`), not to the words.
       if (inWord && /^\d+$/.test(word)) ((word = ''), (inWord = false));
       else endWord();
-      const op = /^(?:<<<|<<-|<<|>>|>\||>&|<&|&>>|&>|>|<)/.exec(src.slice(i))![0];
+      const op = /^(?:<<<|<<-|<<|<>|>>|>\||>&|<&|&>>|&>|>|<)/.exec(src.slice(i))![0];
       i += op.length;
       if ((op === '>&' || op === '<&') && /^[\d-]/.test(src[i] ?? '')) {
         while (/[\d-]/.test(src[i] ?? '')) i++;
@@ -163,7 +170,7 @@ export function parseShell(src: string): Parsed {
 const WRAPPERS: Record<string, RegExp | null> = {
   sudo: /^-(?:[ugCDhprt]|-user|-group)$/,
   doas: /^-u$/,
-  env: /^-(?:u|-unset|C|-chdir|S)$/,
+  env: /^-(?:u|-unset|C|-chdir|S|P)$/,
   nohup: null,
   time: null,
   command: null,
@@ -173,14 +180,20 @@ const WRAPPERS: Record<string, RegExp | null> = {
   ionice: /^-[cn]$/,
   stdbuf: null,
   timeout: /^-[sk]$/,
+  watch: /^-[nd]$/,
+  busybox: null,
+  chronic: null,
+  unbuffer: null,
 };
+/** Shell keywords that may stand before a command: `if rm -rf /; then`, `for x in y; do rm -rf ~; done`. */
+const KEYWORDS = new Set(['{', '!', 'if', 'then', 'else', 'elif', 'do', 'while', 'until']);
 
 /** The command's words without leading `VAR=value` assignments and wrappers such as sudo, env, nohup, timeout. */
 export function unwrap(words: string[]): string[] {
   let w = words.slice();
   for (let guard = 0; guard < 10; guard++) {
     while (w.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w[0]!)) w = w.slice(1);
-    if (w[0] === '{' || w[0] === '!') w = w.slice(1);
+    while (w.length && KEYWORDS.has(w[0]!)) w = w.slice(1);
     const name = base(w[0] ?? '');
     if (!(name in WRAPPERS)) return w;
     const valued = WRAPPERS[name];

@@ -3,188 +3,91 @@
  * no-secrets — avp catalog script judge (self-contained: Bun/Node built-ins and the files next to it, installed alone).
  *
  * Reads the normalized avp HookEvent (JSON on stdin, or `validate(event)` in-process) and flags secrets in the lines
- * the change ADDED (./added-lines.ts), so content that was already there is never re-flagged. Precision first: the
- * rules (./rules.ts) and what is skipped and why are documented in ../references/rules.md.
+ * a change ADDS (./added-lines.ts), so content that was already there is never re-flagged:
+ * - a file tool before it runs (PreToolUse: the engine rebuilt the resulting content) or after (PostToolUse);
+ * - a shell command before it runs: the text it writes, and what a `git commit` would commit (./shell.ts);
+ * - the files a shell command changed on its own, after it ran (PostToolUse, the engine's list).
+ * Rules: ./providers.ts, ./rules.ts, the project's .gitleaks.toml (./gitleaks.ts); documented in
+ * ../references/rules.md.
  */
 import { type Added, changes, type HookEvent, type Verdict, type Violation } from './added-lines.ts';
-import {
-  ALLOW,
-  ASSIGN_BEFORE,
-  COMMENT_LINE,
-  entropy,
-  EXAMPLE_COMMENT,
-  EXAMPLE_FILE,
-  GENERATED,
-  genericValueIsSecret,
-  isFakeToken,
-  ascendingRun,
-  isPlaceholderValue,
-  KEY_HEADER,
-  LITERAL,
-  LOCAL_HOST,
-  LOCKFILE,
-  mask,
-  PROVIDER_HINT,
-  PROVIDERS,
-  SECRET_HINT,
-  TEST_PATH,
-  UNQUOTED,
-  UNQUOTED_FILE,
-  URL_CREDS,
-} from './rules.ts';
+import { type GitleaksConfig, loadGitleaks } from './gitleaks.ts';
+import { EXAMPLE_FILE, GENERATED, LOCKFILE, TEST_PATH } from './rules.ts';
+import { scanAdded } from './scan.ts';
+import { commandWrites, commitChanges, gitCommit } from './shell.ts';
 
 export type { Verdict } from './added-lines.ts';
 
-const SUGGESTION =
-  'Remove the value and read it at run time from an environment variable or a secret manager (e.g. process.env.NAME, os.environ["NAME"]); rotate it if it is real. If it is test data, say so with `avp:allow-secret` in a comment on that line.';
+const SHELL_TOOLS = /^(?:Bash|run_shell_command|shell|exec_command|local_shell|execute_command)$/;
 
-/** Scans one added line; returns the violations found (secret masked). */
-function scanLine(
-  file: string,
-  a: Added,
-  around: { prev: string; next: string },
-  opts: { heuristics: boolean; keys: boolean },
-): Violation[] {
-  // A data: URI (inline image, font) is base64 noise, not a credential.
-  const text = a.text.replace(/data:[a-z]+\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/=]+/gi, ' ');
-  if (ALLOW.test(a.text) || (ALLOW.test(around.prev) && COMMENT_LINE.test(around.prev))) return [];
-  const found: Array<{ rule: string; what: string; secret: string; at: number }> = [];
-  const taken: Array<[number, number]> = [];
-  const overlaps = (s: number, e: number) => taken.some(([a0, a1]) => s < a1 && e > a0);
-
-  // Most lines hold no candidate at all: one cheap test skips the twenty provider patterns.
-  for (const r of PROVIDER_HINT.test(text) ? PROVIDERS : []) {
-    for (const m of text.matchAll(r.re)) {
-      const secret = m[r.secret ?? 0] ?? m[0];
-      const body = m[r.body ?? 0] ?? secret;
-      const at = (m.index ?? 0) + m[0].indexOf(secret);
-      if (overlaps(at, at + secret.length)) continue;
-      // A made-up token is claimed anyway, so the generic rule does not report it under another name.
-      taken.push([at, at + secret.length]);
-      if (!isFakeToken(secret, body)) found.push({ rule: r.id, what: r.what, secret, at });
-    }
-  }
-  if (opts.keys) {
-    const key = KEY_HEADER.exec(text);
-    if (key) {
-      const rest = text.slice(key.index + key[0].length);
-      const material = /(?:\\n|\s|^)([A-Za-z0-9+/]{32,})/.test(rest) ? rest : '';
-      const next = material || around.next;
-      if (/[A-Za-z0-9+/]{40,}|Proc-Type:/.test(next) && !/\.\.\.|…|<|REDACTED|xxxx/i.test(next)) {
-        found.push({ rule: 'private-key', what: `${key[1] ?? ''}private key block`.trim(), secret: '', at: key.index });
-        taken.push([key.index, text.length]);
-      }
-    }
-  }
-  // A comment that shows an example (`// example: DB_URL=postgres://u:p@host`) documents a format; only provider
-  // formats, which are never made up by accident, are still checked on it.
-  if (opts.heuristics && !(COMMENT_LINE.test(text) && EXAMPLE_COMMENT.test(text))) {
-    for (const m of text.matchAll(URL_CREDS)) {
-      const [, , , pass = '', host = ''] = m;
-      const at = (m.index ?? 0) + m[0].lastIndexOf(`:${pass}@`) + 1;
-      if (overlaps(at, at + pass.length) || LOCAL_HOST.test(host) || pass.length < 6) continue;
-      if (
-        isPlaceholderValue(pass) ||
-        /^(?:pass|pwd|user|username|admin|root|guest)$/i.test(pass) ||
-        ascendingRun(pass, 4)
-      )
-        continue;
-      taken.push([at, at + pass.length]);
-      found.push({ rule: 'credentials-in-url', what: 'password in a URL', secret: pass, at });
-    }
-    const auth = /\bauthorization["']?\s*[:=,]?\s*["'`]?\s*(?:bearer|basic|token)\s+([A-Za-z0-9._~+/=-]{16,})/gi;
-    for (const m of text.matchAll(auth)) {
-      const secret = m[1] ?? '';
-      const at = (m.index ?? 0) + m[0].lastIndexOf(secret);
-      if (overlaps(at, at + secret.length) || isPlaceholderValue(secret) || entropy(secret) < 3.2) continue;
-      taken.push([at, at + secret.length]);
-      found.push({ rule: 'authorization-header', what: 'credential in an Authorization header', secret, at });
-    }
-    // Literals are judged only on lines naming a secret, and not on generated lines of thousands of characters.
-    for (const m of SECRET_HINT.test(text) && text.length <= 4000 ? text.matchAll(LITERAL) : []) {
-      const value = m[2] ?? '';
-      const at = (m.index ?? 0) + 1;
-      const prefix = text.slice(Math.max(0, at - 1 - 80), at - 1);
-      // Cheap checks before the anchored regex: a separator right before the literal, a secret word in reach.
-      if (!/[=:,>]\s*[bru]?$/i.test(prefix) || !SECRET_HINT.test(prefix)) continue;
-      const before = ASSIGN_BEFORE.exec(prefix);
-      if (!before || overlaps(at, at + value.length)) continue;
-      const [, q, name = '', sep] = before;
-      if (sep === ',' && !q) continue; // `f(token, "x")` is an argument list, `("API_KEY", "x")` a pair
-      if (!genericValueIsSecret(name, value.replace(/\\(.)/g, '$1'))) continue;
-      taken.push([at, at + value.length]);
-      found.push({ rule: 'hardcoded-secret', what: `secret-like value assigned to \`${name}\``, secret: value, at });
-    }
-    if (UNQUOTED_FILE.test(file) && SECRET_HINT.test(text)) {
-      const m = UNQUOTED.exec(text);
-      if (m && m[1] && m[2]) {
-        const at = text.lastIndexOf(m[2]);
-        if (!overlaps(at, at + m[2].length) && genericValueIsSecret(m[1], m[2])) {
-          found.push({ rule: 'hardcoded-secret', what: `secret-like value assigned to \`${m[1]}\``, secret: m[2], at });
-        }
-      }
-    }
-  }
-  return found.map((f) => {
-    // The key header is not secret but what follows it is: show only the header.
-    let snippet = f.secret ? a.text.trim().split(f.secret).join(mask(f.secret)) : (KEY_HEADER.exec(a.text)?.[0] ?? '');
-    if (snippet.length > 160) snippet = `${snippet.slice(0, 157)}…`;
-    return {
-      rule: f.rule,
-      file,
-      ...(a.line === undefined ? {} : { line: a.line }),
-      snippet,
-      message: `${f.what}${f.secret ? ` (${mask(f.secret)})` : ''} is hard-coded`,
-      suggestion:
-        f.rule === 'private-key'
-          ? 'Keep private keys out of the repository: load the key from a file outside it or a secret manager, and rotate it if it is real.'
-          : SUGGESTION,
-    };
-  });
-}
-
-/** Judges an event: flags secrets in added lines. Pure apart from reading a file when the event lists none. */
-export function validate(event: HookEvent): Verdict {
+function judgeFiles(
+  files: Array<{ file: string; added: Added[] }>,
+  gitleaks: GitleaksConfig | undefined,
+): { violations: Violation[]; scanned: number } {
   const violations: Violation[] = [];
   let scanned = 0;
-  for (const { file, added } of changes(event)) {
-    if (LOCKFILE.test(file) || GENERATED.test(file)) continue;
+  for (const { file, added } of files) {
+    if (LOCKFILE.test(file) || GENERATED.test(file) || gitleaks?.allowsPath(file)) continue;
     const inTests = TEST_PATH.test(file);
-    const opts = { heuristics: !inTests && !EXAMPLE_FILE.test(file), keys: !inTests };
-    for (const [i, a] of added.entries()) {
-      if (a.text.includes('\0')) break; // binary content
-      scanned++;
-      // Neighbours count only when they are the adjacent lines of the after file (both added).
-      const prev =
-        added[i - 1]?.line !== undefined && added[i - 1]!.line === (a.line ?? NaN) - 1 ? added[i - 1]!.text : '';
-      // A PGP block has an empty line and maybe armor headers before the key material: look 4 lines ahead.
-      let next = '';
-      for (
-        let j = i + 1;
-        j <= i + 4 && added[j]?.line !== undefined && added[j]!.line === (a.line ?? NaN) + (j - i);
-        j++
-      )
-        next += `${added[j]!.text}\n`;
-      violations.push(...scanLine(file, a, { prev, next }, opts));
-    }
+    const r = scanAdded(file, added, { heuristics: !inTests && !EXAMPLE_FILE.test(file), keys: !inTests, gitleaks });
+    violations.push(...r.violations);
+    scanned += r.scanned;
   }
+  return { violations, scanned };
+}
+
+/** Judges an event: flags secrets in added lines. Reads the disk only for .gitleaks.toml and `git commit`. */
+export function validate(event: HookEvent & { alsoTrigger?: string }): Verdict {
+  const root = event.projectRoot ?? event.cwd ?? process.cwd();
+  const gitleaks = loadGitleaks(root);
+  const command = event.toolInput?.command;
+  const before = event.event === 'PreToolUse' && SHELL_TOOLS.test(event.tool ?? '') && typeof command === 'string';
+  let verdict: { violations: Violation[]; scanned: number };
+  let commit = false;
+  // Where the agent's adapter already judges a file edit at PreToolUse with the after-the-fact validators
+  // (`alsoTrigger`), no-secrets judges it there: the before-copy leaves file tools to it, so nothing is said twice.
+  const leftToAfter =
+    !before && event.alsoTrigger === 'PostToolUse' && process.env.AVP_VALIDATOR_NAME === 'no-secrets-before';
+  if (leftToAfter) verdict = { violations: [], scanned: 0 };
+  else if (before) {
+    const cwd = event.cwd ?? root;
+    verdict = judgeFiles(commandWrites(command, root, cwd), gitleaks);
+    const c = gitCommit(command);
+    if (c) {
+      commit = true;
+      const staged = judgeFiles(commitChanges(cwd, c.all, c.adds), gitleaks);
+      for (const v of staged.violations) {
+        v.message = `git commit would commit it: ${v.message}`;
+        v.suggestion = `Unstage the file (git restore --staged ${v.file}), remove the secret from it and read it at run time instead; rotate it if it is real. Test data: mark the line with \`avp:allow-secret\`.`;
+      }
+      verdict.violations.push(...staged.violations);
+      verdict.scanned += staged.scanned;
+    }
+  } else verdict = judgeFiles(changes(event), gitleaks);
+  const { violations, scanned } = verdict;
   const files = new Set(violations.map((v) => v.file)).size;
   return {
     passed: violations.length === 0,
     violations,
     summary: violations.length
-      ? `${violations.length} hard-coded secret${violations.length > 1 ? 's' : ''} in ${files} file${files > 1 ? 's' : ''}`
+      ? `${violations.length} hard-coded secret${violations.length > 1 ? 's' : ''} in ${files} file${files > 1 ? 's' : ''}${commit ? ' (in what the command writes or commits)' : ''}`
       : `no secrets in ${scanned} added line${scanned === 1 ? '' : 's'}`,
   };
 }
 
 if (import.meta.main) {
+  let event: HookEvent;
   try {
-    const event = JSON.parse(await Bun.stdin.text()) as HookEvent;
+    event = JSON.parse(await Bun.stdin.text()) as HookEvent;
+  } catch (err) {
+    console.error(`no-secrets: cannot read the event on stdin: ${(err as Error).message}`);
+    process.exit(1);
+  }
+  try {
     // console.log, not process.stdout.write: initialising Node's stdout stream costs ~10 ms of CPU per run.
     console.log(JSON.stringify(validate(event)));
   } catch (err) {
-    console.error(`no-secrets: cannot read the event on stdin: ${(err as Error).message}`);
+    console.error(`no-secrets: ${(err as Error).message}`);
     process.exit(1);
   }
 }

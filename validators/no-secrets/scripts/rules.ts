@@ -19,24 +19,30 @@ export function classes(s: string): number {
 
 export const PLACEHOLDER_WORD =
   /example|sample|dummy|placeholder|change.?(?:me|this|it)|redacted|replace|insert|your|xxxx|fake|mock|test|demo|foobar|lorem|todo|fixme|not.?(?:a.?)?real|not.?(?:a.?)?secret|invalid|insecure|do.?not.?use/i;
-/** Documented example credentials that appear in real docs and tutorials (AWS, Google, Slack, UUID docs). */
+/** Documented example credentials that appear in real docs and tutorials (AWS, Google, Stripe, UUID docs, jwt.io). */
 export const DOC_EXAMPLES = new Set([
   'AKIAIOSFODNN7EXAMPLE',
   'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
   'AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe',
+  'sk_test_4eC39HqLyjWDarjtT1zdp7dc',
+  'sk_test_BQokikJOvBiI2HlWgH4olfQ2',
+  'key-3ax6xnjp29jd6fds4gc373sgvjxteol0',
   '123e4567-e89b-12d3-a456-426614174000',
   '123e4567-e89b-12d3-a456-426655440000',
   // jwt.io's example token (HS256, "John Doe").
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
 ]);
 
+/**
+ * Template markers: `${X}`, `{{ x }}`, `{% x %}`, `{SumoAccessKey}`, `<TOKEN>`, `%s`, a leading `$`, ellipses, masks
+ * (`***`, `####`, `xxxx`, `••`), SOPS-encrypted values (`ENC[AES256_GCM,…]`), documented examples.
+ */
+export const TEMPLATE =
+  /\$\{|\{\{|\{%|\{[A-Za-z_][\w.-]*\}|<[A-Za-z_ -]+>|%\(?\w*\)?[sd]\b|…|\.\.\.|\*\*\*|###|[xX]{4}|••|\bENC\[/;
+
 /** Template syntax, env references, masks, ellipses, long runs of one character. */
 export function looksTemplated(v: string): boolean {
-  return (
-    /\$\{|\{\{|\{%|<[A-Za-z_ -]+>|%\(?\w*\)?[sd]\b|^\$|…|\.\.\.|\*\*\*/.test(v) ||
-    /(.)\1{5,}/.test(v) ||
-    DOC_EXAMPLES.has(v)
-  );
+  return TEMPLATE.test(v) || /^\$/.test(v) || /(.)\1{5,}/.test(v) || DOC_EXAMPLES.has(v);
 }
 
 /** Leetspeak folded to letters so `s3cr3t`, `p4ssw0rd` are recognised as placeholder words. */
@@ -72,165 +78,25 @@ export function ascendingRun(s: string, n: number): boolean {
   return false;
 }
 
-/** A provider token whose random part is clearly made up (`ghp_xxxx…`, `…EXAMPLE`, `abcdefgh…`, `12345678…`). */
+/** Words that, as a whole segment of a token's random part (`ghp_your_token_here`), mark it as made up. */
+const FAKE_SEGMENT =
+  /^(?:your|my|example|sample|dummy|placeholder|fake|redacted|replace(?:me)?|changeme|insert|token|key|secret|here|xxx+|test(?:ing)?|demo|mock|foo|bar|todo)$/i;
+
+/**
+ * A provider token whose random part is provably made up: a documented example, template markers, a run of six
+ * identical characters, an ascending run of six (`abcdef`, `123456`: typed, not generated), an `EXAMPLE` marker, a
+ * random part made of placeholder words (`your_token_here`), or too little entropy to be random. A real-format key
+ * that merely contains `test` or `demo` somewhere is NOT skipped.
+ */
 export function isFakeToken(token: string, body: string): boolean {
-  if (looksTemplated(token) || PLACEHOLDER_WORD.test(body) || ascendingRun(body, 8)) return true;
-  return entropy(body) < 3;
+  if (TEMPLATE.test(token) || DOC_EXAMPLES.has(token)) return true;
+  if (/(.)\1{5,}/.test(body) || ascendingRun(body, 6) || /EXAMPLE/.test(body)) return true;
+  const words = body.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  if (words.some((w) => FAKE_SEGMENT.test(w)) && words.every((w) => FAKE_SEGMENT.test(w) || /^[a-z]{1,4}$/i.test(w)))
+    return true;
+  return body.length >= 16 ? entropy(body) < 3 : entropy(body) < 2.2;
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// Rules
-// ---------------------------------------------------------------------------------------------------------------
-
-export interface ProviderRule {
-  id: string;
-  what: string;
-  re: RegExp;
-  /** Capture group holding the random part checked by isFakeToken (default: whole match). */
-  body?: number;
-  /** Capture group holding the secret itself (default: whole match). */
-  secret?: number;
-}
-
-// Boundaries: a token must not be the middle of a longer identifier. Formats without a distinctive prefix (AKIA…,
-// AIza…, SK…, Discord) also must not sit inside a base64 run (`/` and `+` are base64 characters).
-const B = String.raw`(?<![A-Za-z0-9_-])`;
-const E = String.raw`(?![A-Za-z0-9_-])`;
-const BS = String.raw`(?<![A-Za-z0-9_+/-])`;
-const ES = String.raw`(?![A-Za-z0-9_+/=-])`;
-export const PROVIDERS: ProviderRule[] = [
-  {
-    id: 'aws-access-key-id',
-    what: 'AWS access key id',
-    re: new RegExp(`${BS}((?:AKIA|ASIA|ABIA|ACCA)([A-Z0-9]{16}))${ES}`, 'g'),
-    body: 2,
-    secret: 1,
-  },
-  {
-    id: 'aws-secret-access-key',
-    what: 'AWS secret access key',
-    re: /(?:aws_?secret_?(?:access_?)?key|secret_?access_?key)["'`]?\s*(?:[:=]|=>)\s*["'`]?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
-    body: 1,
-    secret: 1,
-  },
-  {
-    id: 'github-token',
-    what: 'GitHub token',
-    re: new RegExp(`${B}(gh[pousr]_([A-Za-z0-9]{36,251}))${E}`, 'g'),
-    body: 2,
-    secret: 1,
-  },
-  {
-    id: 'github-token',
-    what: 'GitHub fine-grained token',
-    re: new RegExp(`${B}(github_pat_([A-Za-z0-9_]{60,251}))${E}`, 'g'),
-    body: 2,
-    secret: 1,
-  },
-  {
-    id: 'gitlab-token',
-    what: 'GitLab token',
-    re: new RegExp(`${B}(gl(?:pat|dt|rt|cbt|ptt|ft|imt|agent)-([A-Za-z0-9_-]{20,}))${E}`, 'g'),
-    body: 2,
-    secret: 1,
-  },
-  {
-    id: 'slack-token',
-    what: 'Slack token',
-    re: new RegExp(`${B}(xox[baprse]-((?:[0-9]{6,}-){1,3}[A-Za-z0-9-]{16,}))${E}`, 'g'),
-    body: 2,
-    secret: 1,
-  },
-  {
-    id: 'slack-webhook',
-    what: 'Slack webhook URL',
-    re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/(T[A-Z0-9]{6,}\/[AB][A-Z0-9]{6,}\/([A-Za-z0-9]{20,}))/g,
-    body: 2,
-    secret: 1,
-  },
-  {
-    id: 'stripe-key',
-    what: 'Stripe live secret key',
-    re: new RegExp(`${B}((?:sk|rk)_live_([A-Za-z0-9]{20,}))${E}`, 'g'),
-    body: 2,
-    secret: 1,
-  },
-  {
-    id: 'anthropic-key',
-    what: 'Anthropic API key',
-    re: new RegExp(`${B}(sk-ant-[a-z]+[0-9]*-([A-Za-z0-9_-]{32,}))${E}`, 'g'),
-    body: 2,
-    secret: 1,
-  },
-  {
-    id: 'openai-key',
-    what: 'OpenAI API key',
-    re: new RegExp(`${B}(sk-(?:proj|svcacct|admin)-([A-Za-z0-9_-]{32,}))${E}`, 'g'),
-    body: 2,
-    secret: 1,
-  },
-  {
-    id: 'openai-key',
-    what: 'OpenAI API key',
-    re: new RegExp(`${B}(sk-([A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9]{48}))${E}`, 'g'),
-    body: 2,
-    secret: 1,
-  },
-  {
-    id: 'google-api-key',
-    what: 'Google API key',
-    re: new RegExp(`${BS}(AIza([0-9A-Za-z_-]{35}))${ES}`, 'g'),
-    body: 2,
-    secret: 1,
-  },
-  { id: 'twilio-key', what: 'Twilio API key', re: new RegExp(`${BS}(SK([0-9a-f]{32}))${ES}`, 'g'), body: 2, secret: 1 },
-  {
-    id: 'sendgrid-key',
-    what: 'SendGrid API key',
-    re: new RegExp(`${B}(SG\\.([A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}))${E}`, 'g'),
-    body: 2,
-    secret: 1,
-  },
-  {
-    id: 'npm-token',
-    what: 'npm access token',
-    re: new RegExp(`${B}(npm_([A-Za-z0-9]{36}))${E}`, 'g'),
-    body: 2,
-    secret: 1,
-  },
-  {
-    id: 'pypi-token',
-    what: 'PyPI API token',
-    re: new RegExp(`${B}(pypi-AgEIcHlwaS5vcmc([A-Za-z0-9_-]{50,}))${E}`, 'g'),
-    body: 2,
-    secret: 1,
-  },
-  {
-    id: 'discord-token',
-    what: 'Discord bot token',
-    re: new RegExp(`${BS}([MNO][A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6}\\.([A-Za-z0-9_-]{27,40}))${ES}`, 'g'),
-    body: 2,
-    secret: 1,
-  },
-  {
-    id: 'discord-webhook',
-    what: 'Discord webhook URL',
-    re: /https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/([0-9]{17,20}\/([A-Za-z0-9_-]{60,}))/g,
-    body: 2,
-    secret: 1,
-  },
-  {
-    id: 'npmrc-auth-token',
-    what: 'registry auth token in .npmrc',
-    re: /:_auth(?:Token)?\s*=\s*(?!\$\{)(([A-Za-z0-9+/=_-]{20,}))/g,
-    body: 2,
-    secret: 1,
-  },
-];
-
-/** Cheap pre-filters: a line without any of these cannot match a provider rule / a secret-like name. */
-export const PROVIDER_HINT =
-  /A[KSB]IA|ACCA|secret|gh[pousr]_|github_pat_|gl[a-z]+-|xox|hooks\.slack|_live_|sk-|AIza|SK[0-9a-f]|SG\.|npm_|pypi-|discord|_auth|\.[A-Za-z0-9_-]{6}\./i;
 export const SECRET_HINT = /pass|pwd|secret|token|key|credential|conn/i;
 
 export const SECRET_NAME =
@@ -253,13 +119,36 @@ export const UNQUOTED =
  * Words and identifiers (`Passwort`, `newPassword`, `AuthToken`, `SESSION_KEY`): translations and names, not secrets.
  */
 export const WORDLIKE = /^[A-Z]?[a-z]+(?:[A-Z][a-z]+)*$|^[A-Z]+(?:_[A-Z]+)*$/;
+/** A short word with a digit or two (`Welcome1`, `Summer24`, `HelloWorld`): a typed name or label, not generated. */
+export const SHORT_WORD = /^[A-Za-z][a-z]+(?:[A-Z][a-z]+)*[0-9]{0,2}[!.]?$/;
 
 export function genericValueIsSecret(name: string, value: string): boolean {
   const last = name.split('.').pop() ?? name;
   if (!SECRET_NAME.test(last) || NOT_SECRET_NAME.test(last)) return false;
   if (value.length < 8 || value.length > 400 || /\s/.test(value)) return false;
   if (/^(?:\.{0,2}\/|~\/|[a-z][a-z0-9+.-]*:\/\/|django-insecure-)/i.test(value)) return false;
+  // A MIME type, a dotted property path (`advanced.tavilyApiKey`), a header or key name in kebab/snake case that
+  // names a secret (`x-aws-ec2-metadata-token`): names, not values.
+  if (/^[a-z]+\/[a-z0-9.+-]+$/i.test(value)) return false;
+  if (
+    /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value) &&
+    value.split('.').every((p) => WORDLIKE.test(p) || /^[a-z_]+$/.test(p))
+  )
+    return false;
+  if (
+    /^[a-z0-9]+(?:[-_][a-z0-9]+)+$/.test(value) &&
+    /(?:^|[-_])(?:token|key|secret|password|passwd|auth|credentials?)(?:$|[-_])/.test(value)
+  )
+    return false;
   if (isPlaceholderValue(value) || classes(value) < 2 || WORDLIKE.test(value)) return false;
+  if (value.length <= 12 && SHORT_WORD.test(value)) return false;
+  // An alphabet run (`sk_abcdefghijklmnopqrstuvwxyz123`) was typed; digit runs alone are not enough to tell.
+  if (
+    /abcdefgh|bcdefghi|cdefghij|defghijk|efghijkl|fghijklm|ghijklmn|hijklmno|ijklmnop|jklmnopq|klmnopqr|lmnopqrs|mnopqrst|nopqrstu|opqrstuv|pqrstuvw|qrstuvwx|rstuvwxy|stuvwxyz/i.test(
+      value,
+    )
+  )
+    return false;
   const h = entropy(value);
   return value.length < 16 ? h >= 2.5 : value.length < 32 ? h >= 3 : h >= 3.5;
 }

@@ -1,14 +1,16 @@
 #!/usr/bin/env bun
 /**
- * protected-files — avp catalog script judge (self-contained: Bun/Node built-ins only).
+ * protected-files — avp catalog script judge (self-contained: Bun/Node built-ins and the files of this folder).
  *
  * PreToolUse on Write/Edit/MultiEdit/NotebookEdit: denies edits to the files listed in ../references/protected.txt
- * (gitignore-style globs, read at run time so a team can edit the list). The list is found through
- * AVP_VALIDATOR_DIR (set by avp for script judges) or, when run in-process, next to this script.
+ * (gitignore-style globs, read at run time so a team can edit the list). PreToolUse on Bash: denies a command that
+ * writes such a file (`echo key >> ~/.ssh/authorized_keys`, `cp x .env`, `tee`, `sed -i`; ./writes.ts). The list is
+ * found through AVP_VALIDATOR_DIR (set by avp for script judges) or, when run in-process, next to this script.
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { shellWrites } from './writes.ts';
 
 interface FileChange {
   path?: string;
@@ -45,6 +47,8 @@ export interface Pattern {
   test: (rel: string, abs: string, nocase?: boolean) => boolean;
   reason?: string;
   line: number;
+  /** `[credentials]` after the glob: protected only when the file holds (or would hold) a credential. */
+  credentials?: boolean;
 }
 
 /** Glob → RegExp source: `**` spans directories, `*` and `?` stay within one, `{a,b}` alternates. */
@@ -86,7 +90,8 @@ export function parsePatterns(text: string, file = 'protected.txt'): Pattern[] {
       continue;
     }
     const negate = line.startsWith('!');
-    let glob = negate ? line.slice(1) : line;
+    const credentials = /\s+\[credentials\]$/.test(line);
+    let glob = (negate ? line.slice(1) : line).replace(/\s+\[credentials\]$/, '');
     const home = glob.startsWith('~/');
     const dir = glob.endsWith('/');
     if (dir) glob = glob.slice(0, -1);
@@ -110,7 +115,7 @@ export function parsePatterns(text: string, file = 'protected.txt'): Pattern[] {
       : anchored
         ? (rel: string, _abs: string, nocase?: boolean) => !rel.startsWith('/') && (nocase ? folded : exact).test(rel)
         : (rel: string, _abs: string, nocase?: boolean) => (nocase ? folded : exact).test(rel);
-    patterns.push({ glob: line, negate, test, reason, line: i + 1 });
+    patterns.push({ glob: line, negate, test, reason, line: i + 1, credentials });
   }
   return patterns;
 }
@@ -159,6 +164,22 @@ function targets(event: HookEvent): Target[] {
   });
   if (out.length) return out;
   const input = event.toolInput ?? {};
+  if (typeof input.command === 'string' && !input.file_path) {
+    const writes = shellWrites(input.command, resolve(event.cwd ?? root), process.env.HOME || homedir(), root);
+    if (!writes.length) return [];
+    const realRoot = realPath(root);
+    // Judged by the file really written and by the name used, as for the file tools (a symlink changes nothing).
+    return writes.flatMap((abs) => {
+      const real = realPath(abs);
+      const named = { rel: toRel(abs), abs, nocase: false };
+      const target = {
+        rel: real.startsWith(`${realRoot}/`) ? real.slice(realRoot.length + 1) : toRel(real),
+        abs: real,
+        nocase: false,
+      };
+      return real === abs ? [target] : [target, named];
+    });
+  }
   const p = input.file_path ?? input.notebook_path ?? input.path;
   if (typeof p !== 'string' || !p) return [];
   const abs = isAbsolute(p) ? resolve(p) : resolve(event.cwd ?? root, p);
@@ -181,6 +202,29 @@ function loadList(path: string): Pattern[] {
   return patterns;
 }
 
+/** Credential lines: npm/yarn auth tokens, passwords (pypirc, pip, maven, netrc), user:password@ URLs, tokens. */
+const CREDENTIAL =
+  /[^\w]_(?:authToken|auth|password)\s*=\s*["']?[^\s$"']|(?:^|\\n|\s)(?:password|passwd)\s*[=:]\s*["']?[^\s$"']|<password>\s*[^<$\s]|\bnpmAuthToken:\s*["']?[^\s$"']|\b\w+:\/\/[^\s:@/]+:[^\s@/$]+@|\b(?:token|secret|api[_-]?key|access[_-]?key)\s*[=:]\s*["']?[\w\-.]{8,}|\bmachine\s+\S+\s+login\s+\S+\s+password\s+\S/im;
+
+/** The text the tool call adds: Write content, Edit/MultiEdit new strings, a notebook cell, a shell command. */
+function newText(event: HookEvent): string {
+  const input = event.toolInput ?? {};
+  const edits = Array.isArray(input.edits) ? (input.edits as Array<{ new_string?: unknown }>) : [];
+  return [input.content, input.new_string, input.new_source, input.command, ...edits.map((e) => e.new_string)]
+    .filter((x): x is string => typeof x === 'string')
+    .join('\n');
+}
+
+/** The file holds a credential now, or the change writes one into it. */
+function holdsCredentials(abs: string, added: string): boolean {
+  if (CREDENTIAL.test(added)) return true;
+  try {
+    return statSync(abs).size < 1_000_000 && CREDENTIAL.test(readFileSync(abs, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 /** Judges a file-writing tool call before it runs. Throws when protected.txt cannot be read (fail closed). */
 export function validate(event: HookEvent, patterns?: Pattern[]): Verdict {
   const list = patterns ?? loadList(listPath());
@@ -189,6 +233,7 @@ export function validate(event: HookEvent, patterns?: Pattern[]): Verdict {
   for (const t of targets(event)) {
     const hit = protectedBy(list, t.rel, t.abs, t.nocase);
     if (!hit || seen.has(t.rel)) continue;
+    if (hit.credentials && !holdsCredentials(t.abs, newText(event))) continue;
     seen.add(t.rel);
     violations.push({
       rule: 'protected-file',

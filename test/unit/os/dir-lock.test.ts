@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { withLock } from '../../../src/session/lock.ts';
-import { tempProject } from './helpers.ts';
+import { withLock, withLockSync } from '../../../src/os/dir-lock.ts';
+import { tempProject } from '../session/helpers.ts';
 
 describe('mkdir lock', () => {
   test('serializes holders and is released after an error', async () => {
@@ -39,5 +39,21 @@ describe('mkdir lock', () => {
     const dir = tempProject();
     mkdirSync(join(dir, 'x.lock'));
     expect(await withLock(dir, 'x', () => 'mine', { waitMs: 100 })).toBe('mine');
+  });
+});
+
+describe('mkdir lock, waiting synchronously (the trust record)', () => {
+  test('a fresh lock held past the wait limit fails with the caller error; a stale one is broken', () => {
+    const dir = tempProject();
+    const path = join(dir, 'y.lock');
+    mkdirSync(path);
+    expect(() =>
+      withLockSync(path, () => 'never', { waitMs: 50, onTimeout: () => new Error('held by another avp') }),
+    ).toThrow('held by another avp');
+    expect(existsSync(path)).toBe(true);
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(path, old, old);
+    expect(withLockSync(path, () => 7, { waitMs: 60_000, onTimeout: () => new Error('not broken') })).toBe(7);
+    expect(existsSync(path)).toBe(false);
   });
 });

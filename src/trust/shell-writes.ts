@@ -1,0 +1,453 @@
+/**
+ * The guard's judgement of a shell command before it runs: does it write, move, truncate, delete, re-link or re-mode
+ * one of avp's control paths (control-paths.ts)? The command is read as sh reads it (shell-lex.ts): lists and
+ * pipelines, subshells, redirections, `cd` (the folder each later command runs in), variables it sets, `$(…)`,
+ * `bash -c` / `eval` (read again, recursively), wrappers (`sudo`, `env`, `xargs` …), and each file-changing
+ * command's targets (shell-commands.ts). Reads pass. What cannot be resolved (an unknown variable, a folder from
+ * `$(…)`, interpreter code) is refused only when the command names a control path: that is "cannot be shown harmless".
+ */
+import { lstatSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
+import { mentionedBareName, mentionedControlName, type ControlTable, type Fold } from './control-paths.ts';
+import { commandWrites, gitWrites, joined, READERS, WRAPPER_OPTS, type Arg } from './shell-commands.ts';
+import { expandMarked, markUnquoted } from './shell-expand.ts';
+import { lex, literalText, ShellSyntaxError, type Redirect, type Token, type Word } from './shell-lex.ts';
+
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'busybox']);
+const INTERPRETERS =
+  /^(?:python[\d.]*|pypy[\d.]*|node|nodejs|bun|bunx|deno|perl|ruby|php|lua[\d.]*|luajit|Rscript|osascript|awk|gawk|mawk|nawk|tclsh|pwsh|powershell|jshell|groovy|julia)$/;
+/** How deep `bash -c` / `eval` / `$(…)` nesting is read before the rest is judged by name alone. */
+const MAX_DEPTH = 6;
+
+interface State {
+  /** The folder commands run in; undefined after a `cd` the guard could not resolve. */
+  cwd: string | undefined;
+  vars: Map<string, string | undefined>;
+}
+
+interface Context {
+  env: NodeJS.ProcessEnv;
+  table: ControlTable;
+  fold: Fold;
+  /** The whole command as the agent sent it (for "names a control path"). */
+  command: string;
+}
+
+class Refusal extends Error {}
+
+/**
+ * The control path `text` names: a control folder or binary anywhere, a bare file name (`settings.json`) only where
+ * the command runs beside control files, or somewhere the guard could not follow (`cd "$X"`).
+ */
+function named(text: string, st: State, ctx: Context): string | undefined {
+  const strict = mentionedControlName(text);
+  if (strict) return strict;
+  const bare = mentionedBareName(text);
+  if (!bare || (st.cwd !== undefined && !ctx.table.holds(ctx.fold(st.cwd)))) return undefined;
+  return bare;
+}
+
+function home(ctx: Context): string {
+  return ctx.env.HOME || homedir();
+}
+
+/**
+ * A word as sh would expand it, when the guard can know that (`~`, `$HOME`, variables set earlier), then its braces
+ * and globs: one word can become several.
+ */
+function expand(word: Word, st: State, ctx: Context, depth: number): Arg[] {
+  let text = '';
+  let exact = true;
+  for (const p of word.parts) {
+    if (p.kind === 'lit') text += p.quoted ? p.text : markUnquoted(p.text);
+    else if (p.kind === 'tilde') {
+      if (p.user) exact = false;
+      else text += home(ctx);
+    } else if (p.kind === 'sub') {
+      walk(p.script, { ...st }, ctx, depth + 1);
+      exact = false;
+    } else if (p.name === 'PWD' && st.cwd) text += st.cwd;
+    else if (p.name && st.vars.has(p.name)) {
+      const v = st.vars.get(p.name);
+      if (v === undefined) exact = false;
+      else text += v;
+    } else if (p.name && ctx.env[p.name] !== undefined) text += ctx.env[p.name];
+    else exact = false;
+  }
+  const literal = literalText(word);
+  if (!exact) return [{ text: expandMarked(text, undefined)[0]?.text ?? '', exact: false, literal }];
+  return expandMarked(text, st.cwd).map((w) => ({ ...w, literal }));
+}
+
+/** A word as one value (an assignment, a here-string): braces and globs do not apply there. */
+function expandOne(word: Word, st: State, ctx: Context, depth: number): Arg {
+  const [first] = expand(
+    { parts: word.parts.map((p) => (p.kind === 'lit' ? { ...p, quoted: true } : p)) },
+    st,
+    ctx,
+    depth,
+  );
+  return first ?? { text: '', exact: true, literal: '' };
+}
+
+function pathOf(a: Arg, st: State): string | undefined {
+  if (!a.exact) return undefined;
+  if (isAbsolute(a.text)) return a.text;
+  return st.cwd === undefined ? undefined : resolve(st.cwd, a.text);
+}
+
+/** Refuses when `path` is a control path; when it cannot be resolved, when the command names one. */
+function judge(a: Arg, st: State, ctx: Context, tree: boolean, what: string, into?: Arg): void {
+  const dir = pathOf(a, st);
+  const source = into && (into.exact ? into.text : undefined);
+  if (dir !== undefined && (!into || source !== undefined)) {
+    const path = into ? joined(dir, source!) : dir;
+    if (/^\/dev\/(?:null|std(?:out|err)|tty|fd\/\d+)$/.test(path)) return;
+    const folded = ctx.fold(path);
+    const why = ctx.table.check(folded, tree) ?? (links(folded) > 1 ? ctx.table.sameFile(folded) : undefined);
+    if (why) throw new Refusal(`it ${what} ${into ? `${a.literal}/${basename(into.literal)}` : a.literal}: ${why}`);
+    return;
+  }
+  const name = named(`${a.literal} ${into?.literal ?? ''}`, st, ctx) ?? named(ctx.command, st, ctx);
+  if (name)
+    throw new Refusal(
+      `it ${what} a path the guard cannot resolve before it runs (${a.literal}), in a command naming ${name}`,
+    );
+}
+
+/** How many names the file at `path` has (a hard link made earlier writes the control file under another name). */
+function links(path: string): number {
+  try {
+    return lstatSync(path).nlink;
+  } catch {
+    return 0;
+  }
+}
+
+function redirects(list: Redirect[], st: State, ctx: Context, depth: number): void {
+  for (const r of list) {
+    if (r.op === '<<' || r.op === '<<-') continue; // the delimiter word, not a file
+    for (const target of expand(r.target, st, ctx, depth)) {
+      if (/^(?:>|>>|>\||&>|&>>|<>)$/.test(r.op)) judge(target, st, ctx, false, 'writes');
+      else if (r.op === '>&' && !/^(?:\d+|-)$/.test(target.text)) judge(target, st, ctx, false, 'writes');
+    }
+  }
+}
+
+/** Code run by a shell or interpreter from text the guard sees: read again (shells) or searched for names. */
+function code(shell: boolean, text: string, st: State, ctx: Context, depth: number, who: string): void {
+  if (shell) {
+    walk(text, { ...st, vars: new Map(st.vars) }, ctx, depth + 1);
+    return;
+  }
+  const name = named(text, st, ctx);
+  if (name) throw new Refusal(`its ${who} code names ${name}, and code can write it`);
+}
+
+/** One simple command: its words (expanded), its redirections, and what its command name does with them. */
+function simple(words: Word[], redirs: Redirect[], st: State, ctx: Context, depth: number): void {
+  redirects(redirs, st, ctx, depth);
+  // `NAME=value` before a command sets it for that command; alone, for the rest of the script.
+  let assigned = 0;
+  while (assigned < words.length && /^[A-Za-z_]\w*=/.test(literalText(words[assigned]!))) assigned++;
+  const sets = words.slice(0, assigned).map((w) => {
+    const a = expandOne(w, st, ctx, depth);
+    const eq = a.text.indexOf('=');
+    return [a.literal.slice(0, a.literal.indexOf('=')), a.exact ? a.text.slice(eq + 1) : undefined] as const;
+  });
+  const args = words.slice(assigned).flatMap((w) => expand(w, st, ctx, depth));
+  if (!args.length) {
+    for (const [k, v] of sets) st.vars.set(k, v);
+    return;
+  }
+  command(args, redirs, st, ctx, depth);
+}
+
+function command(args: Arg[], redirs: Redirect[], st: State, ctx: Context, depth: number): void {
+  const [head, ...rest] = args;
+  if (!head) return;
+  if (!head.exact) {
+    // A command name the guard cannot know (`$CMD`, `$(echo rm)`): harmless only when nothing names a control path.
+    for (const a of rest) judgeUnknown(a, st, ctx, `runs an unknown command (${head.literal}) on`);
+    return;
+  }
+  const name = basename(head.text);
+  if (['{', '}', '!', 'if', 'then', 'elif', 'else', 'fi', 'do', 'done', 'while', 'until', 'esac'].includes(name))
+    return command(rest, redirs, st, ctx, depth);
+  if (['for', 'select', 'case', 'function', 'in'].includes(name)) return;
+  if (name === 'cd' || name === 'pushd') {
+    const to = rest.find((a) => !a.text.startsWith('-') || a.text === '-');
+    const path = to === undefined ? home(ctx) : to.text === '-' ? undefined : pathOf(to, st);
+    st.cwd = path;
+    return;
+  }
+  if (['export', 'declare', 'typeset', 'local', 'readonly'].includes(name)) {
+    for (const a of rest) {
+      const eq = a.literal.indexOf('=');
+      if (eq > 0) st.vars.set(a.literal.slice(0, eq), a.exact ? a.text.slice(a.text.indexOf('=') + 1) : undefined);
+    }
+    return;
+  }
+  if (name === 'read' || name === 'mapfile' || name === 'readarray') {
+    for (const a of rest) if (/^[A-Za-z_]\w*$/.test(a.text)) st.vars.set(a.text, undefined);
+    return;
+  }
+  if (name === 'eval') return code(true, rest.map((a) => a.text).join(' '), st, ctx, depth, 'eval');
+  if (name in WRAPPER_OPTS) return wrapped(name, rest, redirs, st, ctx, depth);
+  if (SHELLS.has(name)) return shell(name, rest, redirs, st, ctx, depth);
+  if (INTERPRETERS.test(name)) {
+    for (const r of redirs) if (r.body !== undefined) code(false, r.body, st, ctx, depth, name);
+    for (const a of rest) code(false, a.literal, st, ctx, depth, name);
+  }
+  // A patch fed inline (`patch -p1 <<EOF`, `git apply <<EOF`): the files it names are the ones it changes.
+  if (name === 'patch' || (name === 'git' && /^(?:apply|am)$/.test(rest[0]?.text ?? ''))) {
+    for (const r of redirs) {
+      const body = r.body ?? (r.op === '<<<' ? literalText(r.target) : undefined);
+      const hit = body === undefined ? undefined : named(body, st, ctx);
+      if (hit) throw new Refusal(`its patch names ${hit}`);
+    }
+  }
+  if (name === 'git') {
+    const g = gitWrites(rest);
+    const inner = { ...st, cwd: g.cwd ? pathOf(g.cwd, st) : st.cwd };
+    for (const w of g.writes) judge(w.arg, inner, ctx, w.tree, `lets git change`);
+    return;
+  }
+  if (name === 'find') return find(rest, st, ctx);
+  if ((name === 'sed' || name === 'gsed') && sedScriptNames(rest, st, ctx))
+    throw new Refusal(`its sed script names ${sedScriptNames(rest, st, ctx)}, and sed can write files (\`w\`)`);
+  if (name === 'avp' && /^(?:deinit|uninstall)$/.test(rest[0]?.text ?? ''))
+    throw new Refusal(`\`avp ${rest[0]!.text}\` removes avp's hooks, which only the user does in their own terminal`);
+  if (READERS.has(name)) return;
+  const isDir = (a: Arg) => {
+    const p = pathOf(a, st);
+    try {
+      return p !== undefined && statSync(p).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  const writes = commandWrites(name, rest, { isDir });
+  if (writes) {
+    for (const w of writes) judge(w.arg, st, ctx, w.tree, `${name === 'ln' ? 'links' : 'changes'}`, w.join);
+    return;
+  }
+  // Any other program: it may write what it is given, so it may not be given a control path.
+  for (const a of rest) judgeUnknown(a, st, ctx, `runs ${name} on`);
+}
+
+/** The control path a sed script (`-e` values, else the first operand) writes with its `w` command or flag. */
+function sedScriptNames(args: Arg[], st: State, ctx: Context): string | undefined {
+  const scripts: string[] = [];
+  let first: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!.literal;
+    if (a === '-e' || a === '--expression') scripts.push(args[++i]?.literal ?? '');
+    else if (a.startsWith('--expression=')) scripts.push(a.slice(13));
+    else if (!a.startsWith('-') && first === undefined) first = a;
+  }
+  // Only the file names after a `w`/`W` command (or an `s///w` flag) are written: `s/.claude/x/` only edits text.
+  const script = (scripts.length ? scripts : [first ?? '']).join('\n');
+  for (const m of script.matchAll(/(?:^|[^A-Za-z])[wW]\s*([^;\n}]+)/g)) {
+    const hit = named(m[1]!, st, ctx);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** An argument of a program the guard does not know: refused when it is (or, unresolved, names) a control path. */
+function judgeUnknown(a: Arg, st: State, ctx: Context, what: string): void {
+  const value = a.text.startsWith('-') && a.text.includes('=') ? a.text.slice(a.text.indexOf('=') + 1) : a.text;
+  if (a.exact && (value.startsWith('-') || !value)) return;
+  const name = named(a.literal, st, ctx);
+  if (!a.exact) {
+    if (name) throw new Refusal(`it ${what} ${a.literal}, which names ${name}`);
+    return;
+  }
+  // A word that does not look like a path (`npm test`, `make build`) is not taken for one: resolving the control
+  // table costs milliseconds, and a control file is reached by a path or by one of its own names.
+  if (!/[/\\]|^[.~]|^avp(?:\.exe)?$/.test(value) && !mentionedBareName(value)) return;
+  const path = pathOf({ ...a, text: value }, st);
+  if (path === undefined) {
+    if (name) throw new Refusal(`it ${what} ${a.literal}, which names ${name}`);
+    return;
+  }
+  const why = ctx.table.check(ctx.fold(path), false);
+  if (why) throw new Refusal(`it ${what} ${a.literal}: ${why}`);
+}
+
+function wrapped(name: string, rest: Arg[], redirs: Redirect[], st: State, ctx: Context, depth: number): void {
+  const valued = WRAPPER_OPTS[name]!;
+  let i = 0;
+  const inner = { ...st };
+  for (; i < rest.length; i++) {
+    const a = rest[i]!.text;
+    if (a === '--') {
+      i++;
+      break;
+    }
+    if (name === 'env' && /^[A-Za-z_]\w*=/.test(a)) continue;
+    if (name === 'timeout' && /^\d/.test(a)) {
+      i++;
+      break;
+    }
+    if (!a.startsWith('-')) break;
+    if (name === 'env' && a === '-C') inner.cwd = pathOf(rest[i + 1] ?? rest[i]!, st);
+    if (name === 'env' && (a === '-S' || a.startsWith('--split-string')))
+      return code(
+        true,
+        rest
+          .slice(i + 1)
+          .map((x) => x.text)
+          .join(' '),
+        st,
+        ctx,
+        depth,
+        'env -S',
+      );
+    if (valued.test(a)) i++;
+  }
+  const tail = rest.slice(i);
+  if (name === 'xargs') {
+    // The arguments come from stdin: whatever the command writes is unknown.
+    const cmd = tail[0];
+    if (!cmd) return;
+    const unknown: Arg = { text: '', exact: false, literal: '(arguments from stdin)' };
+    return command([...tail, unknown], [], inner, ctx, depth);
+  }
+  if (name === 'watch') return code(true, tail.map((a) => a.text).join(' '), inner, ctx, depth, 'watch');
+  command(tail, redirs, inner, ctx, depth);
+}
+
+function shell(name: string, rest: Arg[], redirs: Redirect[], st: State, ctx: Context, depth: number): void {
+  const c = rest.findIndex((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a.text));
+  if (c >= 0 && rest[c + 1]) return code(true, rest[c + 1]!.text, st, ctx, depth, name);
+  const body = redirs.find((r) => r.body !== undefined)?.body;
+  if (body !== undefined) return code(true, body, st, ctx, depth, name);
+  const here = redirs.find((r) => r.op === '<<<');
+  if (here) return code(true, expandOne(here.target, st, ctx, depth).text, st, ctx, depth, name);
+  // A script file or stdin from a pipe: the guard cannot see it, so it must not name a control path.
+  const names = named(ctx.command, st, ctx);
+  if (names) throw new Refusal(`it runs ${name} on a script the guard cannot read, in a command naming ${names}`);
+  for (const a of rest) judgeUnknown(a, st, ctx, `runs ${name} on`);
+}
+
+/** `find ROOTS … -delete | -exec CMD {} ;`: the roots' trees are changed when an action writes. */
+function find(rest: Arg[], st: State, ctx: Context): void {
+  const roots: Arg[] = [];
+  let i = 0;
+  while (i < rest.length && !/^[-(!]/.test(rest[i]!.text)) roots.push(rest[i++]!);
+  const actions = rest.slice(i);
+  let writes = actions.some((a) => /^-(?:delete|fprint0?|fprintf|fls)$/.test(a.text));
+  for (let j = 0; j < actions.length; j++) {
+    // A command run on what is found changes it unless it only reads (`-exec grep … {} +`).
+    if (/^-(?:exec|execdir|ok|okdir)$/.test(actions[j]!.text) && !READERS.has(basename(actions[j + 1]?.text ?? '')))
+      writes = true;
+  }
+  if (!writes) return;
+  // Picked by name only (`-name '*.tmp'`): the roots are harmless when no control path there has such a name.
+  const names: RegExp[] = [];
+  let other = false;
+  for (let j = 0; j < actions.length; j++) {
+    const a = actions[j]!.text;
+    if (a === '-name' || a === '-iname') names.push(globRegex(actions[++j]?.text ?? '*', a === '-iname'));
+    else if (/^-(?:path|ipath|wholename|iwholename|regex|iregex|lname|ilname)$/.test(a)) other = true;
+  }
+  for (const r of roots.length ? roots : [{ text: '.', exact: true, literal: '.' }]) {
+    const path = pathOf(r, st);
+    if (names.length && !other && path !== undefined) {
+      const top = ctx.fold(path);
+      const hit = ctx.table.within(top).some((c) =>
+        relative(top, c)
+          .split(sep)
+          .some((part) => names.some((n) => n.test(part))),
+      );
+      if (!hit) continue;
+    }
+    judge(r, st, ctx, true, 'lets find change what it finds under');
+  }
+}
+
+/** A `find -name` pattern as a regular expression over one name. */
+function globRegex(glob: string, nocase: boolean): RegExp {
+  const body = glob
+    .replace(/[.+^${}()|\\]/g, '\\$&')
+    .replaceAll('*', '.*')
+    .replaceAll('?', '.');
+  return new RegExp(`^${body}$`, nocase ? 'i' : '');
+}
+
+/** Reads `script` as sh would and refuses (throws Refusal) at the first change to a control path. */
+function walk(script: string, st: State, ctx: Context, depth: number): void {
+  if (depth > MAX_DEPTH) {
+    const name = named(script, st, ctx);
+    if (name) throw new Refusal(`it nests commands too deep to read, and names ${name}`);
+    return;
+  }
+  let tokens: Token[];
+  try {
+    tokens = lex(script);
+  } catch (e) {
+    if (!(e instanceof ShellSyntaxError)) throw e;
+    const name = named(script, st, ctx);
+    if (name) throw new Refusal(`it cannot be read as a shell command (${e.message}) and names ${name}`);
+    return;
+  }
+  const saved: State[] = [];
+  let words: Word[] = [];
+  let redirs: Redirect[] = [];
+  const flush = () => {
+    if (words.length || redirs.length) simple(words, redirs, st, ctx, depth);
+    words = [];
+    redirs = [];
+  };
+  for (const t of tokens) {
+    if (t.type === 'word') words.push(t.word);
+    else if (t.type === 'redir') redirs.push(t.redir);
+    else {
+      flush();
+      // A subshell's `cd` and variables end with it.
+      if (t.op === '(') saved.push({ cwd: st.cwd, vars: new Map(st.vars) });
+      if (t.op === ')') Object.assign(st, saved.pop() ?? st);
+    }
+  }
+  flush();
+}
+
+/**
+ * Why the guard refuses shell command `command` run in `cwd`, or undefined when it changes no control path as far as
+ * can be shown (reads, writes elsewhere, commands that name no control path).
+ */
+export function shellWriteDenial(
+  command: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  table: ControlTable,
+  fold: Fold,
+): string | undefined {
+  try {
+    walk(command, { cwd, vars: new Map() }, { env, table, fold, command }, 0);
+    return undefined;
+  } catch (e) {
+    if (e instanceof Refusal) return e.message;
+    throw e;
+  }
+}
+
+/** PowerShell commands that only read or print (`Get-Content x | ConvertFrom-Json`). */
+const PS_READERS =
+  /^(?:Get-Content|gc|cat|type|Select-String|sls|Test-Path|Get-ChildItem|gci|ls|dir|Get-Item|gi|Resolve-Path|ConvertFrom-Json|ConvertTo-Json|Measure-Object|Write-Output|Write-Host|echo|Format-\w+|Out-String|Out-Host|Where-Object|Select-Object|ForEach-Object|Sort-Object|\?|%)$/i;
+
+/**
+ * The guard's judgement of a PowerShell command (Copilot's `powershell` tool): it is not read as sh reads it, so a
+ * command naming a control path is refused unless every statement of it is a reader with no redirection.
+ */
+export function powershellWriteDenial(command: string): string | undefined {
+  const text = command.replaceAll('\\', '/');
+  const name = mentionedControlName(text) ?? mentionedBareName(text);
+  if (!name) return undefined;
+  const statements = text.split(/;|\||\n|&&|\|\|/).map((s) => s.trim().split(/\s+/)[0] ?? '');
+  if (!/>/.test(text) && statements.every((s) => !s || PS_READERS.test(s))) return undefined;
+  return `it is a PowerShell command naming ${name} that does not only read it`;
+}
