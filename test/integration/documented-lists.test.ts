@@ -26,7 +26,7 @@ function backticked(text: string, start: string, end: string): string[] {
   return [...passage.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
 }
 
-const PROTECTED_PROJECT_DIRS = ['state', 'cache', 'logs', 'trust'];
+const PROTECTED_PROJECT_DIRS = ['cache', 'logs', 'trust'];
 const MARKERS = [
   'CLAUDECODE',
   'CLAUDE_CODE_ENTRYPOINT',
