@@ -103,6 +103,18 @@ const all: BinaryCase[] = [
   })),
 ];
 
+/**
+ * Harmless commands of the corpus that avp's built-in guard (not a catalog validator) refuses today, with the reason:
+ * false alarms of the guard, kept visible. Each must still be refused by the guard; once one is not, this test fails
+ * until its line is removed.
+ */
+const GUARD_REFUSES: Record<string, string> = {
+  'allow rm -rf "$TMPDIR/avp"':
+    'the guard cannot resolve $TMPDIR (unset in the hook) and the path ends in a folder named avp, which may be on PATH',
+  "allow find . -path ./node_modules -prune -o -name '*.tmp' -delete":
+    'the guard judges every path find visits when -path picks them, and the project holds .avp/',
+};
+
 test(`all ${all.length} corpus cases through dist/avp hook: each as labelled, except the known misses`, async () => {
   // A private copy of the binary: this test runs for tens of seconds and must not see a concurrent rebuild of dist/avp.
   const bin = join(tempDir('avp-c-corpus-bin-'), 'avp');
@@ -112,6 +124,7 @@ test(`all ${all.length} corpus cases through dist/avp hook: each as labelled, ex
   mkdirSync(join(root, '.git'));
   for (const v of VALIDATORS) cpSync(join(CATALOG, v), join(root, '.avp/validators', v), { recursive: true });
   const outcome: Array<{ c: (typeof all)[number]; flagged: boolean; rules: string[]; errors: string }> = [];
+  const guardRefused = new Set<string>();
   let next = 0;
   const worker = async () => {
     while (next < all.length) {
@@ -134,15 +147,17 @@ test(`all ${all.length} corpus cases through dist/avp hook: each as labelled, ex
       const mine = ((json.violations ?? []) as Array<{ validator?: string; rule?: string }>).filter(
         (v) => v.validator === c.validator,
       );
+      if (guard && c.expect === 'pass' && GUARD_REFUSES[c.id]) guardRefused.add(c.id);
       outcome.push({
         c,
-        flagged: guard || mine.length > 0,
+        flagged: (guard && !GUARD_REFUSES[c.id]) || mine.length > 0,
         rules: [...mine.map((v) => v.rule ?? ''), ...(guard && c.rule ? [c.rule] : [])],
         errors: `${r.code === 0 ? '' : `exit ${r.code} `}${JSON.stringify(json.errors ?? [])}`,
       });
     }
   };
   await Promise.all([worker(), worker(), worker(), worker()]);
+  expect([...guardRefused].sort()).toEqual(Object.keys(GUARD_REFUSES).sort());
   // No validator may fail to run on any case (that would be an error, not a verdict).
   expect(outcome.filter((o) => o.errors !== '[]').map((o) => `${o.c.validator}/${o.c.id}: ${o.errors}`)).toEqual([]);
   for (const v of VALIDATORS) {
