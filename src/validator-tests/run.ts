@@ -4,8 +4,9 @@
  * matches fails; an LLM case is asked `repeat` times and each verdict counted, since a model is not deterministic.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { AvpConfig } from '../config/types.ts';
 import { avpHome } from '../paths.ts';
 import { runValidators } from '../runner/run.ts';
@@ -112,8 +113,13 @@ export async function testValidator(dir: string, group: Validator[], opts: TestO
   const out: ValidatorTests = { validator: first.name, dir, kind, cases: [] };
   const testsDir = join(dir, 'tests');
   if (!first.dir || !existsSync(testsDir)) return { ...out, noTests: true };
-  // A project folder of the test's own, stable per validator so that `--cache` can find earlier verdicts.
-  const root = join(avpHome(opts.env), 'cache', 'tests', createHash('sha256').update(dir).digest('hex').slice(0, 16));
+  // A project folder of the test's own, stable per validator so that `--cache` can find earlier verdicts; outside
+  // avp's home, whose `.avp/` a validator may rightly treat as protected.
+  const id = createHash('sha256')
+    .update(`${avpHome(opts.env)}\0${dir}`)
+    .digest('hex')
+    .slice(0, 16);
+  const root = join(realpathSync(tmpdir()), `avp-test-${id}`, 'project');
   try {
     for (const c of readCases(testsDir)) {
       if (c.invalid) {
@@ -133,7 +139,7 @@ export async function testValidator(dir: string, group: Validator[], opts: TestO
       out.cases.push(judgeCase(c, answers));
     }
   } finally {
-    rmSync(root, { recursive: true, force: true });
+    rmSync(dirname(root), { recursive: true, force: true });
   }
   if (!out.cases.length) out.noTests = true;
   return out;
