@@ -41,6 +41,8 @@ export function failed(results: ValidatorTests[]): CaseResult[] {
   return results.flatMap((r) => r.cases.filter((c) => !c.passed));
 }
 
+const count = (n: number) => `${n} case${n === 1 ? '' : 's'}`;
+
 function caseLine(c: CaseResult): string {
   const parts: string[] = [];
   if (c.problem) parts.push(c.problem);
@@ -56,7 +58,7 @@ export function renderText(results: ValidatorTests[], repeat: number): string {
   const none = results.filter((r) => r.noTests).map((r) => r.validator);
   for (const r of results.filter((x) => !x.noTests)) {
     const bad = r.cases.filter((c) => !c.passed).length;
-    out.push(`${r.validator} (${r.kind}): ${r.cases.length} cases, ${bad ? `${bad} failed` : 'all pass'}`);
+    out.push(`${r.validator} (${r.kind}): ${count(r.cases.length)}, ${bad ? `${bad} failed` : 'all pass'}`);
     const rows = ruleRows(r.cases);
     const w = Math.max(12, ...rows.map((x) => x.rule.length));
     out.push(`  ${'rule'.padEnd(w)}  cases  passed  missed  false alarms`);
@@ -70,7 +72,7 @@ export function renderText(results: ValidatorTests[], repeat: number): string {
   if (none.length) out.push(`no tests: ${none.join(', ')} (add cases under <validator>/tests/, see docs/testing.md)`);
   const all = results.flatMap((r) => r.cases);
   const bad = failed(results).length;
-  out.push(`${all.length} cases, ${bad ? `${bad} failed` : 'all pass'}`);
+  out.push(`${count(all.length)}, ${bad ? `${bad} failed` : 'all pass'}`);
   return `${out.join('\n')}\n`;
 }
 
