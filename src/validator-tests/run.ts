@@ -44,12 +44,15 @@ export interface ValidatorTests {
   cases: CaseResult[];
   /** The folder has no `tests/` (or an empty one). */
   noTests?: boolean;
+  /** Its cases were not run (`scriptOnly` and an LLM validator). */
+  notRun?: boolean;
 }
 
 export interface TestOptions {
   config: AvpConfig;
   env: NodeJS.ProcessEnv;
   repeat: number;
+  scriptOnly?: boolean;
 }
 
 /** The directory validators among `validators`, one group per folder (a RuleSet's rules together). */
@@ -113,6 +116,7 @@ export async function testValidator(dir: string, group: Validator[], opts: TestO
   const out: ValidatorTests = { validator: first.name, dir, kind, cases: [] };
   const testsDir = join(dir, 'tests');
   if (!first.dir || !existsSync(testsDir)) return { ...out, noTests: true };
+  if (opts.scriptOnly && kind === 'llm') return { ...out, notRun: true };
   // A project folder of the test's own, stable per validator so that `--cache` can find earlier verdicts; outside
   // avp's home, whose `.avp/` a validator may rightly treat as protected.
   const id = createHash('sha256')

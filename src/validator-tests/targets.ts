@@ -19,6 +19,8 @@ export interface TestRun {
   repeat: number;
   /** Reuse stored verdicts (off by default: a test asks the judge). */
   cache: boolean;
+  /** Only script validators' cases run (`avp publish`: deterministic, no judge asked); LLM ones come back unrun. */
+  scriptOnly?: boolean;
 }
 
 const looksLikePath = (t: string, cwd: string) => /[\\/]/.test(t) || t.startsWith('.') || existsSync(resolve(cwd, t));
@@ -76,7 +78,7 @@ export async function runTests(run: TestRun): Promise<ValidatorTests[]> {
   }
   const results: ValidatorTests[] = [...broken];
   for (const [dir, group] of groupByDir(validators)) {
-    results.push(await testValidator(dir, group, { config, env, repeat: run.repeat }));
+    results.push(await testValidator(dir, group, { config, env, repeat: run.repeat, scriptOnly: !!run.scriptOnly }));
   }
   return results;
 }
