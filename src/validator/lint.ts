@@ -38,7 +38,9 @@ export async function lintPaths(paths: string[]): Promise<LintMessage[]> {
     // Lint-only hints: validators that load but never fire, always fire, or check nothing.
     const { hintWarnings } = await import('./lint-hints.ts');
     for (const v of validators) warnings.push(...hintWarnings(v));
-    for (const v of validators) if (v.dir && !hasCases(v.dir)) warnings.push(noCases(v.dir));
+    // Only the author's validators: one avp installed (its marker file) is someone else's to test.
+    for (const v of validators)
+      if (v.dir && !existsSync(join(v.dir, INSTALLED_MARKER)) && !hasCases(v.dir)) warnings.push(noCases(v.dir));
     for (const m of [...errors.map(errorToLint), ...warnings]) {
       const key = `${m.path}:${m.line}:${m.column}:${m.level}:${m.message}`;
       if (seen.has(key)) continue;
@@ -56,6 +58,9 @@ export async function lintPaths(paths: string[]): Promise<LintMessage[]> {
 }
 
 /** Whether a directory validator carries test cases (any file under its `tests/`, see `avp test`). */
+/** The file avp's installer leaves in a validator it installed (registry-client/local-edits.ts names it too). */
+const INSTALLED_MARKER = '.avp-installed';
+
 function hasCases(dir: string): boolean {
   const tests = join(dir, TESTS_DIR);
   try {

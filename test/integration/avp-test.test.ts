@@ -145,6 +145,25 @@ describe('avp test', () => {
     expect(broken.stdout).toContain('FAIL src/flagged.ts: missed marker');
   });
 
+  test('tests/ is outside the accepted state: a new case needs no avp accept (the hook never reads it)', async () => {
+    const p = project();
+    const env = { HOME: p.home };
+    expect((await runAvp(['new', 'my-rule', '--script'], { cwd: p.root, env })).code).toBe(0);
+    p.write('.avp/validators/my-rule/tests/src/more.ts', 'let a = 1; // DO NOT COMMIT avp:expect marker\n');
+    expect((await runAvp(['accept'], { cwd: p.root, env })).stdout).toContain('Nothing to accept');
+    // A change to what runs still waits for acceptance.
+    p.write('.avp/validators/my-rule/scripts/check.ts', 'console.log("{}");\n');
+    expect((await runAvp(['accept', '--json'], { cwd: p.root, env })).stdout).toContain('scripts/check.ts');
+  });
+
+  test('avp lint notes missing cases only in the author validators, not in one avp installed', async () => {
+    const p = project();
+    const env = { HOME: p.home };
+    expect((await runAvp(['add', 'catalog:no-secrets'], { cwd: p.root, env })).code).toBe(0);
+    const lint = await runAvp(['lint'], { cwd: p.root, env });
+    expect(lint.stdout).not.toContain('no test cases');
+  });
+
   test('an LLM validator: asked the configured judge each time; --repeat counts a flaky judge; --cache reuses', async () => {
     const p = project();
     p.write(
