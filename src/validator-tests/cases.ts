@@ -35,6 +35,8 @@ export interface TestCase {
   /** The files the event writes (a Write/Edit: one; a Stop: the turn's files). */
   files: CaseFile[];
   expect: Expectation;
+  /** An annotated file: the lines each expected rule must be flagged on (checked when the validator names lines). */
+  lines?: Record<string, number[]>;
   /** Why the case file could not be read: the case fails with this (the other cases still run). */
   invalid?: string;
 }
@@ -73,7 +75,14 @@ function readCase(file: string, name: string): TestCase {
 /** An annotated file: the rules its `avp:expect` comments name, and its text without the annotations. */
 export function annotatedFile(file: string, name: string, text: string): TestCase {
   const rules: string[] = [];
-  for (const m of text.matchAll(EXPECT)) for (const r of m[1]!.split(',')) rules.push(r.trim());
+  const lines: Record<string, number[]> = {};
+  text.split('\n').forEach((line, i) => {
+    for (const m of line.matchAll(EXPECT))
+      for (const r of m[1]!.split(',').map((x) => x.trim())) {
+        rules.push(r);
+        (lines[r] ??= []).push(i + 1);
+      }
+  });
   const path = PATH.exec(text)?.[1] ?? name;
   const content = text.replace(EXPECT, '').replace(new RegExp(PATH.source, 'g'), '');
   return {
@@ -81,6 +90,7 @@ export function annotatedFile(file: string, name: string, text: string): TestCas
     file,
     files: [{ path, content }],
     expect: rules.length ? { rules: [...new Set(rules)] } : { pass: true },
+    lines,
   };
 }
 

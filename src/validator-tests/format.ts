@@ -22,15 +22,17 @@ export function ruleRows(cases: CaseResult[]): RuleRow[] {
     if (!rows.has(rule)) rows.set(rule, { rule, cases: 0, passed: 0, missed: 0, falseAlarms: 0 });
     return rows.get(rule)!;
   };
+  const ruleOf = (s: string) => s.replace(/ \(line \d+\)$/, '');
   for (const c of cases) {
     const expected = 'rules' in c.expect ? c.expect.rules : [PASS_ROW];
+    const missed = new Set(c.missed.map(ruleOf));
     for (const r of expected) {
       const x = row(r);
       x.cases++;
-      if (c.missed.includes(r) || (r === PASS_ROW && !c.passed) || c.problem) x.missed += r === PASS_ROW ? 0 : 1;
-      if (r === PASS_ROW ? c.passed : !c.missed.includes(r) && !c.problem) x.passed++;
+      if (r !== PASS_ROW && (missed.has(r) || c.problem)) x.missed++;
+      if (r === PASS_ROW ? c.passed : !missed.has(r) && !c.problem) x.passed++;
     }
-    for (const r of c.falseAlarms) row(r).falseAlarms++;
+    for (const r of new Set(c.falseAlarms.map(ruleOf))) row(r).falseAlarms++;
   }
   return [...rows.values()].sort((a, b) =>
     a.rule === PASS_ROW ? 1 : b.rule === PASS_ROW ? -1 : a.rule < b.rule ? -1 : 1,

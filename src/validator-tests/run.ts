@@ -19,6 +19,8 @@ import { caseEvent } from './event.ts';
 /** One answer of the validator to a case: `flagged` rule ids (`*` for a failure naming none), or an error. */
 export interface Answer {
   flagged: string[];
+  /** The lines each rule was flagged on, where the validator named one. */
+  at?: Record<string, number[]>;
   error?: string;
 }
 
@@ -70,15 +72,18 @@ function answerOf(runs: ValidatorRun[]): Answer {
   if (errors.length)
     return { flagged: [], error: errors.map((r) => `${r.id}: ${r.error?.cause ?? 'error'}`).join('; ') };
   const flagged = new Set<string>();
+  const at: Record<string, number[]> = {};
   for (const r of runs) {
     if (r.status !== 'failed') continue;
     // A RuleSet's rule is the rule flagged (a model names its violations freely); else the violations' rule ids.
-    if (r.id !== r.name) flagged.add(r.id.slice(r.name.length + 1));
-    else
-      for (const v of r.verdict?.violations?.length ? r.verdict.violations : [{ rule: '*' }])
-        flagged.add(v.rule || '*');
+    const ruleset = r.id !== r.name ? r.id.slice(r.name.length + 1) : undefined;
+    for (const v of r.verdict?.violations?.length ? r.verdict.violations : [{ rule: '*', line: undefined }]) {
+      const rule = ruleset ?? (v.rule || '*');
+      flagged.add(rule);
+      if (typeof v.line === 'number') (at[rule] ??= []).push(v.line);
+    }
   }
-  return { flagged: [...flagged].sort() };
+  return { flagged: [...flagged].sort(), ...(Object.keys(at).length ? { at } : {}) };
 }
 
 const key = (a: Answer) => (a.error ? `error` : a.flagged.join(','));
@@ -92,6 +97,13 @@ export function judgeCase(c: TestCase, answers: Answer[], problem?: string): Cas
     if (a.error) continue;
     for (const r of expected) if (r === '*' ? !a.flagged.length : !a.flagged.includes(r)) missed.add(r);
     if (!expected.includes('*')) for (const r of a.flagged) if (!expected.includes(r)) falseAlarms.add(r);
+    // An annotated line must be flagged, and a line flagged must be annotated, when the validator names lines.
+    for (const [r, want] of Object.entries(c.lines ?? {})) {
+      const got = a.at?.[r];
+      if (r === '*' || !got?.length) continue;
+      for (const l of want) if (!got.includes(l)) missed.add(`${r} (line ${l})`);
+      for (const l of got) if (!want.includes(l)) falseAlarms.add(`${r} (line ${l})`);
+    }
   }
   const counts = new Map<string, number>();
   for (const a of answers) counts.set(key(a), (counts.get(key(a)) ?? 0) + 1);

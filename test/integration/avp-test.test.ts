@@ -5,7 +5,7 @@
  * the verdict cache only with `--cache`; `avp new` scaffolds cases, `avp lint` notes a validator without them.
  */
 import { afterEach, describe, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startAnthropicServer, type AnthropicServer } from '../support/anthropic-server.ts';
@@ -77,6 +77,23 @@ describe('avp test', () => {
   });
 
   test('a missed rule, a false alarm and a case no validator matches each fail, with exit 1 and JUnit', async () => {
+    const p = project();
+    const dir = scriptValidator(p);
+    p.write(`${dir}/tests/src/missed.ts`, 'const x = 1; // avp:expect todo\n');
+    p.write(`${dir}/tests/src/alarm.ts`, '// FIXME here\n');
+    p.write(`${dir}/tests/docs/readme.ts`, 'TODO // avp:expect todo\n');
+    p.write(`${dir}/tests/bad.case.yaml`, 'command: ls\nexpect: maybe\n');
+    // The annotation on the wrong line: the validator names line 2, the case says line 1.
+    p.write(`${dir}/tests/src/shifted.ts`, 'const a = 1; // avp:expect todo\nconst b = 2; // TODO\n');
+    const r = await run(p, ['--junit', 'out/avp-test.xml']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('FAIL src/shifted.ts: missed todo (line 1); false alarm todo (line 2)');
+    const xml = readFileSync(join(p.root, 'out/avp-test.xml'), 'utf8');
+    expect(xml).toContain('<testsuite name="markers" tests="5" failures="5"');
+    rmSync(join(p.root, dir, 'tests/src/shifted.ts'));
+  });
+
+  test('the same failures without the shifted case: JUnit and the per-case lines', async () => {
     const p = project();
     const dir = scriptValidator(p);
     p.write(`${dir}/tests/src/missed.ts`, 'const x = 1; // avp:expect todo\n');
