@@ -1,4 +1,5 @@
 import type { ArchiveInfo } from '../src/registry-client/archive.ts';
+import type { VersionTests } from '../src/registry-client/version-tests.ts';
 
 /**
  * What a version's pages show at a glance, worked out once at publish from the checked archive and stored as JSON
@@ -16,6 +17,8 @@ export interface Facts {
   /** The VALIDATOR.md markdown after the frontmatter (bounded). */
   body: string;
   files: Array<{ path: string; size: number }>;
+  /** The version's case files (counted here) and its publisher's report of running them (publish-tests.ts). */
+  tests?: VersionTests;
 }
 
 const MAX_BODY = 256 * 1024;
@@ -25,7 +28,8 @@ export async function factsOf(info: ArchiveInfo): Promise<Facts> {
   const files = info.files.map((f) => ({ path: f.path, size: f.data.length }));
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const md = info.files.find((f) => f.path === 'VALIDATOR.md');
-  const facts: Facts = { match: {}, body: '', files };
+  const caseFiles = files.filter((f) => f.path.startsWith('tests/')).length;
+  const facts: Facts = { match: {}, body: '', files, tests: { caseFiles, reportedBy: 'publisher' } };
   if (!md) return facts;
   const { parseFrontmatter, isProblem } = await import('../src/validator/frontmatter.ts');
   const fm = parseFrontmatter(new TextDecoder().decode(md.data));

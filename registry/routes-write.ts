@@ -5,6 +5,7 @@ import { BlobStore } from './blobs.ts';
 import { LIMITS, readBody, readJson } from './body.ts';
 import { HttpError, badRequest, conflict, forbidden, json, notFound } from './errors.ts';
 import { factsOf } from './facts.ts';
+import { publisherTests } from './publish-tests.ts';
 import { checkWriteRate } from './rate-limit.ts';
 import { downloadUrl } from './shapes.ts';
 import type { Ctx } from './server.ts';
@@ -43,7 +44,8 @@ export async function publish(ctx: Ctx, req: Request): Promise<Response> {
   // Then the bytes, staged so that they commit with the row (database, object storage) or before it (files: a blob
   // without a row is harmless, content-addressed; a row without its blob is not).
   const staged = early === 'ok' ? await ctx.archives.stage(BlobStore.keyOf(bytes), bytes) : undefined;
-  const facts = JSON.stringify(await factsOf(checked.info));
+  const facts = await factsOf(checked.info);
+  facts.tests = publisherTests(form.get('tests'), facts.tests?.caseFiles ?? 0);
   let outcome: typeof early;
   try {
     outcome =
@@ -67,7 +69,7 @@ export async function publish(ctx: Ctx, req: Request): Promise<Response> {
               admin,
               inTx: async (tx) => {
                 await staged!.inTx(tx);
-                await tx`UPDATE versions SET facts = ${facts} WHERE name = ${m.name} AND version = ${m.version}`;
+                await tx`UPDATE versions SET facts = ${JSON.stringify(facts)} WHERE name = ${m.name} AND version = ${m.version}`;
                 await recordAudit(tx, {
                   action: 'publish',
                   account: principal.account,

@@ -1,3 +1,5 @@
+import type { VersionTests } from '../src/registry-client/version-tests.ts';
+import { parseFacts } from './facts.ts';
 import type { PackageRow, VersionRow } from './store.ts';
 
 /**
@@ -39,6 +41,8 @@ export interface VersionJson {
   /** Present (true) only on a yanked version, which stays fetchable by exact version for lockfile pins. */
   yanked?: true;
   yankedAt?: string;
+  /** avp extension: the version's case files and its publisher's report of running them. */
+  tests?: VersionTests;
 }
 
 /** `{base}/api/packages/{name}/{version}/download`, with the name percent-encoded like the clients do. */
@@ -85,6 +89,8 @@ export function versionOf(v: VersionRow, type: string, base: string): VersionJso
     type,
   };
   if (v.license) out.license = v.license;
+  const tests = parseFacts((v as VersionRow & { facts?: unknown }).facts)?.tests;
+  if (tests) out.tests = tests;
   if (v.yanked) {
     out.yanked = true;
     if (v.yanked_at) out.yankedAt = v.yanked_at;

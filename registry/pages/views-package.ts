@@ -1,6 +1,7 @@
 import { DEFAULT_REGISTRY_URL } from '../../src/config/config.ts';
 import { formatBytes } from '../body.ts';
 import type { Facts } from '../facts.ts';
+import { testsLine } from '../../src/registry-client/version-tests.ts';
 import type { PackageRow, VersionRow } from '../store.ts';
 import { date, esc, href, layout, type Site } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
@@ -28,6 +29,15 @@ function list(values: string[] | undefined, none: string): string {
   return values?.length ? values.map((v) => `<code>${esc(v)}</code>`).join(' ') : `<span class="muted">${none}</span>`;
 }
 
+/** The version's cases: the publisher's report (the registry runs no uploaded code), said so next to it. */
+function testsCell(f: Facts): string {
+  const line = esc(testsLine(f.tests));
+  const reported = f.tests?.cases !== undefined;
+  return reported
+    ? `${line} <span class="muted">— reported by the publisher's avp publish, not run by this registry</span>`
+    : line;
+}
+
 function glance(f: Facts): string {
   const rows: Array<[string, string]> = [
     ['Trigger', f.trigger ? `<code>${esc(f.trigger)}</code>` : '<span class="muted">unknown</span>'],
@@ -38,6 +48,7 @@ function glance(f: Facts): string {
   if (f.triggerMatcher) rows.push(['Trigger matcher', `<code>${esc(f.triggerMatcher)}</code>`]);
   if (f.once) rows.push(['Once', 'runs once per session']);
   if (f.timeout) rows.push(['Timeout', `${esc(f.timeout)} s`]);
+  rows.push(['Tests', testsCell(f)]);
   return `<dl class="facts">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`;
 }
 

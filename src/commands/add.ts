@@ -91,6 +91,10 @@ export default defineCommand({
           );
         }
         log.success(`added ${result.name}@${result.version}${from} from ${result.source} → ${result.dir}`);
+        if (ready.fetched.tests !== undefined) {
+          const { testsLine, readVersionTests } = await import('../registry-client/version-tests.ts');
+          log.info(`${result.name}@${result.version} tests: ${testsLine(readVersionTests(ready.fetched.tests))}`);
+        }
         if (result.shadowedBy) {
           log.warn(
             `the project has its own ${result.name} (${result.shadowedBy}); it wins over this user install in this project`,

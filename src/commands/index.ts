@@ -21,6 +21,7 @@ export const commands: Record<string, Loader> = {
   list: () => load(import('./list.ts')),
   lint: () => load(import('./lint.ts')),
   new: () => load(import('./new.ts')),
+  test: () => load(import('./test.ts')),
   doctor: () => load(import('./doctor.ts')),
   // registry client
   add: () => load(import('./add.ts')),

@@ -37,6 +37,7 @@ export default defineCommand({
           const waiting = waitingNotice(`asking ${client.base}`, { json: !!args.json });
           const detail = await client.detail(args.name).finally(() => waiting.done());
           const latest = detail.latest ? await client.latest(args.name).catch(() => undefined) : undefined;
+          const { testsLine, readVersionTests } = await import('../registry-client/version-tests.ts');
           if (args.json) return printJson({ detail, latest });
           return print([
             `${detail.name}@${detail.latest}${detail.type && detail.type !== 'validator' ? ` (${detail.type}: not installable by avp)` : ''}`,
@@ -50,6 +51,7 @@ export default defineCommand({
             latest ? `published: ${latest.publishedAt}` : undefined,
             latest ? `size:      ${latest.size} bytes` : undefined,
             latest?.integrity ? `integrity: ${latest.integrity}` : undefined,
+            latest?.tests !== undefined ? `tests:     ${testsLine(readVersionTests(latest.tests))}` : undefined,
             '',
             `install:   avp add ${detail.name}`,
           ]);

@@ -13,6 +13,10 @@ export default defineCommand({
     registry: { type: 'string', description: 'Registry base URL' },
     json: { type: 'boolean', description: 'Print the result as JSON on stdout' },
     quiet: { type: 'boolean', description: 'Print nothing but errors' },
+    'allow-failing-tests': {
+      type: 'boolean',
+      description: "Publish although the package's script cases (tests/) fail; the registry records it",
+    },
   },
   run({ args }) {
     return runCommand(async () => {
@@ -39,6 +43,9 @@ export default defineCommand({
         for (const f of pack.files) process.stderr.write(`  ${f}\n`);
         log.info(`${pack.files.length} files, ${pack.size} bytes, ${pack.integrity}`);
       }
+      const { publishTests } = await import('../validator-tests/publish.ts');
+      const tests = await publishTests(pack.dir, pack.files, !!args['allow-failing-tests'], process.env);
+      if (!args.json && tests) log.info(`tests: ${tests.line}`);
       if (args['dry-run']) {
         if (args.json) printJson({ ...summary, dryRun: true });
         else log.info('dry run: nothing uploaded');
@@ -50,6 +57,7 @@ export default defineCommand({
       const r = await uploadPackage(pack, {
         registry: args.registry,
         projectRoot: findProjectRoot(process.cwd()),
+        ...(tests?.report ? { tests: tests.report } : {}),
       }).finally(() => {
         if (showUpload) process.stderr.write('\r\u001b[K');
       });

@@ -29,6 +29,7 @@ export const HELP_GROUPS: ReadonlyArray<readonly [string, ReadonlyArray<readonly
     [
       ['new', 'create a validator skeleton that passes lint'],
       ['lint', 'check validator files against the format; file:line:col messages'],
+      ['test', "run validators' own cases (tests/): per rule, passed, missed, false alarms"],
       ['list', 'installed validators: version, scope, source, status'],
     ],
   ],

@@ -47,7 +47,13 @@ export async function preparePublish(dir: string): Promise<PackResult & { warnin
 /** Uploads a packed validator; 409 becomes "this version exists, bump metadata.version". */
 export async function uploadPackage(
   pack: PackResult,
-  opts: { registry?: string; projectRoot: string; env?: NodeJS.ProcessEnv },
+  opts: {
+    registry?: string;
+    projectRoot: string;
+    env?: NodeJS.ProcessEnv;
+    /** The run of the package's script cases, sent along for the registry to record. */
+    tests?: { cases: number; failed: number; publishedWithFailing: boolean };
+  },
 ): Promise<PublishResult & { registry: string }> {
   const client = await clientFor({
     registry: opts.registry,
@@ -56,7 +62,7 @@ export async function uploadPackage(
     requireToken: true,
   });
   try {
-    const r = await client.publish(pack.bytes);
+    const r = await client.publish(pack.bytes, opts.tests);
     // Only an answer about this very package counts as published (not a proxy's page, not another upload's result).
     if (r.published === false || r.name !== pack.manifest.name || r.version !== pack.manifest.version) {
       throw new AvpError(

@@ -17,6 +17,8 @@ export interface Fetched {
   resolved: string;
   integrity: string;
   registry?: string;
+  /** avp's registry: the version's test cases and the publisher's report of them (shown by `avp add`). */
+  tests?: unknown;
   /** Set when avp's embedded catalog stood in for a registry name the registry could not serve: which and why. */
   fallback?: { registry: string; reason: string };
 }
@@ -93,7 +95,14 @@ export async function fetchUrl(url: string, opts: { expected?: string; progress?
 /** A registry version: download, verify integrity (refuse when missing or wrong), inspect. */
 export async function fetchRegistryVersion(
   client: RegistryClient,
-  v: { name: string; version: string; downloadUrl: string; integrity?: string | null; type?: string | null },
+  v: {
+    name: string;
+    version: string;
+    downloadUrl: string;
+    integrity?: string | null;
+    type?: string | null;
+    tests?: unknown;
+  },
   opts: { progress?: ProgressFn; expected?: string } = {},
 ): Promise<Fetched> {
   // The registry already says what it is: refuse other package types before downloading (the archive is checked too).
@@ -161,6 +170,7 @@ export async function fetchRegistryVersion(
     resolved: v.downloadUrl,
     integrity: actual,
     registry: client.base,
+    ...(v.tests !== undefined ? { tests: v.tests } : {}),
   };
 }
 

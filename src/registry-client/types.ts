@@ -69,6 +69,8 @@ export interface PackageVersion {
   license?: string | null;
   tags?: string[] | null;
   type?: PackageKind | null;
+  /** avp's registry: the version's test cases and the publisher's report of them. */
+  tests?: unknown;
 }
 
 export interface VersionList {

@@ -2,11 +2,12 @@
  * `avp lint`'s library: the same rules as loading, reported as `file:line:col` messages. Errors are what would make
  * a validator fail to load (and block, fail closed); warnings are ignored keys and keys without effect.
  */
-import { existsSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { projectValidatorsDir, userValidatorsDir } from '../paths.ts';
 import { loadValidatorsAt } from './load.ts';
 import type { LintMessage, LoadError } from './types.ts';
+import { TESTS_DIR } from './walk.ts';
 
 /** Load errors as lint errors (a record without a position points at the file's first line). */
 export function errorToLint(e: LoadError): LintMessage {
@@ -37,6 +38,9 @@ export async function lintPaths(paths: string[]): Promise<LintMessage[]> {
     // Lint-only hints: validators that load but never fire, always fire, or check nothing.
     const { hintWarnings } = await import('./lint-hints.ts');
     for (const v of validators) warnings.push(...hintWarnings(v));
+    // Only the author's validators: one avp installed (its marker file) is someone else's to test.
+    for (const v of validators)
+      if (v.dir && !existsSync(join(v.dir, INSTALLED_MARKER)) && !hasCases(v.dir)) warnings.push(noCases(v.dir));
     for (const m of [...errors.map(errorToLint), ...warnings]) {
       const key = `${m.path}:${m.line}:${m.column}:${m.level}:${m.message}`;
       if (seen.has(key)) continue;
@@ -51,6 +55,30 @@ export async function lintPaths(paths: string[]): Promise<LintMessage[]> {
         ? 1
         : a.line - b.line || a.column - b.column || (a.level === b.level ? 0 : a.level === 'error' ? -1 : 1),
   );
+}
+
+/** Whether a directory validator carries test cases (any file under its `tests/`, see `avp test`). */
+/** The file avp's installer leaves in a validator it installed (registry-client/local-edits.ts names it too). */
+const INSTALLED_MARKER = '.avp-installed';
+
+function hasCases(dir: string): boolean {
+  const tests = join(dir, TESTS_DIR);
+  try {
+    return readdirSync(tests, { recursive: true, withFileTypes: true }).some((e) => e.isFile());
+  } catch {
+    return false;
+  }
+}
+
+function noCases(dir: string): LintMessage {
+  return {
+    path: join(dir, 'VALIDATOR.md'),
+    line: 1,
+    column: 1,
+    level: 'warning',
+    message: 'no test cases: nothing shows what this validator catches and what it lets through',
+    fix: `add tests/ with a file it must flag (\`avp:expect <rule>\` in a comment) and one it must pass; run avp test`,
+  };
 }
 
 /** The folders `avp lint` checks when given no path: the project's and the user's validators that exist. */

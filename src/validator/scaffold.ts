@@ -75,6 +75,36 @@ for (const file of event.files ?? []) {
 console.log(JSON.stringify({ passed: !violations.length, violations, summary: \`\${violations.length} violation(s)\` }));
 `;
 
+/**
+ * The script scaffold's own cases (`avp test`): a file its check flags and one it lets through, both real for the
+ * template's check. A trigger without files (a prompt, a session event) gets a case that must pass.
+ */
+function scriptCases(trigger: Trigger): Record<string, string> {
+  if (!TOOL_TRIGGERS.includes(trigger) && !STOP_TRIGGERS.includes(trigger))
+    return { 'tests/passes.case.yaml': `# avp test sends this event; the check must let it through.\nexpect: pass\n` };
+  return {
+    'tests/src/flagged.ts':
+      '// avp test judges this file as a Write of src/flagged.ts: the annotated line must be flagged.\n' +
+      'export const draft = 1; // DO NOT COMMIT  avp:expect marker\n',
+    'tests/src/clean.ts':
+      '// No annotation: avp test requires the check to let this file through.\nexport const ready = 1;\n',
+  };
+}
+
+/**
+ * An LLM scaffold's cases: what its rule catches is not written yet, so the author writes the examples and
+ * confirms their verdicts; until then `avp test` shows what the judge answers to the placeholders.
+ */
+function llmCases(rule: string): Record<string, string> {
+  return {
+    'tests/breaks-the-rule.txt':
+      'Replace this file with a change that breaks your first rule; keep the annotation on the line that breaks it.\n' +
+      `This line stands for the violation.  avp:expect ${rule}\n`,
+    'tests/passes.txt': 'Replace this file with a change your rules let through (no annotation: it must pass).\n',
+  };
+}
+const withFiles = (t: Trigger) => TOOL_TRIGGERS.includes(t) || STOP_TRIGGERS.includes(t);
+
 function prompt(name: string, extra: string): string {
   return `# ${name}\n\nCheck the change described below. Say what to look for, what counts as a violation and what does not.\n\n## Rules\n\n1. Replace this line with the first thing to check.\n${extra}\n## Passing\n\nIf nothing in the change breaks a rule, pass.\n`;
 }
@@ -132,6 +162,7 @@ export async function scaffoldValidator(o: ScaffoldOptions): Promise<Scaffolded>
       `# ${o.name}\n\nA script validator: \`scripts/check.ts\` judges each change; no model is asked. Say here what it ` +
       'checks and why, for the people who read this validator.\n';
     files['scripts/check.ts'] = CHECK_SCRIPT;
+    Object.assign(files, scriptCases(trigger));
   } else if (o.form === 'file') {
     files[`${o.name}.md`] = frontmatter(o.name, description, severity, trigger) + prompt(o.name, '');
   } else if (o.form === 'directory') {
@@ -140,12 +171,14 @@ export async function scaffoldValidator(o: ScaffoldOptions): Promise<Scaffolded>
       prompt(o.name, '\nDetails and examples are in `references/checklist.md`.\n');
     files['references/checklist.md'] =
       `# ${o.name} checklist\n\nExamples of violations and of acceptable code, read by the judge together with the prompt.\n`;
+    if (withFiles(trigger)) Object.assign(files, llmCases('*'));
   } else {
     files['VALIDATOR.md'] =
       frontmatter(o.name, description, severity, trigger) +
       `# ${o.name}\n\nShared context for every rule below. Each file in rules/ is judged on its own.\n`;
     files['rules/first-rule.md'] =
       `---\nseverity: ${severity}\n---\n\n# First rule\n\nReplace this with one thing to check. If the change does not break it, pass.\n`;
+    if (withFiles(trigger)) Object.assign(files, llmCases('first-rule'));
   }
 
   // Build in a hidden staging folder inside the source (discovery skips dot-names; same file system, so the final

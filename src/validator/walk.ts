@@ -101,7 +101,14 @@ export function walkValidators(root: string, fs: Listing = liveListing): Unit[] 
 }
 
 /**
- * Every file under a directory validator (sorted, dotfiles and node_modules skipped): its hash input. With
+ * A directory validator's own test cases (`avp test`): never part of what runs, so never walked, hashed or
+ * discovered on the hook path — a case file named `x.md` there is no validator.
+ */
+export const TESTS_DIR = 'tests';
+
+/**
+ * Every file under a directory validator, or a folder of them (sorted; dotfiles, node_modules and each validator's
+ * `tests/` skipped): its hash input, and the accepted state's control files. With
  * `withDirs`, folders are listed too (as `path/`): the parse cache's view, so that even an empty new `rules/` is seen.
  */
 export function filesUnder(
@@ -113,8 +120,10 @@ export function filesUnder(
   const out: string[] = [];
   const visit = (d: string, depth: number) => {
     if (depth > 32) return;
-    for (const e of depth === 0 && top ? top : fs.entries(d)) {
-      if (skipped(e.name)) continue;
+    const list = depth === 0 && top ? top : fs.entries(d);
+    const inValidator = list.some((e) => e.name === 'VALIDATOR.md');
+    for (const e of list) {
+      if (skipped(e.name) || (inValidator && e.name === TESTS_DIR)) continue;
       const kind = kindOf(d, e, fs);
       if (kind === 'dir') {
         if (withDirs) out.push(`${join(d, e.name)}/`);

@@ -49,7 +49,13 @@ describe('avp new', () => {
     expect(rules.code).toBe(0);
     const made = JSON.parse(rules.stdout);
     expect(made).toMatchObject({ name: 'style', form: 'ruleset', source: 'project', path: w.pv('style/VALIDATOR.md') });
-    expect(made.files).toEqual([w.pv('style/VALIDATOR.md'), w.pv('style/rules/first-rule.md')]);
+    expect(made.files).toEqual([
+      w.pv('style/VALIDATOR.md'),
+      w.pv('style/rules/first-rule.md'),
+      // Cases for avp test whose verdict the author confirms once the rule is written.
+      w.pv('style/tests/breaks-the-rule.txt'),
+      w.pv('style/tests/passes.txt'),
+    ]);
 
     // No errors; the placeholders `avp new` leaves are pointed out until the author replaces them.
     const lint = await w.run(['lint']);

@@ -22,7 +22,7 @@ import {
  * Text as XML character data: the five special characters escaped, and the characters XML 1.0 cannot carry at all
  * (control characters, lone surrogates, U+FFFE/FFFF) replaced, since a snippet of a binary-ish file may hold them.
  */
-function xml(s: string): string {
+export function xml(s: string): string {
   return s
     .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
     .replaceAll('&', '&amp;')
@@ -33,7 +33,7 @@ function xml(s: string): string {
 }
 
 /** An attribute value: also line breaks and tabs as references, which attribute normalisation would flatten. */
-function attr(s: string): string {
+export function attr(s: string): string {
   return xml(s).replaceAll('\n', '&#10;').replaceAll('\r', '&#13;').replaceAll('\t', '&#9;');
 }
 
