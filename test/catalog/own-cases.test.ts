@@ -14,7 +14,13 @@ const withTests = readdirSync(join(ROOT, 'validators')).filter((n) => existsSync
 
 describe('the catalog carries its cases', () => {
   test('every script validator of the catalog has cases, and avp test validators/ passes them all', async () => {
-    expect(withTests).toEqual(['dangerous-commands', 'no-debug-leftovers', 'no-secrets', 'protected-files']);
+    expect(withTests).toEqual([
+      'dangerous-commands',
+      'no-debug-leftovers',
+      'no-secrets',
+      'no-secrets-before',
+      'protected-files',
+    ]);
     const r = await runAvp(['test', 'validators/', '--json'], { cwd: ROOT, timeoutMs: 120_000 });
     const json = JSON.parse(r.stdout);
     expect(r.code).toBe(0);
