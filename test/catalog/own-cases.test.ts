@@ -10,7 +10,9 @@ import { join, resolve } from 'node:path';
 import { runAvp } from '../support/run-avp.ts';
 
 const ROOT = resolve(import.meta.dir, '../..');
-const withTests = readdirSync(join(ROOT, 'validators')).filter((n) => existsSync(join(ROOT, 'validators', n, 'tests')));
+const withTests = readdirSync(join(ROOT, 'validators'))
+  .filter((n) => existsSync(join(ROOT, 'validators', n, 'tests')))
+  .sort();
 
 describe('the catalog carries its cases', () => {
   test('every script validator of the catalog has cases, and avp test validators/ passes them all', async () => {
