@@ -235,6 +235,14 @@ describe('avp hook: arguments, once, lifecycle matchers', () => {
   });
 });
 
+/** An answer that passes and only tells the user of an acceptance made while the session ran. */
+function acceptedNoticeOnly(stdout: string): boolean {
+  const answer = JSON.parse(stdout);
+  return (
+    Object.keys(answer).join() === 'systemMessage' && /`avp accept` accepted avp files of /.test(answer.systemMessage)
+  );
+}
+
 describe('avp hook: kill switch and disabled validators', () => {
   const blocking = sh(`cat >/dev/null; echo '{"passed":false,"violations":[],"summary":"always fails"}'`);
 
@@ -245,6 +253,8 @@ describe('avp hook: kill switch and disabled validators', () => {
     expect((await p.hook(p.fixture('hook-input-PostToolUse-Write.json'), { AVP_DISABLE: '1' })).stdout).toBe('{}\n');
     p.write('avp.config.json', '{"disabled": true}');
     await p.accept();
+    // Passes; the session that was running when the user accepted hears of that acceptance once, nothing else.
+    expect(acceptedNoticeOnly((await p.hook(p.fixture('hook-input-PostToolUse-Write.json'))).stdout)).toBe(true);
     expect((await p.hook(p.fixture('hook-input-PostToolUse-Write.json'))).stdout).toBe('{}\n');
   });
 
@@ -261,7 +271,7 @@ describe('avp hook: kill switch and disabled validators', () => {
     const viaEnv = await p.hook(p.fixture('hook-input-PostToolUse-Write.json'), {
       AVP_DISABLED_VALIDATORS: 'always,fine',
     });
-    expect(viaEnv.stdout).toBe('{}\n');
+    expect(acceptedNoticeOnly(viaEnv.stdout)).toBe(true);
   });
 
   test('recursion guard: AVP_SUBAGENT=1 answers {} before reading anything', async () => {

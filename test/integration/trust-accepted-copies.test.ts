@@ -59,7 +59,8 @@ describe("what avp's own commands write is accepted together", () => {
       const p = project();
       expect((await p.hook(writeEvent(p))).code).toBe(0);
       const env = { HOME: p.home, AVP_HOME: join(p.home, '.avp'), CLAUDE_PROJECT_DIR: p.root };
-      const made = await runAvp(['new', 'house-rules', form], { bin: BIN, cwd: p.root, env });
+      // --force: no judge is configured here, and this test is about what gets accepted, not about judges.
+      const made = await runAvp(['new', 'house-rules', form, '--force'], { bin: BIN, cwd: p.root, env });
       expect(made.code).toBe(0);
       const dry = await runAvp(['accept', '--dry-run'], { bin: BIN, cwd: p.root, env });
       expect(dry.stdout).toContain('Nothing to accept');
