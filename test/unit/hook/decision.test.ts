@@ -63,10 +63,13 @@ describe('where each outcome goes', () => {
     expect(both.context).toBe(both.reason);
   });
 
-  test('the tool named is the agent own name for it; a Stop names none', () => {
+  test('the tool named is the agent own name for it (and what it was judged as), the same in reason and message', () => {
     const runs = [failed('gate', 'error')];
     const d = decide(event('PreToolUse', 'Write', 'write_file'), aggregate(runs), runs, DENY).decision;
-    expect(d.userMessage).toContain('avp blocked PreToolUse write_file: ');
+    expect(d.userMessage).toContain('avp blocked PreToolUse write_file (judged as Write): ');
+    expect(d.reason).toStartWith('avp blocked PreToolUse write_file (judged as Write): ');
+    const same = decide(event('PreToolUse', 'Write', 'Write'), aggregate(runs), runs, DENY).decision;
+    expect(same.userMessage).toContain('avp blocked PreToolUse Write: ');
     const stop = decide(event('Stop'), aggregate(runs), runs, { stop: 'block', context: false }).decision;
     expect(stop.userMessage).toContain('avp blocked Stop: ');
   });
