@@ -45,7 +45,7 @@ interface AgentCase {
   bin: string;
   /** The agent's project hook settings, which the scripted shell command overwrites. */
   settings: string;
-  /** Codex judges its `apply_patch` write before it happens; the others report the key after the write. */
+  /** Refused before the write: Codex's `apply_patch` at its PreToolUse, Gemini and Qwen through no-secrets-before. */
   refusedBeforeWrite: boolean;
   start(c: AgentCase): Promise<Outcome>;
 }
@@ -105,7 +105,7 @@ const CASES: AgentCase[] = [
     agent: 'gemini',
     bin: GEMINI_BIN,
     settings: '.gemini/settings.json',
-    refusedBeforeWrite: false,
+    refusedBeforeWrite: true,
     async start(c) {
       let root = '';
       const server = await startGeminiServer((req) => geminiModel(root, stepsFor(c.settings))(req));
@@ -119,7 +119,7 @@ const CASES: AgentCase[] = [
     agent: 'qwen',
     bin: QWEN_BIN,
     settings: '.qwen/settings.json',
-    refusedBeforeWrite: false,
+    refusedBeforeWrite: true,
     async start(c) {
       let root = '';
       const server = await startOpenAIServer((req) => qwenModel(root, stepsFor(c.settings))(req));
@@ -153,7 +153,7 @@ for (const c of CASES) {
       const o = outcome(c);
       const after = o.turns.filter((t) => t.toolResults === 2);
       expect(after.length, said(o)).toBeGreaterThan(0);
-      carries(after[0]!.body, '[no-secrets]').toBe(true);
+      carries(after[0]!.body, '[no-secrets').toBe(true);
       expect(existsSync(join(o.project.root, KEY_FILE))).toBe(!c.refusedBeforeWrite);
     });
   });
