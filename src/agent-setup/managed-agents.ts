@@ -1,6 +1,7 @@
 /**
  * `avp init --managed` for agents other than Claude Code: avp's hook entries in the agent's system-level settings
- * (root-owned, read by every user), plus the setting that keeps the user's own settings from switching hooks off.
+ * (root-owned, read by every user), plus the setting that keeps the user's own settings from switching hooks off
+ * (Codex's requirements TOML: managed-codex.ts).
  * Each path and key was read in the agent's own code (the versions are named beside each entry).
  *
  * Removal gives back the file byte for byte: the hook entries go the way `avp deinit` removes them, and each switch
@@ -13,6 +14,14 @@ import { applyEdits, modify, parse } from 'jsonc-parser';
 import { AGENT_NAMES, isAgentName, loadAgent } from '../agents/index.ts';
 import type { AgentName } from '../protocol/event.ts';
 import { AvpError } from '../errors.ts';
+import {
+  CODEX_REQUIREMENTS,
+  checkCodexRequirements,
+  codexBlocks,
+  installCodexRequirements,
+  removeCodexRequirements,
+} from './managed-codex.ts';
+import type { CodexInsert } from './managed-codex.ts';
 import {
   appendMember,
   formatting,
@@ -29,6 +38,8 @@ export interface ManagedAgent {
   displayName: string;
   /** The system settings file on Linux. */
   path: string;
+  /** A JSON settings file avp edits in place, or Codex's requirements TOML (managed-codex.ts). */
+  format: 'settings-json' | 'requirements-toml';
   /** Keys avp sets there, each to the value that keeps hooks on. */
   switches: Array<{ key: string[]; value: unknown }>;
   /** The hook timeout in the file's unit. */
@@ -46,6 +57,7 @@ export const MANAGED_AGENTS: readonly ManagedAgent[] = [
     name: 'gemini',
     displayName: 'Gemini CLI',
     path: '/etc/gemini-cli/settings.json',
+    format: 'settings-json',
     switches: [{ key: ['hooksConfig', 'enabled'], value: true }],
     timeout: 60_000,
   },
@@ -53,16 +65,22 @@ export const MANAGED_AGENTS: readonly ManagedAgent[] = [
     name: 'qwen',
     displayName: 'Qwen Code',
     path: '/etc/qwen-code/settings.json',
+    format: 'settings-json',
     switches: [{ key: ['disableAllHooks'], value: false }],
     timeout: 60_000,
+  },
+  {
+    name: 'codex',
+    displayName: 'Codex',
+    path: CODEX_REQUIREMENTS,
+    format: 'requirements-toml',
+    switches: [],
+    timeout: 60,
   },
 ];
 
 /** Why `init --managed` writes nothing for an agent (shown in its summary and in docs/hook-mode.md). */
 export const NOT_COVERED: Readonly<Partial<Record<AgentName, string>>> = {
-  codex:
-    'not yet: /etc/codex/requirements.toml takes inline hooks and allow_managed_hooks_only, but avp does not edit ' +
-    'TOML files it does not own',
   copilot: 'not yet: its managed hooks come through managed plugins, which avp does not build',
   cursor: 'not verified: its system-level hooks.json is documented, not checked in an installed CLI',
   droid: 'not verified: its organisation-managed hooks are set on the Factory server, not in a local file',
@@ -81,6 +99,8 @@ interface Record1 {
   createdDirs: string[];
   /** Per switch: the path avp added (absent before), or the value it replaced. */
   switches: Array<{ added: string[] } | { key: string[]; before: unknown }>;
+  /** Codex: the exact text avp put before and after the admin's requirements. */
+  inserted?: CodexInsert;
 }
 
 type State = Partial<Record<AgentName, Record1>>;
@@ -124,9 +144,16 @@ function missingDirs(dir: string): string[] {
   return out;
 }
 
+/** Refuses, before anything is written for any agent, a file avp could not install into (it stays as it was). */
+export function checkManagedAgent(agent: ManagedAgent, stateFile: string): void {
+  if (agent.format === 'settings-json') return void readSettings(agent.path);
+  if (readState(stateFile)[agent.name]?.inserted || !existsSync(agent.path)) return;
+  checkCodexRequirements(readFileSync(agent.path, 'utf8'), agent.path);
+}
+
 /** Writes avp's hook entries and switches into `agent`'s system settings; records how to undo it in `stateFile`. */
 export async function installManagedAgent(agent: ManagedAgent, command: string, stateFile: string): Promise<void> {
-  readSettings(agent.path); // a file that does not parse is refused before anything changes
+  if (agent.format === 'settings-json') readSettings(agent.path); // one that does not parse is refused, unchanged
   const state = readState(stateFile);
   const fresh = !state[agent.name];
   const record: Record1 = state[agent.name] ?? {
@@ -137,6 +164,13 @@ export async function installManagedAgent(agent: ManagedAgent, command: string, 
   };
   mkdirSync(dirname(agent.path), { recursive: true, mode: 0o755 });
   const adapter = await loadAgent(agent.name);
+  if (agent.format === 'requirements-toml') {
+    // A second run takes out what the first put in, then writes the current blocks.
+    if (record.inserted) removeCodexRequirements(record.inserted, agent.path);
+    const blocks = codexBlocks(command, agent.timeout, adapter.install.events);
+    record.inserted = installCodexRequirements(blocks, agent.path);
+    return writeState(stateFile, { ...state, [agent.name]: record });
+  }
   installHooks(agent.path, command, agent.timeout, adapter.install.events);
   let text = readFileSync(agent.path, 'utf8');
   const fmt = formatting(text);
@@ -177,13 +211,18 @@ export function removeManagedAgent(agent: ManagedAgent, stateFile: string): bool
     writeState(stateFile, state);
     return false;
   }
-  removeHooks(agent.path);
-  let text = readFileSync(agent.path, 'utf8');
+  let text: string;
+  if (agent.format === 'requirements-toml') {
+    text = record?.inserted ? removeCodexRequirements(record.inserted, agent.path) : readFileSync(agent.path, 'utf8');
+  } else {
+    removeHooks(agent.path);
+    text = readFileSync(agent.path, 'utf8');
+  }
   for (const s of [...(record?.switches ?? [])].reverse()) {
     if ('added' in s) text = removeAt(text, s.added);
     else text = applyEdits(text, modify(text, s.key, s.before, { formattingOptions: formatting(text) }));
   }
-  if (record?.created && /^\s*\{\s*\}\s*$/.test(text)) {
+  if (record?.created && /^\s*(\{\s*\})?\s*$/.test(text)) {
     rmSync(agent.path, { force: true });
     for (const d of record.createdDirs) if (existsSync(d) && !readdirSync(d).length) rmdirSync(d);
   } else if (text !== readFileSync(agent.path, 'utf8')) writeSettings(agent.path, text);

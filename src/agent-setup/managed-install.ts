@@ -9,8 +9,8 @@
  * - Claude Code's managed settings drop-in `/etc/claude-code/managed-settings.d/avp.json`: avp's hooks and
  *   `allowManagedHooksOnly`, which project and user settings cannot override (checked in Claude Code 2.1.330).
  *
- * - the system settings of the other agents that have them (managed-agents.ts: Gemini CLI, Qwen Code); the rest are
- *   named in the summary with the reason.
+ * - the system settings of the other agents that have them (managed-agents.ts: Codex, Gemini CLI, Qwen Code); the
+ *   rest are named in the summary with the reason.
  */
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { writeFileSync } from 'node:fs';
@@ -19,7 +19,13 @@ import { systemManagedConfigPath } from '../config/managed.ts';
 import { AvpError } from '../errors.ts';
 import { findProjectRoot, projectValidatorsDir } from '../paths.ts';
 import { TRIGGERS } from '../protocol/trigger.ts';
-import { installManagedAgent, notCoveredLines, pickManaged, removeManagedAgent } from './managed-agents.ts';
+import {
+  checkManagedAgent,
+  installManagedAgent,
+  notCoveredLines,
+  pickManaged,
+  removeManagedAgent,
+} from './managed-agents.ts';
 
 export const MANAGED_DIR = dirname(systemManagedConfigPath('linux'));
 export const MANAGED_BIN = join(MANAGED_DIR, 'bin', 'avp');
@@ -96,6 +102,7 @@ export async function initManaged(opts: {
 }): Promise<ManagedResult> {
   requireRoot('avp init --managed');
   const pick = pickManaged(opts.agent);
+  for (const agent of pick.agents) checkManagedAgent(agent, AGENTS_STATE);
   const written: string[] = [];
   // The binary: this one, copied where the user cannot replace it.
   mkdirSync(dirname(MANAGED_BIN), { recursive: true, mode: 0o755 });
