@@ -3,7 +3,16 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '**/*.generated.ts', 'test/fixtures/**', 'examples/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '**/*.generated.ts',
+      'test/fixtures/**',
+      'examples/**',
+      'test/agent-clis/**',
+    ],
+  },
   {
     files: ['**/*.ts', '**/*.js'],
     languageOptions: { parser: tseslint.parser, ecmaVersion: 'latest', sourceType: 'module' },

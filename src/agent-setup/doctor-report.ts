@@ -47,6 +47,8 @@ export interface DoctorReport {
     loaded: number;
     script: number;
     llm: number;
+    /** Switched off by config (`disabledValidators`, the kill switch): not judged, not counted as problems. */
+    disabled?: number;
     errors: Array<{ path: string; line?: number; message: string; fix: string }>;
     warnings: number;
   };
@@ -82,7 +84,7 @@ export async function doctorReport(opts: {
 }): Promise<DoctorReport> {
   const { env } = opts;
   const projectRoot = findProjectRoot(opts.cwd, env);
-  const { loadConfig, configFilesPresent, defaultConfig } = await import('../config/config.ts');
+  const { loadConfig, configFilesPresent, defaultConfig, isDisabled } = await import('../config/config.ts');
   const report: DoctorReport = {
     projectRoot,
     config: { files: configFilesPresent(projectRoot, env) },
@@ -113,12 +115,19 @@ export async function doctorReport(opts: {
 
   const { discover } = await import('../validator/discover.ts');
   const found = await discover({ projectRoot, env });
-  const llm = found.validators.filter((v) => !v.spec.script && !v.notRun);
+  // A validator config switches off never runs: it needs no judge, and its load error blocks nothing.
+  const off = (v: { id?: string; name?: string }) =>
+    config.disabled || (!!v.name && isDisabled(config, v.id ?? v.name, v.name));
+  const running = found.validators.filter((v) => !off(v));
+  const errors = found.errors.filter((e) => !off(e));
+  const llm = running.filter((v) => !v.spec.script && !v.notRun);
+  const disabled = found.validators.length - running.length + found.errors.length - errors.length;
   report.validators = {
     loaded: found.validators.length,
-    script: found.validators.length - llm.length,
-    llm: llm.length,
-    errors: found.errors.map((e) => ({
+    script: found.validators.length - found.validators.filter((v) => !v.spec.script).length,
+    llm: found.validators.filter((v) => !v.spec.script).length,
+    ...(disabled ? { disabled } : {}),
+    errors: errors.map((e) => ({
       path: e.path,
       ...(e.line ? { line: e.line } : {}),
       message: e.message,
@@ -126,8 +135,8 @@ export async function doctorReport(opts: {
     })),
     warnings: found.warnings.length,
   };
-  if (found.errors.length)
-    report.problems.push(`${found.errors.length} validator(s) fail to load (each blocks the events it would see)`);
+  if (errors.length)
+    report.problems.push(`${errors.length} validator(s) fail to load (each blocks the events it would see)`);
   if (!found.validators.length && !found.errors.length)
     report.notes.push(
       'no validators installed: `avp init` installs the recommended ones, `avp new <name>` creates one',

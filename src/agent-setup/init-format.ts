@@ -69,6 +69,8 @@ function whatNext(r: InitResult): string[] {
     if (!r.commit.some((c) => !c.startsWith('.avp')))
       steps.push('teammates: each runs `avp init` (the hook is in a settings file that stays on this machine)');
   }
+  if (r.gitHook === 'missing')
+    steps.push('stop commits made from a shell or an editor too: `avp init --git-hook` (runs `avp check --staged`)');
   return ['next:', ...steps.map((s, i) => `  ${i + 1}. ${s}`)];
 }
 
@@ -78,6 +80,10 @@ export function formatDeinit(r: DeinitResult): string {
       ? `${f.path}: ${r.dryRun ? 'would remove' : 'removed'} avp's hook from ${f.removed.length} event${f.removed.length === 1 ? '' : 's'}`
       : `${f.path}: no avp hook found`,
   );
+  for (const e of r.elsewhere) {
+    const where = e.scope === 'user' ? 'your user settings: every project' : `the ${e.scope} settings`;
+    lines.push(`${e.path}: still runs avp (${where}); \`avp deinit --${e.scope}\` removes it`);
+  }
   lines.push('.avp/ (validators, state) is left in place; delete it yourself if you no longer want it.');
   return `${lines.join('\n')}\n`;
 }

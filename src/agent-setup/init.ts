@@ -12,6 +12,7 @@ import { join, relative } from 'node:path';
 import { loadConfig, defaultConfig } from '../config/config.ts';
 import { ensureProjectLayout } from '../session/layout.ts';
 import { AvpError, errorMessage } from '../errors.ts';
+import { installGitHook } from '../git-hook.ts';
 import { findProjectRoot, projectValidatorsDir, userValidatorsDir } from '../paths.ts';
 import {
   assertWritable,
@@ -67,6 +68,12 @@ export interface InitResult {
   notes: string[];
   /** Files to commit so teammates get the same setup (project-relative). */
   commit: string[];
+  /**
+   * The git pre-commit hook (`avp init --git-hook`), which stops a commit made from a shell or an editor:
+   * `missing` in a git work tree without avp's hook (init offers it), `installed`, or `none` (no repository, or a
+   * pre-commit hook of another tool that avp leaves alone).
+   */
+  gitHook: 'missing' | 'installed' | 'none';
 }
 
 export type AgentSettingsChange = HookChange & { command: string; timeout: number };
@@ -292,6 +299,7 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
     ...catalog,
     notes,
     commit: [],
+    gitHook: opts.scope === 'user' ? 'none' : gitHookState(projectRoot),
   };
   if (claude?.cleanup) result.cleaned = removeHooks(claude.cleanup, opts.dryRun);
   if (opts.scope !== 'user') {
@@ -304,9 +312,20 @@ export async function runInit(opts: InitOptions): Promise<InitResult> {
   return result;
 }
 
+/** Whether the project's git pre-commit hook runs avp (a dry run of `avp init --git-hook`: nothing is written). */
+function gitHookState(projectRoot: string): InitResult['gitHook'] {
+  try {
+    return installGitHook({ projectRoot, dryRun: true }).action === 'unchanged' ? 'installed' : 'missing';
+  } catch {
+    return 'none'; // not a git work tree, or another tool's pre-commit hook avp never replaces
+  }
+}
+
 export interface DeinitResult {
   dryRun: boolean;
   files: HookChange[];
+  /** Hook files of scopes not asked for that still run avp (e.g. the user's, after `avp init --user`). */
+  elsewhere: Array<{ path: string; scope: SettingsScope }>;
 }
 
 /**
@@ -334,5 +353,22 @@ export async function runDeinit(opts: {
   const files = targets.map((t) => removeFor(t.agent, t.path, opts.dryRun));
   // Only files that exist are worth a line; with none, the first one says that there was no avp hook.
   const shown = files.filter((f) => f.removed.length || existsSync(f.path));
-  return { dryRun: opts.dryRun, files: shown.length ? shown : files.slice(0, 1) };
+  // Scopes not asked for that still run avp (a dry run there: read, never written), so the user hears of them.
+  const elsewhere = agents.flatMap((a) =>
+    (['project', 'local', 'user'] as const)
+      .filter((s) => !opts.scopes.includes(s) && a.install.scopes.includes(s))
+      .map((s) => ({ agent: a, scope: s, path: a.install.path(s, projectRoot, env) }))
+      .filter((t) => existsSync(t.path) && hasAvpHook(t.agent, t.path))
+      .map((t) => ({ path: t.path, scope: t.scope })),
+  );
+  return { dryRun: opts.dryRun, files: shown.length ? shown : files.slice(0, 1), elsewhere };
+}
+
+/** Whether avp's entries are in this hook file (a dry-run removal; a file that cannot be read holds none avp knows). */
+function hasAvpHook(agent: AgentAdapter, path: string): boolean {
+  try {
+    return removeFor(agent, path, true).removed.length > 0;
+  } catch {
+    return false;
+  }
 }

@@ -132,14 +132,23 @@ export function formatCheck(r: CheckResult): string {
     `avp check: ${plural(r.files.length, 'file')}${parts.length ? ` (${parts.join(', ')})` : ''}, ${plural(r.runs.length, 'validator run')}`,
   );
   if (r.rules.notice) lines.push(`! ${r.rules.notice}`);
+  // A validator that cannot be evaluated fails the same way on every file: its fix is said once, then referred to.
+  const saidFixes = new Map<string, string>();
   for (const e of r.events) {
     for (const v of e.report.validators) {
       if (v.passed && !v.error) continue;
       const mark = v.severity === 'error' ? '✗' : v.severity === 'warn' ? '!' : 'i';
       const where = e.event === 'Stop' ? 'Stop' : `${e.tool} ${e.files[0]}`;
       if (v.error) {
-        lines.push(`${mark} ${v.name} (${v.severity}) could not be evaluated on ${where}: ${v.error.cause}`);
-        lines.push(`    fix: ${v.error.fix}`);
+        const first = saidFixes.get(v.error.fix);
+        lines.push(
+          `${mark} ${v.name} (${v.severity}) could not be evaluated on ${where}: ` +
+            (first ? `the same cause as ${first} above` : v.error.cause),
+        );
+        if (!first) {
+          lines.push(`    fix: ${v.error.fix}`);
+          saidFixes.set(v.error.fix, `${v.name} on ${where}`);
+        }
         continue;
       }
       lines.push(`${mark} ${v.name} (${v.severity}) on ${where}: ${v.summary}`);

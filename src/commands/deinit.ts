@@ -12,9 +12,9 @@ export default defineCommand({
   args: {
     project: {
       type: 'boolean',
-      description: "From the project's files (.claude/settings.json, .codex/hooks.json, …; the default)",
+      description: "From the project's shared files (.claude/settings.json, .codex/hooks.json, …)",
     },
-    local: { type: 'boolean', description: 'From .claude/settings.local.json' },
+    local: { type: 'boolean', description: 'From .claude/settings.local.json (with --project, the default)' },
     user: { type: 'boolean', description: "From the user's files (~/.claude/settings.json, ~/.codex/hooks.json, …)" },
     all: { type: 'boolean', description: 'From the project, local and user files' },
     agent: {
@@ -38,7 +38,9 @@ export default defineCommand({
         ? ['project', 'local', 'user']
         : (['project', 'local', 'user'] as const).filter((s) => args[s]);
       const result = await runDeinit({
-        scopes: picked.length ? picked : ['project'],
+        // By default, wherever a project's `avp init` puts the hook: the shared file, or the local one when avp was
+        // not on PATH. The user's files serve every project, so they need --user (the result names them).
+        scopes: picked.length ? picked : ['project', 'local'],
         ...(args.agent !== undefined ? { agent: args.agent } : {}),
         cwd: process.cwd(),
         dryRun: !!args['dry-run'],

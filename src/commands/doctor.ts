@@ -61,7 +61,7 @@ export function formatDoctor(r: DoctorReport): string {
   const v = r.validators;
   row(
     'validators',
-    `${v.loaded} loaded (${v.llm} LLM, ${v.script} script)${v.errors.length ? `, ${v.errors.length} failing to load` : ''}${v.warnings ? `, ${v.warnings} lint warning(s)` : ''}`,
+    `${v.loaded} loaded (${v.llm} LLM, ${v.script} script)${v.disabled ? `, ${v.disabled} disabled by config` : ''}${v.errors.length ? `, ${v.errors.length} failing to load` : ''}${v.warnings ? `, ${v.warnings} lint warning(s)` : ''}`,
   );
   for (const e of v.errors)
     more(`${rel(r.projectRoot, e.path)}${e.line ? `:${e.line}` : ''}: ${e.message} (fix: ${e.fix})`);

@@ -13,6 +13,8 @@ export default defineCommand({
     user: { type: 'boolean', description: 'Create it for the user: ~/.avp/validators/ (AVP_HOME)' },
     dir: { type: 'boolean', description: 'Directory form: <name>/VALIDATOR.md with references/' },
     rules: { type: 'boolean', description: 'RuleSet form: <name>/VALIDATOR.md with rules/*.md' },
+    script: { type: 'boolean', description: 'A script validator (<name>/scripts/check.ts): no model needed' },
+    force: { type: 'boolean', description: 'Create an LLM validator even when no judge can evaluate it yet' },
     trigger: { type: 'string', description: 'Hook event that runs it (default PostToolUse)' },
     severity: { type: 'string', description: 'info, warn or error (default warn)' },
     json: { type: 'boolean', description: 'Print JSON: { name, form, source, path, files }' },
@@ -26,25 +28,46 @@ export default defineCommand({
         throw new AvpError('new-form', '--dir and --rules are exclusive', {
           fix: '--rules already creates a directory',
         });
-      const [{ scaffoldValidator }, paths] = await Promise.all([
+      if (args.script && args.rules)
+        throw new AvpError('new-form', '--script and --rules are exclusive', {
+          fix: 'a script validator is one directory with scripts/check.ts: drop --rules',
+        });
+      const [{ scaffoldValidator, checkScaffoldOptions }, paths] = await Promise.all([
         import('../validator/scaffold.ts'),
         import('../paths.ts'),
       ]);
       const source = args.user ? 'user' : 'project';
-      const root =
-        source === 'user'
-          ? paths.userValidatorsDir()
-          : paths.projectValidatorsDir(paths.findProjectRoot(process.cwd()));
-      const made = await scaffoldValidator({
+      const cwd = process.cwd();
+      const options = {
         name: String(args.name),
-        root,
+        root: source === 'user' ? paths.userValidatorsDir() : paths.projectValidatorsDir(paths.findProjectRoot(cwd)),
         source,
-        form: args.rules ? 'ruleset' : args.dir ? 'directory' : 'file',
+        form: args.rules ? 'ruleset' : args.dir || args.script ? 'directory' : 'file',
+        script: !!args.script,
         ...(args.trigger ? { trigger: String(args.trigger) } : {}),
         ...(args.severity ? { severity: String(args.severity) } : {}),
-      });
-      // The user ran this: every file of the new validator is accepted together (its references/ or rules/ too;
-      // inside an agent they wait for `avp accept`).
+      } as const;
+      checkScaffoldOptions(options);
+      if (!args.script && !args.force) {
+        // Without a judge an LLM validator fails closed: every change it matches would be blocked. Say so first.
+        const { defaultJudgeProblem } = await import('../judges/add-check.ts');
+        const problem = await defaultJudgeProblem({ projectRoot: paths.findProjectRoot(cwd), cwd, env: process.env });
+        if (problem)
+          throw new AvpError(
+            'new-no-judge',
+            `\`${args.name}\` would be an LLM validator, and no judge can evaluate it: ${problem}. ` +
+              'Created anyway, every change it matches would be blocked ("could not be evaluated": avp fails closed).',
+            {
+              fix:
+                `\`avp new ${args.name} --script\` writes a script validator that needs no model; or configure a ` +
+                `judge (\`avp doctor\` says how) and run this again; \`avp new ${args.name} --force\` creates the ` +
+                'LLM validator anyway. Nothing was written.',
+            },
+          );
+      }
+      const made = await scaffoldValidator(options);
+      // The user ran this: every file of the new validator is accepted together (its references/, rules/ or
+      // scripts/ too; inside an agent they wait for `avp accept`).
       const { acceptWrittenPaths } = await import('../trust/accept.ts');
       const waiting = acceptWrittenPaths(paths.findProjectRoot(process.cwd()), process.env, made.files);
       if (waiting) process.stderr.write(`${waiting}\n`);
@@ -55,7 +78,10 @@ export default defineCommand({
       process.stdout.write(`${made.path}\n`);
       const { logger } = await import('../logger.ts');
       (await logger()).success(
-        `Created ${made.form} validator \`${made.name}\` (${made.source}). Edit its prompt, then run \`avp lint ${made.path}\`.`,
+        args.script
+          ? `Created script validator \`${made.name}\` (${made.source}). Edit scripts/check.ts, then try it with ` +
+              '`avp check <file>`.'
+          : `Created ${made.form} validator \`${made.name}\` (${made.source}). Edit its prompt, then run \`avp lint ${made.path}\`.`,
       );
     }),
 });

@@ -18,17 +18,15 @@ export const rootCommand: CommandDef<any> = {
   subCommands: commands,
 };
 
-/** The help screen of the command at `path` (`[]` = avp itself), as citty renders it, under its full name. */
+/** The help screen of the command at `path`: avp's own (`[]`) one line per command; a command's as citty renders it. */
 export async function usageText(cmd: CommandDef<any>, path: string[]): Promise<string> {
+  if (!path.length) return (await import('./root-help.ts')).rootHelpText();
   const { renderUsage } = await import('citty');
   // citty names a command by its parent's name + its own: give it the whole path as the parent's name.
   const parent = path.length
     ? { meta: { name: ['avp', ...path.slice(0, -1)].join(' '), version: VERSION } }
     : undefined;
-  const text = await renderUsage(cmd, parent);
-  return path.length
-    ? text
-    : `${text}\n\nRun \`avp help <command>\` or \`avp <command> --help\` for a command's flags.`;
+  return renderUsage(cmd, parent);
 }
 
 /** Writes a help screen, without colour codes unless the stream is a terminal (NO_COLOR and FORCE_COLOR apply). */

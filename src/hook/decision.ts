@@ -19,6 +19,7 @@ import {
   MAX_SNIPPET,
   type Mode,
   reportText,
+  toolLabel,
   type ShownViolation,
   violationGroups,
 } from '../runner/report-text.ts';
@@ -104,7 +105,7 @@ export function decide(
   const setup = runs.some((r) => r.status === 'error' && r.error?.setup)
     ? ' avp is not set up for some validators: run `avp doctor`.'
     : '';
-  const tool = event.agentTool ?? event.tool;
+  const tool = toolLabel(event);
   const user = [
     extra.systemMessage,
     blocking

@@ -114,3 +114,17 @@ export async function missingJudgeWarning(dirs: string[], opts: AddCheckOptions)
     'every event it matches is blocked until a judge works; `avp doctor` shows what to fix'
   );
 }
+
+/**
+ * `avp new`'s judge check: the problem that would keep the default judge from evaluating a new LLM validator (so it
+ * would block every change it matches), or undefined when a judge can work. Static, like `avp doctor --no-probe`.
+ */
+export async function defaultJudgeProblem(opts: {
+  projectRoot: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}): Promise<string | undefined> {
+  const { loadConfig } = await import('../config/config.ts');
+  const config = await loadConfig({ cwd: opts.cwd, projectRoot: opts.projectRoot, env: opts.env });
+  return checkJudge(config, opts.env, opts.projectRoot).problem?.message;
+}

@@ -1,7 +1,7 @@
 import type { HookEvent } from '../protocol/event.ts';
 import type { Validator } from '../validator/types.ts';
 
-/** seed 002's violation, plus `message` (what is wrong) which avp's reports show when a judge gives it. */
+/** An AVP violation, plus `message` (what is wrong) which avp's reports show when a judge gives it. */
 export interface Violation {
   rule: string;
   file?: string;
@@ -15,7 +15,7 @@ export interface Violation {
   lineUnverified?: boolean;
 }
 
-/** seed 002's validator response. */
+/** The AVP validator response. */
 export interface Verdict {
   passed: boolean;
   violations: Violation[];

@@ -1,4 +1,4 @@
-/** Phase Validation Agent Protocol 1.0 (seed 004): the input and output shapes, exactly as the schemas define them. */
+/** Phase Validation Agent Protocol 1.0: the input and output shapes, exactly as the schemas define them. */
 
 /** Canonical language names (the schema's aliases js, ts, py, golang, rs, rb are normalized to these). */
 export const LANGUAGES = ['javascript', 'typescript', 'python', 'go', 'rust', 'ruby', 'java'] as const;

@@ -118,6 +118,15 @@ export interface ReportText {
 }
 
 /**
+ * The tool as every text of one answer names it: the agent's own name for it, and the canonical tool it was judged as
+ * when that differs (Codex's `apply_patch` through Bash is judged as a Write: "Bash (judged as Write)").
+ */
+export function toolLabel(event: HookEvent): string | undefined {
+  const own = event.agentTool ?? event.tool;
+  return own && event.tool && own !== event.tool ? `${own} (judged as ${event.tool})` : own;
+}
+
+/**
  * The report as text. `mode`: the event is blocked, has blocking problems it cannot be blocked for (SessionStart …),
  * was released by the Stop loop guard, or only warns. `fullReport` is where the full text will be (shown when
  * something had to be summarised).
@@ -130,7 +139,7 @@ export function reportText(
   fullReport = '.avp/logs/reports/',
   repeated?: (v: ShownViolation) => boolean,
 ): ReportText {
-  const on = `${event.event}${event.tool ? ` ${event.tool}` : ''}`;
+  const on = `${event.event}${toolLabel(event) ? ` ${toolLabel(event)}` : ''}`;
   const head = {
     blocking: `avp blocked ${on}: ${report.summary}.`,
     'cannot-block': `avp found blocking problems on ${on} (this event cannot be blocked): ${report.summary}.`,

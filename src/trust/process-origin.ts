@@ -63,19 +63,27 @@ function isReaper(pid: number, chain: Map<number, ChainLink>): boolean {
 }
 
 /**
- * Why a process looks detached: it leads its own session (`setsid`), its session's leader is not its ancestor (it
- * was started in the background and its parent exited), or a process between it and its session leader was handed
- * to init (a detached shell that runs it). A terminal always gives the command a shell as session leader, alive and
- * with a live parent (the terminal, sshd, tmux).
+ * Why a process looks detached, judged on itself and its two nearest ancestors only — where an escape leaves its
+ * trace: it leads its own session (`setsid avp accept`); one of them left its session without being its leader (it
+ * was started in the background and its parent exited: `( avp accept & )`, adopted by init or a sub-reaper); or the
+ * session leader among them was itself handed to init (`setsid -f sh -c 'avp accept'`). A terminal gives the command
+ * a shell as session leader with a live parent (the terminal, sshd, tmux). Links further up are not judged: a test
+ * runner or a CI service may itself have been started in the background long ago (or outside this process namespace,
+ * with no session at all), which says nothing about who typed `avp accept`.
  */
 function detachedReason(self: ChainLink, chain: ChainLink[]): string | undefined {
   if (self.sid === self.pid) return 'it leads its own session (started with setsid)';
-  if (self.ppid === 0 || self.sid === 0) return 'its parent is outside its process namespace';
   const byPid = new Map(chain.map((c) => [c.pid, c]));
-  const leader = chain.findIndex((c) => c.pid === self.sid);
-  if (leader < 0) return `its session leader (process ${self.sid}) is not its ancestor: it was detached from its shell`;
-  for (const c of chain.slice(0, leader + 1)) {
-    if (isReaper(c.ppid, byPid)) return `process ${c.pid} (${c.name}) of its shell was detached and handed to init`;
+  for (const c of chain.slice(0, 3)) {
+    if (c.ppid === 0) return undefined; // its parent is outside this process namespace (`docker exec`): no evidence
+    const parent = byPid.get(c.ppid) ?? link(c.ppid);
+    if (c.pid === c.sid) {
+      if (isReaper(c.ppid, byPid)) return `its shell, process ${c.pid} (${c.name}), was detached and handed to init`;
+      return undefined; // the session's leader, with a live parent: a shell in a terminal
+    }
+    if (isReaper(c.ppid, byPid)) return `process ${c.pid} (${c.name}) was detached and handed to init`;
+    if (parent && parent.sid !== c.sid)
+      return `process ${c.pid} (${c.name}) left its session without leading it: it was detached from its shell`;
   }
   return undefined;
 }

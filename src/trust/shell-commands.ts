@@ -5,6 +5,7 @@
  * Commands not listed here are judged by the guard itself (readers pass; anything else naming a control path is
  * refused).
  */
+import { userInfo } from 'node:os';
 import { basename, join } from 'node:path';
 
 /** One expanded argument: its text, and whether that text is what the shell will pass (no unknown expansion). */
@@ -80,6 +81,13 @@ function operands(args: Arg[], valued: RegExp = /^$/): { flags: string[]; ops: A
     }
   }
   return { flags, ops, values };
+}
+
+/** `chown`'s owner operand names the user running the command (`$USER`, `$(id -u)`, `$(whoami)`, their name). */
+function ownerIsSelf(owner: string): boolean {
+  const user = owner.split(/[:.]/)[0]!;
+  const self = userInfo();
+  return ['$USER', '${USER}', '$(whoami)', '$(id -u)', '$(id -un)', self.username, String(self.uid)].includes(user);
 }
 
 const has = (flags: string[], short: string, long: string[] = []) =>
@@ -161,9 +169,15 @@ export function commandWrites(name: string, args: Arg[], ctx: CommandContext): W
     case 'setfacl': {
       const { ops, flags } = operands(args, name === 'setfacl' ? /^-[mMxX]$/ : /^$/);
       const tree = has(flags, 'R', ['--recursive']);
-      // A mode that only adds permissions (`+x`, `777`) cannot lock avp out of its files or stop its binary running.
-      if (name === 'chmod' && /^(?:[ugoa]*\+[rwxXst]+(?:,[ugoa]*\+[rwxXst]+)*|0?7[0-7]{2})$/.test(ops[0]?.text ?? ''))
-        return [];
+      // A mode that only adds permissions (`+x`, `777`), or touches only the group's and others' bits (`go-w`,
+      // `o=`), cannot lock avp out of its files or stop its binary running: avp runs as their owner.
+      const mode = ops[0]?.text ?? '';
+      if (name === 'chmod' && /^(?:[ugoa]*\+[rwxXst]+(?:,[ugoa]*\+[rwxXst]+)*|0?7[0-7]{2})$/.test(mode)) return [];
+      if (name === 'chmod' && /^[go]+[-+=][rwxXst]*(?:,[go]+[-+=][rwxXst]*)*$/.test(mode)) return [];
+      // A group change, or giving the files to the user who runs the command (`chown -R $USER .`), leaves the
+      // owner's access — avp's — as it was.
+      if (name === 'chgrp') return [];
+      if (name === 'chown' && ownerIsSelf(ops[0]?.literal ?? '')) return [];
       // The mode or owner operand names no path of its own, so every operand is judged as one.
       return ops.map((a) => ({ arg: a, tree }));
     }
@@ -233,7 +247,9 @@ export function gitWrites(args: Arg[]): { cwd?: Arg; writes: Write[] } {
     case 'clean': {
       const { ops, flags } = operands(rest, /^-e$/);
       // Ignored files too (`-x`, `-X`): `.claude/settings.local.json` and avp's state are usually git-ignored.
+      // A dry run (`-n`, `--dry-run`) only lists them.
       if (!has(flags, 'x') && !has(flags, 'X')) return { cwd, writes: [] };
+      if (has(flags, 'n', ['--dry-run'])) return { cwd, writes: [] };
       return { cwd, writes: (ops.length ? ops : [arg('.')]).map((a) => ({ arg: a, tree: true })) };
     }
     default:

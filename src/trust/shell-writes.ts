@@ -346,6 +346,8 @@ function find(rest: Arg[], st: State, ctx: Context): void {
       writes = true;
   }
   if (!writes) return;
+  // Only empty files and folders (`-empty`): no control file holds avp's state or hooks when it is empty.
+  if (actions.some((a) => a.text === '-empty')) return;
   // Picked by name only (`-name '*.tmp'`): the roots are harmless when no control path there has such a name.
   const names: RegExp[] = [];
   let other = false;

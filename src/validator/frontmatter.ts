@@ -80,6 +80,18 @@ export function parseFrontmatter(text: string): Frontmatter | Problem {
       'keep the frontmatter to its keys and move long text into the prompt below the closing `---`',
     );
   }
+  // YAML does not read a tab as indentation: `\ttools: [Write]` under `match:` becomes a top-level key and `match`
+  // stays empty — a validator that matches every tool. That is a broken validator, not a warning.
+  const tabbed = yamlLines.findIndex((l) => /^ *\t/.test(l));
+  if (tabbed >= 0) {
+    const key = /^\s*([\w.-]+)\s*:/.exec(yamlLines[tabbed]!)?.[1];
+    return problem(
+      tabbed + 2,
+      /^ */.exec(yamlLines[tabbed]!)![0].length + 1,
+      `indented with a tab: YAML does not read tabs as indentation${key ? `, so \`${key}\` would not be nested under the key above it` : ''}`,
+      'indent with spaces (two per level)',
+    );
+  }
   const aliases = aliasPositions(yamlLines);
   if (aliases.length > YAML_LIMITS.aliases) {
     const at = aliases[YAML_LIMITS.aliases]!;

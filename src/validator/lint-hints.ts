@@ -53,25 +53,13 @@ function read(path: string): string | undefined {
   }
 }
 
-/** Frontmatter lines indented with a tab, at their file line (YAML forbids tabs in indentation). */
-export function tabWarnings(path: string): LintMessage[] {
-  const lines = (read(path) ?? '').replace(/^\uFEFF/, '').split(/\r?\n/);
-  if (!/^---[ \t]*$/.test(lines[0] ?? '')) return [];
-  const out: LintMessage[] = [];
-  for (let i = 1; i < lines.length && !/^---[ \t]*$/.test(lines[i]!); i++) {
-    const m = /^( *)\t/.exec(lines[i]!);
-    if (!m) continue;
-    const key = /^\s*([\w.-]+)\s*:/.exec(lines[i]!)?.[1];
-    out.push({
-      path,
-      line: i + 1,
-      column: m[1]!.length + 1,
-      level: 'warning',
-      message: `indented with a tab: YAML does not read tabs as indentation${key ? `, so \`${key}\` is not nested under the key above it` : ''}`,
-      fix: 'indent with spaces (two per level)',
-    });
+/** Whether the `match.tools` entry matches this tool name exactly (an invalid regex matches nothing). */
+function wholeMatch(pattern: string, tool: string): boolean {
+  try {
+    return new RegExp(`^(?:${pattern})$`).test(tool);
+  } catch {
+    return false;
   }
-  return out;
 }
 
 /** The lint-only warnings for one loaded validator (a rule of a RuleSet: its own prompt, the RuleSet's keys). */
@@ -83,6 +71,9 @@ export function hintWarnings(v: Validator): LintMessage[] {
   if (!fm || isProblem(fm)) return out;
   const at = (path: Array<string | number>) => fm.locate(path);
   (v.spec.match.tools ?? []).forEach((pattern, i) => {
+    // An entry that matches no tool at all is already warned about where it loads (the format's own check): one
+    // message per mistake. Here: a wrong-case alternative inside an entry that otherwise matches (`Write|bash`).
+    if (!TOOLS.some((t) => wholeMatch(pattern, t))) return;
     for (const alt of pattern.split('|')) {
       if (!/^[A-Za-z_]+$/.test(alt) || TOOLS.includes(alt)) continue;
       const right = TOOLS.find((t) => t.toLowerCase() === alt.toLowerCase());

@@ -35,12 +35,7 @@ export async function lintPaths(paths: string[]): Promise<LintMessage[]> {
       });
     }
     // Lint-only hints: validators that load but never fire, always fire, or check nothing.
-    const { hintWarnings, tabWarnings } = await import('./lint-hints.ts');
-    const files = new Set([
-      ...validators.map((v) => (v.dir ? `${v.dir}/VALIDATOR.md` : v.path)),
-      ...errors.map((e) => e.path),
-    ]);
-    for (const f of files) warnings.push(...tabWarnings(f));
+    const { hintWarnings } = await import('./lint-hints.ts');
     for (const v of validators) warnings.push(...hintWarnings(v));
     for (const m of [...errors.map(errorToLint), ...warnings]) {
       const key = `${m.path}:${m.line}:${m.column}:${m.level}:${m.message}`;

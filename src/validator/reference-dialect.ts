@@ -106,8 +106,8 @@ function warnCaseOnlyTools(tools: unknown, fm: Fm, problems: Problem[]): void {
       ...fm.locate(typeof tools === 'string' ? ['match', 'tools'] : ['match', 'tools', i]),
       level: 'warning',
       message:
-        `\`match.tools\` entry ${entry} matches no tool name as written (${onlyFolded.join(', ')} only ignoring ` +
-        'case): avp matches tool names case-sensitively, the reference ignored case',
+        `\`${entry}\` never matches: tool names are case-sensitive (Claude Code calls it \`${onlyFolded.join('`, `')}\`)` +
+        ' — it matches no tool name as written; the reference implementation ignored case',
       fix: `write the names as Claude Code spells them, e.g. \`${onlyFolded.slice(0, 2).join('|')}\``,
     });
   });

@@ -30,6 +30,8 @@ export interface ScaffoldOptions {
   form: Form;
   trigger?: string;
   severity?: string;
+  /** A script validator (directory form with `scripts/check.ts`): runs with no model. */
+  script?: boolean;
 }
 
 /** What `avp new` wrote. */
@@ -43,20 +45,42 @@ export interface Scaffolded {
   files: string[];
 }
 
-function frontmatter(name: string, description: string, severity: Severity, trigger: Trigger): string {
+function frontmatter(name: string, description: string, severity: Severity, trigger: Trigger, script = false): string {
   const lines = ['---', `name: ${name}`, `description: ${description}`, `severity: ${severity}`, `trigger: ${trigger}`];
   if (TOOL_TRIGGERS.includes(trigger)) lines.push('match:', '  tools: [Write, Edit, MultiEdit]', '  files: ["**/*"]');
   if (STOP_TRIGGERS.includes(trigger)) lines.push('match:', '  files: ["**/*"]');
-  lines.push('timeout: 60', '---', '');
+  if (script) lines.push('script: scripts/check.ts');
+  lines.push(`timeout: ${script ? 10 : 60}`, '---', '');
   return lines.join('\n');
 }
+
+/** A working script judge: flags added lines with a marker; the author swaps the test for their own rule. */
+const CHECK_SCRIPT = `import { readFileSync } from 'node:fs';
+
+// avp runs this on every change the validator matches: the event as JSON on stdin (files[].relPath, .after, .diff,
+// …), one verdict as JSON on stdout. Replace MARKER and the test below with your rule; \`avp check <file>\` runs it.
+const MARKER = /\\bDO NOT COMMIT\\b/;
+
+const event = JSON.parse(readFileSync(0, 'utf8'));
+const violations: object[] = [];
+for (const file of event.files ?? []) {
+  String(file.after ?? '')
+    .split('\\n')
+    .forEach((text: string, i: number) => {
+      if (MARKER.test(text))
+        violations.push({ rule: 'marker', file: file.relPath, line: i + 1, snippet: text.trim(),
+          suggestion: 'remove the marked line before the change is kept' });
+    });
+}
+console.log(JSON.stringify({ passed: !violations.length, violations, summary: \`\${violations.length} violation(s)\` }));
+`;
 
 function prompt(name: string, extra: string): string {
   return `# ${name}\n\nCheck the change described below. Say what to look for, what counts as a violation and what does not.\n\n## Rules\n\n1. Replace this line with the first thing to check.\n${extra}\n## Passing\n\nIf nothing in the change breaks a rule, pass.\n`;
 }
 
-/** Validates the inputs, writes the skeleton and lints it. Throws AvpError (nothing written) on any problem. */
-export async function scaffoldValidator(o: ScaffoldOptions): Promise<Scaffolded> {
+/** The name, trigger, severity and form of `avp new`, checked before anything else is looked at. */
+export function checkScaffoldOptions(o: ScaffoldOptions): { trigger: Trigger; severity: Severity } {
   if (!NAME_RE.test(o.name) || o.name.length > 64)
     throw new AvpError('new-bad-name', `\`${o.name}\` is not a valid validator name`, { fix: NAME_FIX });
   const trigger = (o.trigger ?? 'PostToolUse') as Trigger;
@@ -74,6 +98,16 @@ export async function scaffoldValidator(o: ScaffoldOptions): Promise<Scaffolded>
       fix: 'use --severity info, warn or error',
     });
 
+  if (o.script && o.form !== 'directory')
+    throw new AvpError('new-form', '--script writes a directory validator (VALIDATOR.md and scripts/check.ts)', {
+      fix: o.form === 'ruleset' ? 'drop --rules, or drop --script' : 'drop --dir/--rules with --script',
+    });
+  return { trigger, severity };
+}
+
+/** Validates the inputs, writes the skeleton and lints it. Throws AvpError (nothing written) on any problem. */
+export async function scaffoldValidator(o: ScaffoldOptions): Promise<Scaffolded> {
+  const { trigger, severity } = checkScaffoldOptions(o);
   const target = o.form === 'file' ? join(o.root, `${o.name}.md`) : join(o.root, o.name);
   for (const p of [join(o.root, `${o.name}.md`), join(o.root, o.name)]) {
     if (existsSync(p))
@@ -92,7 +126,13 @@ export async function scaffoldValidator(o: ScaffoldOptions): Promise<Scaffolded>
 
   const description = placeholderDescription(o.name);
   const files: Record<string, string> = {};
-  if (o.form === 'file') {
+  if (o.script) {
+    files['VALIDATOR.md'] =
+      frontmatter(o.name, description, severity, trigger, true) +
+      `# ${o.name}\n\nA script validator: \`scripts/check.ts\` judges each change; no model is asked. Say here what it ` +
+      'checks and why, for the people who read this validator.\n';
+    files['scripts/check.ts'] = CHECK_SCRIPT;
+  } else if (o.form === 'file') {
     files[`${o.name}.md`] = frontmatter(o.name, description, severity, trigger) + prompt(o.name, '');
   } else if (o.form === 'directory') {
     files['VALIDATOR.md'] =

@@ -2,7 +2,7 @@
  * The AVP 1.0 frontmatter schema (valibot) with a message and a fix for every rule, plus the avp extensions `script`
  * and `model`. Loaded only on a parse-cache miss (valibot costs ~8 ms at startup).
  */
-import { didYouMean } from '../did-you-mean.ts';
+import { closest, didYouMean } from '../did-you-mean.ts';
 import * as v from 'valibot';
 import { MATCHER_TRIGGERS, SEVERITIES, STOP_TRIGGERS, TOOL_TRIGGERS, TRIGGERS, type ValidatorSpec } from './types.ts';
 import type { Frontmatter, Problem } from './frontmatter.ts';
@@ -217,6 +217,7 @@ export function validateSpec(
   opts: { ruleset?: boolean } = {},
 ): { spec?: ValidatorSpec; problems: Problem[] } {
   const problems: Problem[] = [];
+  const explained = new Set<string>(); // unknown keys already named by a missing-key error (one message each)
   const data = withoutEmpty({ data: mapReferenceDialect(fm, problems, opts), locate: fm.locate }, problems);
   const result = v.safeParse(SCHEMA, data, { abortPipeEarly: true });
   if (!result.success) {
@@ -234,6 +235,14 @@ export function validateSpec(
         message = `missing required key \`${path[0]}\``;
         fix = REQUIRED_FIX[path[0] as string];
         at = { line: 1, column: 1 };
+        // Most often the key is there, misspelt: point at it.
+        const typo = Object.keys(fm.data).find((k) => !KNOWN_KEYS.includes(k) && closest(k, KNOWN_KEYS) === path[0]);
+        if (typo) {
+          explained.add(typo);
+          at = { ...fm.locate([typo]), column: 1 };
+          message = `missing required key \`${path[0]}\` (\`${typo}\` on this line looks like it)`;
+          fix = `rename \`${typo}\` to \`${path[0]}\``;
+        }
       }
       // A union's nested issues repeat the same fact: report one message per position.
       if (problems.some((p) => p.line === at.line && p.message === message)) continue;
@@ -241,12 +250,14 @@ export function validateSpec(
     }
   }
   for (const key of Object.keys(fm.data)) {
-    if (!KNOWN_KEYS.includes(key)) {
+    if (!KNOWN_KEYS.includes(key) && !explained.has(key)) {
       problems.push({
         ...fm.locate([key]),
         column: 1,
-        message: `unknown key \`${key}\` (ignored)`,
-        fix: `remove it, or move it under \`metadata:\`; known keys: ${KNOWN_KEYS.join(', ')}`,
+        message: `unknown key \`${key}\` (ignored)${didYouMean(key, KNOWN_KEYS)}`,
+        fix: closest(key, KNOWN_KEYS)
+          ? `rename it to \`${closest(key, KNOWN_KEYS)}\`, or move it under \`metadata:\``
+          : `remove it, or move it under \`metadata:\`; known keys: ${KNOWN_KEYS.join(', ')}`,
         level: 'warning',
       });
     }
@@ -257,7 +268,7 @@ export function validateSpec(
       if (!MATCH_KEYS.includes(key))
         problems.push({
           ...fm.locate(['match', key]),
-          message: `unknown key \`match.${key}\` (ignored)`,
+          message: `unknown key \`match.${key}\` (ignored)${didYouMean(key, MATCH_KEYS)}`,
           fix: 'use `match.tools` and/or `match.files`',
           level: 'warning',
         });

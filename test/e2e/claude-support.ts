@@ -1,13 +1,14 @@
 /**
- * Driving the real Claude Code CLI (`node_modules/.bin/claude`, npm `@anthropic-ai/claude-code`) offline against the
+ * Driving the real Claude Code CLI (npm `@anthropic-ai/claude-code`, from scripts/agent-clis.sh) offline against the
  * loopback Anthropic server, in a throwaway project whose `.claude/settings.json` was written by `dist/avp init`.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { AGENT_CLI_BIN } from '../support/agent-clis.ts';
 import { AVP_BIN } from '../support/run-avp.ts';
 
-export const CLAUDE_BIN = resolve(import.meta.dir, '../../node_modules/.bin/claude');
+export const CLAUDE_BIN = join(AGENT_CLI_BIN, 'claude');
 export const FIXTURES = resolve(import.meta.dir, '../fixtures/session');
 
 export interface Project {

@@ -10,7 +10,9 @@ function workspace() {
   mkdirSync(join(project, '.git'));
   const home = tempDir('avp-authoring-home-');
   const avpHome = join(home, '.avp');
-  const run = (args: string[], cwd = project) => runAvp(args, { cwd, env: { HOME: home, AVP_HOME: avpHome } });
+  // A judge avp can see (never asked here): `avp new` refuses an LLM validator no judge could evaluate.
+  const env = { HOME: home, AVP_HOME: avpHome, ANTHROPIC_API_KEY: 'sk-ant-test-never-sent' };
+  const run = (args: string[], cwd = project) => runAvp(args, { cwd, env });
   return {
     project,
     home,

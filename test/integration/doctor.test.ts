@@ -3,12 +3,13 @@ import { afterEach, describe, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startAnthropicServer, type AnthropicServer } from '../support/anthropic-server.ts';
+import { AGENT_CLI_BIN } from '../support/agent-clis.ts';
 import { startOpenAIServer, type OpenAIServer } from '../support/openai-server.ts';
 import { runAvp } from '../support/run-avp.ts';
 import { BIN, project, type Project } from './hook-support.ts';
 import { closedPort } from './judges-support.ts';
 
-const CLI_DIR = resolve(import.meta.dir, '../../node_modules/.bin');
+const CLI_DIR = AGENT_CLI_BIN;
 let anthropic: AnthropicServer | undefined;
 let openai: OpenAIServer | undefined;
 afterEach(async () => {

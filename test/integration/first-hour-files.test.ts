@@ -36,6 +36,7 @@ function project(onPath = true) {
 }
 
 const read = (p: string) => readFileSync(p, 'utf8');
+const AS_ROOT = process.getuid?.() === 0 ? ' [skipped: running as root, which writes anywhere]' : '';
 
 describe('never destroy the user’s work', () => {
   test('an edited validator is not replaced by add, install or update, nor deleted by remove, without --force', async () => {
@@ -144,20 +145,20 @@ describe('avp init: settings files', () => {
     expect(statSync(settings).mode & 0o777).toBe(0o640);
   });
 
-  test('a settings folder avp may not write into: the error names the file and the fix', async () => {
-    if (process.getuid?.() === 0) {
-      // root writes anywhere: the permission error cannot be produced (the read-only test above covers root).
-      return;
-    }
-    const p = project();
-    mkdirSync(join(p.root, '.claude'));
-    writeFileSync(join(p.root, '.claude', 'settings.json'), '{}\n');
-    chmodSync(join(p.root, '.claude'), 0o555);
-    const r = await p.run(['init', '--no-validators']);
-    chmodSync(join(p.root, '.claude'), 0o755);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('could not be written (EACCES)');
-  });
+  // root writes anywhere: the permission error cannot be produced (the read-only test above covers root).
+  test.skipIf(process.getuid?.() === 0)(
+    `a settings folder avp may not write into: the error names the file and the fix${AS_ROOT}`,
+    async () => {
+      const p = project();
+      mkdirSync(join(p.root, '.claude'));
+      writeFileSync(join(p.root, '.claude', 'settings.json'), '{}\n');
+      chmodSync(join(p.root, '.claude'), 0o555);
+      const r = await p.run(['init', '--no-validators']);
+      chmodSync(join(p.root, '.claude'), 0o755);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('could not be written (EACCES)');
+    },
+  );
 
   test('shared settings get the portable command; this machine’s path only goes to settings.local.json; never twice', async () => {
     // avp not on PATH: the absolute path, in the unshared file only.
@@ -214,11 +215,7 @@ describe('avp lint: validators that never fire, always fire, or check nothing', 
       '---\nname: cased\ndescription: d\nseverity: error\ntrigger: PostToolUse\nmatch:\n  tools: [write, "Edit|multiedit"]\n---\nCheck it.\n',
     );
     writeFileSync(p.pv('empty.md'), '---\nname: empty\ndescription: d\nseverity: error\ntrigger: Stop\n---\n');
-    writeFileSync(
-      p.pv('tabbed.md'),
-      '---\nname: tabbed\ndescription: d\nseverity: error\ntrigger: PostToolUse\nmatch:\n\ttools: [Write]\n---\nCheck it.\n',
-    );
-    expect((await p.run(['new', 'fresh', '--project'])).code).toBe(0);
+    expect((await p.run(['new', 'fresh', '--project', '--force'])).code).toBe(0);
     const r = await p.run(['lint']);
     expect(r.code).toBe(0);
     const out = r.stdout;
@@ -227,7 +224,6 @@ describe('avp lint: validators that never fire, always fire, or check nothing', 
     expect(out).toContain('`multiedit` never matches');
     expect(out).not.toContain('`Edit` never');
     expect(out).toMatch(/empty\.md:7:1: warning: the prompt is empty/);
-    expect(out).toMatch(/tabbed\.md:7:1: warning: indented with a tab/);
     expect(out).toMatch(/fresh\.md:3:\d+: warning: the description is still the placeholder/);
     expect(out).toMatch(/fresh\.md:\d+:\d+: warning: placeholder rule left from `avp new`/);
   });

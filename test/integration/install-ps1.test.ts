@@ -148,19 +148,23 @@ describe(`install.ps1${NO_PWSH}`, () => {
     },
   );
 
-  test.skipIf(!PWSH)(
-    `the repository's copy asks for AVP_RELEASE_URL; a stamped copy needs none${NO_PWSH}`,
+  test.skipIf(!PWSH)(`the repository's copy asks for AVP_RELEASE_URL${NO_PWSH}`, async () => {
+    const dir = join(tempDir('avp-ps1-home-'), 'bin');
+    const unstamped = await ps1(SCRIPT, { AVP_INSTALL_DIR: dir });
+    expect(unstamped.code).toBe(1);
+    expect(unstamped.stderr).toContain('this copy of install.ps1 names no release URL');
+    expect(unstamped.stderr).toContain('AVP_RELEASE_URL');
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  // The stamp is a sh script (Git Bash's sh on the Windows runner).
+  test.skipIf(!PWSH || !SH)(
+    `a stamped copy needs no AVP_RELEASE_URL${NO_PWSH || (SH ? '' : ' [skipped: sh is not on PATH]')}`,
     async () => {
       const dir = join(tempDir('avp-ps1-home-'), 'bin');
-      const unstamped = await ps1(SCRIPT, { AVP_INSTALL_DIR: dir });
-      expect(unstamped.code).toBe(1);
-      expect(unstamped.stderr).toContain('this copy of install.ps1 names no release URL');
-      expect(unstamped.stderr).toContain('AVP_RELEASE_URL');
-      expect(existsSync(dir)).toBe(false);
-      if (!SH) return; // the stamp is a sh script (Git Bash's sh on the Windows runner)
       const copy = join(tempDir('avp-ps1-stamp-'), 'install.ps1');
       copyFileSync(SCRIPT, copy);
-      const stamp = Bun.spawnSync([SH, join(ROOT, 'scripts/release/stamp-installers.sh'), base, copy]);
+      const stamp = Bun.spawnSync([SH ?? 'sh', join(ROOT, 'scripts/release/stamp-installers.sh'), base, copy]);
       expect(stamp.exitCode).toBe(0);
       const stamped = await ps1(copy, { AVP_INSTALL_DIR: dir });
       expect(stamped.stderr).toBe('');

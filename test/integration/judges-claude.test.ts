@@ -1,18 +1,19 @@
 /**
- * The `claude` backend with the real Claude Code CLI (node_modules/.bin/claude) pointed at the loopback Anthropic
+ * The `claude` backend with the real Claude Code CLI (from scripts/agent-clis.sh) pointed at the loopback Anthropic
  * server, and the recursion guard proven with it: a project whose `.claude/settings.json` runs `avp hook` (and a plain
  * marker hook) on every tool call, where the sub-agent's scripted turn calls Read.
  */
 import { afterEach, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { judgeFor } from '../../src/judges/select.ts';
 import { startAnthropicServer, type AnthropicServer } from '../support/anthropic-server.ts';
+import { AGENT_CLI_BIN } from '../support/agent-clis.ts';
 import { editEvent, makeValidator } from '../unit/judges/helpers.ts';
 import { BIN, PASSES, project, sh, type Project } from './hook-support.ts';
 import { config, evaluate, rejection } from './judges-support.ts';
 
-const CLI_DIR = resolve(import.meta.dir, '../../node_modules/.bin');
+const CLI_DIR = AGENT_CLI_BIN;
 const FAILED = {
   passed: false,
   violations: [{ rule: 'no-secrets', file: 'src/config.ts', line: 1, snippet: 'sk-live', suggestion: 'env' }],

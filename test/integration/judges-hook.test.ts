@@ -6,12 +6,13 @@
  */
 import { afterEach, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { startAnthropicServer, type AnthropicServer } from '../support/anthropic-server.ts';
+import { AGENT_CLI_BIN } from '../support/agent-clis.ts';
 import { runAvp } from '../support/run-avp.ts';
 import { BIN, PASSES, project, sh, type Project } from './hook-support.ts';
 
-const CLI_DIR = resolve(import.meta.dir, '../../node_modules/.bin');
+const CLI_DIR = AGENT_CLI_BIN;
 let server: AnthropicServer | undefined;
 afterEach(async () => {
   await server?.close();

@@ -5,12 +5,13 @@
  */
 import { afterEach, describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { startAnthropicServer, type AnthropicServer } from '../support/anthropic-server.ts';
+import { AGENT_CLI_BIN } from '../support/agent-clis.ts';
 import { startOpenAIServer, type OpenAIServer } from '../support/openai-server.ts';
 import { tempDir } from '../support/run-avp.ts';
 
-const CLAUDE = resolve(import.meta.dir, '../../node_modules/.bin/claude');
+const CLAUDE = join(AGENT_CLI_BIN, 'claude');
 let a: AnthropicServer | undefined;
 let o: OpenAIServer | undefined;
 afterEach(async () => {

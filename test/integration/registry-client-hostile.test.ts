@@ -4,23 +4,33 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { escapedFiles } from '../support/escaped-files.ts';
 import { startHostileRegistry, type HostileRegistry } from '../support/hostile-registry.ts';
 import { lieAboutSize, makeZip, VALIDATOR_MD, validatorZip } from '../unit/registry-client/zip-forge.ts';
 import { installedState, leftovers, lock, sandbox } from './registry-client-helpers.ts';
 
 let reg: HostileRegistry;
+const PAYLOAD = 'pwned by a hostile archive';
+const MARKER = `avp-escaped-${process.pid}`;
+const SLIP_ENTRIES = [`zip-slip/../../${MARKER}-1.md`, `zip-slip/../../../${MARKER}-2.md`];
+const ABSOLUTE = join(tmpdir(), `${MARKER}-abs.md`);
 
 beforeAll(async () => {
   reg = await startHostileRegistry();
   reg.serve('demo', { version: '1.0.0', bytes: validatorZip('demo') });
   const zeros = new Uint8Array(60 * 1024 * 1024);
   const hostile: Record<string, Uint8Array> = {
-    'zip-slip': validatorZip('zip-slip', [['zip-slip/../../../../tmp/avp-pwned.md', 'pwned']]),
+    // Two levels up from the package folder stays inside the sandbox (the scope's home), wherever it is extracted.
+    'zip-slip': validatorZip(
+      'zip-slip',
+      SLIP_ENTRIES.map((e) => [e, PAYLOAD] as [string, string]),
+    ),
     symlink: validatorZip('symlink', [['symlink/passwd', '/etc/passwd', { os: 3, attrs: (0o120777 << 16) >>> 0 }]]),
     'absolute-path': makeZip([
       ['absolute-path/VALIDATOR.md', VALIDATOR_MD('absolute-path')],
-      ['/tmp/avp-abs.md', 'x'],
+      [ABSOLUTE, PAYLOAD],
     ]),
     'zip-bomb': lieAboutSize(validatorZip('zip-bomb', [['zip-bomb/bomb.bin', zeros]]), 'zip-bomb/bomb.bin', 1000),
     'honest-bomb': validatorZip('honest-bomb', [['honest-bomb/bomb.bin', zeros]]),
@@ -66,9 +76,9 @@ const cases: Array<[string, RegExp]> = [
   ['no-integrity', /sent no integrity for no-integrity@1\.0\.0/],
   ['null-integrity', /sent no integrity/],
   ['bad-integrity', /integrity check failed/],
-  ['zip-slip', /unsafe entry .*"\.\." segment/],
+  ['zip-slip', /unsafe entry "zip-slip\/\.\.\/\.\.\/avp-escaped-\d+-1\.md": "\.\." segment \(zip-slip/],
   ['symlink', /symlink entry/],
-  ['absolute-path', /absolute path/],
+  ['absolute-path', /unsafe entry "\/.*avp-escaped-\d+-abs\.md": absolute path/],
   ['zip-bomb', /inflates past its declared size .*zip bomb/],
   ['honest-bomb', /expands past the 50 MiB limit/],
   ['wrong-top', /one top folder/],
@@ -91,7 +101,10 @@ describe('avp add refuses what it cannot trust, and writes nothing', () => {
     expect(installedState(sb.avpHome)).toEqual(before);
     expect(leftovers(sb.avpHome)).toEqual([]);
     expect(existsSync(join(sb.userValidators, name))).toBe(false);
-    expect(existsSync('/tmp/avp-pwned.md')).toBe(false);
+    const bases = [sb.userValidators, join(sb.userValidators, name), join(sb.avpHome, '.staging', 'x', name)];
+    const roots = [sb.home, sb.project];
+    expect(escapedFiles({ roots, marker: MARKER, payload: PAYLOAD, entries: SLIP_ENTRIES, bases })).toEqual([]);
+    expect(existsSync(ABSOLUTE)).toBe(false);
   });
 
   test('a hostile update keeps the installed version and its lock entry', async () => {

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { gzipSync } from 'fflate';
 import { createTar } from 'nanotar';
+import { escapedFiles } from '../support/escaped-files.ts';
 import { tempDir } from '../support/run-avp.ts';
 import { VALIDATOR_MD, validatorZip } from '../unit/registry-client/zip-forge.ts';
 import { lock, sandbox, sandboxWithConfiguredRegistry } from './registry-client-helpers.ts';
@@ -183,8 +184,10 @@ describe('other sources', () => {
     );
     const slip = await sb.avp(['add', `${base}/slip.tgz`]);
     expect(slip.code).toBe(1);
-    expect(slip.stderr).toContain('".." segment');
+    expect(slip.stderr).toContain('unsafe entry "slip/../../x.md": ".." segment');
     expect(existsSync(join(sb.userValidators, 'slip'))).toBe(false);
+    // Wherever the entry could have landed (it climbs two folders from the package folder): nothing.
+    expect(escapedFiles({ roots: [sb.home, sb.project], marker: 'x.md', payload: 'x' })).toEqual([]);
   });
 
   test('offline: the embedded catalog, recorded as catalog:<name>@<version>', async () => {

@@ -116,7 +116,11 @@ describe('registry export', () => {
     const search = await runAvp(['search', 'alpha', '--json'], { env, cwd: project });
     expect(search.code).toBe(0);
     expect(search.stdout).toContain('"alpha"');
-    const add = await runAvp(['add', 'alpha@^1.0.0', '--project'], { env, cwd: project });
+    // alpha is an LLM validator: a judge avp can see (never asked here) lets `avp add` install it.
+    const add = await runAvp(['add', 'alpha@^1.0.0', '--project'], {
+      env: { ...env, ANTHROPIC_API_KEY: 'sk-ant-test-never-sent' },
+      cwd: project,
+    });
     if (add.code !== 0) throw new Error(add.stderr);
     const lock = JSON.parse(readFileSync(join(project, '.avp', 'avp-lock.json'), 'utf8')).packages.alpha;
     expect(lock).toMatchObject({ version: '1.1.0', resolved: `${stat.url}/api/packages/alpha/1.1.0/download` });

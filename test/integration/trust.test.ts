@@ -180,7 +180,7 @@ describe('acceptance comes from the user, not the agent', () => {
     const env = { HOME: p.home, AVP_HOME: join(p.home, '.avp'), CLAUDE_PROJECT_DIR: p.root };
     const mine = await runAvp(['add', 'no-secrets', '--project', '--offline'], { bin: BIN, cwd: p.root, env });
     expect(mine.code).toBe(0);
-    const key = writeEvent(p, 'src/k.ts', 'const API_KEY = "sk-live-0123456789abcdefghijklmnop";\n');
+    const key = writeEvent(p, 'src/k.ts', 'const API_KEY = "sk-live-q8Xr2mVb7LpZt4Nc9WkHs3Jd";\n');
     const r = await p.hook(key);
     expect(r.json.decision).toBe('block');
     expect(r.json.systemMessage ?? '').not.toContain('first run');

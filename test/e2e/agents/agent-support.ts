@@ -15,8 +15,9 @@ import {
 } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { AGENT_CLI_BIN } from '../../support/agent-clis.ts';
 
-export const BIN = resolve(import.meta.dir, '../../../node_modules/.bin');
+export const BIN = AGENT_CLI_BIN;
 
 /** A pre-tool hook input whose tool input contains this string is answered with the agent's blocking shape. */
 export const BLOCK_MARKER = 'avp-e2e-block-me';

@@ -11,6 +11,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkOrKnownBug } from '../../support/known-bug.ts';
 import { type OpenAIReply, startOpenAIServer } from '../../support/openai-server.ts';
 import type { ScriptFn } from '../../support/scripted-server.ts';
 import type { AgentProject, AgentRun } from './agent-support.ts';
@@ -126,7 +127,7 @@ const wanted = (c: AgentCase) => existsSync(c.bin) && (!ONLY || ONLY.includes(c.
 const { startAll, outcome } = agentOutcomes<AgentCase, Outcome>((c) => c.agent);
 
 beforeAll(() => startAll(CASES.filter(wanted), (c) => c.start()), 200_000);
-const check = (agent: string, which: Check) => (KNOWN_BUGS[agent]?.includes(which) ? test.failing : test);
+const check = (agent: string, which: Check) => checkOrKnownBug(!!KNOWN_BUGS[agent]?.includes(which));
 
 for (const c of CASES) {
   describe.skipIf(!wanted(c))(`avp in the real ${c.agent} CLI (avp init --agent ${c.agent})`, () => {

@@ -6,9 +6,10 @@
  * runs (the temp HOME's sentinel survives; an `rm` guard on PATH would record the attempt); (3) ends the turn — the
  * Stop validator blocks, and the loop guard lets the agent stop after `maxStopBlocks` (3) blocks. All four at once.
  */
-import { beforeAll, describe, expect, test } from 'bun:test';
+import { beforeAll, describe, expect } from 'bun:test';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkOrKnownBug } from '../../support/known-bug.ts';
 import { startGeminiServer } from '../../support/gemini-server.ts';
 import { startOpenAIServer } from '../../support/openai-server.ts';
 import { startResponsesServer } from '../../support/responses-server.ts';
@@ -145,8 +146,7 @@ const { startAll, outcome } = agentOutcomes<AgentCase, Outcome>((c) => c.agent);
 
 beforeAll(() => startAll(CASES.filter(runs), (c) => c.start()), 240_000);
 /** `test`, or `test.failing` for a check KNOWN_BUGS lists for this agent. */
-const check = (agent: string, which: 'write' | 'rm' | 'stop') =>
-  KNOWN_BUGS[agent]?.includes(which) ? test.failing : test;
+const check = (agent: string, which: 'write' | 'rm' | 'stop') => checkOrKnownBug(!!KNOWN_BUGS[agent]?.includes(which));
 
 for (const c of CASES) {
   describe.skipIf(!runs(c))(`avp in the real ${c.agent} CLI (avp init --agent ${c.agent})`, () => {

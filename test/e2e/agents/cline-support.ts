@@ -7,7 +7,8 @@
  * init --agent cline` (`.clinerules/hooks/<Event>`).
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { AGENT_CLI_MODULES } from '../../support/agent-clis.ts';
 import type { OpenAIReply } from '../../support/openai-server.ts';
 import type { ScriptFn } from '../../support/scripted-server.ts';
 import { type AgentProject, type AgentRun, makeAgentProject, processesWithHome, runAgent } from './agent-support.ts';
@@ -18,9 +19,9 @@ const PLATFORM: Record<string, string> = { linux: 'linux', darwin: 'darwin', win
  * The platform build itself: `node_modules/.bin/cline` may be the npm package's Node launcher, which on a platform
  * whose build the registry here does not serve finds only the empty stand-in (package.json's overrides).
  */
-export const CLINE_BIN = resolve(
-  import.meta.dir,
-  `../../../node_modules/@cline/cli-${PLATFORM[process.platform] ?? process.platform}-${process.arch}/bin/cline`,
+export const CLINE_BIN = join(
+  AGENT_CLI_MODULES,
+  `@cline/cli-${PLATFORM[process.platform] ?? process.platform}-${process.arch}/bin/cline`,
 );
 export const CLINE_MODEL = 'test-model';
 

@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { AGENT_CLI_MODULES } from '../../support/agent-clis.ts';
 import { type AgentProject, BLOCK_MARKER, type HookRecord } from './agent-support.ts';
 
 export const WRITTEN_FILE = 'notes.txt';
@@ -79,7 +80,7 @@ export function unmatchedFixtures(records: HookRecord[], fixtures: Fixture[]): s
   return problems;
 }
 
-const REPO_MODULES = resolve(import.meta.dir, '../../../node_modules');
+const REPO_MODULES = AGENT_CLI_MODULES;
 
 /**
  * A capture with this machine's paths replaced by the stable ones the other fixtures use: the temp project and HOME

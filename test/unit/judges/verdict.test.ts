@@ -129,16 +129,15 @@ describe('parseVerdict: replies that quote the reviewed code', () => {
 describe('the verdict injection corpus: ambiguous or contradictory replies are never a pass', () => {
   for (const [i, [what, reply]] of NEVER_A_PASS.entries()) {
     test(`${i}: ${what}`, () => {
-      let verdict;
+      let outcome: string;
       try {
-        verdict = parseVerdict(reply, { rule: 'no-secrets' });
+        const verdict = parseVerdict(reply, { rule: 'no-secrets' });
+        outcome = !verdict.passed && verdict.violations.length > 0 ? 'fails closed' : 'passed';
       } catch (e) {
         // A validator error (after one repair request): fail closed.
-        expect((e as AvpError).code).toBe('judge-unreadable');
-        return;
+        outcome = (e as AvpError).code === 'judge-unreadable' ? 'fails closed' : `threw ${String(e)}`;
       }
-      expect(verdict.passed).toBe(false);
-      expect(verdict.violations.length).toBeGreaterThan(0);
+      expect(outcome).toBe('fails closed');
     });
   }
 

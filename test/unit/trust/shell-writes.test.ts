@@ -138,6 +138,11 @@ describe('refused: commands that change a control path', () => {
     `rename 's/json/off/' .claude/settings.json`,
     `sed -n 's/x/y/w .claude/settings.json' README.md`,
     `sed -n '1w ~/.claude/settings.json' README.md`,
+    `chmod -R u-w .avp`,
+    `chmod 600 ${bin}/avp`,
+    `chmod -R a-w ~/.avp`,
+    `git clean -fdx`,
+    `find . -type f -delete`,
   ];
   for (const c of cases) {
     test(c.replaceAll('\n', '⏎'), () => {
@@ -187,6 +192,14 @@ describe('allowed: reads and writes elsewhere', () => {
     `echo {a,b}.txt > out-{1..2}.log`,
     `ls src/*.ts > files.txt`,
     `cp src/*.ts /tmp/`,
+    // Routine project maintenance that cannot lock avp out: group/other bits, owners, dry runs, empty folders.
+    `chmod -R go-w .`,
+    `chmod -R o= ~/.avp`,
+    `chown -R $USER:$USER .`,
+    `chgrp -R staff .`,
+    `git clean --dry-run -fdx`,
+    `git clean -ndx`,
+    `find . -empty -type d -delete`,
   ];
   for (const c of cases) {
     test(c.replaceAll('\n', '⏎'), () => {

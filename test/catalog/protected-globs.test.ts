@@ -1,0 +1,87 @@
+/**
+ * The protected list's pattern language as docs/catalog.md states it (gitignore-style: `name` at any depth, `dir/` a
+ * directory, `a/b` or `/a/b` from the project root, `~/a` in the home directory, `!x` an exception, last match wins,
+ * `# reason:` shown to the agent) plus the glob forms (`**`, `*`, `?`, `[…]`, `{a,b}`), each tested both ways, and
+ * case folding where the file system folds.
+ * Not tested here: an unclosed `[` or `{` in the list makes the glob translation loop forever (a hang no in-process
+ * test can time out of); reported to the validator's owners.
+ */
+import { describe, expect, test } from 'bun:test';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { parsePatterns, protectedBy } from '../../validators/protected-files/scripts/check.ts';
+
+const HOME = homedir();
+/** Whether `rel` (project-relative, or absolute outside the project) is protected by `list`. */
+function hits(list: string, rel: string, nocase = false): boolean {
+  const abs = rel.startsWith('/') ? rel : join('/work/project', rel);
+  return protectedBy(parsePatterns(list), rel, abs, nocase) !== undefined;
+}
+const both = (list: string, yes: string[], no: string[]) => {
+  for (const rel of yes) expect({ list, rel, hit: hits(list, rel) }).toEqual({ list, rel, hit: true });
+  for (const rel of no) expect({ list, rel, hit: hits(list, rel) }).toEqual({ list, rel, hit: false });
+};
+
+describe('where a pattern applies', () => {
+  test('a name matches at any depth, whole names only', () => {
+    both(
+      'secrets.json',
+      ['secrets.json', 'a/b/secrets.json'],
+      ['my-secrets.json', 'secrets.json.bak', 'secrets.jsonx'],
+    );
+  });
+  test('dir/ matches what is inside that directory, at any depth', () => {
+    both('build/', ['build/x', 'a/build/y/z'], ['build', 'builder/x', 'rebuild/x']);
+  });
+  test('a/b and /a/b are anchored at the project root; nothing outside the project matches them', () => {
+    both('/conf/app.yml', ['conf/app.yml'], ['x/conf/app.yml', '/conf/app.yml']);
+    both('conf/app.yml', ['conf/app.yml'], ['x/conf/app.yml']);
+  });
+  test('~/a is in the home directory only', () => {
+    both('~/.ssh/', [join(HOME, '.ssh/id_rsa')], ['.ssh/id_rsa', '/elsewhere/.ssh/id_rsa']);
+  });
+  test('!x is an exception, and the last match wins', () => {
+    both('*.key\n!public.key', ['a.key', 'x/private.key'], ['public.key', 'x/public.key']);
+    both('!public.key\n*.key', ['public.key'], []);
+  });
+});
+
+describe('glob forms', () => {
+  test('* and ? stay within one folder; ? is exactly one character', () => {
+    both('*.pem', ['a.pem', 'x/y.pem'], ['a.pem.txt']);
+    both('/conf/*.yml', ['conf/a.yml'], ['conf/sub/a.yml']);
+    both('id_?sa', ['id_rsa', 'id_dsa'], ['id_sa', 'id_ecdsa', 'id_/sa']);
+  });
+  test('** spans folders, also none; a/** everything below', () => {
+    both('/deploy/**/secret.txt', ['deploy/secret.txt', 'deploy/a/b/secret.txt'], ['other/secret.txt']);
+    both('/vault/**', ['vault/a', 'vault/a/b'], ['vaults/a']);
+  });
+  test('[…] is one character of a set; {a,b} alternates', () => {
+    both('key[0-9].txt', ['key1.txt'], ['keya.txt', 'key10.txt']);
+    both('*.{crt,pem}', ['a.crt', 'b.pem'], ['c.key', 'a.crt,pem']);
+  });
+  test('regex characters in a name are literal', () => {
+    both('a+b.(x)', ['a+b.(x)'], ['aab.(x)', 'a+bx(x)', 'aaab.x']);
+  });
+});
+
+describe('the list itself', () => {
+  test('blank lines and comments are skipped; # reason: travels with the patterns below it; lines are numbered', () => {
+    const ps = parsePatterns('# plain comment\n\n# reason: keys stay out\n*.key\n  id_rsa  \n');
+    expect(ps.map((p) => [p.glob, p.line, p.reason])).toEqual([
+      ['*.key', 4, 'keys stay out'],
+      ['id_rsa', 5, 'keys stay out'],
+    ]);
+  });
+  test('a pattern that does not compile names its file and line', () => {
+    expect(() => parsePatterns('ok\nbad[z-a]', 'mine.txt')).toThrow('mine.txt:2: invalid pattern "bad[z-a]"');
+  });
+  test('case folded only where the file system folds', () => {
+    expect(hits('.env', '.ENV', true)).toBe(true);
+    expect(hits('.env', '.ENV', false)).toBe(false);
+    expect(hits('/conf/app.yml', 'CONF/App.yml', true)).toBe(true);
+    expect(hits('/conf/app.yml', 'CONF/App.yml', false)).toBe(false);
+    expect(hits('~/.ssh/', join(HOME, '.SSH/id'), true)).toBe(true);
+    expect(hits('~/.ssh/', join(HOME, '.SSH/id'), false)).toBe(false);
+  });
+});
