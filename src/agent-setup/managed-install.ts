@@ -9,7 +9,8 @@
  * - Claude Code's managed settings drop-in `/etc/claude-code/managed-settings.d/avp.json`: avp's hooks and
  *   `allowManagedHooksOnly`, which project and user settings cannot override (checked in Claude Code 2.1.330).
  *
- * The other agents: see docs/hook-mode.md ("The hard guarantee") for which have a system-level hook config.
+ * - the system settings of the other agents that have them (managed-agents.ts: Codex, Gemini CLI, Qwen Code); the
+ *   rest are named in the summary with the reason.
  */
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { writeFileSync } from 'node:fs';
@@ -18,16 +19,29 @@ import { systemManagedConfigPath } from '../config/managed.ts';
 import { AvpError } from '../errors.ts';
 import { findProjectRoot, projectValidatorsDir } from '../paths.ts';
 import { TRIGGERS } from '../protocol/trigger.ts';
+import {
+  checkManagedAgent,
+  installManagedAgent,
+  notCoveredLines,
+  pickManaged,
+  removeManagedAgent,
+} from './managed-agents.ts';
 
 export const MANAGED_DIR = dirname(systemManagedConfigPath('linux'));
 export const MANAGED_BIN = join(MANAGED_DIR, 'bin', 'avp');
 export const MANAGED_VALIDATORS = join(MANAGED_DIR, 'validators');
 export const CLAUDE_MANAGED_DROP_IN = '/etc/claude-code/managed-settings.d/avp.json';
+/** How to give back each agent's system settings file (managed-agents.ts). */
+const AGENTS_STATE = join(MANAGED_DIR, 'managed-agents.json');
 
 export interface ManagedResult {
   written: string[];
   removed: string[];
   validators: string[];
+  /** The agents whose system-level settings now hold (or no longer hold) avp's hooks. */
+  agents: string[];
+  /** `agent: reason` for every agent left out. */
+  notCovered: string[];
 }
 
 function requireRoot(what: string): void {
@@ -80,8 +94,15 @@ function claudeManagedSettings(timeoutSeconds: number): string {
 }
 
 /** `avp init --managed`. */
-export async function initManaged(opts: { cwd: string; env: NodeJS.ProcessEnv; validators: boolean }) {
+export async function initManaged(opts: {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  validators: boolean;
+  agent?: string;
+}): Promise<ManagedResult> {
   requireRoot('avp init --managed');
+  const pick = pickManaged(opts.agent);
+  for (const agent of pick.agents) checkManagedAgent(agent, AGENTS_STATE);
   const written: string[] = [];
   // The binary: this one, copied where the user cannot replace it.
   mkdirSync(dirname(MANAGED_BIN), { recursive: true, mode: 0o755 });
@@ -125,21 +146,41 @@ export async function initManaged(opts: { cwd: string; env: NodeJS.ProcessEnv; v
     )}\n`,
   );
   written.push(policyPath);
-  writeRootFile(CLAUDE_MANAGED_DROP_IN, claudeManagedSettings(60));
-  written.push(CLAUDE_MANAGED_DROP_IN);
-  return { written, removed: [], validators } satisfies ManagedResult;
+  const agents: string[] = [];
+  if (pick.claude) {
+    writeRootFile(CLAUDE_MANAGED_DROP_IN, claudeManagedSettings(60));
+    written.push(CLAUDE_MANAGED_DROP_IN);
+    agents.push('claude');
+  }
+  for (const agent of pick.agents) {
+    await installManagedAgent(agent, `${MANAGED_BIN} hook --agent ${agent.name}`, AGENTS_STATE);
+    written.push(agent.path);
+    agents.push(agent.name);
+  }
+  return { written, removed: [], validators, agents, notCovered: notCoveredLines(pick.agents, pick.claude) };
 }
 
-/** `avp deinit --managed`: removes what `init --managed` wrote (the admin's own policy keys stay). */
-export function deinitManaged(): ManagedResult {
+/**
+ * `avp deinit --managed`: removes what `init --managed` wrote (the admin's own policy keys stay). With `agent`, only
+ * those agents' entries go, and /etc/avp stays for the others.
+ */
+export function deinitManaged(agent?: string): ManagedResult {
   requireRoot('avp deinit --managed');
+  const pick = pickManaged(agent);
   const removed: string[] = [];
-  for (const path of [
-    CLAUDE_MANAGED_DROP_IN,
-    dirname(MANAGED_BIN),
-    MANAGED_VALIDATORS,
-    join(MANAGED_DIR, 'avp-lock.json'),
-  ]) {
+  const agents: string[] = [];
+  for (const a of pick.agents) {
+    if (!removeManagedAgent(a, AGENTS_STATE)) continue;
+    removed.push(a.path);
+    agents.push(a.name);
+  }
+  if (pick.claude && existsSync(CLAUDE_MANAGED_DROP_IN)) {
+    rmSync(CLAUDE_MANAGED_DROP_IN, { force: true });
+    removed.push(CLAUDE_MANAGED_DROP_IN);
+    agents.push('claude');
+  }
+  if (agent !== undefined) return { written: [], removed, validators: [], agents, notCovered: [] };
+  for (const path of [dirname(MANAGED_BIN), MANAGED_VALIDATORS, join(MANAGED_DIR, 'avp-lock.json')]) {
     if (!existsSync(path)) continue;
     rmSync(path, { recursive: true, force: true });
     removed.push(path);
@@ -155,11 +196,14 @@ export function deinitManaged(): ManagedResult {
     else rmSync(policyPath, { force: true });
     removed.push(policyPath);
   }
-  return { written: [], removed, validators: [] };
+  return { written: [], removed, validators: [], agents, notCovered: [] };
 }
 
 export function formatManaged(r: ManagedResult): string {
   const lines = [...r.written.map((p) => `wrote   ${p}`), ...r.removed.map((p) => `removed ${p}`)];
   if (r.validators.length) lines.push(`managed validators: ${r.validators.join(', ')}`);
+  if (r.agents.length)
+    lines.push(`${r.written.length ? 'managed hooks for' : 'managed hooks removed for'}: ${r.agents.join(', ')}`);
+  for (const n of r.notCovered) lines.push(`not covered  ${n}`);
   return `${lines.join('\n')}\n`;
 }

@@ -54,8 +54,9 @@ export default defineCommand({
     managed: {
       type: 'boolean',
       description:
-        "As root: install avp where the agent's user cannot write — /etc/avp (binary, validators, policy) and Claude " +
-        "Code's managed settings (only managed hooks run); see docs/hook-mode.md",
+        "As root: install avp where the agent's user cannot write — /etc/avp (binary, validators, policy), Claude " +
+        "Code's managed settings (only managed hooks run), Codex's requirements, Gemini CLI's and Qwen Code's system " +
+        'settings (--agent picks among them); see docs/hook-mode.md',
     },
     'dry-run': { type: 'boolean', description: 'Show what would change; write nothing' },
     json: { type: 'boolean', description: 'Print what was done as JSON on stdout' },
@@ -64,7 +65,12 @@ export default defineCommand({
     runCommand(async () => {
       if (args.managed) {
         const { initManaged, formatManaged } = await import('../agent-setup/managed-install.ts');
-        const r = await initManaged({ cwd: process.cwd(), env: process.env, validators: args.validators !== false });
+        const r = await initManaged({
+          cwd: process.cwd(),
+          env: process.env,
+          validators: args.validators !== false,
+          ...(args.agent !== undefined ? { agent: args.agent } : {}),
+        });
         process.stdout.write(args.json ? `${JSON.stringify(r, null, 2)}\n` : formatManaged(r));
         return;
       }

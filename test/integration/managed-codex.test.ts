@@ -1,0 +1,190 @@
+/**
+ * `avp init --managed --agent codex`: avp's hooks, `allow_managed_hooks_only = true` and `[features] hooks = true` in
+ * `/etc/codex/requirements.toml`, which Codex reads above every config.toml and `-c` flag (checked with codex 0.169:
+ * requirements hooks run without the trust review, the user's own hooks are dropped, and the user's
+ * `features.hooks = false` is outvoted). The user cannot write the file; `avp deinit --managed` gives the admin's file
+ * back byte for byte; a file that already sets one of those keys is refused, unchanged.
+ *
+ * As in managed-install.test.ts: root, a private mount namespace over a copy of /etc, a user created for the test.
+ * Before: `init --managed` wrote nothing for Codex.
+ */
+import { describe, expect, test } from 'bun:test';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIN } from './hook-support.ts';
+
+const isRoot = process.getuid?.() === 0;
+const canUnshare = isRoot && process.platform === 'linux' && Bun.spawnSync(['unshare', '-m', 'true']).exitCode === 0;
+const USER = 'avpmanagedcodex';
+/** The real Codex CLI (`AVP_CODEX_BIN`, else `codex` on PATH), for the precedence check. */
+const CODEX = process.env.AVP_CODEX_BIN || Bun.which('codex') || '';
+
+function setup() {
+  const base = mkdtempSync(join(tmpdir(), 'avp-managed-codex-'));
+  chmodSync(base, 0o755);
+  const etc = join(base, 'etc');
+  cpSync('/etc', etc, { recursive: true, dereference: false, verbatimSymlinks: true });
+  rmSync(join(etc, 'codex'), { recursive: true, force: true });
+  const root = join(base, 'project');
+  const home = join(base, 'home');
+  mkdirSync(join(root, '.git'), { recursive: true });
+  mkdirSync(home, { recursive: true });
+  return { base, etc, root, home };
+}
+
+type Env = ReturnType<typeof setup>;
+
+function inNamespace(e: Env, script: string, asUser = false) {
+  const body = asUser
+    ? `exec setpriv --reuid=${USER} --regid=${USER} --init-groups env -i PATH=/usr/bin:/bin HOME=${e.home} ` +
+      `sh -c "$SCRIPT"`
+    : 'exec sh -c "$SCRIPT"';
+  const r = Bun.spawnSync(
+    ['unshare', '-m', '--propagation', 'private', 'sh', '-c', `mount --bind "$ETC_COPY" /etc && ${body}`],
+    { cwd: e.root, env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', ETC_COPY: e.etc, SCRIPT: script, AVP: BIN } },
+  );
+  return { code: r.exitCode ?? -1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
+}
+
+const ADMIN =
+  '# the admin\'s requirements\nallowed_approval_policies = ["on-request"]\n\n[mcp_servers.docs]\nidentity = { command = "docs-mcp" }';
+
+describe('avp init --managed --agent codex', () => {
+  test.skipIf(!canUnshare)(
+    'requirements.toml holds avp, the user cannot change it, deinit gives it back (needs root: skipped otherwise)',
+    () => {
+      const e = setup();
+      try {
+        scenario(e);
+      } finally {
+        rmSync(e.base, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
+
+  test.skipIf(!canUnshare || !CODEX)(
+    "the real Codex runs the managed hooks, not the user's, with the user's features.hooks = false (needs root and " +
+      'AVP_CODEX_BIN or codex on PATH: skipped otherwise)',
+    () => {
+      const e = setup();
+      try {
+        realCodex(e);
+      } finally {
+        rmSync(e.base, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
+});
+
+/**
+ * avp's requirements with its hook command swapped for one that leaves a mark (the layout, keys and precedence are
+ * what is tested here, not avp's hook), and a user whose config.toml turns hooks off and adds a hook of its own.
+ * No model answers (the provider is a closed port): SessionStart and UserPromptSubmit run before the first request.
+ */
+function realCodex(e: Env) {
+  expect(inNamespace(e, '"$AVP" init --managed --agent codex --no-validators').code).toBe(0);
+  const req = join(e.etc, 'codex/requirements.toml');
+  const marks = join(e.base, 'marks');
+  mkdirSync(marks, { mode: 0o777 });
+  chmodSync(marks, 0o777);
+  writeFileSync(
+    req,
+    readFileSync(req, 'utf8').replaceAll('/etc/avp/bin/avp hook --agent codex', `touch ${marks}/managed`),
+  );
+  const codexHome = join(e.home, '.codex');
+  mkdirSync(codexHome, { recursive: true });
+  writeFileSync(
+    join(codexHome, 'config.toml'),
+    [
+      'model = "m"',
+      'model_provider = "closed"',
+      '[features]',
+      'hooks = false',
+      '[model_providers.closed]',
+      'name = "closed"',
+      'base_url = "http://127.0.0.1:9/v1"',
+      'wire_api = "responses"',
+      'env_key = "AVP_TEST_KEY"',
+      'request_max_retries = 0',
+      'stream_max_retries = 0',
+      `[projects."${e.root}"]`,
+      'trust_level = "trusted"',
+      '[[hooks.SessionStart]]',
+      '[[hooks.SessionStart.hooks]]',
+      'type = "command"',
+      `command = "touch ${marks}/user"`,
+      '',
+    ].join('\n'),
+  );
+  inNamespace(e, `useradd -M -d ${e.home} ${USER} && chown -R ${USER}: ${e.root} ${e.home}`);
+  inNamespace(
+    e,
+    `cd ${e.root} && AVP_TEST_KEY=x CODEX_HOME=${codexHome} timeout 15 ${CODEX} exec ` +
+      `--dangerously-bypass-hook-trust --skip-git-repo-check --json -C ${e.root} -c features.hooks=false hello`,
+    true,
+  );
+  const left = inNamespace(e, `ls ${marks}`).stdout.split('\n').filter(Boolean);
+  expect(left).toEqual(['managed']);
+}
+
+function scenario(e: Env) {
+  const req = join(e.etc, 'codex/requirements.toml');
+  expect(inNamespace(e, `useradd -M -d ${e.home} ${USER} && chown -R ${USER}: ${e.root} ${e.home}`).code).toBe(0);
+
+  // The admin's file (no newline at its end): avp's top-level key goes first, its tables after, the rest unchanged.
+  mkdirSync(join(e.etc, 'codex'), { mode: 0o755 });
+  writeFileSync(req, ADMIN, { mode: 0o644 });
+  const init = inNamespace(e, '"$AVP" init --managed --agent codex --no-validators');
+  expect(init.stderr).toBe('');
+  expect(init.code).toBe(0);
+  expect(init.stdout).toContain('/etc/codex/requirements.toml');
+  const text = readFileSync(req, 'utf8');
+  const firstTable = text.indexOf('\n[');
+  expect(text.indexOf('\nallow_managed_hooks_only = true\n')).toBeGreaterThan(-1);
+  expect(text.indexOf('\nallow_managed_hooks_only = true\n')).toBeLessThan(firstTable);
+  expect(text).toContain(ADMIN);
+  expect(text).toContain('\n[features]\nhooks = true\n');
+  for (const event of ['SessionStart', 'PreToolUse', 'PostToolUse', 'Stop'])
+    expect(text).toContain(
+      `[[hooks.${event}]]\nmatcher = "*"\n\n[[hooks.${event}.hooks]]\ntype = "command"\n` +
+        'command = "/etc/avp/bin/avp hook --agent codex"\ntimeout = 60\n',
+    );
+  // Twice: the same file.
+  expect(inNamespace(e, '"$AVP" init --managed --agent codex --no-validators').code).toBe(0);
+  expect(readFileSync(req, 'utf8')).toBe(text);
+
+  // Not the user's to change or remove.
+  for (const script of [
+    ': > /etc/codex/requirements.toml',
+    'rm -f /etc/codex/requirements.toml',
+    'mv /etc/codex /tmp/x',
+  ])
+    expect({ script, code: inNamespace(e, script, true).code }).not.toEqual({ script, code: 0 });
+
+  // The administrator undoes it: byte for byte.
+  const undo = inNamespace(e, '"$AVP" deinit --managed --agent codex');
+  expect(undo.code).toBe(0);
+  expect(readFileSync(req, 'utf8')).toBe(ADMIN);
+
+  // A file that already sets one of avp's keys is refused and left as it was.
+  const own = `${ADMIN}\n\n[features]\nhooks = false\n`;
+  writeFileSync(req, own);
+  const refused = inNamespace(e, '"$AVP" init --managed --no-validators');
+  expect(refused.code).not.toBe(0);
+  expect(refused.stderr).toContain('[features]');
+  expect(readFileSync(req, 'utf8')).toBe(own);
+  // …before anything else was written (every agent's file is checked first).
+  expect(inNamespace(e, 'ls /etc/claude-code/managed-settings.d/avp.json /etc/gemini-cli/settings.json').code).not.toBe(
+    0,
+  );
+
+  // No file: created (root's, 0644), then removed with the folder.
+  rmSync(join(e.etc, 'codex'), { recursive: true });
+  expect(inNamespace(e, '"$AVP" init --managed --agent codex --no-validators').code).toBe(0);
+  expect(inNamespace(e, 'stat -c "%U %a" /etc/codex/requirements.toml').stdout).toBe('root 644\n');
+  expect(inNamespace(e, '"$AVP" deinit --managed').code).toBe(0);
+  expect(inNamespace(e, 'ls -d /etc/codex').code).not.toBe(0);
+}
