@@ -9,16 +9,21 @@
  * Before: `init --managed` wrote nothing for Codex.
  */
 import { describe, expect, test } from 'bun:test';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN } from './hook-support.ts';
+import { AGENT_CLI_BIN } from '../support/agent-clis.ts';
 
 const isRoot = process.getuid?.() === 0;
 const canUnshare = isRoot && process.platform === 'linux' && Bun.spawnSync(['unshare', '-m', 'true']).exitCode === 0;
 const USER = 'avpmanagedcodex';
-/** The real Codex CLI (`AVP_CODEX_BIN`, else `codex` on PATH), for the precedence check. */
-const CODEX = process.env.AVP_CODEX_BIN || Bun.which('codex') || '';
+/** The real Codex CLI (`AVP_CODEX_BIN`, else the one the e2e tests install, else `codex` on PATH). */
+const CODEX =
+  process.env.AVP_CODEX_BIN ||
+  (existsSync(join(AGENT_CLI_BIN, 'codex')) ? join(AGENT_CLI_BIN, 'codex') : '') ||
+  Bun.which('codex') ||
+  '';
 
 function setup() {
   const base = mkdtempSync(join(tmpdir(), 'avp-managed-codex-'));
