@@ -174,7 +174,9 @@ describe('match', () => {
   test('unknown keys under match are warnings', async () => {
     const r = await loadOne(md({ ...base, match: '\n  tool: Write' }));
     expect(r.validators).toHaveLength(1);
-    expect(r.warnings).toMatchObject([{ line: 7, column: 9, message: 'unknown key `match.tool` (ignored) (did you mean tools?)' }]);
+    expect(r.warnings).toMatchObject([
+      { line: 7, column: 9, message: 'unknown key `match.tool` (ignored) (did you mean tools?)' },
+    ]);
   });
   test('tools on a trigger without tools, files on one without files: warnings', async () => {
     const r = await loadOne(
