@@ -37,8 +37,13 @@ style_failed=0
 node_modules/.bin/prettier --check . --log-level warn || { echo "prettier: run 'npm run format' to fix the files above"; style_failed=$((style_failed + 1)); }
 node_modules/.bin/eslint . || { echo "eslint: fix the problems above (lines are at most 120 columns)"; style_failed=$((style_failed + 1)); }
 
+# Test files run in parallel worker processes, slowest first (test/timings.json holds each file's last measured
+# time): most of the suite waits on child processes — the binary, the agent CLIs, servers — so a worker more than
+# the cores keeps them busy. AVP_TEST_WORKERS overrides the count (1 runs the files one after another).
+workers=${AVP_TEST_WORKERS:-$(( $(nproc 2>/dev/null || echo 2) + 1 ))}
+[ "$workers" -gt 4 ] && [ -z "${AVP_TEST_WORKERS:-}" ] && workers=4
 log=$(mktemp)
-"$BUN" test --timeout 120000 "$@" 2>&1 | tee "$log"
+"$BUN" test --timeout 120000 --parallel="$workers" --timings=test/timings.json "$@" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 passed=$(grep -E '^ *[0-9]+ pass$' "$log" | tail -1 | grep -oE '[0-9]+')
 failed=$(grep -E '^ *[0-9]+ fail$' "$log" | tail -1 | grep -oE '[0-9]+')

@@ -9,6 +9,8 @@ const held: Array<() => void> = [];
 const silent = Bun.serve({
   port: 0,
   hostname: '127.0.0.1',
+  // Bun closes a silent request after 10 s by default, which races avp's own 10 s limit: keep it open (0 = never).
+  idleTimeout: 0,
   // Never answers: the request waits until the test ends.
   fetch: () => new Promise<Response>((resolve) => held.push(() => resolve(new Response('late')))),
 });
