@@ -9,8 +9,8 @@
  * - Claude Code's managed settings drop-in `/etc/claude-code/managed-settings.d/avp.json`: avp's hooks and
  *   `allowManagedHooksOnly`, which project and user settings cannot override (checked in Claude Code 2.1.330).
  *
- * - the system settings of the other agents that have them (managed-agents.ts: Codex, Gemini CLI, Qwen Code); the
- *   rest are named in the summary with the reason.
+ * - the system settings of the other agents that have them (managed-agents.ts: Codex, Copilot CLI, Gemini CLI,
+ *   Qwen Code); the rest are named in the summary with the reason.
  */
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { writeFileSync } from 'node:fs';
@@ -154,7 +154,7 @@ export async function initManaged(opts: {
   }
   for (const agent of pick.agents) {
     await installManagedAgent(agent, `${MANAGED_BIN} hook --agent ${agent.name}`, AGENTS_STATE);
-    written.push(agent.path);
+    written.push(agent.path, ...(agent.switchesPath ? [agent.switchesPath] : []));
     agents.push(agent.name);
   }
   return { written, removed: [], validators, agents, notCovered: notCoveredLines(pick.agents, pick.claude) };
@@ -164,14 +164,14 @@ export async function initManaged(opts: {
  * `avp deinit --managed`: removes what `init --managed` wrote (the admin's own policy keys stay). With `agent`, only
  * those agents' entries go, and /etc/avp stays for the others.
  */
-export function deinitManaged(agent?: string): ManagedResult {
+export async function deinitManaged(agent?: string): Promise<ManagedResult> {
   requireRoot('avp deinit --managed');
   const pick = pickManaged(agent);
   const removed: string[] = [];
   const agents: string[] = [];
   for (const a of pick.agents) {
-    if (!removeManagedAgent(a, AGENTS_STATE)) continue;
-    removed.push(a.path);
+    if (!(await removeManagedAgent(a, AGENTS_STATE))) continue;
+    removed.push(a.path, ...(a.switchesPath ? [a.switchesPath] : []));
     agents.push(a.name);
   }
   if (pick.claude && existsSync(CLAUDE_MANAGED_DROP_IN)) {

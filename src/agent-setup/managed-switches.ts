@@ -1,0 +1,57 @@
+/**
+ * The keys `avp init --managed` sets in an agent's system settings so the user's own settings cannot switch hooks
+ * off (Gemini CLI's `hooksConfig.enabled`, Qwen Code's `disableAllHooks`, Copilot CLI's `allowManagedHooksOnly`),
+ * each recorded the way it was found, so `deinit --managed` gives back every byte: a member avp added is removed, a
+ * value it replaced is put back.
+ */
+import { applyEdits, findNodeAtLocation, modify, parse, parseTree } from 'jsonc-parser';
+import { appendMember, formatting, removeAt } from './hook-settings.ts';
+
+/** One key and the value that keeps hooks on. */
+export interface Switch {
+  key: string[];
+  value: unknown;
+}
+
+/** How a switch was found: the member avp added (absent before), or the value it replaced. */
+export type SwitchRecord = { added: string[] } | { key: string[]; before: unknown };
+
+/**
+ * `text` with every switch at its value. Each change is pushed to `record` when one is given (only on the first
+ * install: a second one must not take avp's own value for the one it replaced).
+ */
+export function setSwitches(text: string, switches: readonly Switch[], record?: SwitchRecord[]): string {
+  const fmt = formatting(text);
+  for (const s of switches) {
+    const value = parse(text, [], { allowTrailingComma: true }) as Record<string, unknown>;
+    let at: unknown = value;
+    let present = 0;
+    for (const k of s.key) {
+      if (!at || typeof at !== 'object' || !(k in (at as object))) break;
+      at = (at as Record<string, unknown>)[k];
+      present++;
+    }
+    if (present === s.key.length && JSON.stringify(at) === JSON.stringify(s.value)) continue;
+    record?.push(present === s.key.length ? { key: s.key, before: at } : { added: s.key.slice(0, present + 1) });
+    if (present === s.key.length) {
+      text = applyEdits(text, modify(text, s.key, s.value, { formattingOptions: fmt }));
+    } else {
+      // A new member the way avp adds hook entries, so removing it later gives back every other byte.
+      const nested = s.key.slice(present + 1).reduceRight<unknown>((v, k) => ({ [k]: v }), s.value);
+      text = appendMember(text, s.key.slice(0, present), nested, fmt, s.key[present]);
+    }
+  }
+  return text;
+}
+
+/** `text` with every recorded switch as it was before avp set it. */
+export function restoreSwitches(text: string, record: readonly SwitchRecord[]): string {
+  for (const s of [...record].reverse()) {
+    if ('added' in s) {
+      // Already gone (the admin took it out by hand): nothing to remove, and every other byte stays.
+      const tree = parseTree(text, [], { allowTrailingComma: true });
+      if (tree && findNodeAtLocation(tree, s.added)) text = removeAt(text, s.added);
+    } else text = applyEdits(text, modify(text, s.key, s.before, { formattingOptions: formatting(text) }));
+  }
+  return text;
+}
