@@ -42,6 +42,8 @@ export interface ManagedAgent {
   switchesPath?: string;
   /** The hook timeout in the file's unit. */
   timeout: number;
+  /** What the agent still lets its user do to run without avp's managed hooks (shown by `init --managed`). */
+  userKeeps: string[];
 }
 
 /**
@@ -63,6 +65,7 @@ export const MANAGED_AGENTS: readonly ManagedAgent[] = [
     switches: [{ key: ['allowManagedHooksOnly'], value: true }],
     switchesPath: '/etc/github-copilot/managed-settings.json',
     timeout: 60,
+    userKeeps: [],
   },
   {
     name: 'gemini',
@@ -71,6 +74,17 @@ export const MANAGED_AGENTS: readonly ManagedAgent[] = [
     format: 'settings-json',
     switches: [{ key: ['hooksConfig', 'enabled'], value: true }],
     timeout: 60_000,
+    userKeeps: [
+      // checked with the real CLI: its `disabled` lists are a union, matched against a hook's name or command, and
+      // a non-string name (which no list can match) breaks its /hooks panel, so avp's entries keep the command
+      'a hooksConfig.disabled entry naming "/etc/avp/bin/avp hook --agent gemini" in the user\'s or a trusted ' +
+        "project's settings (avp's guard refuses the edit; one made anyway is announced, and the next session " +
+        'runs without avp)',
+      'a folder the user does not trust (~/.gemini/trustedFolders.json, GEMINI_CLI_TRUST_WORKSPACE=false or ' +
+        'GEMINI_RESTRICTED_MODE=true where Gemini starts): no settings hook runs there, but each file change and ' +
+        'shell command asks first and a headless run refuses to start',
+      'GEMINI_CLI_SYSTEM_SETTINGS_PATH in the environment Gemini starts from (not from its .env files)',
+    ],
   },
   {
     name: 'qwen',
@@ -79,6 +93,13 @@ export const MANAGED_AGENTS: readonly ManagedAgent[] = [
     format: 'settings-json',
     switches: [{ key: ['disableAllHooks'], value: false }],
     timeout: 60_000,
+    userKeeps: [
+      // checked with the real CLI; no system setting forbids safe mode, and .env files are read after the settings
+      '--safe-mode or --bare, or QWEN_CODE_SAFE_MODE=1 / QWEN_CODE_SIMPLE=1 in the environment Qwen starts from, a ' +
+        "project's .env or .qwen/.env, ~/.qwen/.env or ~/.env: no hook runs, the system settings' too (in its " +
+        "settings' env avp's guard refuses them)",
+      'QWEN_CODE_SYSTEM_SETTINGS_PATH in that environment, ~/.qwen/.env or ~/.env: another system settings file',
+    ],
   },
   {
     name: 'codex',
@@ -87,6 +108,7 @@ export const MANAGED_AGENTS: readonly ManagedAgent[] = [
     format: 'requirements-toml',
     switches: [],
     timeout: 60,
+    userKeeps: [],
   },
 ];
 
@@ -251,6 +273,11 @@ export async function removeManagedAgent(agent: ManagedAgent, stateFile: string)
   delete state[agent.name];
   writeState(stateFile, state);
   return true;
+}
+
+/** `agent: route` for each way a user keeps to run a picked agent without avp's managed hooks. */
+export function userKeepsLines(picked: readonly ManagedAgent[]): string[] {
+  return picked.flatMap((a) => a.userKeeps.map((k) => `${a.name}: ${k}`));
 }
 
 /** Every agent `init --managed` did not cover this run, with the reason. */

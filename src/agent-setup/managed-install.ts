@@ -23,6 +23,7 @@ import {
   checkManagedAgent,
   installManagedAgent,
   notCoveredLines,
+  userKeepsLines,
   pickManaged,
   removeManagedAgent,
 } from './managed-agents.ts';
@@ -42,6 +43,8 @@ export interface ManagedResult {
   agents: string[];
   /** `agent: reason` for every agent left out. */
   notCovered: string[];
+  /** `agent: route` for every way the agent still lets its user run without avp's managed hooks. */
+  userKeeps: string[];
 }
 
 function requireRoot(what: string): void {
@@ -157,7 +160,14 @@ export async function initManaged(opts: {
     written.push(agent.path, ...(agent.switchesPath ? [agent.switchesPath] : []));
     agents.push(agent.name);
   }
-  return { written, removed: [], validators, agents, notCovered: notCoveredLines(pick.agents, pick.claude) };
+  return {
+    written,
+    removed: [],
+    validators,
+    agents,
+    notCovered: notCoveredLines(pick.agents, pick.claude),
+    userKeeps: userKeepsLines(pick.agents),
+  };
 }
 
 /**
@@ -179,7 +189,7 @@ export async function deinitManaged(agent?: string): Promise<ManagedResult> {
     removed.push(CLAUDE_MANAGED_DROP_IN);
     agents.push('claude');
   }
-  if (agent !== undefined) return { written: [], removed, validators: [], agents, notCovered: [] };
+  if (agent !== undefined) return { written: [], removed, validators: [], agents, notCovered: [], userKeeps: [] };
   for (const path of [dirname(MANAGED_BIN), MANAGED_VALIDATORS, join(MANAGED_DIR, 'avp-lock.json')]) {
     if (!existsSync(path)) continue;
     rmSync(path, { recursive: true, force: true });
@@ -196,7 +206,7 @@ export async function deinitManaged(agent?: string): Promise<ManagedResult> {
     else rmSync(policyPath, { force: true });
     removed.push(policyPath);
   }
-  return { written: [], removed, validators: [], agents, notCovered: [] };
+  return { written: [], removed, validators: [], agents, notCovered: [], userKeeps: [] };
 }
 
 export function formatManaged(r: ManagedResult): string {
@@ -205,5 +215,6 @@ export function formatManaged(r: ManagedResult): string {
   if (r.agents.length)
     lines.push(`${r.written.length ? 'managed hooks for' : 'managed hooks removed for'}: ${r.agents.join(', ')}`);
   for (const n of r.notCovered) lines.push(`not covered  ${n}`);
+  for (const k of r.userKeeps) lines.push(`user can still  ${k}`);
   return `${lines.join('\n')}\n`;
 }

@@ -102,6 +102,8 @@ function scenario(e: Env) {
   expect(gemini.stdout).toContain('/etc/gemini-cli/settings.json');
   expect(gemini.stdout).toMatch(/not covered\s+opencode: no system-level config/);
   expect(gemini.stdout).not.toContain('/etc/claude-code');
+  // What Gemini CLI still lets its user do is said, exactly.
+  expect(gemini.stdout).toMatch(/user can still\s+gemini: a hooksConfig\.disabled entry naming/);
   const g = parse(systemFile(e, '/etc/gemini-cli/settings.json')) as any;
   expect(g.general).toEqual({ vimMode: true });
   expect(g.hooksConfig).toEqual({ notifications: false, enabled: true });
@@ -116,6 +118,7 @@ function scenario(e: Env) {
   writeFileSync(join(e.etc, 'qwen-code/settings.json'), QWEN_ADMIN, { mode: 0o644 });
   const qwen = inNamespace(e, '"$AVP" init --managed --agent qwen --no-validators');
   expect(qwen.code).toBe(0);
+  expect(qwen.stdout).toMatch(/user can still\s+qwen: --safe-mode or --bare/);
   const q = parse(systemFile(e, '/etc/qwen-code/settings.json')) as any;
   expect(q.disableAllHooks).toBe(false);
   expect(q.model).toEqual({ name: 'qwen3-coder' });

@@ -136,6 +136,7 @@ async function scenario(e: Env) {
   expect(init.stdout).toContain('wrote   /etc/github-copilot/policy.d/avp.json');
   expect(init.stdout).toContain('wrote   /etc/github-copilot/managed-settings.json');
   expect(init.stdout).not.toMatch(/not covered\s+copilot/);
+  expect(init.stdout).not.toContain('user can still');
   const settings = readFileSync(join(gh, 'managed-settings.json'), 'utf8');
   expect(settings).toContain('"disableBypassPermissionsMode": "disable"');
   expect(settings).toContain('"allowManagedHooksOnly": true');
