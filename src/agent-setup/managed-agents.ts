@@ -75,8 +75,9 @@ export const MANAGED_AGENTS: readonly ManagedAgent[] = [
     switches: [{ key: ['hooksConfig', 'enabled'], value: true }],
     timeout: 60_000,
     userKeeps: [
-      // checked with the real CLI: its `disabled` lists are a union, matched against a hook's name or command, and
-      // a non-string name (which no list can match) breaks its /hooks panel, so avp's entries keep the command
+      // checked with the real CLI: its `disabled` lists are a union, matched against a hook's name or command; a
+      // non-string name (which no list matches) is invalid configuration at every start and its /hooks panel
+      // renders names as text, so avp's entries keep the command
       'a hooksConfig.disabled entry naming "/etc/avp/bin/avp hook --agent gemini" in the user\'s or a trusted ' +
         "project's settings (avp's guard refuses the edit; one made anyway is announced, and the next session " +
         'runs without avp)',
