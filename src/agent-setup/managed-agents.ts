@@ -46,6 +46,14 @@ export interface ManagedAgent {
   userKeeps: string[];
 }
 
+/** The names that switch Qwen Code's hooks off or move its system settings (checked with the real CLI). */
+const QWEN_ENV_SWITCHES = [
+  'QWEN_CODE_SAFE_MODE',
+  'QWEN_CODE_SIMPLE',
+  'QWEN_CODE_SYSTEM_SETTINGS_PATH',
+  'QWEN_CODE_SYSTEM_DEFAULTS_PATH',
+];
+
 /**
  * Gemini CLI 0.61 (`getSystemSettingsPath`): `/etc/gemini-cli/settings.json`, merged last over the user's and the
  * project's settings; its hook lists concatenate, so no other file removes an entry. `hooksConfig.enabled` true
@@ -92,13 +100,18 @@ export const MANAGED_AGENTS: readonly ManagedAgent[] = [
     displayName: 'Qwen Code',
     path: '/etc/qwen-code/settings.json',
     format: 'settings-json',
-    switches: [{ key: ['disableAllHooks'], value: false }],
+    switches: [
+      { key: ['disableAllHooks'], value: false },
+      // A project's `.env` may not switch hooks off or move this file (Qwen applies this list to `.env` files
+      // outside `.qwen/`; checked with the real CLI: the project's `.env` no longer turned hooks off, `~/.env` did).
+      { key: ['advanced', 'excludedEnvVars'], value: QWEN_ENV_SWITCHES, addTo: ['DEBUG', 'DEBUG_MODE'] },
+    ],
     timeout: 60_000,
     userKeeps: [
       // checked with the real CLI; no system setting forbids safe mode, and .env files are read after the settings
       '--safe-mode or --bare, or QWEN_CODE_SAFE_MODE=1 / QWEN_CODE_SIMPLE=1 in the environment Qwen starts from, a ' +
-        "project's .env or .qwen/.env, ~/.qwen/.env or ~/.env: no hook runs, the system settings' too (in its " +
-        "settings' env avp's guard refuses them)",
+        "project's .qwen/.env, ~/.qwen/.env or ~/.env: no hook runs, the system settings' too (avp's guard refuses " +
+        "them in its settings' env, and the system settings keep them out of a project's .env)",
       'QWEN_CODE_SYSTEM_SETTINGS_PATH in that environment, ~/.qwen/.env or ~/.env: another system settings file',
     ],
   },

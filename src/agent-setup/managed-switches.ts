@@ -11,6 +11,18 @@ import { appendMember, formatting, removeAt } from './hook-settings.ts';
 export interface Switch {
   key: string[];
   value: unknown;
+  /**
+   * A list `value` is added to rather than put in place of: what is there (or, when the key is absent, the agent's
+   * default, which setting the key would otherwise drop) keeps its entries.
+   */
+  addTo?: readonly string[];
+}
+
+/** The value `s` wants where `at` is the current value (`present`: the key is there). */
+function wanted(s: Switch, at: unknown, present: boolean): unknown {
+  if (!s.addTo || !Array.isArray(s.value)) return s.value;
+  const base = present && Array.isArray(at) ? (at as unknown[]) : s.addTo;
+  return [...new Set([...base, ...(s.value as unknown[])])];
 }
 
 /** How a switch was found: the member avp added (absent before), or the value it replaced. */
@@ -23,21 +35,21 @@ export type SwitchRecord = { added: string[] } | { key: string[]; before: unknow
 export function setSwitches(text: string, switches: readonly Switch[], record?: SwitchRecord[]): string {
   const fmt = formatting(text);
   for (const s of switches) {
-    const value = parse(text, [], { allowTrailingComma: true }) as Record<string, unknown>;
-    let at: unknown = value;
+    let at: unknown = parse(text, [], { allowTrailingComma: true }) as Record<string, unknown>;
     let present = 0;
     for (const k of s.key) {
       if (!at || typeof at !== 'object' || !(k in (at as object))) break;
       at = (at as Record<string, unknown>)[k];
       present++;
     }
-    if (present === s.key.length && JSON.stringify(at) === JSON.stringify(s.value)) continue;
+    const value = wanted(s, at, present === s.key.length);
+    if (present === s.key.length && JSON.stringify(at) === JSON.stringify(value)) continue;
     record?.push(present === s.key.length ? { key: s.key, before: at } : { added: s.key.slice(0, present + 1) });
     if (present === s.key.length) {
-      text = applyEdits(text, modify(text, s.key, s.value, { formattingOptions: fmt }));
+      text = applyEdits(text, modify(text, s.key, value, { formattingOptions: fmt }));
     } else {
       // A new member the way avp adds hook entries, so removing it later gives back every other byte.
-      const nested = s.key.slice(present + 1).reduceRight<unknown>((v, k) => ({ [k]: v }), s.value);
+      const nested = s.key.slice(present + 1).reduceRight<unknown>((v, k) => ({ [k]: v }), value);
       text = appendMember(text, s.key.slice(0, present), nested, fmt, s.key[present]);
     }
   }

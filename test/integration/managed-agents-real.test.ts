@@ -1,8 +1,9 @@
 /**
  * `avp init --managed --agent gemini,qwen` with the real Gemini CLI and Qwen Code, run by an ordinary user created
  * for the test in a private mount namespace over a copy of /etc: the hooks in their system settings run while the
- * user's own settings switch hooks off (`hooksConfig.enabled: false` for Gemini, `disableAllHooks: true` for Qwen),
- * which without avp's switch in the system file turned the managed hooks off too (checked by hand: docs/hook-mode.md).
+ * user's own settings switch hooks off (`hooksConfig.enabled: false` for Gemini, `disableAllHooks: true` for Qwen, and
+ * Qwen's safe mode from the project's `.env`), which without avp's switches in the system file turned the managed
+ * hooks off too.
  *
  * As in managed-codex.test.ts, avp's hook command is swapped for one that leaves a mark (the layout, keys and
  * precedence are what is tested here, not avp's hook), and no model answers (the provider is a closed port): the
@@ -93,6 +94,8 @@ function scenario(e: Env) {
   );
   mkdirSync(join(e.home, '.qwen'), { recursive: true });
   writeFileSync(join(e.home, '.qwen/settings.json'), JSON.stringify({ disableAllHooks: true }));
+  // Safe mode from the project's .env (which, without avp's excludedEnvVars in the system file, ran no hook).
+  writeFileSync(join(e.root, '.env'), 'QWEN_CODE_SAFE_MODE=1\nQWEN_CODE_SIMPLE=1\n');
   expect(inNamespace(e, `useradd -M -d ${e.home} ${USER} && chown -R ${USER}: ${e.root} ${e.home}`).code).toBe(0);
 
   inNamespace(

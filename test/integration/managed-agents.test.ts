@@ -121,6 +121,15 @@ function scenario(e: Env) {
   expect(qwen.stdout).toMatch(/user can still\s+qwen: --safe-mode or --bare/);
   const q = parse(systemFile(e, '/etc/qwen-code/settings.json')) as any;
   expect(q.disableAllHooks).toBe(false);
+  // Qwen's defaults kept, and the names that switch its hooks off kept out of a project's .env.
+  expect(q.advanced.excludedEnvVars).toEqual([
+    'DEBUG',
+    'DEBUG_MODE',
+    'QWEN_CODE_SAFE_MODE',
+    'QWEN_CODE_SIMPLE',
+    'QWEN_CODE_SYSTEM_SETTINGS_PATH',
+    'QWEN_CODE_SYSTEM_DEFAULTS_PATH',
+  ]);
   expect(q.model).toEqual({ name: 'qwen3-coder' });
   expect(q.hooks.PreToolUse[0].hooks[0].command).toBe('/etc/avp/bin/avp hook --agent qwen');
   // A second run changes nothing (and must not take avp's own `false` for the admin's value).
