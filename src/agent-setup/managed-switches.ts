@@ -25,8 +25,11 @@ function wanted(s: Switch, at: unknown, present: boolean): unknown {
   return [...new Set([...base, ...(s.value as unknown[])])];
 }
 
-/** How a switch was found: the member avp added (absent before), or the value it replaced. */
-export type SwitchRecord = { added: string[] } | { key: string[]; before: unknown };
+/**
+ * How a switch was found: the member avp added (absent before), or the value it replaced (with its text as it was
+ * written, which is put back as is: re-serialising it would re-format an admin's one-line list).
+ */
+export type SwitchRecord = { added: string[] } | { key: string[]; before: unknown; beforeText?: string };
 
 /**
  * `text` with every switch at its value. Each change is pushed to `record` when one is given (only on the first
@@ -44,7 +47,11 @@ export function setSwitches(text: string, switches: readonly Switch[], record?: 
     }
     const value = wanted(s, at, present === s.key.length);
     if (present === s.key.length && JSON.stringify(at) === JSON.stringify(value)) continue;
-    record?.push(present === s.key.length ? { key: s.key, before: at } : { added: s.key.slice(0, present + 1) });
+    record?.push(
+      present === s.key.length
+        ? { key: s.key, before: at, beforeText: nodeText(text, s.key) }
+        : { added: s.key.slice(0, present + 1) },
+    );
     if (present === s.key.length) {
       text = applyEdits(text, modify(text, s.key, value, { formattingOptions: fmt }));
     } else {
@@ -56,14 +63,29 @@ export function setSwitches(text: string, switches: readonly Switch[], record?: 
   return text;
 }
 
+function findNode(text: string, path: string[]) {
+  const tree = parseTree(text, [], { allowTrailingComma: true });
+  return tree ? findNodeAtLocation(tree, path) : undefined;
+}
+
+/** The text of the value at `path`, as written. */
+function nodeText(text: string, path: string[]): string | undefined {
+  const node = findNode(text, path);
+  return node ? text.slice(node.offset, node.offset + node.length) : undefined;
+}
+
 /** `text` with every recorded switch as it was before avp set it. */
 export function restoreSwitches(text: string, record: readonly SwitchRecord[]): string {
   for (const s of [...record].reverse()) {
     if ('added' in s) {
       // Already gone (the admin took it out by hand): nothing to remove, and every other byte stays.
-      const tree = parseTree(text, [], { allowTrailingComma: true });
-      if (tree && findNodeAtLocation(tree, s.added)) text = removeAt(text, s.added);
-    } else text = applyEdits(text, modify(text, s.key, s.before, { formattingOptions: formatting(text) }));
+      if (findNode(text, s.added)) text = removeAt(text, s.added);
+    } else {
+      const node = findNode(text, s.key);
+      if (node && s.beforeText !== undefined)
+        text = `${text.slice(0, node.offset)}${s.beforeText}${text.slice(node.offset + node.length)}`;
+      else text = applyEdits(text, modify(text, s.key, s.before, { formattingOptions: formatting(text) }));
+    }
   }
   return text;
 }
