@@ -177,6 +177,18 @@ function scenario(e: Env) {
   expect(inNamespace(e, 'stat -c "%U %a" /etc/gemini-cli/settings.json /etc/qwen-code/settings.json').stdout).toBe(
     'root 644\nroot 644\n',
   );
+  // `avp doctor`, as the user, sees the managed hooks (not "no hook installed").
+  const doctor = user('/etc/avp/bin/avp doctor');
+  for (const file of [
+    '/etc/claude-code/managed-settings.d/avp.json',
+    '/etc/codex/requirements.toml',
+    '/etc/gemini-cli/settings.json',
+    '/etc/qwen-code/settings.json',
+    '/etc/github-copilot/policy.d/avp.json',
+  ])
+    expect({ file, listed: doctor.stdout.includes(file) }).toEqual({ file, listed: true });
+  expect(doctor.stdout).not.toContain('no hook installed');
+  expect(doctor.stdout).not.toContain('may not run it');
   expect(inNamespace(e, '"$AVP" deinit --managed').code).toBe(0);
   expect(
     inNamespace(e, 'ls -d /etc/gemini-cli /etc/qwen-code /etc/claude-code/managed-settings.d/avp.json').code,
