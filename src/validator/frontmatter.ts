@@ -121,31 +121,31 @@ function parseYaml(yaml: string): Parsed | Problem {
     merge: true,
   });
   if (doc.errors.length || doc.warnings.length) return yamlProblem(doc, lines, yaml, [...doc.errors, ...doc.warnings]);
-  const aliases = aliasesOf(doc);
-  if (aliases.length > YAML_LIMITS.aliases) {
-    return problem(
-      ...at(lines, aliases[YAML_LIMITS.aliases]),
-      `frontmatter uses more than ${YAML_LIMITS.aliases} YAML aliases (\`*name\`)`,
-      'write the values out instead of repeating anchors with aliases',
-    );
-  }
   // A bomb is made of aliases: the first one is where the expansion starts.
   const bomb = (excess: string) =>
     problem(
-      ...at(lines, aliases[0]),
+      ...at(lines, aliasesOf(doc)[0]),
       `frontmatter YAML ${excess} (a YAML alias bomb?)`,
       'write the values out instead of nesting anchors and aliases',
     );
   let value: unknown;
+  let aliases = 0; // counted while converting (onAnchor), so a document without a problem is walked once
   try {
     // yaml's own bound: it refuses an alias whose uses times the aliases inside its anchor pass maxAliasCount, before
     // building anything (that product never exceeds the values the alias expands to, so the message holds).
-    value = doc.toJS({ maxAliasCount: YAML_LIMITS.nodes });
+    value = doc.toJS({ maxAliasCount: YAML_LIMITS.nodes, onAnchor: (_value, count) => void (aliases += count) });
   } catch (e) {
     if (e instanceof ReferenceError && /alias count/.test(e.message)) {
       return bomb(`expands to more than ${YAML_LIMITS.nodes} values`);
     }
     return problem(2, 1, `invalid YAML: ${(e as Error).message}`, 'fix the YAML at the alias it names');
+  }
+  if (aliases > YAML_LIMITS.aliases) {
+    return problem(
+      ...at(lines, aliasesOf(doc)[YAML_LIMITS.aliases]),
+      `frontmatter uses more than ${YAML_LIMITS.aliases} YAML aliases (\`*name\`)`,
+      'write the values out instead of repeating anchors with aliases',
+    );
   }
   if (value === undefined || value === null) value = {};
   if (typeof value !== 'object' || Array.isArray(value)) {
