@@ -29,16 +29,17 @@ const BLOCK_INDICATORS = new Set(['-', '?', ':']);
 
 /**
  * A first pass over yaml's own tokens, before it builds anything: the source offset where the nesting passes
- * `depth` (flow brackets, or block indicators on one line) or the scalars pass twice `nodes` (a key and its value
- * are two scalars but one value, so past that the values surely pass `nodes`), else undefined. Lexing stops there,
- * so a hostile frontmatter costs a few milliseconds instead of yaml's recursive compose.
+ * `depth` (flow brackets, or block indicators on one line) or the scalar values pass `nodes` (a scalar followed by
+ * `:` is a key, not a value), else undefined. Lexing stops there, so a hostile frontmatter costs milliseconds
+ * instead of yaml's recursive compose.
  */
 export function tokenExcess(src: string): { offset: number; excess: string } | undefined {
   let offset = 0;
   let flow = 0;
   let onLine = 0;
-  let scalars = 0;
+  let values = 0;
   let scalarSource = false; // the token after the scalar marker is the scalar's text, whatever it looks like
+  let afterScalar = false; // the last token that is not a space was a scalar
   for (const token of new Lexer().lex(src)) {
     const at = offset;
     if (!MARKERS.has(token)) offset += token.length;
@@ -46,11 +47,18 @@ export function tokenExcess(src: string): { offset: number; excess: string } | u
       scalarSource = false;
       continue;
     }
+    if (token[0] === ' ' || token[0] === '\t') continue;
+    const wasScalar = afterScalar;
+    afterScalar = false;
     if (token === '\u001f' || token[0] === '"' || token[0] === "'") {
       scalarSource = token === '\u001f';
-      if (++scalars > 2 * YAML_LIMITS.nodes)
+      afterScalar = true;
+      if (++values > YAML_LIMITS.nodes)
         return { offset: at, excess: `expands to more than ${YAML_LIMITS.nodes} values` };
-    } else if (token === '[' || token === '{') {
+      continue;
+    }
+    if (token === ':' && wasScalar) values--;
+    if (token === '[' || token === '{') {
       if (++flow > YAML_LIMITS.depth) return { offset: at, excess: `nests deeper than ${YAML_LIMITS.depth} levels` };
     } else if (token === ']' || token === '}') {
       flow--;

@@ -52,7 +52,7 @@ export function hostileCases(marker: string): HostileCase[] {
       name: 'many-values',
       text: md('many-values', `tags: [${'a,'.repeat(25_000)}a]`),
       line: 6,
-      column: 8 + 2 * (20_000 - 9), // the 20,001st scalar: 9 come before the list (the keys and values above)
+      column: 8 + 2 * (10_000 - 4), // the 10,001st scalar value: 4 values come before the list (keys do not count)
       message: /frontmatter YAML expands to more than 10000 values/,
     },
     {
