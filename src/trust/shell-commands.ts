@@ -14,6 +14,11 @@ export interface Arg {
   exact: boolean;
   /** What sh would see without expansions (for messages and the "names a control path" test). */
   literal: string;
+  /**
+   * Not exact only through variables unset in the agent's environment and set nowhere in the command: what sh makes
+   * of the word then (each unset, or its `${X:-word}` word), one entry per brace or glob result.
+   */
+  sh?: string[];
 }
 
 /** A path a command changes: `arg` resolved against the cwd (`join` adds a source's name to a folder target). */
@@ -83,11 +88,11 @@ function operands(args: Arg[], valued: RegExp = /^$/): { flags: string[]; ops: A
   return { flags, ops, values };
 }
 
-/** `chown`'s owner operand names the user running the command (`$USER`, `$(id -u)`, `$(whoami)`, their name). */
+/** `chown`'s owner operand names the user running the command (`$USER`, their name or uid; `$(whoami)` expanded). */
 function ownerIsSelf(owner: string): boolean {
   const user = owner.split(/[:.]/)[0]!;
   const self = userInfo();
-  return ['$USER', '${USER}', '$(whoami)', '$(id -u)', '$(id -un)', self.username, String(self.uid)].includes(user);
+  return ['$USER', '${USER}', self.username, String(self.uid)].includes(user);
 }
 
 const has = (flags: string[], short: string, long: string[] = []) =>
@@ -177,7 +182,9 @@ export function commandWrites(name: string, args: Arg[], ctx: CommandContext): W
       // A group change, or giving the files to the user who runs the command (`chown -R $USER .`), leaves the
       // owner's access — avp's — as it was.
       if (name === 'chgrp') return [];
-      if (name === 'chown' && ownerIsSelf(ops[0]?.literal ?? '')) return [];
+      const owner = ops[0];
+      if (name === 'chown' && owner && (ownerIsSelf(owner.literal) || (owner.exact && ownerIsSelf(owner.text))))
+        return [];
       // The mode or owner operand names no path of its own, so every operand is judged as one.
       return ops.map((a) => ({ arg: a, tree }));
     }

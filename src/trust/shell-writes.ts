@@ -7,7 +7,7 @@
  * `$(…)`, interpreter code) is refused only when the command names a control path: that is "cannot be shown harmless".
  */
 import { lstatSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, userInfo } from 'node:os';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { mentionedBareName, mentionedControlName, type ControlTable, type Fold } from './control-paths.ts';
 import { commandWrites, gitWrites, joined, READERS, WRAPPER_OPTS, type Arg } from './shell-commands.ts';
@@ -52,32 +52,86 @@ function home(ctx: Context): string {
   return ctx.env.HOME || homedir();
 }
 
+/** What `$(whoami)`, `$(id -u)`, `$(id -un)`, `$(id -g)` print: the shell runs as the user the hook runs as. */
+function identity(script: string): string | undefined {
+  const cmd = script.trim().replace(/\s+/g, ' ');
+  if (!/^(?:whoami|id -un|id -nu|id -u|id -g)$/.test(cmd)) return undefined;
+  const me = userInfo();
+  return cmd === 'id -u' ? String(me.uid) : cmd === 'id -g' ? String(me.gid) : me.username;
+}
+
+/**
+ * True when `name` is unset in the shell as far as the guard can tell: absent from the agent's environment (the
+ * shell starts from it) and never given a value anywhere in the command (`X=…`, `for X`, `read X`, `printf -v X`,
+ * `eval "X=…"` — any mention of the bare name counts).
+ */
+function unsetInShell(name: string, st: State, ctx: Context): boolean {
+  if (ctx.env[name] !== undefined || st.vars.has(name)) return false;
+  return !new RegExp(`(?<![\\w$])(?<!\\$\\{)${name}(?!\\w)`).test(ctx.command);
+}
+
 /**
  * A word as sh would expand it, when the guard can know that (`~`, `$HOME`, variables set earlier), then its braces
- * and globs: one word can become several.
+ * and globs: one word can become several. A word the guard cannot know carries what sh makes of it when its only
+ * unknowns are variables unset in the shell (`sh`): empty, or their `${X:-word}` word.
  */
 function expand(word: Word, st: State, ctx: Context, depth: number): Arg[] {
   let text = '';
   let exact = true;
+  // What sh makes of the word with unset variables as sh expands them; undefined once anything else is unknown.
+  let sh: string | undefined = '';
+  const add = (v: string) => {
+    text += v;
+    if (sh !== undefined) sh += v;
+  };
   for (const p of word.parts) {
-    if (p.kind === 'lit') text += p.quoted ? p.text : markUnquoted(p.text);
+    if (p.kind === 'lit') add(p.quoted ? p.text : markUnquoted(p.text));
     else if (p.kind === 'tilde') {
-      if (p.user) exact = false;
-      else text += home(ctx);
+      if (!p.user) add(home(ctx));
+      else [exact, sh] = [false, undefined];
     } else if (p.kind === 'sub') {
       walk(p.script, { ...st }, ctx, depth + 1);
-      exact = false;
-    } else if (p.name === 'PWD' && st.cwd) text += st.cwd;
+      const id = identity(p.script);
+      if (id !== undefined) add(id);
+      else [exact, sh] = [false, undefined];
+    } else if (p.name === 'PWD' && st.cwd) add(st.cwd);
     else if (p.name && st.vars.has(p.name)) {
       const v = st.vars.get(p.name);
-      if (v === undefined) exact = false;
-      else text += v;
-    } else if (p.name && ctx.env[p.name] !== undefined) text += ctx.env[p.name];
-    else exact = false;
+      if (v === undefined) [exact, sh] = [false, undefined];
+      else add(v);
+    } else if (p.name && ctx.env[p.name] !== undefined && !(p.fallback !== undefined && ctx.env[p.name] === ''))
+      add(ctx.env[p.name]!);
+    else {
+      exact = false;
+      if (!p.name || !unsetInShell(p.name, st, ctx)) sh = undefined;
+      else if (sh !== undefined && p.fallback) {
+        const fallback = fallbackText(p.fallback, st, ctx, depth);
+        sh = fallback === undefined ? undefined : sh + fallback;
+      }
+    }
   }
   const literal = literalText(word);
-  if (!exact) return [{ text: expandMarked(text, undefined)[0]?.text ?? '', exact: false, literal }];
+  if (!exact) {
+    const shown = expandMarked(text, undefined)[0]?.text ?? '';
+    const known = sh === undefined ? undefined : expandMarked(sh, st.cwd);
+    const arg: Arg = { text: shown, exact: false, literal };
+    return [known && known.every((k) => k.exact) ? { ...arg, sh: known.map((k) => k.text) } : arg];
+  }
   return expandMarked(text, st.cwd).map((w) => ({ ...w, literal }));
+}
+
+/** The word of `${X:-word}` as sh expands it (`$HOME/.cache`), or undefined when the guard cannot know it. */
+function fallbackText(raw: string, st: State, ctx: Context, depth: number): string | undefined {
+  let tokens: Token[];
+  try {
+    tokens = lex(raw);
+  } catch {
+    return undefined;
+  }
+  const [first, ...more] = tokens;
+  if (!first || first.type !== 'word' || more.length) return raw === '' ? '' : undefined;
+  const a = expandOne(first.word, st, ctx, depth);
+  return a.exact ? a.text : undefined;
 }
 
 /** A word as one value (an assignment, a here-string): braces and globs do not apply there. */
@@ -97,16 +151,48 @@ function pathOf(a: Arg, st: State): string | undefined {
   return st.cwd === undefined ? undefined : resolve(st.cwd, a.text);
 }
 
+/** `…/avp` at the end of a path: the name of avp's binary, and of many a folder (a project or temp folder). */
+const BINARY_NAME = /[/\\]avp(?:\.exe)?(?=$|[\s'"`;|&)<>])/gi;
+
+/** The control path `text` names, leaving out the binary's bare name. */
+function namedBesidesBinary(text: string, st: State, ctx: Context): string | undefined {
+  return named(text.replace(BINARY_NAME, ' '), st, ctx);
+}
+
+/** Where `a` (with `into`'s name added) leads when sh expands it: exact, or through unset variables; else undefined. */
+function shPaths(a: Arg, st: State, into?: Arg): string[] | undefined {
+  const texts = (x: Arg) => (x.exact ? [x.text] : x.sh);
+  const dirs = texts(a)?.map((t) => pathOf({ ...a, text: t, exact: true }, st));
+  const names = into ? texts(into) : [undefined];
+  if (!dirs || !names || dirs.some((d) => d === undefined)) return undefined;
+  return dirs.flatMap((d) => names.map((n) => (n === undefined ? d! : joined(d!, n))));
+}
+
+/** Refuses when `path` is a control path (or a hard link to one). */
+function refuseAt(path: string, shown: string, ctx: Context, tree: boolean, what: string): void {
+  if (/^\/dev\/(?:null|std(?:out|err)|tty|fd\/\d+)$/.test(path)) return;
+  const folded = ctx.fold(path);
+  const why = ctx.table.check(folded, tree) ?? (links(folded) > 1 ? ctx.table.sameFile(folded) : undefined);
+  if (why) throw new Refusal(`it ${what} ${shown}: ${why}`);
+}
+
 /** Refuses when `path` is a control path; when it cannot be resolved, when the command names one. */
 function judge(a: Arg, st: State, ctx: Context, tree: boolean, what: string, into?: Arg): void {
+  const shown = into ? `${a.literal}/${basename(into.literal)}` : a.literal;
   const dir = pathOf(a, st);
   const source = into && (into.exact ? into.text : undefined);
   if (dir !== undefined && (!into || source !== undefined)) {
-    const path = into ? joined(dir, source!) : dir;
-    if (/^\/dev\/(?:null|std(?:out|err)|tty|fd\/\d+)$/.test(path)) return;
-    const folded = ctx.fold(path);
-    const why = ctx.table.check(folded, tree) ?? (links(folded) > 1 ? ctx.table.sameFile(folded) : undefined);
-    if (why) throw new Refusal(`it ${what} ${into ? `${a.literal}/${basename(into.literal)}` : a.literal}: ${why}`);
+    refuseAt(into ? joined(dir, source!) : dir, shown, ctx, tree, what);
+    return;
+  }
+  // Unknown only through variables unset in the shell: judged where sh takes it (`$TMPDIR/avp` with TMPDIR unset is
+  // `/avp`, a control path only when avp is installed there). The word naming a control folder is still refused.
+  const known = shPaths(a, st, into);
+  if (known) {
+    for (const path of known) refuseAt(path, shown, ctx, tree, what);
+    const name = namedBesidesBinary(`${a.literal} ${into?.literal ?? ''}`, st, ctx);
+    if (name)
+      throw new Refusal(`it ${what} a path the guard cannot resolve before it runs (${a.literal}), naming ${name}`);
     return;
   }
   const name = named(`${a.literal} ${into?.literal ?? ''}`, st, ctx) ?? named(ctx.command, st, ctx);
@@ -260,6 +346,13 @@ function sedScriptNames(args: Arg[], st: State, ctx: Context): string | undefine
 function judgeUnknown(a: Arg, st: State, ctx: Context, what: string): void {
   const value = a.text.startsWith('-') && a.text.includes('=') ? a.text.slice(a.text.indexOf('=') + 1) : a.text;
   if (a.exact && (value.startsWith('-') || !value)) return;
+  if (!a.exact && a.sh) {
+    // Unknown only through variables unset in the shell: as `judge` does, where sh takes it.
+    for (const t of a.sh) judgeUnknown({ ...a, text: t, exact: true }, st, ctx, what);
+    const besides = namedBesidesBinary(a.literal, st, ctx);
+    if (besides) throw new Refusal(`it ${what} ${a.literal}, which names ${besides}`);
+    return;
+  }
   const name = named(a.literal, st, ctx);
   if (!a.exact) {
     if (name) throw new Refusal(`it ${what} ${a.literal}, which names ${name}`);
@@ -333,32 +426,76 @@ function shell(name: string, rest: Arg[], redirs: Redirect[], st: State, ctx: Co
   for (const a of rest) judgeUnknown(a, st, ctx, `runs ${name} on`);
 }
 
-/** `find ROOTS … -delete | -exec CMD {} ;`: the roots' trees are changed when an action writes. */
+/** True when a `find` branch changes what it matches: `-delete`, `-fprint`, or `-exec` of a command that writes. */
+function findWrites(branch: string[]): boolean {
+  return branch.some(
+    (a, j) =>
+      /^-(?:delete|fprint0?|fprintf|fls)$/.test(a) ||
+      (/^-(?:exec|execdir|ok|okdir)$/.test(a) && !READERS.has(basename(branch[j + 1] ?? ''))),
+  );
+}
+
+/** A `find` expression's top-level branches (split at `-o`, `-or` and `,` outside parentheses). */
+function findBranches(expr: string[]): string[][] {
+  const out: string[][] = [[]];
+  let depth = 0;
+  for (const a of expr) {
+    if (a === '(') depth++;
+    else if (a === ')') depth--;
+    if (depth === 0 && (a === '-o' || a === '-or' || a === ',')) out.push([]);
+    else out[out.length - 1]!.push(a);
+  }
+  return out;
+}
+
+/**
+ * The names a writing branch is limited to — a `-name`/`-iname` test it must pass (or a group of them joined by
+ * `-o`), not negated — `[]` when it only reaches empty files (`-empty`), undefined when it can reach any name.
+ */
+function findBranchNames(branch: string[]): RegExp[] | undefined {
+  const isName = (a: string | undefined) => a === '-name' || a === '-iname';
+  const negated = (j: number) => j > 0 && (branch[j - 1] === '!' || branch[j - 1] === '-not');
+  let depth = 0;
+  for (let j = 0; j < branch.length; j++) {
+    const a = branch[j]!;
+    if (a === ')') depth--;
+    if (depth === 0 && !negated(j)) {
+      if (a === '-empty') return [];
+      if (isName(a)) return [globRegex(branch[j + 1] ?? '*', a === '-iname')];
+      if (a === '(') {
+        // `( -name A -o -name B )`: either name.
+        const close = branch.indexOf(')', j);
+        const group = branch.slice(j + 1, close < 0 ? branch.length : close);
+        const names: RegExp[] = [];
+        let pure = group.length > 0;
+        for (let k = 0; k < group.length && pure; k++) {
+          if (isName(group[k])) names.push(globRegex(group[++k] ?? '*', group[k - 1] === '-iname'));
+          else if (group[k] !== '-o' && group[k] !== '-or') pure = false;
+        }
+        if (pure) return names;
+      }
+    }
+    if (a === '(') depth++;
+  }
+  return undefined;
+}
+
+/**
+ * `find ROOTS EXPR` with `-delete` or `-exec CMD {} ;`: the roots' trees are changed by each branch of EXPR that
+ * writes (`-path ./node_modules -prune -o -name '*.tmp' -delete` writes only in its second branch). Harmless when
+ * every writing branch picks files by a name no control path under the roots has, or only empty ones.
+ */
 function find(rest: Arg[], st: State, ctx: Context): void {
   const roots: Arg[] = [];
   let i = 0;
   while (i < rest.length && !/^[-(!]/.test(rest[i]!.text)) roots.push(rest[i++]!);
-  const actions = rest.slice(i);
-  let writes = actions.some((a) => /^-(?:delete|fprint0?|fprintf|fls)$/.test(a.text));
-  for (let j = 0; j < actions.length; j++) {
-    // A command run on what is found changes it unless it only reads (`-exec grep … {} +`).
-    if (/^-(?:exec|execdir|ok|okdir)$/.test(actions[j]!.text) && !READERS.has(basename(actions[j + 1]?.text ?? '')))
-      writes = true;
-  }
-  if (!writes) return;
-  // Only empty files and folders (`-empty`): no control file holds avp's state or hooks when it is empty.
-  if (actions.some((a) => a.text === '-empty')) return;
-  // Picked by name only (`-name '*.tmp'`): the roots are harmless when no control path there has such a name.
-  const names: RegExp[] = [];
-  let other = false;
-  for (let j = 0; j < actions.length; j++) {
-    const a = actions[j]!.text;
-    if (a === '-name' || a === '-iname') names.push(globRegex(actions[++j]?.text ?? '*', a === '-iname'));
-    else if (/^-(?:path|ipath|wholename|iwholename|regex|iregex|lname|ilname)$/.test(a)) other = true;
-  }
+  const writing = findBranches(rest.slice(i).map((a) => a.text)).filter(findWrites);
+  if (!writing.length) return;
+  const limits = writing.map(findBranchNames);
+  const names = limits.every((l) => l !== undefined) ? limits.flat() : undefined;
   for (const r of roots.length ? roots : [{ text: '.', exact: true, literal: '.' }]) {
     const path = pathOf(r, st);
-    if (names.length && !other && path !== undefined) {
+    if (names && path !== undefined) {
       const top = ctx.fold(path);
       const hit = ctx.table.within(top).some((c) =>
         relative(top, c)
