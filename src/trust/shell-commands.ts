@@ -26,6 +26,11 @@ export interface Write {
   arg: Arg;
   join?: Arg;
   tree: boolean;
+  /**
+   * A copy of a folder's contents (`cp -r SRC DEST`, `rsync -a SRC/ DEST`): only the names `from` holds land under
+   * the written folder, so the tree it reaches is the source's, not everything under the destination.
+   */
+  from?: Arg;
 }
 
 export interface CommandContext {
@@ -118,8 +123,10 @@ function copyLike(args: Arg[], ctx: CommandContext, valued: RegExp, tree: boolea
   if (!dest) return out;
   if (!targetDir && ops.length === 1) return out; // `ln -s target`: the link is ./name, judged below
   const intoDir = !noDir && (!!targetDir || sources.length > 1 || dest.text.endsWith('/') || ctx.isDir(dest));
-  if (intoDir) for (const s of sources) out.push({ arg: dest, join: s, tree });
-  else out.push({ arg: dest, tree });
+  // A recursive copy (not a move) adds the source's contents to what is there: judged by what the source holds.
+  const from = (s: Arg) => (tree && !moves && ctx.isDir(s) ? { from: s } : {});
+  if (intoDir) for (const s of sources) out.push({ arg: dest, join: s, tree, ...from(s) });
+  else out.push({ arg: dest, tree, ...(sources.length === 1 ? from(sources[0]!) : {}) });
   return out;
 }
 
@@ -147,9 +154,13 @@ export function commandWrites(name: string, args: Arg[], ctx: CommandContext): W
       const local = ops.filter((o) => !/^[^/]*:/.test(o.text));
       const dest = local[local.length - 1];
       if (!dest || local.length < 2) return [];
+      // Without --delete, rsync adds the source's contents: judged by what the source holds.
+      const adds = (s: Arg) => (flags.some((f) => f.startsWith('--del')) || !ctx.isDir(s) ? {} : { from: s });
       const out: Write[] = local
         .slice(0, -1)
-        .map((s) => (s.text.endsWith('/') ? { arg: dest, tree: true } : { arg: dest, join: s, tree: true }));
+        .map((s) =>
+          s.text.endsWith('/') ? { arg: dest, tree: true, ...adds(s) } : { arg: dest, join: s, tree: true, ...adds(s) },
+        );
       if (has(flags, '', ['--remove-source-files']))
         out.push(...local.slice(0, -1).map((s) => ({ arg: s, tree: true })));
       return out;

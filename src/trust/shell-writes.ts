@@ -6,9 +6,9 @@
  * command's targets (shell-commands.ts). Reads pass. What cannot be resolved (an unknown variable, a folder from
  * `$(…)`, interpreter code) is refused only when the command names a control path: that is "cannot be shown harmless".
  */
-import { lstatSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
-import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { mentionedBareName, mentionedControlName, type ControlTable, type Fold } from './control-paths.ts';
 import { commandWrites, gitWrites, joined, READERS, WRAPPER_OPTS, type Arg } from './shell-commands.ts';
 import { expandMarked, markUnquoted } from './shell-expand.ts';
@@ -162,27 +162,58 @@ function namedBesidesBinary(text: string, st: State, ctx: Context): string | und
 /** Where `a` (with `into`'s name added) leads when sh expands it: exact, or through unset variables; else undefined. */
 function shPaths(a: Arg, st: State, into?: Arg): string[] | undefined {
   const texts = (x: Arg) => (x.exact ? [x.text] : x.sh);
-  const dirs = texts(a)?.map((t) => pathOf({ ...a, text: t, exact: true }, st));
+  // An empty word names no file (`rm -rf "$UNSET"` removes nothing).
+  const dirs = texts(a)
+    ?.filter((t) => t !== '')
+    .map((t) => pathOf({ ...a, text: t, exact: true }, st));
   const names = into ? texts(into) : [undefined];
   if (!dirs || !names || dirs.some((d) => d === undefined)) return undefined;
   return dirs.flatMap((d) => names.map((n) => (n === undefined ? d! : joined(d!, n))));
 }
 
-/** Refuses when `path` is a control path (or a hard link to one). */
-function refuseAt(path: string, shown: string, ctx: Context, tree: boolean, what: string): void {
+/**
+ * Why copying folder `source`'s contents into folder `landing` (folded) reaches a control path: the source holds an
+ * entry at a control path's name there, or a non-folder on its way (which would replace the folder holding it).
+ */
+function contentsReach(landing: string, source: string, ctx: Context): string | undefined {
+  for (const c of ctx.table.within(landing)) {
+    const rel = relative(landing, c);
+    if (!rel) return ctx.table.check(c, false);
+    let at = source;
+    for (const [k, part] of rel.split(sep).entries()) {
+      at = join(at, part);
+      let folder: boolean;
+      try {
+        folder = lstatSync(at).isDirectory();
+      } catch {
+        break;
+      }
+      if (!folder || k === rel.split(sep).length - 1)
+        return `${source} holds ${rel}, copied over ${c}: ${ctx.table.check(c, false) ?? 'a control path'}`;
+    }
+  }
+  return undefined;
+}
+
+/** Refuses when `path` is a control path (or a hard link to one); `from`: only that folder's contents land there. */
+function refuseAt(path: string, shown: string, ctx: Context, tree: boolean, what: string, from?: string): void {
   if (/^\/dev\/(?:null|std(?:out|err)|tty|fd\/\d+)$/.test(path)) return;
   const folded = ctx.fold(path);
-  const why = ctx.table.check(folded, tree) ?? (links(folded) > 1 ? ctx.table.sameFile(folded) : undefined);
+  const why =
+    from !== undefined
+      ? (ctx.table.check(folded, false) ?? contentsReach(folded, from, ctx))
+      : (ctx.table.check(folded, tree) ?? (links(folded) > 1 ? ctx.table.sameFile(folded) : undefined));
   if (why) throw new Refusal(`it ${what} ${shown}: ${why}`);
 }
 
 /** Refuses when `path` is a control path; when it cannot be resolved, when the command names one. */
-function judge(a: Arg, st: State, ctx: Context, tree: boolean, what: string, into?: Arg): void {
+function judge(a: Arg, st: State, ctx: Context, tree: boolean, what: string, into?: Arg, from?: Arg): void {
   const shown = into ? `${a.literal}/${basename(into.literal)}` : a.literal;
   const dir = pathOf(a, st);
   const source = into && (into.exact ? into.text : undefined);
   if (dir !== undefined && (!into || source !== undefined)) {
-    refuseAt(into ? joined(dir, source!) : dir, shown, ctx, tree, what);
+    const contents = from && pathOf(from, st);
+    refuseAt(into ? joined(dir, source!) : dir, shown, ctx, tree, what, contents && realOrSelf(contents));
     return;
   }
   // Unknown only through variables unset in the shell: judged where sh takes it (`$TMPDIR/avp` with TMPDIR unset is
@@ -200,6 +231,15 @@ function judge(a: Arg, st: State, ctx: Context, tree: boolean, what: string, int
     throw new Refusal(
       `it ${what} a path the guard cannot resolve before it runs (${a.literal}), in a command naming ${name}`,
     );
+}
+
+/** `path` with its symlinks followed (a source folder is read where it really is). */
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** How many names the file at `path` has (a hard link made earlier writes the control file under another name). */
@@ -316,7 +356,7 @@ function command(args: Arg[], redirs: Redirect[], st: State, ctx: Context, depth
   };
   const writes = commandWrites(name, rest, { isDir });
   if (writes) {
-    for (const w of writes) judge(w.arg, st, ctx, w.tree, `${name === 'ln' ? 'links' : 'changes'}`, w.join);
+    for (const w of writes) judge(w.arg, st, ctx, w.tree, `${name === 'ln' ? 'links' : 'changes'}`, w.join, w.from);
     return;
   }
   // Any other program: it may write what it is given, so it may not be given a control path.

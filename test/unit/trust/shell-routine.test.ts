@@ -22,6 +22,17 @@ writeFileSync(join(root, '.claude', 'settings.json'), '{"hooks":{}}\n');
 writeFileSync(join(home, '.claude', 'settings.json'), '{"hooks":{}}\n');
 writeFileSync(join(bin, 'avp'), '#!/bin/sh\n');
 for (const f of ['src/a.ts', 'scripts/x.sh', 'package.json', 'README.md']) writeFileSync(join(root, f), 'x\n');
+// Folders copied into the project: a template (no control file), and three that would land on one.
+for (const [dir, file] of [
+  [join(home, 'templates'), 'src/index.ts'],
+  [join(base, 'template'), '.claude/commands/review.md'],
+  [join(base, 'evil'), '.claude/settings.json'],
+  [join(base, 'evil-file'), '.claude'],
+  [join(base, 'evil-state'), '.avp/state/x'],
+]) {
+  mkdirSync(join(dir!, file!, '..'), { recursive: true });
+  writeFileSync(join(dir!, file!), '{}\n');
+}
 // No TMPDIR: unset, as on most Linux machines (the shell expands it to nothing).
 const env = { HOME: home, AVP_HOME: join(home, '.avp'), PATH: `${bin}:/usr/bin:/bin`, USER: 'dev' };
 
@@ -41,6 +52,14 @@ describe('the close variants that reach a control path are still refused', () =>
     ['an unset variable before an avp on PATH', `rm -f "$NOPE${bin}/avp"`],
     ['${X:-word} falling back to a folder on PATH', `rm -f "\${NOPE:-${bin}}/avp"`],
     ['${X:-word} falling back to the home folder', 'rm -rf "${NOPE:-$HOME}/.claude"'],
+    ['an unset prefix before a glob: every folder of /', 'rm -rf "$NOPE"/*'],
+    // A folder's contents copied in: judged by what it holds.
+    ['cp -r of a folder holding .claude/settings.json', `cp -r ${base}/evil/. .`],
+    ['rsync of a folder holding .claude/settings.json', 'rsync -a ../evil/ ./'],
+    ['cp -r of a folder holding a file named .claude', `cp -r ${base}/evil-file/. .`],
+    ['rsync of a folder holding .avp/state', 'rsync -a ../evil-state/ ./'],
+    ['rsync --delete into the project (removes what the source lacks)', 'rsync -a --delete ../template/ ./'],
+    ['cp -r of a folder that does not exist yet (its contents are unknown)', 'cp -r ../nowhere/. .'],
     ['an unresolvable word naming a settings folder', 'rm -rf "$TMPDIR/.claude"'],
     ['a variable set by eval', `eval "D=${bin}"; rm -f "$D/avp"`],
     ['a variable set by printf -v', `printf -v D %s ${bin}; rm -f "$D/avp"`],
