@@ -32,7 +32,12 @@ interface Context {
   fold: Fold;
   /** The whole command as the agent sent it (for "names a control path"). */
   command: string;
+  /** The values a `for NAME in …` loop gives NAME, when the guard knows each one. */
+  loops: Map<string, string[]>;
 }
+
+/** At most this many spellings of one word are judged (a word with several loop variables multiplies them). */
+const MAX_SPELLINGS = 64;
 
 class Refusal extends Error {}
 
@@ -78,11 +83,12 @@ function unsetInShell(name: string, st: State, ctx: Context): boolean {
 function expand(word: Word, st: State, ctx: Context, depth: number): Arg[] {
   let text = '';
   let exact = true;
-  // What sh makes of the word with unset variables as sh expands them; undefined once anything else is unknown.
-  let sh: string | undefined = '';
+  // What sh makes of the word with unset variables as sh expands them, one spelling per loop value; undefined once
+  // anything else is unknown.
+  let sh: string[] | undefined = [''];
   const add = (v: string) => {
     text += v;
-    if (sh !== undefined) sh += v;
+    sh = sh?.map((x) => x + v);
   };
   for (const p of word.parts) {
     if (p.kind === 'lit') add(p.quoted ? p.text : markUnquoted(p.text));
@@ -97,8 +103,12 @@ function expand(word: Word, st: State, ctx: Context, depth: number): Arg[] {
     } else if (p.name === 'PWD' && st.cwd) add(st.cwd);
     else if (p.name && st.vars.has(p.name)) {
       const v = st.vars.get(p.name);
-      if (v === undefined) [exact, sh] = [false, undefined];
-      else add(v);
+      const loop = ctx.loops.get(p.name);
+      if (v !== undefined) add(v);
+      else if (loop && sh && sh.length * loop.length <= MAX_SPELLINGS) {
+        exact = false;
+        sh = sh.flatMap((x) => loop.map((l) => x + l));
+      } else [exact, sh] = [false, undefined];
     } else if (p.name && ctx.env[p.name] !== undefined && !(p.fallback !== undefined && ctx.env[p.name] === ''))
       add(ctx.env[p.name]!);
     else {
@@ -106,14 +116,14 @@ function expand(word: Word, st: State, ctx: Context, depth: number): Arg[] {
       if (!p.name || !unsetInShell(p.name, st, ctx)) sh = undefined;
       else if (sh !== undefined && p.fallback) {
         const fallback = fallbackText(p.fallback, st, ctx, depth);
-        sh = fallback === undefined ? undefined : sh + fallback;
+        sh = fallback === undefined ? undefined : sh.map((x) => x + fallback);
       }
     }
   }
   const literal = literalText(word);
   if (!exact) {
     const shown = expandMarked(text, undefined)[0]?.text ?? '';
-    const known = sh === undefined ? undefined : expandMarked(sh, st.cwd);
+    const known = sh?.flatMap((x) => expandMarked(x, st.cwd));
     const arg: Arg = { text: shown, exact: false, literal };
     return [known && known.every((k) => k.exact) ? { ...arg, sh: known.map((k) => k.text) } : arg];
   }
@@ -301,7 +311,21 @@ function command(args: Arg[], redirs: Redirect[], st: State, ctx: Context, depth
   const name = basename(head.text);
   if (['{', '}', '!', 'if', 'then', 'elif', 'else', 'fi', 'do', 'done', 'while', 'until', 'esac'].includes(name))
     return command(rest, redirs, st, ctx, depth);
-  if (['for', 'select', 'case', 'function', 'in'].includes(name)) return;
+  if (name === 'for' || name === 'select') {
+    // `for f in a b; do … "$f" …`: f is unknown to what follows, but each of its values is judged where it is used.
+    const [v, kw, ...values] = rest;
+    if (v && /^[A-Za-z_]\w*$/.test(v.text)) {
+      st.vars.set(v.text, undefined);
+      if (kw?.text === 'in' && values.every((x) => x.exact))
+        ctx.loops.set(
+          v.text,
+          values.map((x) => x.text),
+        );
+      else ctx.loops.delete(v.text);
+    }
+    return;
+  }
+  if (['case', 'function', 'in'].includes(name)) return;
   if (name === 'cd' || name === 'pushd') {
     const to = rest.find((a) => !a.text.startsWith('-') || a.text === '-');
     const path = to === undefined ? home(ctx) : to.text === '-' ? undefined : pathOf(to, st);
@@ -606,7 +630,7 @@ export function shellWriteDenial(
   fold: Fold,
 ): string | undefined {
   try {
-    walk(command, { cwd, vars: new Map() }, { env, table, fold, command }, 0);
+    walk(command, { cwd, vars: new Map() }, { env, table, fold, command, loops: new Map() }, 0);
     return undefined;
   } catch (e) {
     if (e instanceof Refusal) return e.message;

@@ -64,6 +64,8 @@ describe('the close variants that reach a control path are still refused', () =>
     ['a variable set by eval', `eval "D=${bin}"; rm -f "$D/avp"`],
     ['a variable set by printf -v', `printf -v D %s ${bin}; rm -f "$D/avp"`],
     ['a for-loop variable', `for d in ${bin} /usr/bin; do rm -f "$d/avp"; done`],
+    ['a for-loop over a glob of a folder on PATH', `for f in ${bin}/*; do rm -f "$f"; done`],
+    ['a for-loop over the settings folder', 'for f in .claude/*; do : > "$f"; done'],
     ['a copy into an unset folder that is avp on PATH', 'cp /tmp/x "$TMPDIR/avp"', { PATH: `/:${bin}` }],
     // find: only a branch that writes counts, and it must be limited by a name no control path has.
     ['find: a pruned branch, then a writing branch with no name', 'find . -path ./node_modules -prune -o -delete'],
