@@ -14,7 +14,7 @@ import { basename, join } from 'node:path';
 import type { FileChange } from '../protocol/event.ts';
 import { changeBetween, readText, recallBlob } from './content.ts';
 import { compareSnapshots, type Entry, type PathChange, type Snapshot } from './fingerprint.ts';
-import { changedSinceCommit, excludesChanged, gitMoved, gitTexts } from './git-state.ts';
+import { changedSinceCommit, excludesChanged, excludesFileOf, gitMoved, gitTexts } from './git-state.ts';
 import { ignoredPaths, ignoresMore, underEarlierRules, type StartRules } from './ignore-rules.ts';
 import { getBlob } from './store.ts';
 
@@ -84,8 +84,14 @@ export async function changesBetween(
       (r) => basename(r) === '.gitignore' && (moved.has(r) || !same(pre.files[r], post.files[r])),
     );
     // With the turn's start rules (a Stop), also what git ignores now: a rule hidden from the dirty set shows there.
-    const ignoredNow = rules ? await ignoredPaths(root, maxFiles) : undefined;
-    if (ignoreFiles.length || excludesChanged(git.a, git.b) || (rules && ignoresMore(rules, ignoredNow))) {
+    const [ignoredNow, excludesFile] = rules
+      ? await Promise.all([ignoredPaths(root, maxFiles), excludesFileOf(root, git.b.top)])
+      : [undefined, ''];
+    if (
+      ignoreFiles.length ||
+      excludesChanged(git.a, git.b) ||
+      (rules && ignoresMore(rules, ignoredNow, excludesFile))
+    ) {
       const fromGit = new Set(ignoreFiles.filter((r) => !pre.files[r]));
       const earlier = await earlierTexts(dir, root, pre, ignoreFiles, fromGit);
       for (const rel of ignoreFiles) {

@@ -24,14 +24,22 @@ export interface StartRules {
 }
 
 /**
- * True when git ignores a path now that it did not ignore at the turn's start — whatever made it so: a new
- * `.gitignore` that ignores itself (invisible to the dirty set), one in a new folder, `core.excludesFile` pointed at a
- * new file. Those paths are then judged by the start rules. Unknown start (or now): true.
+ * True when a rule the dirty set cannot show may hide a file the turn wrote, so the untracked files must be judged by
+ * the start rules: git ignores a path now that it did not ignore at the turn's start, and either a `.gitignore` is
+ * among them (a rule file that ignores itself — at the root, in a new folder) or `core.excludesFile` points elsewhere
+ * or holds other rules (`excludesFile`: where it points now). Other newly ignored paths (new build output) are
+ * ignored by rules the turn's start had: an ignored folder is matched by a rule outside it, and every rule file
+ * outside is tracked, dirty, an exclude file, or itself listed. Unknown start (or now): true.
  */
-export function ignoresMore(rules: StartRules, ignoredNow: string[] | undefined): boolean {
+export function ignoresMore(rules: StartRules, ignoredNow: string[] | undefined, excludesFile: string): boolean {
   if (!rules.ignored || !ignoredNow) return true;
   const then = new Set(rules.ignored);
-  return ignoredNow.some((p) => !then.has(p));
+  const added = ignoredNow.filter((p) => !then.has(p));
+  if (!added.length) return false;
+  if (added.some((p) => basename(p) === '.gitignore')) return true;
+  if (excludesFile !== rules.excludesFile) return true;
+  const text = readText(excludesFile);
+  return text === undefined || text !== (rules.texts[excludesFile] ?? null);
 }
 
 /**

@@ -128,6 +128,12 @@ describe('a rule added during the turn hides nothing from the Stop', () => {
     expect(reason).toContain('keys in: moved.ts');
   });
 
+  test('the global excludes file core.excludesFile names, edited during the turn', async () => {
+    const root = project('printf "*.log\\n" > "$HOME/gi" && git config --global core.excludesFile "$HOME/gi"');
+    const reason = await turn(root, ['echo edited.ts >> "$HOME/gi"', 'echo sk-live-edit13 > edited.ts']);
+    expect(reason).toContain('keys in: edited.ts');
+  });
+
   test('what the start rules ignored stays out: build output, the global excludes, a self-ignoring cache, a new rule', async () => {
     const root = project(
       'printf "dist/\\n*.gen.ts\\n" > .gitignore && git add .gitignore && git commit -qm ignore' +
