@@ -490,24 +490,55 @@ function shell(name: string, rest: Arg[], redirs: Redirect[], st: State, ctx: Co
   for (const a of rest) judgeUnknown(a, st, ctx, `runs ${name} on`);
 }
 
+/** `find` primaries that take one value (`-name PATTERN`), which is never an operator however it reads. */
+const FIND_VALUED = new Set(
+  (
+    'name iname path ipath wholename iwholename regex iregex lname ilname newer anewer cnewer perm type xtype user ' +
+    'group uid gid size mtime mmin atime amin ctime cmin used links inum samefile maxdepth mindepth fstype context ' +
+    'printf fprint fprint0 fls files0-from regextype'
+  )
+    .split(' ')
+    .map((p) => `-${p}`),
+);
+
+/**
+ * A `find` expression as terms: an operator (`(`, `!`, `-o` …), or a primary with its values (`-name x`, `-exec rm
+ * {} ;` — a command's arguments, up to `;` or `{} +`, are its own and never operators).
+ */
+function findTerms(expr: string[]): string[][] {
+  const out: string[][] = [];
+  for (let i = 0; i < expr.length; i++) {
+    const a = expr[i]!;
+    let end = i;
+    if (/^-(?:exec|execdir|ok|okdir)$/.test(a)) {
+      end = i + 1;
+      while (end < expr.length && expr[end] !== ';' && !(expr[end] === '+' && expr[end - 1] === '{}')) end++;
+    } else if (FIND_VALUED.has(a) || /^-newer[a-zA-Z]{2}$/.test(a)) end = i + 1;
+    else if (a === '-fprintf') end = i + 2;
+    out.push(expr.slice(i, end + 1));
+    i = end;
+  }
+  return out;
+}
+
 /** True when a `find` branch changes what it matches: `-delete`, `-fprint`, or `-exec` of a command that writes. */
-function findWrites(branch: string[]): boolean {
+function findWrites(branch: string[][]): boolean {
   return branch.some(
-    (a, j) =>
-      /^-(?:delete|fprint0?|fprintf|fls)$/.test(a) ||
-      (/^-(?:exec|execdir|ok|okdir)$/.test(a) && !READERS.has(basename(branch[j + 1] ?? ''))),
+    ([a, cmd]) =>
+      /^-(?:delete|fprint0?|fprintf|fls)$/.test(a!) ||
+      (/^-(?:exec|execdir|ok|okdir)$/.test(a!) && !READERS.has(basename(cmd ?? ''))),
   );
 }
 
 /** A `find` expression's top-level branches (split at `-o`, `-or` and `,` outside parentheses). */
-function findBranches(expr: string[]): string[][] {
-  const out: string[][] = [[]];
+function findBranches(terms: string[][]): string[][][] {
+  const out: string[][][] = [[]];
   let depth = 0;
-  for (const a of expr) {
-    if (a === '(') depth++;
-    else if (a === ')') depth--;
-    if (depth === 0 && (a === '-o' || a === '-or' || a === ',')) out.push([]);
-    else out[out.length - 1]!.push(a);
+  for (const t of terms) {
+    if (t[0] === '(') depth++;
+    else if (t[0] === ')') depth--;
+    if (depth === 0 && t.length === 1 && ['-o', '-or', ','].includes(t[0]!)) out.push([]);
+    else out[out.length - 1]!.push(t);
   }
   return out;
 }
@@ -516,30 +547,31 @@ function findBranches(expr: string[]): string[][] {
  * The names a writing branch is limited to — a `-name`/`-iname` test it must pass (or a group of them joined by
  * `-o`), not negated — `[]` when it only reaches empty files (`-empty`), undefined when it can reach any name.
  */
-function findBranchNames(branch: string[]): RegExp[] | undefined {
-  const isName = (a: string | undefined) => a === '-name' || a === '-iname';
-  const negated = (j: number) => j > 0 && (branch[j - 1] === '!' || branch[j - 1] === '-not');
+function findBranchNames(branch: string[][]): RegExp[] | undefined {
+  const name = (t: string[] | undefined) =>
+    t && (t[0] === '-name' || t[0] === '-iname') ? globRegex(t[1] ?? '*', t[0] === '-iname') : undefined;
   let depth = 0;
   for (let j = 0; j < branch.length; j++) {
-    const a = branch[j]!;
-    if (a === ')') depth--;
-    if (depth === 0 && !negated(j)) {
-      if (a === '-empty') return [];
-      if (isName(a)) return [globRegex(branch[j + 1] ?? '*', a === '-iname')];
-      if (a === '(') {
+    const t = branch[j]!;
+    if (t[0] === ')') depth--;
+    const negated = j > 0 && (branch[j - 1]![0] === '!' || branch[j - 1]![0] === '-not');
+    if (depth === 0 && !negated) {
+      if (t[0] === '-empty') return [];
+      const n = name(t);
+      if (n) return [n];
+      if (t[0] === '(') {
         // `( -name A -o -name B )`: either name.
-        const close = branch.indexOf(')', j);
-        const group = branch.slice(j + 1, close < 0 ? branch.length : close);
         const names: RegExp[] = [];
-        let pure = group.length > 0;
-        for (let k = 0; k < group.length && pure; k++) {
-          if (isName(group[k])) names.push(globRegex(group[++k] ?? '*', group[k - 1] === '-iname'));
-          else if (group[k] !== '-o' && group[k] !== '-or') pure = false;
+        let k = j + 1;
+        for (; k < branch.length && branch[k]![0] !== ')'; k++) {
+          const m = name(branch[k]);
+          if (m) names.push(m);
+          else if (!['-o', '-or'].includes(branch[k]![0]!)) break;
         }
-        if (pure) return names;
+        if (branch[k]?.[0] === ')' && names.length) return names;
       }
     }
-    if (a === '(') depth++;
+    if (t[0] === '(') depth++;
   }
   return undefined;
 }
@@ -553,7 +585,7 @@ function find(rest: Arg[], st: State, ctx: Context): void {
   const roots: Arg[] = [];
   let i = 0;
   while (i < rest.length && !/^[-(!]/.test(rest[i]!.text)) roots.push(rest[i++]!);
-  const writing = findBranches(rest.slice(i).map((a) => a.text)).filter(findWrites);
+  const writing = findBranches(findTerms(rest.slice(i).map((a) => a.text))).filter(findWrites);
   if (!writing.length) return;
   const limits = writing.map(findBranchNames);
   const names = limits.every((l) => l !== undefined) ? limits.flat() : undefined;

@@ -76,6 +76,9 @@ describe('the close variants that reach a control path are still refused', () =>
     ['find: a name, then (comma) delete', "find . -name '*.tmp' , -delete"],
     ['find: a group that is not only names', "find . \\( -name '*.tmp' -o -path '*claude*' \\) -delete"],
     ['find: -empty in another branch', 'find . -empty -o -delete'],
+    ['find: a ( among -exec arguments', "find . -name x -exec echo '(' \\; -o -delete"],
+    ['find: -name among -exec arguments', "find . -exec rm -rf {} -name '*.tmp' \\;"],
+    ['find: a value that reads as an operator', "find . -name '(' -o -delete"],
     ['chown to another user, through a command substitution', 'chown -R "$(echo nobody)" .'],
   ];
   for (const [what, c, extra] of cases) test(what, () => expect(denial(c, extra)).toBeString());
