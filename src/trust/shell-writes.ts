@@ -10,6 +10,7 @@ import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { mentionedBareName, mentionedControlName, type ControlTable, type Fold } from './control-paths.ts';
+import { EnvWrites } from './shell-env.ts';
 import { commandWrites, gitWrites, joined, READERS, WRAPPER_OPTS, type Arg } from './shell-commands.ts';
 import { expandMarked, markUnquoted } from './shell-expand.ts';
 import { lex, literalText, ShellSyntaxError, type Redirect, type Token, type Word } from './shell-lex.ts';
@@ -34,6 +35,8 @@ interface Context {
   command: string;
   /** The values a `for NAME in …` loop gives NAME, when the guard knows each one. */
   loops: Map<string, string[]>;
+  /** `.env` files the command writes, and what it may write there (judged by content after the walk). */
+  envWrites: EnvWrites;
 }
 
 /** At most this many spellings of one word are judged (a word with several loop variables multiplies them). */
@@ -208,6 +211,7 @@ function contentsReach(landing: string, source: string, ctx: Context): string | 
 /** Refuses when `path` is a control path (or a hard link to one); `from`: only that folder's contents land there. */
 function refuseAt(path: string, shown: string, ctx: Context, tree: boolean, what: string, from?: string): void {
   if (/^\/dev\/(?:null|std(?:out|err)|tty|fd\/\d+)$/.test(path)) return;
+  ctx.envWrites.target(shown, path);
   const folded = ctx.fold(path);
   const why =
     from !== undefined
@@ -226,6 +230,7 @@ function judge(a: Arg, st: State, ctx: Context, tree: boolean, what: string, int
     refuseAt(into ? joined(dir, source!) : dir, shown, ctx, tree, what, contents && realOrSelf(contents));
     return;
   }
+  ctx.envWrites.target(into ? `${a.literal}/${into.literal}` : a.literal);
   // Unknown only through variables unset in the shell: judged where sh takes it (`$TMPDIR/avp` with TMPDIR unset is
   // `/avp`, a control path only when avp is installed there). The word naming a control folder is still refused.
   const known = shPaths(a, st, into);
@@ -279,6 +284,9 @@ function code(shell: boolean, text: string, st: State, ctx: Context, depth: numb
   }
   const name = named(text, st, ctx);
   if (name) throw new Refusal(`its ${who} code names ${name}, and code can write it`);
+  // Code that names a `.env` file may write it: judged by what the command carries (shell-env.ts).
+  const env = /(?:^|[^\w.-])(\S*\.env)(?![\w.-])/.exec(text);
+  if (env) ctx.envWrites.target(`${env[1]} (from ${who} code)`, undefined, true);
 }
 
 /** One simple command: its words (expanded), its redirections, and what its command name does with them. */
@@ -293,6 +301,7 @@ function simple(words: Word[], redirs: Redirect[], st: State, ctx: Context, dept
     return [a.literal.slice(0, a.literal.indexOf('=')), a.exact ? a.text.slice(eq + 1) : undefined] as const;
   });
   const args = words.slice(assigned).flatMap((w) => expand(w, st, ctx, depth));
+  for (const a of args) if (a.exact) ctx.envWrites.word(a.text, pathOf(a, st));
   if (!args.length) {
     for (const [k, v] of sets) st.vars.set(k, v);
     return;
@@ -419,6 +428,7 @@ function judgeUnknown(a: Arg, st: State, ctx: Context, what: string): void {
   }
   const name = named(a.literal, st, ctx);
   if (!a.exact) {
+    ctx.envWrites.target(a.literal);
     if (name) throw new Refusal(`it ${what} ${a.literal}, which names ${name}`);
     return;
   }
@@ -426,6 +436,7 @@ function judgeUnknown(a: Arg, st: State, ctx: Context, what: string): void {
   // table costs milliseconds, and a control file is reached by a path or by one of its own names.
   if (!/[/\\]|^[.~]|^avp(?:\.exe)?$/.test(value) && !mentionedBareName(value)) return;
   const path = pathOf({ ...a, text: value }, st);
+  ctx.envWrites.target(a.literal, path);
   if (path === undefined) {
     if (name) throw new Refusal(`it ${what} ${a.literal}, which names ${name}`);
     return;
@@ -661,13 +672,29 @@ export function shellWriteDenial(
   table: ControlTable,
   fold: Fold,
 ): string | undefined {
+  return shellDenial(command, cwd, env, table, fold)?.why;
+}
+
+/**
+ * `shellWriteDenial` with what was refused: a control path, or (`env: true`) a `.env` file the agents read, written
+ * with a line that switches their hooks or avp off (shell-env.ts).
+ */
+export function shellDenial(
+  command: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  table: ControlTable,
+  fold: Fold,
+): { why: string; env: boolean } | undefined {
+  const envWrites = new EnvWrites();
   try {
-    walk(command, { cwd, vars: new Map() }, { env, table, fold, command, loops: new Map() }, 0);
-    return undefined;
+    walk(command, { cwd, vars: new Map() }, { env, table, fold, command, loops: new Map(), envWrites }, 0);
   } catch (e) {
-    if (e instanceof Refusal) return e.message;
+    if (e instanceof Refusal) return { why: e.message, env: false };
     throw e;
   }
+  const why = envWrites.verdict(command);
+  return why ? { why, env: true } : undefined;
 }
 
 /** PowerShell commands that only read or print (`Get-Content x | ConvertFrom-Json`). */

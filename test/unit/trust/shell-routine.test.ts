@@ -22,6 +22,7 @@ writeFileSync(join(root, '.claude', 'settings.json'), '{"hooks":{}}\n');
 writeFileSync(join(home, '.claude', 'settings.json'), '{"hooks":{}}\n');
 writeFileSync(join(bin, 'avp'), '#!/bin/sh\n');
 for (const f of ['src/a.ts', 'scripts/x.sh', 'package.json', 'README.md']) writeFileSync(join(root, f), 'x\n');
+writeFileSync(join(root, '.env.example'), 'DATABASE_URL=postgres://localhost/app\nAPI_KEY=\n');
 // Folders copied into the project: a template (no control file), and three that would land on one.
 for (const [dir, file] of [
   [join(home, 'templates'), 'src/index.ts'],

@@ -1,0 +1,100 @@
+/**
+ * `.env` lines that switch hooks off for the next session, tried as an agent that wants avp off: Qwen Code (0.24,
+ * checked with the real CLI) runs no hook at all with `QWEN_CODE_SAFE_MODE=1` read from a project's `.env` /
+ * `.qwen/.env`, `~/.qwen/.env` or `~/.env`, and moves its system settings with `QWEN_CODE_SYSTEM_SETTINGS_PATH` there;
+ * the next session never calls avp to be told. Through the compiled binary, no validator installed, with Qwen Code's
+ * and Claude Code's input shapes: such a line written through a file tool or a plain shell command is refused before
+ * it lands; ordinary `.env` lines pass. Before: every one of them passed (a `.env` was not avp's business).
+ */
+import { describe, expect, test } from 'bun:test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runAvp } from '../support/run-avp.ts';
+import { BIN, project, type Project } from './hook-support.ts';
+
+type Doc = Record<string, any>;
+
+async function initProject(agent: 'claude' | 'qwen') {
+  const p = project({ acceptFirst: false, agent });
+  const env = { HOME: p.home, AVP_HOME: join(p.home, '.avp'), CLAUDE_PROJECT_DIR: p.root, PATH: '/usr/bin:/bin' };
+  const args = ['init', '--agent', agent, '--no-validators', ...(agent === 'claude' ? ['--command', 'avp hook'] : [])];
+  expect((await runAvp(args, { bin: BIN, cwd: p.root, env })).code).toBe(0);
+  return { p, env };
+}
+
+const denied = (r: { json: Doc }) =>
+  r.json?.hookSpecificOutput?.permissionDecision === 'deny' || r.json?.decision === 'deny';
+const said = (r: { json: Doc }) => JSON.stringify(r.json ?? {});
+
+/** One agent's before-write and before-shell inputs. */
+interface Shapes {
+  write(path: string, content: string): Doc;
+  edit(path: string, from: string, to: string): Doc;
+  shell(command: string): Doc;
+}
+
+const shapes = (agent: 'claude' | 'qwen', p: Project): Shapes => {
+  const base = { session_id: `${agent}-1`, cwd: p.root, hook_event_name: 'PreToolUse', tool_use_id: 't1' };
+  const names = agent === 'qwen' ? ['write_file', 'edit', 'run_shell_command'] : ['Write', 'Edit', 'Bash'];
+  return {
+    write: (file_path, content) => ({ ...base, tool_name: names[0], tool_input: { file_path, content } }),
+    edit: (file_path, old_string, new_string) => ({
+      ...base,
+      tool_name: names[1],
+      tool_input: { file_path, old_string, new_string },
+    }),
+    shell: (command) => ({ ...base, tool_name: names[2], tool_input: { command } }),
+  };
+};
+
+for (const agent of ['qwen', 'claude'] as const) {
+  describe(`${agent}: .env lines that switch hooks off`, () => {
+    test('file tools: a Write or Edit adding a switching line is refused; ordinary lines pass', async () => {
+      const { p, env } = await initProject(agent);
+      const s = shapes(agent, p);
+      writeFileSync(join(p.root, '.env'), 'DATABASE_URL=postgres://localhost/app\n');
+      mkdirSync(join(p.home, '.qwen'), { recursive: true });
+      const refused: Array<[string, Doc]> = [
+        [join(p.root, '.qwen/.env'), s.write(join(p.root, '.qwen/.env'), 'QWEN_CODE_SAFE_MODE=1\n')],
+        [join(p.home, '.env'), s.write(join(p.home, '.env'), 'QWEN_CODE_SYSTEM_SETTINGS_PATH=/tmp/mine.json\n')],
+        [join(p.home, '.qwen/.env'), s.write(join(p.home, '.qwen/.env'), 'export QWEN_CODE_SIMPLE="true"\n')],
+        [join(p.root, '.env'), s.write(join(p.root, '.env'), 'DATABASE_URL=x\nAVP_DISABLE=1\n')],
+        [
+          join(p.root, '.env'),
+          s.edit(join(p.root, '.env'), 'DATABASE_URL=postgres://localhost/app', 'QWEN_CODE_SAFE_MODE=1'),
+        ],
+      ];
+      for (const [path, input] of refused) {
+        const r = await p.hook(input, env);
+        expect({ path, denied: denied(r) }).toEqual({ path, denied: true });
+        expect(said(r)).toContain('Only the user sets it');
+      }
+      const passed = [
+        s.write(join(p.root, '.env'), 'DATABASE_URL=postgres://localhost/app\nOPENAI_API_KEY=\n'),
+        s.edit(join(p.root, '.env'), 'postgres://localhost/app', 'postgres://db/app'),
+        s.write(join(p.root, '.qwen/.env'), 'QWEN_CODE_SAFE_MODE=0\n'),
+      ];
+      for (const input of passed) expect(denied(await p.hook(input, env))).toBe(false);
+    });
+
+    test('shell: writing a switching line into a .env is refused before it runs; ordinary writes pass', async () => {
+      const { p, env } = await initProject(agent);
+      const s = shapes(agent, p);
+      writeFileSync(join(p.root, '.env.example'), 'PORT=3000\n');
+      writeFileSync(join(p.root, 'defaults.txt'), 'QWEN_CODE_SAFE_MODE=1\n');
+      for (const command of [
+        'echo QWEN_CODE_SAFE_MODE=1 >> .qwen/.env',
+        "printf 'QWEN_CODE_SYSTEM_SETTINGS_PATH=%s\\n' /tmp/x.json >> ~/.qwen/.env",
+        "cat >> ~/.env <<'EOF'\nQWEN_CODE_SIMPLE=1\nEOF",
+        'echo AVP_SUBAGENT=1 | tee -a .env',
+        'cp defaults.txt .env',
+      ]) {
+        const r = await p.hook(s.shell(command), env);
+        expect({ command, denied: denied(r) }).toEqual({ command, denied: true });
+        expect(said(r)).toContain('Only the user sets it');
+      }
+      for (const command of ['echo DATABASE_URL=postgres://localhost/app >> .env', 'cp .env.example .env'])
+        expect({ command, denied: denied(await p.hook(s.shell(command), env)) }).toEqual({ command, denied: false });
+    });
+  });
+}
