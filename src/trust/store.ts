@@ -23,6 +23,7 @@ import { avpHome } from '../paths.ts';
 import { treePath, type ControlFile, type TrustScope } from './control-files.ts';
 import { appendAcceptance, logSize, type AcceptanceEntry } from './acceptance-log.ts';
 import { avpHookEntries } from './hook-entries.ts';
+import { envSwitchLines } from './env-switches.ts';
 import { writeFileAtomic } from '../os/atomic-write.ts';
 import { withLockSync } from '../os/dir-lock.ts';
 
@@ -89,7 +90,10 @@ export function sameFingerprint(live: string, recorded: string): boolean {
   return recorded.split(':').length === 3 && live.slice(0, live.lastIndexOf(':')) === recorded;
 }
 
-/** The digest of a control file: its bytes, or for hook settings only avp's own hook entries (`-` when unreadable). */
+/**
+ * The digest of a control file: its bytes, for hook settings only avp's own hook entries, for a `.env` file only its
+ * lines that switch hooks off (`-` when unreadable).
+ */
 export function digest(file: ControlFile): string {
   let bytes: Buffer;
   try {
@@ -97,6 +101,10 @@ export function digest(file: ControlFile): string {
   } catch {
     return '-';
   }
+  if (file.kind === 'env')
+    return createHash('sha256')
+      .update(envSwitchLines(bytes.toString('utf8')).join('\n'))
+      .digest('hex');
   if (file.kind === 'hooks')
     return createHash('sha256')
       .update(avpHookEntries(bytes.toString('utf8')))
@@ -159,7 +167,7 @@ export function writeAccepted(
     };
     for (const f of accept) {
       const fp = statFingerprint(f.path);
-      if (f.kind === 'hooks') {
+      if (f.kind === 'hooks' || f.kind === 'env') {
         const sha = digest(f);
         noteChange(f.key, sha);
         files[f.key] = { sha, fp };

@@ -98,3 +98,39 @@ for (const agent of ['qwen', 'claude'] as const) {
     });
   });
 }
+
+describe('a switching .env line written behind avp back (a script, an obfuscated command)', () => {
+  test('the next hook call says hooks were switched off; ordinary .env edits say nothing', async () => {
+    const { p, env } = await initProject('qwen');
+    writeFileSync(join(p.root, '.env'), 'DATABASE_URL=postgres://localhost/app\n');
+    const call = () =>
+      p.hook(
+        { session_id: 'q2', cwd: p.root, hook_event_name: 'PreToolUse', tool_name: 'read_file', tool_input: {} },
+        env,
+      );
+    expect((await call()).code).toBe(0); // the first call accepts the project as it is
+    mkdirSync(join(p.root, '.qwen'), { recursive: true });
+    writeFileSync(join(p.root, '.qwen/.env'), 'PORT=3000\n');
+    writeFileSync(join(p.root, '.env'), 'DATABASE_URL=postgres://db/app\nAPI_KEY=abc\n');
+    const calm = said(await call());
+    expect(calm).not.toContain('the hooks that call avp were changed');
+    expect(calm).not.toContain('.env');
+
+    writeFileSync(join(p.root, '.qwen/.env'), 'PORT=3000\nQWEN_CODE_SAFE_MODE=1\n');
+    const told = said(await call());
+    expect(told).toContain('the hooks that call avp were changed outside `avp init`');
+    expect(told).toContain('.qwen/.env (it now has QWEN_CODE_SAFE_MODE=1)');
+    expect(told).not.toContain('postgres'); // the file's other lines (secrets) are never quoted
+
+    mkdirSync(join(p.home, '.qwen'), { recursive: true });
+    writeFileSync(join(p.home, '.env'), 'QWEN_CODE_SYSTEM_SETTINGS_PATH=/tmp/mine.json\n');
+    expect(said(await call())).toContain('~/.env (it now has QWEN_CODE_SYSTEM_SETTINGS_PATH=/tmp/mine.json)');
+
+    // The user set them on purpose: `avp accept` in their terminal (the diff shows the switching lines only).
+    const dry = await runAvp(['accept', '--dry-run'], { bin: BIN, cwd: p.root, env });
+    expect(dry.stdout + dry.stderr).toContain('QWEN_CODE_SAFE_MODE=1');
+    expect(dry.stdout + dry.stderr).not.toContain('postgres');
+    expect((await runAvp(['accept'], { bin: BIN, cwd: p.root, env })).code).toBe(0);
+    expect(said(await call())).not.toContain('the hooks that call avp were changed');
+  });
+});
