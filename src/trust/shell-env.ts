@@ -32,6 +32,17 @@ export class EnvWrites {
     if (path) this.targets.add(path);
   }
 
+  /**
+   * Notes a patch the command applies (its inline text, or a patch file's path): one that changes a `.env` file is a
+   * write there, and its added lines are what it writes.
+   */
+  patch(text: string | undefined, path?: string): void {
+    const body = text ?? (path ? readSmall(path) : undefined);
+    if (!body || !/^(?:\+\+\+|\*\*\* (?:Add|Update) File:|diff --git).*(?:^|[\s/])\.env\s*$/im.test(body)) return;
+    this.shown.push(`a .env file (in its patch${path ? ` ${path}` : ''})`);
+    this.words.push(body);
+  }
+
   /** Notes a word the command expands to, and its path when it can be one. */
   word(text: string, path?: string): void {
     this.words.push(text);

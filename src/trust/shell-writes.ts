@@ -365,7 +365,10 @@ function command(args: Arg[], redirs: Redirect[], st: State, ctx: Context, depth
       const body = r.body ?? (r.op === '<<<' ? literalText(r.target) : undefined);
       const hit = body === undefined ? undefined : named(body, st, ctx);
       if (hit) throw new Refusal(`its patch names ${hit}`);
+      const from = r.op === '<' ? pathOf(expandOne(r.target, st, ctx, depth), st) : undefined;
+      ctx.envWrites.patch(body, from);
     }
+    for (const a of rest) if (!a.text.startsWith('-') && a.exact) ctx.envWrites.patch(undefined, pathOf(a, st));
   }
   if (name === 'git') {
     const g = gitWrites(rest);

@@ -14,7 +14,7 @@ import { BIN, project, type Project } from './hook-support.ts';
 
 type Doc = Record<string, any>;
 
-async function initProject(agent: 'claude' | 'qwen') {
+async function initProject(agent: 'claude' | 'qwen' | 'codex') {
   const p = project({ acceptFirst: false, agent });
   const env = { HOME: p.home, AVP_HOME: join(p.home, '.avp'), CLAUDE_PROJECT_DIR: p.root, PATH: '/usr/bin:/bin' };
   const args = ['init', '--agent', agent, '--no-validators', ...(agent === 'claude' ? ['--command', 'avp hook'] : [])];
@@ -98,6 +98,30 @@ for (const agent of ['qwen', 'claude'] as const) {
     });
   });
 }
+
+describe('codex: apply_patch (a patch is judged on the file it leaves)', () => {
+  test('a patch adding a switching line to a .env is refused; one adding an ordinary line passes', async () => {
+    const { p, env } = await initProject('codex');
+    const patch = (line: string) =>
+      p.hook(
+        {
+          session_id: 'c1',
+          cwd: p.root,
+          hook_event_name: 'PreToolUse',
+          tool_name: 'Bash',
+          tool_input: {
+            command: `apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: .env\n+${line}\n*** End Patch\nPATCH`,
+          },
+          tool_use_id: 'c-1',
+        },
+        env,
+      );
+    const r = await patch('QWEN_CODE_SAFE_MODE=1');
+    expect(denied(r)).toBe(true);
+    expect(said(r)).toContain('QWEN_CODE_SAFE_MODE=1');
+    expect(denied(await patch('PORT=3000'))).toBe(false);
+  });
+});
 
 describe('a switching .env line written behind avp back (a script, an obfuscated command)', () => {
   test('the next hook call says hooks were switched off; ordinary .env edits say nothing', async () => {

@@ -17,6 +17,9 @@ const home = join(base, 'home');
 for (const d of [join(root, '.qwen'), join(root, 'src'), join(home, '.qwen')]) mkdirSync(d, { recursive: true });
 writeFileSync(join(root, '.env.example'), 'DATABASE_URL=postgres://localhost/app\n');
 writeFileSync(join(base, 'planted'), 'PORT=1\nQWEN_CODE_SAFE_MODE=true\n');
+const envPatch = (line: string) => `--- a/.env\n+++ b/.env\n@@ -1 +1,2 @@\n PORT=1\n+${line}\n`;
+writeFileSync(join(base, 'off.patch'), envPatch('QWEN_CODE_SAFE_MODE=1'));
+writeFileSync(join(base, 'port.patch'), envPatch('HOST=localhost'));
 const env = { HOME: home, AVP_HOME: join(home, '.avp'), PATH: '/usr/bin:/bin' };
 
 function denial(command: string): { why: string; env: boolean } | undefined {
@@ -46,6 +49,9 @@ describe('refused: shell commands that put a hook-switching line into a .env fil
     'bash -c "echo QWEN_CODE_SAFE_MODE=1 >> .env"',
     'X=.env; echo QWEN_CODE_SAFE_MODE=1 >> $X',
     'echo QWEN_CODE_SAFE_MODE=1 >> src/.env',
+    `patch -p1 <<'EOF'\n${envPatch('QWEN_CODE_SIMPLE=1')}EOF`,
+    `git apply ${join(base, 'off.patch')}`,
+    `patch -p1 < ${join(base, 'off.patch')}`,
   ];
   for (const c of cases)
     test(c.replaceAll('\n', '⏎'), () => {
@@ -64,6 +70,8 @@ describe('passes: the same commands with ordinary lines, and switches set off', 
     'cp .env.example .env',
     `cp ${join(base, 'planted')} notes.txt`,
     'QWEN_CODE_SAFE_MODE=1 npm test',
+    `git apply ${join(base, 'port.patch')}`,
+    `patch -p1 <<'EOF'\n${envPatch('HOST=localhost')}EOF`,
   ];
   for (const c of cases) test(c, () => expect(denial(c)).toBeUndefined());
 });
