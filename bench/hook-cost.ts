@@ -1,11 +1,11 @@
 /**
  * bench/hook-cost.ts — the hook's cost targets, side by side with the floor in one run. The floor is a compiled Bun
  * program that reads stdin, parses the JSON and prints `{}`, built here with avp's own compile options
- * (scripts/build-options.ts), written the cheapest way Bun offers (`readFileSync(0)`, `console.log`: 5 ms of CPU
- * where `await Bun.stdin.text()` and `process.stdout.write` cost 13 ms, which is shown beside it, untargeted). Every
- * figure is CPU time (user + system of the process, from the kernel) and peak RSS (GNU time's %M; Bun's own rusage
- * counts the forking parent's pages), medians of runs interleaved round by round so machine load hits floor and avp
- * alike. All projects are accepted as `avp accept` leaves them.
+ * (scripts/build-options.ts), written the cheapest way measured (`await Bun.file(0).text()`, `console.log`: ~5 ms
+ * of CPU; `readFileSync(0)` ~7 ms; `await Bun.stdin.text()` and `process.stdout.write` ~13 ms, shown beside it,
+ * untargeted). Every figure is CPU time (user + system of the process, from the kernel) and peak RSS (GNU time's %M;
+ * Bun's own rusage counts the forking parent's pages), medians of runs interleaved round by round so machine load hits
+ * floor and avp alike. All projects are accepted as `avp accept` leaves them.
  *
  *   no-match Write, no validators            ≤ 1.3× the floor's CPU
  *   no-match Write, 50 validators            ≤ 1.5× the floor's CPU, ≤ 40 MB
@@ -155,10 +155,7 @@ try {
   mkdirSync(home, { recursive: true });
   const floorBin = join(work, 'floor');
   const streamsBin = join(work, 'floor-streams');
-  writeFileSync(
-    `${floorBin}.ts`,
-    'import { readFileSync } from "node:fs";\nJSON.parse(readFileSync(0, "utf8"));\nconsole.log("{}");\n',
-  );
+  writeFileSync(`${floorBin}.ts`, 'JSON.parse(await Bun.file(0).text());\nconsole.log("{}");\n');
   writeFileSync(`${streamsBin}.ts`, 'JSON.parse(await Bun.stdin.text());\nprocess.stdout.write("{}\\n");\n');
   for (const bin of [floorBin, streamsBin]) {
     const built = await Bun.build(compileOptions(`${bin}.ts`, bin));
@@ -235,7 +232,7 @@ try {
         `  ${judged ? (ok ? 'PASS' : 'MISS') : ''}`,
     );
   };
-  row('floor: readFileSync(0), JSON.parse, console.log {}', 'floor', 1);
+  row('floor: Bun.file(0).text(), JSON.parse, console.log {}', 'floor', 1);
   row('the same through Bun.stdin.text(), process.stdout', 'streams', c('streams') / floor);
   row('PostToolUse Write .ts, no validators', 'none', c('none') / floor, 1.3);
   row('PostToolUse Write .ts, 10 validators, none matching', 'v10', c('v10') / floor);
