@@ -15,7 +15,7 @@ const USAGE = `usage: avp hook [--agent ${AGENT_NAMES.join('|')}] [--event NAME]
 /**
  * Writes all of `text` to fd 1 or 2 before returning (the process may exit right after). Through `fs.writeSync`, not
  * `process.stdout`: setting up Node's stdout stream costs ~2.7 ms of CPU per call (bench/hook-cost.ts's floors). A
- * non-blocking pipe that is full (EAGAIN) is waited on.
+ * non-blocking pipe that is full (EAGAIN) is waited on; a closed one (EPIPE) ends the write.
  */
 async function write(fd: 1 | 2, text: string): Promise<void> {
   let bytes = Buffer.from(text, 'utf8');
@@ -23,7 +23,10 @@ async function write(fd: 1 | 2, text: string): Promise<void> {
     try {
       bytes = bytes.subarray(writeSync(fd, bytes));
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      // The agent stopped reading (closed the pipe): there is no one left to answer.
+      if (code === 'EPIPE') return;
+      if (code !== 'EAGAIN') throw e;
       await new Promise((r) => setTimeout(r, 1));
     }
   }
