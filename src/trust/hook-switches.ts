@@ -8,7 +8,7 @@
  * hook view says so when it finds them changed behind avp's back.
  */
 import { readFileSync } from 'node:fs';
-import { parse } from 'jsonc-parser';
+import { parseJsonc } from './jsonc.ts';
 import { isAvpHookCommand } from './avp-command.ts';
 import { avpHookEntries } from './hook-entries.ts';
 
@@ -71,7 +71,7 @@ export function hookSwitches(path: string, text: string | null | undefined): str
       .map((l) => l.replace(/#.*/, '').trim())
       .filter((l) => /hook|^\[|^env\b|AVP_/i.test(l))
       .join('\n');
-  return jsonSwitches(parse(text, [], { allowTrailingComma: true })).join('\n');
+  return jsonSwitches(parseJsonc(text)).join('\n');
 }
 
 /** What changed between two switch texts, for a reason (the first row added or removed). */

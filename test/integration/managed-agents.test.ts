@@ -10,50 +10,15 @@
  * Before: `init --managed` wrote only Claude Code's managed settings.
  */
 import { describe, expect, test } from 'bun:test';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'jsonc-parser';
-import { BIN } from './hook-support.ts';
+import { canUnshare, inNamespace, managedSandbox, withSandbox, type Sandbox } from '../support/managed-sandbox.ts';
 
-const isRoot = process.getuid?.() === 0;
-const canUnshare = isRoot && process.platform === 'linux' && Bun.spawnSync(['unshare', '-m', 'true']).exitCode === 0;
 const USER = 'avpmanagedagents';
 
-function setup() {
-  const base = mkdtempSync(join(tmpdir(), 'avp-managed-agents-'));
-  chmodSync(base, 0o755);
-  const etc = join(base, 'etc');
-  cpSync('/etc', etc, { recursive: true, dereference: false, verbatimSymlinks: true });
-  for (const dir of ['gemini-cli', 'qwen-code']) rmSync(join(etc, dir), { recursive: true, force: true });
-  const root = join(base, 'project');
-  const home = join(base, 'home');
-  mkdirSync(join(root, '.git'), { recursive: true });
-  mkdirSync(join(root, 'src'), { recursive: true });
-  mkdirSync(home, { recursive: true });
-  return { base, etc, root, home };
-}
-
-type Env = ReturnType<typeof setup>;
-
-function inNamespace(e: Env, script: string, opts: { asUser?: boolean; stdin?: string } = {}) {
-  const body = opts.asUser
-    ? `exec setpriv --reuid=${USER} --regid=${USER} --init-groups env -i PATH=/usr/bin:/bin HOME=${e.home} ` +
-      `AVP_HOME=${e.home}/.avp sh -c "$SCRIPT"`
-    : 'exec sh -c "$SCRIPT"';
-  const r = Bun.spawnSync(
-    ['unshare', '-m', '--propagation', 'private', 'sh', '-c', `mount --bind "$ETC_COPY" /etc && ${body}`],
-    {
-      cwd: e.root,
-      env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', ETC_COPY: e.etc, SCRIPT: script, AVP: BIN },
-      stdin: opts.stdin === undefined ? 'ignore' : new Blob([opts.stdin]),
-    },
-  );
-  return { code: r.exitCode ?? -1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
-}
-
 /** A key written through the agent's write tool, before it runs, in the agent's own event names. */
-function keyWrite(e: Env, event: string): string {
+function keyWrite(e: Sandbox, event: string): string {
   const file = join(e.root, 'src/k.ts');
   return JSON.stringify({
     session_id: 'ma1',
@@ -72,26 +37,27 @@ const QWEN_ADMIN = '{\n    "disableAllHooks": true,\n    "model": { "name": "qwe
 describe('avp init --managed for Gemini CLI and Qwen Code', () => {
   test.skipIf(!canUnshare)(
     'system settings hold avp, the user cannot change them, deinit gives them back (needs root: skipped otherwise)',
-    () => {
-      const e = setup();
-      try {
-        scenario(e);
-      } finally {
-        rmSync(e.base, { recursive: true, force: true });
-      }
-    },
+    () =>
+      withSandbox(
+        managedSandbox('avp-managed-agents-', { dropFromEtc: ['gemini-cli', 'qwen-code'], projectDirs: ['src'] }),
+        scenario,
+      ),
     180_000,
   );
 });
 
-function systemFile(e: Env, path: string): string {
+function systemFile(e: Sandbox, path: string): string {
   return readFileSync(join(e.etc, path.replace(/^\/etc\//, '')), 'utf8');
 }
 
-function scenario(e: Env) {
+function scenario(e: Sandbox) {
   expect(inNamespace(e, `useradd -M -d ${e.home} ${USER} && chown -R ${USER}: ${e.root} ${e.home}`).code).toBe(0);
   const user = (script: string, stdin?: string) =>
-    inNamespace(e, `cd ${e.root} && ${script}`, { asUser: true, ...(stdin ? { stdin } : {}) });
+    inNamespace(e, `cd ${e.root} && ${script}`, {
+      user: USER,
+      env: { AVP_HOME: `${e.home}/.avp` },
+      ...(stdin ? { stdin } : {}),
+    });
 
   // Gemini: an admin's settings file with comments; avp adds its hooks and hooksConfig.enabled inside it.
   mkdirSync(join(e.etc, 'gemini-cli'), { mode: 0o755 });

@@ -11,15 +11,18 @@
  * Before: `init --managed --agent copilot` was refused ("managed hooks come through managed plugins").
  */
 import { describe, expect, test } from 'bun:test';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN } from './hook-support.ts';
 import { AGENT_CLI_BIN } from '../support/agent-clis.ts';
+import {
+  canUnshare,
+  inNamespaceAsync,
+  managedSandbox,
+  withSandbox,
+  type MarkedSandbox,
+} from '../support/managed-sandbox.ts';
 import { startOpenAIServer } from '../support/openai-server.ts';
 
-const isRoot = process.getuid?.() === 0;
-const canUnshare = isRoot && process.platform === 'linux' && Bun.spawnSync(['unshare', '-m', 'true']).exitCode === 0;
 const USER = 'avpmanagedcopilot';
 /** The real Copilot CLI (`AVP_COPILOT_BIN`, else the one the e2e tests install). */
 const COPILOT =
@@ -28,56 +31,10 @@ const KEY = 'const AWS_KEY = "AKIAQ3EGUIRXZ7PLMN4V";\n';
 /** The admin's own managed settings (Copilot reads this file as strict JSON: no comments). */
 const ADMIN = '{\n  "permissions": { "disableBypassPermissionsMode": "disable" }\n}\n';
 
-function setup() {
-  const base = mkdtempSync(join(tmpdir(), 'avp-managed-copilot-'));
-  chmodSync(base, 0o755);
-  const etc = join(base, 'etc');
-  cpSync('/etc', etc, { recursive: true, dereference: false, verbatimSymlinks: true });
-  rmSync(join(etc, 'github-copilot'), { recursive: true, force: true });
-  const root = join(base, 'project');
-  const home = join(base, 'home');
-  const marks = join(base, 'marks');
-  mkdirSync(join(root, '.git'), { recursive: true });
-  mkdirSync(join(root, 'src'), { recursive: true });
-  mkdirSync(home, { recursive: true });
-  mkdirSync(marks, { mode: 0o777 });
-  chmodSync(marks, 0o777);
-  return { base, etc, root, home, marks };
-}
-
-type Env = ReturnType<typeof setup>;
-
-/** `script` in the namespace (as root, or as the test's user with `userEnv`); async, so a loopback model can answer. */
-async function inNamespace(e: Env, script: string, userEnv?: Record<string, string>) {
-  const vars = Object.entries(userEnv ?? {})
-    .map(([k, v]) => `${k}='${v}'`)
-    .join(' ');
-  const body = userEnv
-    ? `exec setpriv --reuid=${USER} --regid=${USER} --init-groups env -i PATH=/usr/bin:/bin HOME=${e.home} ` +
-      `${vars} sh -c "$SCRIPT"`
-    : 'exec sh -c "$SCRIPT"';
-  const p = Bun.spawn(
-    ['unshare', '-m', '--propagation', 'private', 'sh', '-c', `mount --bind "$ETC_COPY" /etc && ${body}`],
-    {
-      cwd: e.root,
-      env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', ETC_COPY: e.etc, SCRIPT: script, AVP: BIN },
-      stdout: 'pipe',
-      stderr: 'pipe',
-      stdin: 'ignore',
-    },
-  );
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(p.stdout).text(),
-    new Response(p.stderr).text(),
-    p.exited,
-  ]);
-  return { code, stdout, stderr };
-}
-
 /** The model writes a key with Copilot's `create`; the managed hook refuses it before it is written. */
 async function keyWriteRefused(
-  e: Env,
-  asUser: (script: string, env?: Record<string, string>) => ReturnType<typeof inNamespace>,
+  e: MarkedSandbox,
+  asUser: (script: string, env?: Record<string, string>) => ReturnType<typeof inNamespaceAsync>,
   flags: string[],
   env: Record<string, string>,
 ) {
@@ -114,23 +71,20 @@ describe('avp init --managed --agent copilot', () => {
   test.skipIf(!canUnshare || !COPILOT)(
     "the real Copilot CLI runs the managed hook as an ordinary user, not the user's own, whatever the user's " +
       'settings say (needs root and the agent CLIs: skipped otherwise)',
-    async () => {
-      const e = setup();
-      try {
-        await scenario(e);
-      } finally {
-        rmSync(e.base, { recursive: true, force: true });
-      }
-    },
+    () =>
+      withSandbox(
+        managedSandbox('avp-managed-copilot-', { dropFromEtc: ['github-copilot'], projectDirs: ['src'], marks: true }),
+        scenario,
+      ),
     240_000,
   );
 });
 
-async function scenario(e: Env) {
+async function scenario(e: MarkedSandbox) {
   const gh = join(e.etc, 'github-copilot');
   mkdirSync(gh, { mode: 0o755 });
   writeFileSync(join(gh, 'managed-settings.json'), ADMIN, { mode: 0o644 });
-  const init = await inNamespace(e, '"$AVP" init --managed --agent copilot');
+  const init = await inNamespaceAsync(e, '"$AVP" init --managed --agent copilot');
   expect(init.stderr).toBe('');
   expect(init.code).toBe(0);
   expect(init.stdout).toContain('wrote   /etc/github-copilot/policy.d/avp.json');
@@ -142,12 +96,15 @@ async function scenario(e: Env) {
   expect(settings).toContain('"allowManagedHooksOnly": true');
   const policy = JSON.parse(readFileSync(join(gh, 'policy.d/avp.json'), 'utf8'));
   expect(policy.hooks.preToolUse[0].bash).toBe('/etc/avp/bin/avp hook --agent copilot --event preToolUse');
-  expect((await inNamespace(e, 'stat -c "%U %a" /etc/github-copilot/policy.d/avp.json')).stdout).toBe('root 644\n');
-
-  expect((await inNamespace(e, `useradd -M -d ${e.home} ${USER} && chown -R ${USER}: ${e.root} ${e.home}`)).code).toBe(
-    0,
+  expect((await inNamespaceAsync(e, 'stat -c "%U %a" /etc/github-copilot/policy.d/avp.json')).stdout).toBe(
+    'root 644\n',
   );
-  const asUser = (script: string, env: Record<string, string> = {}) => inNamespace(e, `cd ${e.root} && ${script}`, env);
+
+  expect(
+    (await inNamespaceAsync(e, `useradd -M -d ${e.home} ${USER} && chown -R ${USER}: ${e.root} ${e.home}`)).code,
+  ).toBe(0);
+  const asUser = (script: string, env: Record<string, string> = {}) =>
+    inNamespaceAsync(e, `cd ${e.root} && ${script}`, { user: USER, env });
   // Not the user's to change, remove or undo.
   for (const script of [
     ': > /etc/github-copilot/policy.d/avp.json',
@@ -168,14 +125,14 @@ async function scenario(e: Env) {
   writeFileSync(join(e.root, '.github/hooks/mine.json'), hookFile(join(e.marks, 'project')));
   // In a folder Copilot does not trust, with `disableAllHooks` in the settings it reads and `AVP_DISABLE=1`.
   writeFileSync(join(copilotHome, 'settings.json'), '{ "disableAllHooks": true }\n');
-  await inNamespace(e, `chown -R ${USER}: ${e.root} ${e.home}`);
+  await inNamespaceAsync(e, `chown -R ${USER}: ${e.root} ${e.home}`);
   await keyWriteRefused(e, asUser, [], { COPILOT_HOME: copilotHome, AVP_DISABLE: '1' });
   // In a trusted folder with hooks on: the user's and the project's hooks would run but for allowManagedHooksOnly.
   await keyWriteRefused(e, asUser, ['--trust-folder'], {});
-  expect((await inNamespace(e, `ls ${e.marks}`)).stdout).toBe('');
+  expect((await inNamespaceAsync(e, `ls ${e.marks}`)).stdout).toBe('');
 
   // The administrator undoes it: the admin's file byte for byte, avp's policy file and folder gone.
-  const undo = await inNamespace(e, '"$AVP" deinit --managed --agent copilot');
+  const undo = await inNamespaceAsync(e, '"$AVP" deinit --managed --agent copilot');
   expect(undo.code).toBe(0);
   expect(readFileSync(join(gh, 'managed-settings.json'), 'utf8')).toBe(ADMIN);
   expect(existsSync(join(gh, 'policy.d'))).toBe(false);
