@@ -2,9 +2,10 @@
  * `.env` lines that switch hooks off for the next session, tried as an agent that wants avp off: Qwen Code (0.24,
  * checked with the real CLI) runs no hook at all with `QWEN_CODE_SAFE_MODE=1` read from a project's `.env` /
  * `.qwen/.env`, `~/.qwen/.env` or `~/.env`, and moves its system settings with `QWEN_CODE_SYSTEM_SETTINGS_PATH` there;
- * the next session never calls avp to be told. Through the compiled binary, no validator installed, with Qwen Code's
- * and Claude Code's input shapes: such a line written through a file tool or a plain shell command is refused before
- * it lands; ordinary `.env` lines pass. Before: every one of them passed (a `.env` was not avp's business).
+ * the next session never calls avp to be told. Through the compiled binary, no validator installed, with Qwen Code's,
+ * Gemini CLI's and Claude Code's input shapes (and Codex's apply_patch): such a line written through a file tool or
+ * a plain shell command is refused before it lands; ordinary `.env` lines pass; one written behind avp's back is
+ * announced at the next hook call. Before: every one of them passed silently (a `.env` was not avp's business).
  */
 import { describe, expect, test } from 'bun:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { BIN, project, type Project } from './hook-support.ts';
 
 type Doc = Record<string, any>;
 
-async function initProject(agent: 'claude' | 'qwen' | 'codex') {
+async function initProject(agent: 'claude' | 'qwen' | 'gemini' | 'codex') {
   const p = project({ acceptFirst: false, agent });
   const env = { HOME: p.home, AVP_HOME: join(p.home, '.avp'), CLAUDE_PROJECT_DIR: p.root, PATH: '/usr/bin:/bin' };
   const args = ['init', '--agent', agent, '--no-validators', ...(agent === 'claude' ? ['--command', 'avp hook'] : [])];
@@ -33,9 +34,10 @@ interface Shapes {
   shell(command: string): Doc;
 }
 
-const shapes = (agent: 'claude' | 'qwen', p: Project): Shapes => {
-  const base = { session_id: `${agent}-1`, cwd: p.root, hook_event_name: 'PreToolUse', tool_use_id: 't1' };
-  const names = agent === 'qwen' ? ['write_file', 'edit', 'run_shell_command'] : ['Write', 'Edit', 'Bash'];
+const shapes = (agent: 'claude' | 'qwen' | 'gemini', p: Project): Shapes => {
+  const event = agent === 'gemini' ? 'BeforeTool' : 'PreToolUse';
+  const base = { session_id: `${agent}-1`, cwd: p.root, hook_event_name: event, tool_use_id: 't1' };
+  const names = agent === 'claude' ? ['Write', 'Edit', 'Bash'] : ['write_file', 'replace', 'run_shell_command'];
   return {
     write: (file_path, content) => ({ ...base, tool_name: names[0], tool_input: { file_path, content } }),
     edit: (file_path, old_string, new_string) => ({
@@ -47,7 +49,7 @@ const shapes = (agent: 'claude' | 'qwen', p: Project): Shapes => {
   };
 };
 
-for (const agent of ['qwen', 'claude'] as const) {
+for (const agent of ['qwen', 'claude', 'gemini'] as const) {
   describe(`${agent}: .env lines that switch hooks off`, () => {
     test('file tools: a Write or Edit adding a switching line is refused; ordinary lines pass', async () => {
       const { p, env } = await initProject(agent);
