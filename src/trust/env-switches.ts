@@ -5,17 +5,31 @@
  * `~/.env`; both pass that environment on to their hooks. So a line there can run no hook at all
  * (`QWEN_CODE_SAFE_MODE`, `QWEN_CODE_SIMPLE`), move the system settings `avp init --managed` writes
  * (`*_SYSTEM_SETTINGS_PATH`, `*_SYSTEM_DEFAULTS_PATH`), make Gemini distrust the folder (where it runs no hook), or
- * reach avp itself (`AVP_DISABLE`, `AVP_SUBAGENT`, `AVP_DISABLED_VALIDATORS` …) — for the next session, which never
- * calls avp to be told. Ordinary lines (`DATABASE_URL=…`, API keys) are not switches.
+ * reach avp itself (`AVP_DISABLE`, `AVP_SUBAGENT`, `AVP_DISABLED_VALIDATORS`, `AVP_HOME` …) — for the next
+ * session, which never calls avp to be told. Ordinary lines (`DATABASE_URL=…`, API keys) are not switches.
  */
 
-/** The names a `.env` line may switch avp off with (any `AVP_*` name reaches avp's hook process). */
-const SWITCH_NAME =
-  /^(?:AVP_\w+|QWEN_CODE_SAFE_MODE|QWEN_CODE_SIMPLE|(?:QWEN_CODE|GEMINI_CLI)_SYSTEM_(?:SETTINGS|DEFAULTS)_PATH|GEMINI_CLI_TRUSTED_FOLDERS_PATH|GEMINI_CLI_TRUST_WORKSPACE|GEMINI_RESTRICTED_MODE)$/;
+/**
+ * Every `AVP_*` name avp's code reads or sets (a test keeps the list complete). Any of them in a hook's environment
+ * changes what avp does; other `AVP_*` names (Amazon Verified Permissions' `AVP_POLICY_STORE_ID`) are ordinary lines.
+ */
+export const AVP_NAMES = (
+  'BUDGET_MS BUILT_RELEASE_URL CLAUDE_BIN CONCURRENCY CREDENTIALS_PATH DANGEROUS_COMMANDS_ALLOW ' +
+  'DANGEROUS_COMMANDS_DENY DEBUG DISABLE DISABLED_VALIDATORS EVENT GITIGNORE_LINES HOME JUDGE JUDGE_BATCH ' +
+  'JUDGE_COMMAND JUDGE_CONCURRENCY JUDGE_STREAM MANAGED_CONFIG MAX_STOP_BLOCKS MODEL NO_CACHE PROFILE PROJECT_ROOT ' +
+  'QUIET REGISTRY_ARCHIVES REGISTRY_DATA REGISTRY_DB REGISTRY_SILENCE REGISTRY_TIMEOUT REGISTRY_URL RELEASE_URL ' +
+  'SCRIPT_PROCESS SCRIPT_WORKER STDIN_TIMEOUT_MS SUBAGENT TOKEN TRACK_MAX_FILES VALIDATOR_DIR VALIDATOR_ID ' +
+  'VALIDATOR_NAME'
+)
+  .split(' ')
+  .map((n) => `AVP_${n}`);
+
+/** The names a `.env` line may switch hooks or avp off with. */
+const NAMES = `(?:${AVP_NAMES.join('|')}|QWEN_CODE_SAFE_MODE|QWEN_CODE_SIMPLE|(?:QWEN_CODE|GEMINI_CLI)_SYSTEM_(?:SETTINGS|DEFAULTS)_PATH|GEMINI_CLI_TRUSTED_FOLDERS_PATH|GEMINI_CLI_TRUST_WORKSPACE|GEMINI_RESTRICTED_MODE)`;
+const SWITCH_NAME = new RegExp(`^${NAMES}$`);
 
 /** The same names anywhere in a text (a shell command, a patch), for "names a switch". */
-export const SWITCH_MENTION =
-  /(?<![\w$])(?:AVP_\w+|QWEN_CODE_SAFE_MODE|QWEN_CODE_SIMPLE|(?:QWEN_CODE|GEMINI_CLI)_SYSTEM_(?:SETTINGS|DEFAULTS)_PATH|GEMINI_CLI_TRUSTED_FOLDERS_PATH|GEMINI_CLI_TRUST_WORKSPACE|GEMINI_RESTRICTED_MODE)(?!\w)/g;
+export const SWITCH_MENTION = new RegExp(`(?<![\\w$])${NAMES}(?!\\w)`, 'g');
 
 /** The file names these agents read (`.env` in any folder: Gemini walks up from the project to find one). */
 export function isAgentEnvFile(path: string): boolean {

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { controlTable, folding } from '../../../src/trust/control-paths.ts';
-import { addedEnvSwitch, envSwitchLines } from '../../../src/trust/env-switches.ts';
+import { addedEnvSwitch, AVP_NAMES, envSwitchLines } from '../../../src/trust/env-switches.ts';
 import { shellDenial } from '../../../src/trust/shell-writes.ts';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'avp-env-')));
@@ -86,5 +86,19 @@ describe('.env contents', () => {
     expect(addedEnvSwitch('PORT=1\n', 'PORT=1\nQWEN_CODE_SYSTEM_SETTINGS_PATH=/x\n')).toBe(
       'QWEN_CODE_SYSTEM_SETTINGS_PATH=/x',
     );
+  });
+});
+
+describe('the AVP_* names a .env line may not set', () => {
+  test("every AVP_* name avp's code mentions is listed; other AVP_* names are ordinary lines", async () => {
+    const { Glob } = await import('bun');
+    const root = join(import.meta.dir, '../../../src');
+    const seen = new Set<string>();
+    for await (const f of new Glob('**/*.ts').scan(root)) {
+      if (f.endsWith('env-switches.ts')) continue; // the list itself, and its example of another AVP_ name
+      for (const m of (await Bun.file(join(root, f)).text()).matchAll(/\bAVP_[A-Z0-9_]*[A-Z0-9]\b/g)) seen.add(m[0]);
+    }
+    expect([...seen].filter((n) => !AVP_NAMES.includes(n)).sort()).toEqual([]);
+    expect(envSwitchLines('AVP_POLICY_STORE_ID=ps-1\nAVP_HOME=/tmp/x\n')).toEqual(['AVP_HOME=/tmp/x']);
   });
 });
