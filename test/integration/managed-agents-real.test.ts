@@ -79,9 +79,9 @@ function scenario(e: MarkedSandbox) {
 }
 
 /**
- * A shell script that runs the agent until its hook has left the mark (or 50 s pass: both agents within the test's 120 s), then stops it: the model's port
- * is closed, so the agent would go on retrying, and a fixed timeout short enough to keep the test quick ended it before
- * its first hook on a loaded machine.
+ * A shell script that runs the agent until its hook has left the mark (at most 50 s, so both agents fit in the
+ * test's 120 s), then stops it: the model's port is closed, so the agent would go on retrying, and a fixed timeout
+ * short enough to keep the test quick ended it before its first hook on a loaded machine.
  */
 function untilMarked(e: { root: string; marks: string }, agent: string, command: string): string {
   return (
