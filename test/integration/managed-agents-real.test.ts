@@ -67,13 +67,26 @@ function scenario(e: MarkedSandbox) {
   writeFileSync(join(e.root, '.env'), 'QWEN_CODE_SAFE_MODE=1\nQWEN_CODE_SIMPLE=1\n');
   expect(inNamespace(e, `useradd -M -d ${e.home} ${USER} && chown -R ${USER}: ${e.root} ${e.home}`).code).toBe(0);
 
-  inNamespace(e, `cd ${e.root} && timeout 12 ${GEMINI} -p hello -o json`, {
+  inNamespace(e, untilMarked(e, 'gemini', `${GEMINI} -p hello -o json`), {
     user: USER,
     env: { GEMINI_API_KEY: 'x', GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:9', GEMINI_CLI_TRUST_WORKSPACE: 'true' },
   });
-  inNamespace(e, `cd ${e.root} && timeout 20 ${QWEN} --approval-mode yolo -o json hello`, {
+  inNamespace(e, untilMarked(e, 'qwen', `${QWEN} --approval-mode yolo -o json hello`), {
     user: USER,
     env: { OPENAI_API_KEY: 'x', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_MODEL: 'm' },
   });
   expect(inNamespace(e, `ls ${e.marks}`).stdout.split('\n').filter(Boolean)).toEqual(['gemini', 'qwen']);
+}
+
+/**
+ * A shell script that runs the agent until its hook has left the mark (at most 50 s, so both agents fit in the
+ * test's 120 s), then stops it: the model's port is closed, so the agent would go on retrying, and a fixed timeout
+ * short enough to keep the test quick ended it before its first hook on a loaded machine.
+ */
+function untilMarked(e: { root: string; marks: string }, agent: string, command: string): string {
+  return (
+    `cd ${e.root} && { timeout 50 ${command} >/dev/null 2>&1 & pid=$!; i=0; ` +
+    `while [ ! -e ${e.marks}/${agent} ] && [ $i -lt 500 ] && kill -0 $pid 2>/dev/null; do sleep 0.1; i=$((i+1)); done; ` +
+    'kill $pid 2>/dev/null; wait $pid; true; }'
+  );
 }
