@@ -1,8 +1,9 @@
 /**
  * What a no-match hook call loads, read from the bundler's own graph of the release build's chunks: each module kept
  * off it here was measured costing milliseconds of CPU on every call (bench/hook-cost.ts) — Node's stream modules
- * (behind `node:crypto`'s Hash, `node:tty`, `process.stdin`/`process.stdout`), jsonc-parser's enum tables, the shell
- * guard (loaded for before-tool events only). A static import of one of them into the hook path fails here.
+ * (behind `node:crypto`'s Hash, `node:tty`, `process.stdin`/`process.stdout`), `node:child_process` (~1 ms; spawn
+ * with `Bun.spawnSync`), jsonc-parser's enum tables, the shell guard (loaded for before-tool events only). A static
+ * import of one of them into the hook path fails here.
  */
 import { describe, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -47,9 +48,15 @@ async function hookPath(): Promise<{ inputs: Set<string>; externals: Set<string>
       for (const im of o.imports ?? [])
         if (im.kind === 'import-statement') visit(byName.get(im.path.replace(/^.*\//, ''))!);
     };
-    // The hook command's chunk, then the hook path's (both reached through `import()` on every call).
-    for (const file of ['src/commands/hook.ts', 'src/hook/hook.ts', 'src/hook/stdin.ts'])
-      visit([...byName.values()].find((o) => hasInput(o, file))!);
+    // The hook command's chunk, then the hook path's (all reached through `import()` on every Claude Code call).
+    const onEveryCall = [
+      'src/commands/hook.ts',
+      'src/agents/claude/index.ts',
+      'src/hook/stdin.ts',
+      'src/hook/duplicate-call.ts',
+      'src/hook/hook.ts',
+    ];
+    for (const file of onEveryCall) visit([...byName.values()].find((o) => hasInput(o, file))!);
     return { inputs, externals };
   } finally {
     rmSync(outdir, { recursive: true, force: true });
@@ -63,7 +70,7 @@ describe('the hook path stays lean', () => {
     for (const f of ['src/trust/hook-view.ts', 'src/validator/discover.ts', 'src/validator/match.ts'])
       expect([...inputs].some((i) => i.endsWith(f))).toBe(true);
     expect(externals.has('node:fs')).toBe(true);
-    expect([...externals].filter((m) => /^(node:)?(crypto|tty|stream|readline)$/.test(m))).toEqual([]);
+    expect([...externals].filter((m) => /^(node:)?(crypto|tty|stream|readline|child_process)$/.test(m))).toEqual([]);
     expect([...inputs].filter((i) => i.includes('jsonc-parser'))).toEqual([]);
     expect([...inputs].filter((i) => /src\/trust\/(guard|shell-[a-z]+)\.ts$/.test(i))).toEqual([]);
     // stdin and stdout go through fs on fd 0 and 1: Bun's and Node's stream objects are never created (stderr's
