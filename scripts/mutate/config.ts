@@ -74,12 +74,16 @@ export const TARGETS: MutationTarget[] = [
   {
     name: 'shell lexer (dangerous-commands, protected-files)',
     files: scripts('dangerous-commands', 'shell'),
-    tests: catalogTests('dangerous-commands', 'test/catalog/commands-files.test.ts'),
+    tests: catalogTests(
+      'dangerous-commands',
+      'test/catalog/shell-lexer.test.ts',
+      'test/catalog/commands-files.test.ts',
+    ),
   },
   {
     name: 'no-debug-leftovers',
     files: scripts('no-debug-leftovers', 'check'),
-    tests: catalogTests('no-debug-leftovers'),
+    tests: catalogTests('no-debug-leftovers', 'test/catalog/no-debug-leftovers.test.ts'),
   },
   {
     name: 'protected-files',
