@@ -30,6 +30,11 @@ describe('strings and comments, per language', () => {
     ['src/a.ts', 'return/**/console.log(x);\n', ['console-log']],
     ['src/a.ts', 'return/* why */console.log(x);\n', ['console-log']],
     ['src/a.ts', 'x(); /* a *//* b */ console.log(x);\n', ['console-log']],
+    // A comment after or inside the statement does not hide it.
+    ['src/a.ts', 'debugger // pause here\n', ['debugger']],
+    ['src/a.ts', 'if (x) y(); else/* c */debugger;\n', ['debugger']],
+    ['src/a.ts', 'console.log/**/(x);\n', ['console-log']],
+    ['lib/r.rb', 'byebug # why\n', ['debugger']],
     ['src/a.ts', 'const url = "http://x"; console.log(url);\n', ['console-log']],
     // Python: ' and " are quotes, # a comment, // floor division.
     ['app/m.py', "x = 'breakpoint()'\n", []],
@@ -71,6 +76,8 @@ describe('block comments, docstrings and =begin blocks across lines', () => {
     ['app/m.py', '"""\nbreakpoint()\n"""\nbreakpoint()\n', ['breakpoint']],
     ['app/m.py', "'''\nbreakpoint()\n'''\n", []],
     ['app/m.py', '"""\nx = \'\'\'\nbreakpoint()\n"""\n', []],
+    ['app/m.py', '"""\nx = \'\'\'\n"""\nbreakpoint()\n', ['breakpoint']],
+    ['src/a.ts', 'const n = 1/"a"*2;\nconsole.log(n);\n', ['console-log']],
     ['app/m.py', 's = "/*"\nbreakpoint()\n', ['breakpoint']],
     ['lib/r.rb', '=begin\nbinding.pry\n=end\nbinding.pry\n', ['debugger']],
     ['lib/r.rb', '=begin\nbinding.pry\n=end\n', []],
@@ -101,6 +108,12 @@ describe('markers and output files', () => {
   test.each(cases)('%s: %j', async (file, content, expected) => {
     expect(await rules(file, content)).toEqual(expected);
   });
+});
+
+test('a marker excuses the added line right below it only, not the next added line further down', async () => {
+  const before = 'a();\nb();\n';
+  const after = '// avp:allow-debug\na();\nconsole.log(x);\nb();\n';
+  expect(validate(await fileEvent('src/a.ts', after, before)).violations).toMatchObject([{ line: 3 }]);
 });
 
 describe("the verdict's words", () => {
