@@ -120,6 +120,8 @@ describe('substitutions', () => {
   });
   test('an unterminated $( keeps what follows it out of the word list (the shell would refuse the line)', () => {
     expect(parseShell('echo $(rm x').pipelines).toEqual(parsed([[words('echo', '$(rm x')]]).pipelines);
+    expect(parseShell("echo $(echo 'x").pipelines).toEqual(parsed([[words('echo', "$(echo 'x")]]).pipelines);
+    expect(parseShell('echo $(echo "x').pipelines).toEqual(parsed([[words('echo', '$(echo "x')]]).pipelines);
   });
 });
 
