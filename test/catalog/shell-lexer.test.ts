@@ -79,6 +79,9 @@ describe('redirections', () => {
     expect(parseShell('>out')).toEqual(parsed([[{ words: [], redirects: [{ op: '>', target: 'out' }] }]]));
     expect(parseShell('2>x echo')).toEqual(parsed([[{ words: ['echo'], redirects: [{ op: '>', target: 'x' }] }]]));
     expect(parseShell('echo >&2 hi')).toEqual(parsed([[words('echo', 'hi')]]));
+    expect(parseShell('echo x >2.txt')).toEqual(
+      parsed([[{ words: ['echo', 'x'], redirects: [{ op: '>', target: '2.txt' }] }]]),
+    );
     expect(parseShell('echo >& f')).toEqual(parsed([[{ words: ['echo'], redirects: [{ op: '>&', target: 'f' }] }]]));
   });
 });
@@ -91,6 +94,8 @@ describe('here-documents and here-strings', () => {
     ["cat <<'Q' | sh\nrm -rf /\nQ\nls", [[{ words: ['cat'], stdin: 'rm -rf /' }, words('sh')], [words('ls')]]],
     ['cat <<A <<B\na1\nA\nb1\nB\nz', [[{ words: ['cat'], stdin: 'a1b1' }], [words('z')]]],
     ['<<E\nbody\nE', [[{ words: [], stdin: 'body' }]]],
+    ['<<<text', [[{ words: [], stdin: 'text' }]]],
+    ['cat <<E\nx\n\tE\nE\nls', [[{ words: ['cat'], stdin: 'x\n\tE' }], [words('ls')]]],
     ['cat <<E\nno end', [[{ words: ['cat'], stdin: 'no end' }]]],
     ['cat <<E\nx\nE\n', [[{ words: ['cat'], stdin: 'x' }]]],
   ];
@@ -114,6 +119,9 @@ describe('substitutions', () => {
     ['echo $(a \\) b) z', [[words('echo', '$(a \\) b)', 'z')]], ['a \\) b']],
     ["echo $(printf ')) ' ) z", [[words('echo', "$(printf ')) ' )", 'z')]], ["printf ')) ' "]],
     ['a $(b $(c) d) e', [[words('a', '$(b $(c) d)', 'e')]], ['b $(c) d']],
+    ['echo $((cd /; rm x) && ls)', [[words('echo', '$((cd /; rm x) && ls)')]], ['(cd /; rm x) && ls']],
+    ['diff <((ls)) x', [[words('diff', '<((ls))', 'x')]], ['(ls)']],
+    ['echo "a"$(id) z', [[words('echo', 'a$(id)', 'z')]], ['id']],
   ];
   test.each(cases)('%j', (src, pipelines, substitutions) => {
     expect(parseShell(src)).toEqual(parsed(pipelines, substitutions));
@@ -158,6 +166,10 @@ describe('unwrap', () => {
     [
       ['echo', 'sudo', 'rm'],
       ['echo', 'sudo', 'rm'],
+    ],
+    [
+      ['nohup', '2to3', 'x.py'],
+      ['2to3', 'x.py'],
     ],
     [['A=1'], []],
     [[], []],
