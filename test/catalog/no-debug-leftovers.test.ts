@@ -78,6 +78,7 @@ describe('block comments, docstrings and =begin blocks across lines', () => {
     ['app/m.py', '"""\nx = \'\'\'\nbreakpoint()\n"""\n', []],
     ['app/m.py', '"""\nx = \'\'\'\n"""\nbreakpoint()\n', ['breakpoint']],
     ['src/a.ts', 'const n = 1/"a"*2;\nconsole.log(n);\n', ['console-log']],
+    ['src/a.ts', 'const re = /a*/;\nconsole.log(re);\n', ['console-log']],
     ['app/m.py', 's = "/*"\nbreakpoint()\n', ['breakpoint']],
     ['lib/r.rb', '=begin\nbinding.pry\n=end\nbinding.pry\n', ['debugger']],
     ['lib/r.rb', '=begin\nbinding.pry\n=end\n', []],
