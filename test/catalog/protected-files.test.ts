@@ -75,6 +75,11 @@ describe('the tool input, when there is no file list', () => {
     expect(denied(input({ command: 'echo x > .env' }))).toEqual(['.env']);
     expect(denied(input({ command: 'echo x' }))).toEqual([]);
   });
+  test("a relative shell write is resolved against the session's cwd, not the project root", () => {
+    mkdirSync(join(root, 'conf'), { recursive: true });
+    expect(denied(input({ command: 'echo x > app.yml' }, join(root, 'conf')))).toEqual(['conf/app.yml']);
+    expect(denied(input({ command: 'echo x > app.yml' }))).toEqual([]);
+  });
   test('a shell write is judged by the file written and by the name used', () => {
     expect(denied(input({ command: 'echo x > link.txt' }))).toEqual(['.env']);
     expect(denied(input({ command: 'echo x > secrets/a' }))).toEqual(['vault/a']);
