@@ -95,6 +95,13 @@ describe('the tool input, when there is no file list', () => {
       expect({ t, denied: denied(input({ command: `cp a ${t}` })) }).toEqual({ t, denied: [] });
     expect(denied(input({ command: 'cp a ~/x/.env' }))).toEqual([join(homedir(), 'x/.env')]);
   });
+  test('options are not files: `--` ends them, valued ones take their value, -t names the directory', () => {
+    const dash = parsePatterns('-secret\nvault/\n.env');
+    expect(denied(input({ command: 'tee -a -- -secret' }), dash)).toEqual(['-secret']);
+    expect(denied(input({ command: 'tee -secret' }), dash)).toEqual([]);
+    expect(denied(input({ command: 'truncate -r .env notes.txt' }))).toEqual([]);
+    expect(denied(input({ command: 'cp -t vault a' }))).toEqual(['vault/a']);
+  });
   test('a copy into an existing directory writes the file of the same name there; `-` is stdin, an operand', () => {
     expect(denied(input({ command: 'cp /tmp/x/.env vault' }))).toEqual(['vault/.env']);
     expect(denied(input({ command: 'cp /tmp/x/.env notadir' }))).toEqual([]);
