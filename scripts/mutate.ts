@@ -88,6 +88,8 @@ async function testOnce(dir: string, t: MutationTarget, timeoutMs: number) {
   const started = performance.now();
   const tier = async (tests: string[]) => {
     const r = await run([BUN, 'test', '--bail', '--timeout', '120000', ...tests], dir, timeoutMs);
+    // 126/127: bun could not be started (node_modules being reinstalled): no test ran, so nothing was killed.
+    if (r.code === 126 || r.code === 127) return 'error' as const;
     return r.timedOut ? ('timeout' as const) : r.code === 0 ? ('pass' as const) : ('fail' as const);
   };
   let result: 'pass' | 'fail' | 'timeout' | 'error' = await tier(t.tests);

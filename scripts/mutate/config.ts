@@ -14,7 +14,16 @@ export interface MutationTarget {
   binaryTests?: string[];
 }
 
-const CATALOG_TESTS = ['test/catalog/corpus.test.ts', 'test/catalog/scripts.test.ts'];
+/**
+ * A catalog validator's in-process tests, its exact corpus test first (the cheapest killer). The copies' equality
+ * test (test/catalog/copies.test.ts) is never mapped: it would kill every mutant of a copied file without judging it.
+ */
+const catalogTests = (name: string, ...more: string[]) => [
+  `test/catalog/corpus-${name}.test.ts`,
+  ...more,
+  'test/catalog/scripts.test.ts',
+];
+const scripts = (name: string, ...files: string[]) => files.map((f) => `validators/${name}/scripts/${f}.ts`);
 /** The hook through the binary: verdicts to decisions, and failing closed. */
 const HOOK_TESTS = ['test/integration/hook-fail-closed.test.ts', 'test/integration/hook-verdicts.test.ts'];
 
@@ -50,21 +59,41 @@ export const TARGETS: MutationTarget[] = [
     tests: ['test/unit/runner/run.test.ts'],
     binaryTests: HOOK_TESTS,
   },
+  // no-secrets-before carries no-secrets' scripts byte for byte, and no-debug-leftovers its added-lines.ts;
+  // protected-files the lexer of dangerous-commands (shell.ts): each is mutated once, where the tests are.
   {
     name: 'no-secrets',
-    files: ['validators/no-secrets/scripts/check.ts', 'validators/no-secrets/scripts/rules.ts'],
-    tests: CATALOG_TESTS,
+    files: scripts('no-secrets', 'check', 'rules', 'providers', 'scan', 'gitleaks', 'shell', 'added-lines'),
+    tests: catalogTests('no-secrets', 'test/catalog/no-secrets.test.ts'),
   },
   {
     name: 'dangerous-commands',
-    files: ['validators/dangerous-commands/scripts/check.ts', 'validators/dangerous-commands/scripts/shell.ts'],
-    tests: CATALOG_TESTS,
+    files: scripts('dangerous-commands', 'check', 'context', 'files', 'git', 'infra', 'paths', 'remote'),
+    tests: catalogTests('dangerous-commands', 'test/catalog/commands-files.test.ts'),
   },
-  { name: 'no-debug-leftovers', files: ['validators/no-debug-leftovers/scripts/check.ts'], tests: CATALOG_TESTS },
+  {
+    name: 'shell lexer (dangerous-commands, protected-files)',
+    files: scripts('dangerous-commands', 'shell'),
+    tests: catalogTests(
+      'dangerous-commands',
+      'test/catalog/shell-lexer.test.ts',
+      'test/catalog/commands-files.test.ts',
+    ),
+  },
+  {
+    name: 'no-debug-leftovers',
+    files: scripts('no-debug-leftovers', 'check'),
+    tests: catalogTests('no-debug-leftovers', 'test/catalog/no-debug-leftovers.test.ts'),
+  },
   {
     name: 'protected-files',
-    files: ['validators/protected-files/scripts/check.ts'],
-    tests: [...CATALOG_TESTS, 'test/catalog/protected-globs.test.ts'],
+    files: scripts('protected-files', 'check', 'writes'),
+    tests: catalogTests(
+      'protected-files',
+      'test/catalog/protected-files.test.ts',
+      'test/catalog/protected-globs.test.ts',
+      'test/catalog/commands-files.test.ts',
+    ),
   },
   {
     name: 'archive checks',

@@ -103,11 +103,3 @@ describe('protected-files: [credentials] entries', () => {
     expect(list[1]!.credentials).toBe(false);
   });
 });
-
-test('the shell lexer is the same file in both validators that carry a copy', async () => {
-  const root = join(import.meta.dir, '../../validators');
-  const [a, b] = await Promise.all(
-    ['dangerous-commands', 'protected-files'].map((v) => Bun.file(join(root, v, 'scripts/shell.ts')).text()),
-  );
-  expect(b).toBe(a!);
-});

@@ -93,48 +93,59 @@ export function preWriteEvent(path: string, tool = 'Write'): HookEvent {
   };
 }
 
-/** The labelled events of each deterministic validator. */
-export async function corpus(): Promise<Record<string, LabelledEvent[]>> {
-  const files = async (
-    cs: Array<{
-      id: string;
-      expect: 'flag' | 'pass';
-      rule?: string;
-      category?: string;
-      file: string;
-      content: string;
-      before?: string;
-    }>,
-  ) =>
-    Promise.all(
-      cs.map(async (c) => ({
-        id: c.id,
-        expect: c.expect,
-        rule: c.rule,
-        category: categoryOf(c),
-        event: await fileEvent(c.file, c.content, c.before),
-      })),
-    );
-  return {
-    'no-secrets': [
-      ...(await files(secretCases)),
-      ...(await files(secretHeldOut)).map((c) => ({ ...c, heldOut: true })),
-    ],
-    'no-debug-leftovers': await files(debugCases),
-    'dangerous-commands': commandCases.map((c) => ({
+type FileCase = { id: string; expect: 'flag' | 'pass'; rule?: string; category?: string } & {
+  file: string;
+  content: string;
+  before?: string;
+};
+
+const fileCases = (cs: FileCase[]) =>
+  Promise.all(
+    cs.map(async (c) => ({
+      id: c.id,
+      expect: c.expect,
+      rule: c.rule,
+      category: categoryOf(c),
+      event: await fileEvent(c.file, c.content, c.before),
+    })),
+  );
+
+/** Each deterministic validator's labelled events, built only when asked for (a diff per file case costs). */
+const BUILDERS: Record<string, () => Promise<LabelledEvent[]>> = {
+  'no-secrets': async () => [
+    ...(await fileCases(secretCases)),
+    ...(await fileCases(secretHeldOut)).map((c) => ({ ...c, heldOut: true })),
+  ],
+  'no-debug-leftovers': () => fileCases(debugCases),
+  'dangerous-commands': async () =>
+    commandCases.map((c) => ({
       id: c.id,
       expect: c.expect,
       rule: c.rule,
       category: categoryOf(c),
       event: bashEvent(c.command),
     })),
-    'protected-files': pathCases.map((c) => ({
+  'protected-files': async () =>
+    pathCases.map((c) => ({
       id: c.id,
       expect: c.expect,
       category: categoryOf(c),
       event: c.command ? bashEvent(c.command, PROJECT) : preWriteEvent(c.path, c.tool),
     })),
-  };
+};
+
+/** The labelled events of one deterministic validator. */
+export function corpusOf(validator: string): Promise<LabelledEvent[]> {
+  const build = BUILDERS[validator];
+  if (!build) throw new Error(`no labelled corpus for ${validator}`);
+  return build();
+}
+
+/** The labelled events of each deterministic validator. */
+export async function corpus(): Promise<Record<string, LabelledEvent[]>> {
+  const out: Record<string, LabelledEvent[]> = {};
+  for (const name of Object.keys(BUILDERS)) out[name] = await corpusOf(name);
+  return out;
 }
 
 export interface Score {

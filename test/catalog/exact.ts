@@ -4,7 +4,8 @@
  * must still come out wrong. Shared by the in-process corpus test and the one through the compiled binary.
  */
 import { knownMisses } from '../fixtures/catalog/known-misses.ts';
-import { type LabelledEvent, loadValidate } from './corpus.ts';
+import { expect, test } from 'bun:test';
+import { corpusOf, type LabelledEvent, loadValidate } from './corpus.ts';
 
 export interface Outcome {
   id: string;
@@ -54,4 +55,16 @@ export async function outcomes(validator: string, events: LabelledEvent[]): Prom
     out.push({ id: c.id, expect: c.expect, rule: c.rule, flagged: !verdict.passed, rules });
   }
   return out;
+}
+
+/** The exact corpus test of one validator (test/catalog/corpus-<name>.test.ts). */
+export function exactCorpusTest(validator: string): void {
+  test(`${validator}: every corpus case comes out as labelled, each positive under its rule, except the known misses`, async () => {
+    const events = await corpusOf(validator);
+    expect(mismatches(validator, await outcomes(validator, events))).toEqual({
+      unexpected: [],
+      nowCorrect: [],
+      unknownIds: [],
+    });
+  });
 }

@@ -3,7 +3,7 @@
  * writes, what a git commit would commit, the narrow placeholder rule, and the copy that judges before a tool runs.
  */
 import { describe, expect, test } from 'bun:test';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseGitleaks } from '../../validators/no-secrets/scripts/gitleaks.ts';
 import { base62, checksumOk, crc32 } from '../../validators/no-secrets/scripts/providers.ts';
@@ -143,20 +143,6 @@ test("GitHub's and npm's checksum: the last six characters are the base62 CRC32 
   const body = 'Zq8Lm3Xv9Tb2Rw7Np4Yc6Hd1Kf5Gj0';
   expect(checksumOk(body + base62(crc32(body), 6))).toBe(true);
   expect(checksumOk(`${body}AAAAAA`)).toBe(false);
-});
-
-test('no-secrets-before carries the same scripts/ and references/ as no-secrets (one set of rules, two triggers)', () => {
-  const root = join(import.meta.dir, '../../validators');
-  for (const sub of ['scripts', 'references']) {
-    const names = readdirSync(join(root, 'no-secrets', sub)).sort();
-    expect(readdirSync(join(root, 'no-secrets-before', sub)).sort()).toEqual(names);
-    for (const n of names) {
-      const same =
-        readFileSync(join(root, 'no-secrets-before', sub, n), 'utf8') ===
-        readFileSync(join(root, 'no-secrets', sub, n), 'utf8');
-      expect({ n, same }).toEqual({ n, same: true });
-    }
-  }
 });
 
 test('a Write judged at PreToolUse by the before-copy is left to no-secrets where the adapter judges it there too', () => {

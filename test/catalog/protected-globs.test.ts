@@ -2,14 +2,15 @@
  * The protected list's pattern language as docs/catalog.md states it (gitignore-style: `name` at any depth, `dir/` a
  * directory, `a/b` or `/a/b` from the project root, `~/a` in the home directory, `!x` an exception, last match wins,
  * `# reason:` shown to the agent) plus the glob forms (`**`, `*`, `?`, `[…]`, `{a,b}`), each tested both ways, and
- * case folding where the file system folds.
- * Not tested here: an unclosed `[` or `{` in the list makes the glob translation loop forever (a hang no in-process
- * test can time out of); reported to the validator's owners.
+ * case folding where the file system folds. An unclosed `[` or `{` is literal (it once made the glob translation loop
+ * forever: the first test runs the script as a process under a deadline, so that hang fails instead of stalling).
  */
 import { describe, expect, test } from 'bun:test';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parsePatterns, protectedBy } from '../../validators/protected-files/scripts/check.ts';
+import { tempDir } from '../support/run-avp.ts';
 
 const HOME = homedir();
 /** Whether `rel` (project-relative, or absolute outside the project) is protected by `list`. */
@@ -21,6 +22,28 @@ const both = (list: string, yes: string[], no: string[]) => {
   for (const rel of yes) expect({ list, rel, hit: hits(list, rel) }).toEqual({ list, rel, hit: true });
   for (const rel of no) expect({ list, rel, hit: hits(list, rel) }).toEqual({ list, rel, hit: false });
 };
+
+test('an unclosed [ or { in a user list is literal: the script answers within its deadline, judging by it', () => {
+  const dir = tempDir('avp-pf-unclosed-');
+  mkdirSync(join(dir, 'references'));
+  writeFileSync(join(dir, 'references/protected.txt'), '# typos\nkeys[1\nconf{a,b\n');
+  const judge = (rel: string) => {
+    const event = { tool: 'Write', toolInput: { file_path: join('/work/project', rel) }, projectRoot: '/work/project' };
+    const r = Bun.spawnSync(
+      [process.execPath, join(import.meta.dir, '../../validators/protected-files/scripts/check.ts')],
+      {
+        stdin: Buffer.from(JSON.stringify(event)),
+        env: { ...process.env, AVP_VALIDATOR_DIR: dir },
+        timeout: 20_000,
+      },
+    );
+    return { rel, code: r.exitCode, passed: r.exitCode === 0 ? JSON.parse(r.stdout.toString()).passed : undefined };
+  };
+  expect(judge('keys[1')).toEqual({ rel: 'keys[1', code: 0, passed: false });
+  expect(judge('a/conf{a,b')).toEqual({ rel: 'a/conf{a,b', code: 0, passed: false });
+  expect(judge('keys1')).toEqual({ rel: 'keys1', code: 0, passed: true });
+  expect(judge('confa')).toEqual({ rel: 'confa', code: 0, passed: true });
+});
 
 describe('where a pattern applies', () => {
   test('a name matches at any depth, whole names only', () => {
@@ -59,6 +82,14 @@ describe('glob forms', () => {
   test('[…] is one character of a set; {a,b} alternates', () => {
     both('key[0-9].txt', ['key1.txt'], ['keya.txt', 'key10.txt']);
     both('*.{crt,pem}', ['a.crt', 'b.pem'], ['c.key', 'a.crt,pem']);
+  });
+  test('an unclosed [ or { is literal, before and after a closed one, and widens nothing', () => {
+    both('key[1', ['key[1', 'x/key[1'], ['key1', 'key[1x', 'key']);
+    both('a{b,c', ['a{b,c'], ['ab', 'ac', 'a{b']);
+    both('[ab]x[', ['ax[', 'bx['], ['cx[', 'ax']);
+    both('{a,b}x{', ['ax{', 'bx{'], ['ax', 'cx{']);
+    both('x[a-', ['x[a-'], ['xa', 'x-']);
+    both('v]1 w}2', ['v]1 w}2'], ['v1 w2']);
   });
   test('regex characters in a name are literal', () => {
     both('a+b.(x)', ['a+b.(x)'], ['aab.(x)', 'a+bx(x)', 'aaab.x']);

@@ -320,13 +320,6 @@ test("each script loads in the engine's Worker path and answers from validate() 
   }
 });
 
-test('the shared added-lines.ts is the same file in every validator that carries a copy', async () => {
-  const root = join(import.meta.dir, '../../validators');
-  const copies = ['no-secrets', 'no-debug-leftovers'].map((v) => join(root, v, 'scripts/added-lines.ts'));
-  const texts = await Promise.all(copies.map((p) => Bun.file(p).text()));
-  for (const t of texts) expect(t).toBe(texts[0]!);
-});
-
 test('dangerous-commands: `rm -rf *` is judged against the session cwd (Claude Code keeps cd between Bash calls)', () => {
   const ev = (cwd: string, command: string) =>
     ({
@@ -364,3 +357,50 @@ test('no-secrets: a NotebookEdit listed without content is judged from its new_s
   } as HookEvent);
   expect(v.violations).toMatchObject([{ rule: 'openai-key', file: 'analysis.ipynb' }]);
 });
+
+describe('each script run as a process (avp runs it so when it cannot load it in a Worker)', () => {
+  const script = (name: string) => join(import.meta.dir, '../../validators', name, 'scripts/check.ts');
+  const run = (name: string, stdin: string) => {
+    const r = Bun.spawnSync([process.execPath, script(name)], { stdin: Buffer.from(stdin), timeout: 20_000 });
+    return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
+  };
+  const cases: Array<[string, HookEvent]> = [
+    ['no-secrets', { ...bashEventOf(`echo "${GH}" > key.txt`) }],
+    ['dangerous-commands', bashEventOf('rm -rf /')],
+    ['protected-files', { ...bashEventOf('echo x > .env'), cwd: PROJECT }],
+  ];
+  test.each(cases)(
+    '%s prints its verdict as one JSON line, and a bad event on stdin exits 1 naming itself',
+    (name, ev) => {
+      const ok = run(name, JSON.stringify(ev));
+      expect({ code: ok.code, passed: JSON.parse(ok.out).passed, lines: ok.out.trim().split('\n').length }).toEqual({
+        code: 0,
+        passed: false,
+        lines: 1,
+      });
+      const bad = run(name, '{not json');
+      expect({ code: bad.code, out: bad.out }).toEqual({ code: 1, out: '' });
+      expect(bad.err).toStartWith(`${name}: `);
+    },
+  );
+  test('no-debug-leftovers too', async () => {
+    const ok = run('no-debug-leftovers', JSON.stringify(await fileEvent('src/a.ts', 'debugger;\n')));
+    expect({ code: ok.code, passed: JSON.parse(ok.out).passed }).toEqual({ code: 0, passed: false });
+    const bad = run('no-debug-leftovers', '{not json');
+    expect({ code: bad.code, out: bad.out }).toEqual({ code: 1, out: '' });
+    expect(bad.err).toStartWith('no-debug-leftovers: cannot read the event on stdin: ');
+  });
+});
+
+function bashEventOf(command: string): HookEvent {
+  return {
+    event: 'PreToolUse',
+    tool: 'Bash',
+    toolInput: { command },
+    cwd: '/',
+    projectRoot: PROJECT,
+    files: [],
+    raw: {},
+    agent: 'claude',
+  } as unknown as HookEvent;
+}

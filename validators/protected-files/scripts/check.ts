@@ -51,28 +51,31 @@ export interface Pattern {
   credentials?: boolean;
 }
 
-/** Glob → RegExp source: `**` spans directories, `*` and `?` stay within one, `{a,b}` alternates. */
+/**
+ * Glob → RegExp source: `**` spans directories, `*` and `?` stay within one, `{a,b}` alternates, `[…]` is a set.
+ * A `[` or `{` that is never closed is taken literally, as gitignore and fnmatch take it (a typo in a user's list
+ * must neither hang the validator nor widen what it matches).
+ */
 function globSource(glob: string): string {
   let out = '';
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
+    const close = c === '{' ? glob.indexOf('}', i) : c === '[' ? glob.indexOf(']', i) : -1;
     if (glob.startsWith('**/', i)) ((out += '(?:.*/)?'), (i += 2));
     else if (glob.startsWith('**', i)) ((out += '.*'), (i += 1));
     else if (c === '*') out += '[^/]*';
     else if (c === '?') out += '[^/]';
-    else if (c === '{') {
-      const end = glob.indexOf('}', i);
+    else if (c === '{' && close !== -1) {
       out += `(?:${glob
-        .slice(i + 1, end)
+        .slice(i + 1, close)
         .split(',')
         .map(globSource)
         .join('|')})`;
-      i = end;
-    } else if (c === '[') {
-      const end = glob.indexOf(']', i);
-      out += glob.slice(i, end + 1);
-      i = end;
-    } else out += /[.+^$()|\\]/.test(c) ? `\\${c}` : c;
+      i = close;
+    } else if (c === '[' && close !== -1) {
+      out += glob.slice(i, close + 1);
+      i = close;
+    } else out += /[.+^$()|\\[{]/.test(c) ? `\\${c}` : c;
   }
   return out;
 }

@@ -1,0 +1,4 @@
+/** no-secrets on its labelled corpus, in-process and exact (see test/catalog/corpus.test.ts). */
+import { exactCorpusTest } from './exact.ts';
+
+exactCorpusTest('no-secrets');
