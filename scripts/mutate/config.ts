@@ -22,7 +22,11 @@ export const TARGETS: MutationTarget[] = [
   {
     name: 'verdict parsing',
     files: ['src/judges/verdict.ts', 'src/judges/verdict-schema.ts'],
-    tests: ['test/unit/judges/verdict.test.ts', 'test/unit/judges/verdict-edges.test.ts'],
+    tests: [
+      'test/unit/judges/verdict.test.ts',
+      'test/unit/judges/verdict-edges.test.ts',
+      'test/unit/judges/verdict-schema.test.ts',
+    ],
   },
   {
     name: 'aggregation',
