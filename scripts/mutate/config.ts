@@ -51,8 +51,9 @@ export const TARGETS: MutationTarget[] = [
   {
     name: 'fail-closed run',
     files: ['src/runner/run.ts'],
-    tests: ['test/unit/runner/run.test.ts'],
-    binaryTests: HOOK_TESTS,
+    tests: ['test/unit/runner/run-errors.test.ts', 'test/unit/runner/run.test.ts'],
+    // Budgets, cheap-first and batching are driven through the binary with a loopback LLM server.
+    binaryTests: [...HOOK_TESTS, 'test/integration/budget.test.ts', 'test/integration/judges-batch.test.ts'],
   },
   {
     name: 'no-secrets',
@@ -73,7 +74,11 @@ export const TARGETS: MutationTarget[] = [
   {
     name: 'archive checks',
     files: ['src/registry-client/archive.ts', 'src/registry-client/archive-rules.ts'],
-    tests: ['test/unit/registry-client/archive.test.ts'],
+    tests: [
+      'test/unit/registry-client/archive-rules.test.ts',
+      'test/unit/registry-client/archive-edges.test.ts',
+      'test/unit/registry-client/archive.test.ts',
+    ],
   },
   {
     name: 'lockfile',
