@@ -165,6 +165,23 @@ describe('a judge that never answers and ignores its stop signal', () => {
   });
 });
 
+test("a judge that fails with its own error when stopped: the timeout is reported, not the judge's error", async () => {
+  const { run } = await runWith(
+    (r) =>
+      new Promise<never>((_, reject) =>
+        r.signal.addEventListener('abort', () =>
+          reject(new AvpError('judge-http', 'request aborted', { fix: 'check the network' })),
+        ),
+      ),
+    { timeout: 1 },
+  );
+  expect(run.error).toStrictEqual({
+    cause: "timed out after 1 s (the validator's timeout)",
+    fix: `raise "timeout" in the validator's frontmatter, or make its judge faster; ${HINT}`,
+    code: 'judge-timeout',
+  });
+});
+
 test('a validator asked after the budget ran out is not started: an error naming the budget', async () => {
   let asked = false;
   const { run } = await runWith(
