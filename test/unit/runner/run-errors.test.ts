@@ -239,6 +239,22 @@ describe('a judge that answers', () => {
   });
 });
 
+test('an injected judge is asked for each validator: no batch goes to a real backend, even with one configured', async () => {
+  const asked: string[] = [];
+  const judge: Judge = {
+    name: 'test',
+    evaluate: async (r) => (asked.push(r.validator.id), { verdict: PASS, judge: 'test' }),
+  };
+  const llm = [validator('one'), validator('two')];
+  const env = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' };
+  const runs = await runValidators(llm, [], event(), config(), { judgeFor: async () => judge, env });
+  expect(asked.sort()).toEqual(['one', 'two']);
+  expect(runs.map((r) => [r.id, r.status, r.judge])).toEqual([
+    ['one', 'passed', 'test'],
+    ['two', 'passed', 'test'],
+  ]);
+});
+
 test('whenAborted rejects with judge-timeout and the reason, at once for a signal already aborted', async () => {
   const e = await whenAborted(AbortSignal.abort('too slow')).catch((x: unknown) => x);
   expect(e).toBeInstanceOf(AvpError);
