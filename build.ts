@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { compileOptions } from './scripts/build-options.ts';
 import { releaseUrlForBuild } from './scripts/release/release-url.ts';
 
 await import('./scripts/gen-catalog.ts').then((m) => m.writeCatalogModule()); // embed validators/ (the catalog)
@@ -49,25 +50,13 @@ for (const target of targets.length ? targets : [undefined]) {
   const outfile = target
     ? join(outdir, `avp-${target.replace(/^bun-/, '')}${target.includes('windows') ? '.exe' : ''}`)
     : join(outdir, 'avp');
-  const result = await Bun.build({
-    entrypoints: ['src/cli.ts'],
-    minify: true,
-    sourcemap: 'none',
-    bytecode: true,
-    // Split chunks: each command's modules (and the node: built-ins they pull in) load only when that command runs,
-    // so `avp hook` does not pay for registry, server or phase code at startup (measured: ~4x the floor without it).
-    splitting: true,
-    format: 'esm',
+  const result = await Bun.build(
     // An empty string when there is none: src/upgrade/release.ts then asks for --release-url / AVP_RELEASE_URL.
-    define: { AVP_BUILT_RELEASE_URL: JSON.stringify(releaseUrl.url ?? '') },
-    compile: {
-      outfile,
-      ...(target ? { target: target as Bun.Build.CompileTarget } : {}),
-      // A user's stray .env or bunfig.toml in their project must never change how avp behaves.
-      autoloadDotenv: false,
-      autoloadBunfig: false,
-    },
-  } as Parameters<typeof Bun.build>[0]);
+    compileOptions('src/cli.ts', outfile, {
+      target,
+      define: { AVP_BUILT_RELEASE_URL: JSON.stringify(releaseUrl.url ?? '') },
+    }),
+  );
   if (result.success) built.push(outfile);
   else {
     failed.push(target ?? 'host');

@@ -10,17 +10,21 @@
  *
  * Medians over repeated runs; ratios are computed from numbers measured side by side in this run.
  * Run: node_modules/.bin/bun bench/discovery.ts   (builds nothing: run `bun run build.ts` first for the process rows)
+ *   AVP_BENCH_BIN=path   the binary of the process rows (default dist/avp)
+ *   AVP_BENCH_BASE=path  another build (e.g. the previous release) measured in the same interleaved rounds, in CPU time
+ *                        (user + system: steadier than wall time on a busy machine), with the ratio of the two
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { discover } from '../src/validator/discover.ts';
+import { discover, discoveryCachePath } from '../src/validator/discover.ts';
 import { RACY_MS } from '../src/validator/cache.ts';
 import { matchValidators } from '../src/validator/match.ts';
 import type { HookEvent } from '../src/protocol/event.ts';
 
 const SIZES = [10, 100, 500];
-const BIN = resolve(import.meta.dir, '../dist/avp');
+const BIN = resolve(process.env.AVP_BENCH_BIN || resolve(import.meta.dir, '../dist/avp'));
+const BASE = process.env.AVP_BENCH_BASE ? resolve(process.env.AVP_BENCH_BASE) : undefined;
 const root = mkdtempSync(join(tmpdir(), 'avp-bench-discovery-'));
 
 const TRIGGERS = ['PostToolUse', 'PostToolUse', 'PostToolUse', 'PreToolUse', 'Stop'];
@@ -96,8 +100,9 @@ await Bun.sleep(RACY_MS + 200);
 const ms = (x: number) => (x < 1 ? `${(x * 1000).toFixed(0)} µs` : `${x.toFixed(2)} ms`);
 const rows: string[][] = [];
 const proc: string[][] = [];
-const runBin = (args: string[], cwd: string) => {
-  const r = Bun.spawnSync([BIN, ...args], {
+const base: string[][] = [];
+const runBin = (args: string[], cwd: string, bin = BIN) => {
+  const r = Bun.spawnSync([bin, ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: emptyHome, AVP_HOME: join(emptyHome, '.avp') },
     stdout: 'pipe',
@@ -110,8 +115,9 @@ const hasBin = existsSync(BIN);
 
 for (const [i, n] of SIZES.entries()) {
   const projectRoot = projects[i]!;
-  const cache = join(projectRoot, '.avp/cache/discovery.json');
   const env = { AVP_HOME: join(emptyHome, '.avp') };
+  // The parse cache lives under AVP_HOME (outside the project): deleting it makes the next call cold.
+  const cache = discoveryCachePath(resolve(projectRoot, '.avp/validators'), env);
   const run = () => discover({ projectRoot, env });
   const first = await run(); // imports the loader once, writes the cache
   const units = first.validators.length;
@@ -169,23 +175,39 @@ for (const [i, n] of SIZES.entries()) {
     ms(warm + match),
   ]);
   if (hasBin) {
-    // Interleaved rounds (floor, cold, warm) so that machine load hits all three alike.
+    // Interleaved rounds (floor, cold, warm, and the base build's cold and warm) so that machine load hits all alike.
     const floor: number[] = [];
     const pCold: number[] = [];
     const pWarm: number[] = [];
+    const cpu = { cold: [] as number[], warm: [] as number[], baseCold: [] as number[], baseWarm: [] as number[] };
     const clock = (f: () => unknown) => {
       const t = performance.now();
       f();
       return performance.now() - t;
     };
+    const cpuMs = (r: ReturnType<typeof runBin>) => Number(r.resourceUsage.cpuTime.total) / 1000;
     for (let r = 0; r < 7; r++) {
       floor.push(clock(() => runBin(['--version'], projectRoot)));
       rmSync(cache, { force: true });
-      pCold.push(clock(() => runBin(['list', '--json'], projectRoot)));
-      pWarm.push(clock(() => runBin(['list', '--json'], projectRoot)));
+      pCold.push(clock(() => cpu.cold.push(cpuMs(runBin(['list', '--json'], projectRoot)))));
+      pWarm.push(clock(() => cpu.warm.push(cpuMs(runBin(['list', '--json'], projectRoot)))));
+      if (BASE) {
+        rmSync(cache, { force: true });
+        cpu.baseCold.push(cpuMs(runBin(['list', '--json'], projectRoot, BASE)));
+        cpu.baseWarm.push(cpuMs(runBin(['list', '--json'], projectRoot, BASE)));
+      }
     }
     const [f, c, w] = [median(floor), median(pCold), median(pWarm)];
     proc.push([String(n), ms(f), ms(c), ms(w), `${(c / w).toFixed(1)}×`, ms(Math.max(0, w - f))]);
+    if (BASE) {
+      const [cc, cw, bc, bw] = [cpu.cold, cpu.warm, cpu.baseCold, cpu.baseWarm].map(median) as [
+        number,
+        number,
+        number,
+        number,
+      ];
+      base.push([String(n), ms(bc), ms(cc), `${(cc / bc).toFixed(2)}×`, ms(bw), ms(cw), `${(cw / bw).toFixed(2)}×`]);
+    }
   }
 }
 
@@ -221,6 +243,10 @@ if (hasBin) {
     '\nWhole process: dist/avp list --json vs the process floor dist/avp --version (median of interleaved rounds)',
   );
   console.log(table(['validators', 'floor', 'cold', 'warm', 'cold/warm', 'warm - floor'], proc));
+  if (BASE) {
+    console.log(`\nCPU time of dist/avp list --json (median), this build vs ${BASE}, same interleaved rounds`);
+    console.log(table(['validators', 'base cold', 'cold', 'cold ratio', 'base warm', 'warm', 'warm ratio'], base));
+  }
 } else {
   console.log('\n(dist/avp not built: process rows skipped; run `node_modules/.bin/bun run build.ts`)');
 }

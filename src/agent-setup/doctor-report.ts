@@ -40,7 +40,7 @@ export interface DoctorReport {
   };
   /** Every distinct judge (the default first), each checked and, unless `--no-probe`, asked once. */
   judges: DoctorJudge[];
-  hooks: Array<{ agent: string; file: string; events: string[] }>;
+  hooks: Array<{ agent: string; file: string; events: string[]; managed?: boolean }>;
   /** Per agent: installed where, missing events, when avp last ran validators for it. */
   agents: AgentStatus[];
   validators: {
@@ -147,7 +147,8 @@ export async function doctorReport(opts: {
   const { agentStatuses } = await import('./doctor.ts');
   report.agents = await agentStatuses(projectRoot, env, avpEvents);
   for (const a of report.agents) {
-    for (const f of a.files) report.hooks.push({ agent: a.agent, file: f.file, events: f.events });
+    for (const f of a.files)
+      report.hooks.push({ agent: a.agent, file: f.file, events: f.events, ...(f.managed ? { managed: true } : {}) });
     report.problems.push(...a.problems);
   }
   // No hook, nothing is checked: that is broken, whatever else works.
@@ -155,6 +156,8 @@ export async function doctorReport(opts: {
     report.problems.push('no hook installed: no agent calls avp; run `avp init` (or `avp init --agent <name>`)');
   const { hooksOff } = await import('../trust/hook-switches.ts');
   for (const h of report.hooks) {
+    // A managed file's switches are the ones that keep hooks on (`allowManagedHooksOnly` admits its own).
+    if (h.managed) continue;
     const off = hooksOff({ path: h.file });
     if (off) report.problems.push(`${h.file} calls avp, but ${h.agent} may not run it: ${off}`);
   }

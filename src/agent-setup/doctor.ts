@@ -10,6 +10,8 @@ import { errorMessage } from '../errors.ts';
 import { claudeHome } from '../agents/claude/index.ts';
 import { codexHome } from '../agents/codex/index.ts';
 import { installedEvents } from './hook-layouts.ts';
+import { MANAGED_AGENTS } from './managed-agents.ts';
+import { CLAUDE_MANAGED_DROP_IN } from './managed-install.ts';
 import { loadAllAgents } from '../agents/index.ts';
 import { pluginFormat } from '../agents/plugin-source.ts';
 import type { AgentAdapter } from '../agents/types.ts';
@@ -17,8 +19,8 @@ import type { AgentAdapter } from '../agents/types.ts';
 export interface AgentStatus {
   agent: string;
   name: string;
-  /** Settings files that call avp, with the agent's events they cover. */
-  files: Array<{ file: string; events: string[] }>;
+  /** Settings files that call avp, with the agent's events they cover (`managed`: written by `init --managed`). */
+  files: Array<{ file: string; events: string[]; managed?: boolean }>;
   /** The agent's events avp installs for that no file covers (a partial or outdated install). */
   missing: string[];
   /** The newest run-log line for this agent. */
@@ -125,6 +127,26 @@ function outdatedPlugin(a: AgentAdapter, file: string): string | undefined {
     : undefined;
 }
 
+/** The files `avp init --managed` writes avp's hooks into for `agent` that exist on this machine. */
+function managedHookFiles(agent: string): string[] {
+  if (process.platform !== 'linux') return [];
+  const files =
+    agent === 'claude' ? [CLAUDE_MANAGED_DROP_IN] : MANAGED_AGENTS.filter((m) => m.name === agent).map((m) => m.path);
+  return files.filter((f) => existsSync(f));
+}
+
+/** Codex's requirements: the events of its `[[hooks.<Event>]]` tables when they run avp (avp's blocks hold them). */
+function tomlHookEvents(file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  if (!/avp hook --agent codex/.test(text)) return [];
+  return [...new Set([...text.matchAll(/^\[\[hooks\.(\w+)\]\]/gm)].map((m) => m[1]!))];
+}
+
 /** Every agent's install state in this project and for this user. */
 export async function agentStatuses(
   projectRoot: string,
@@ -155,6 +177,13 @@ export async function agentStatuses(
         const stale = outdatedPlugin(a, file);
         if (stale) status.problems.push(stale);
       }
+    }
+    // `sudo avp init --managed`: the agent's system-level file, where the user cannot write.
+    for (const file of managedHookFiles(a.name)) {
+      const events = /\.toml$/.test(file) ? tomlHookEvents(file) : a.install.layout ? installedEvents(a, file) : null;
+      const found = events ?? (await eventsOf(file).catch((e) => ({ error: errorMessage(e) })));
+      if (!Array.isArray(found)) status.problems.push(`${file}: ${found.error}; ${a.displayName} may ignore it`);
+      else if (found.length) status.files.push({ file, events: found, managed: true });
     }
     for (const plugin of pluginHookFiles(a.name, env)) {
       const events = await eventsOf(plugin.file).catch(() => []);

@@ -9,8 +9,8 @@
  * - Claude Code's managed settings drop-in `/etc/claude-code/managed-settings.d/avp.json`: avp's hooks and
  *   `allowManagedHooksOnly`, which project and user settings cannot override (checked in Claude Code 2.1.330).
  *
- * - the system settings of the other agents that have them (managed-agents.ts: Codex, Gemini CLI, Qwen Code); the
- *   rest are named in the summary with the reason.
+ * - the system settings of the other agents that have them (managed-agents.ts: Codex, Copilot CLI, Gemini CLI,
+ *   Qwen Code); the rest are named in the summary with the reason.
  */
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { writeFileSync } from 'node:fs';
@@ -23,6 +23,7 @@ import {
   checkManagedAgent,
   installManagedAgent,
   notCoveredLines,
+  userKeepsLines,
   pickManaged,
   removeManagedAgent,
 } from './managed-agents.ts';
@@ -42,6 +43,8 @@ export interface ManagedResult {
   agents: string[];
   /** `agent: reason` for every agent left out. */
   notCovered: string[];
+  /** `agent: route` for every way the agent still lets its user run without avp's managed hooks. */
+  userKeeps: string[];
 }
 
 function requireRoot(what: string): void {
@@ -154,24 +157,31 @@ export async function initManaged(opts: {
   }
   for (const agent of pick.agents) {
     await installManagedAgent(agent, `${MANAGED_BIN} hook --agent ${agent.name}`, AGENTS_STATE);
-    written.push(agent.path);
+    written.push(agent.path, ...(agent.switchesPath ? [agent.switchesPath] : []));
     agents.push(agent.name);
   }
-  return { written, removed: [], validators, agents, notCovered: notCoveredLines(pick.agents, pick.claude) };
+  return {
+    written,
+    removed: [],
+    validators,
+    agents,
+    notCovered: notCoveredLines(pick.agents, pick.claude),
+    userKeeps: userKeepsLines(pick.agents),
+  };
 }
 
 /**
  * `avp deinit --managed`: removes what `init --managed` wrote (the admin's own policy keys stay). With `agent`, only
  * those agents' entries go, and /etc/avp stays for the others.
  */
-export function deinitManaged(agent?: string): ManagedResult {
+export async function deinitManaged(agent?: string): Promise<ManagedResult> {
   requireRoot('avp deinit --managed');
   const pick = pickManaged(agent);
   const removed: string[] = [];
   const agents: string[] = [];
   for (const a of pick.agents) {
-    if (!removeManagedAgent(a, AGENTS_STATE)) continue;
-    removed.push(a.path);
+    if (!(await removeManagedAgent(a, AGENTS_STATE))) continue;
+    removed.push(a.path, ...(a.switchesPath ? [a.switchesPath] : []));
     agents.push(a.name);
   }
   if (pick.claude && existsSync(CLAUDE_MANAGED_DROP_IN)) {
@@ -179,7 +189,7 @@ export function deinitManaged(agent?: string): ManagedResult {
     removed.push(CLAUDE_MANAGED_DROP_IN);
     agents.push('claude');
   }
-  if (agent !== undefined) return { written: [], removed, validators: [], agents, notCovered: [] };
+  if (agent !== undefined) return { written: [], removed, validators: [], agents, notCovered: [], userKeeps: [] };
   for (const path of [dirname(MANAGED_BIN), MANAGED_VALIDATORS, join(MANAGED_DIR, 'avp-lock.json')]) {
     if (!existsSync(path)) continue;
     rmSync(path, { recursive: true, force: true });
@@ -196,7 +206,7 @@ export function deinitManaged(agent?: string): ManagedResult {
     else rmSync(policyPath, { force: true });
     removed.push(policyPath);
   }
-  return { written: [], removed, validators: [], agents, notCovered: [] };
+  return { written: [], removed, validators: [], agents, notCovered: [], userKeeps: [] };
 }
 
 export function formatManaged(r: ManagedResult): string {
@@ -205,5 +215,6 @@ export function formatManaged(r: ManagedResult): string {
   if (r.agents.length)
     lines.push(`${r.written.length ? 'managed hooks for' : 'managed hooks removed for'}: ${r.agents.join(', ')}`);
   for (const n of r.notCovered) lines.push(`not covered  ${n}`);
+  for (const k of r.userKeeps) lines.push(`user can still  ${k}`);
   return `${lines.join('\n')}\n`;
 }

@@ -29,7 +29,7 @@ export default defineCommand({
     runCommand(async () => {
       if (args.managed) {
         const { deinitManaged, formatManaged } = await import('../agent-setup/managed-install.ts');
-        const r = deinitManaged(args.agent);
+        const r = await deinitManaged(args.agent);
         process.stdout.write(args.json ? `${JSON.stringify(r, null, 2)}\n` : formatManaged(r));
         return;
       }

@@ -5,18 +5,31 @@
  * explicit deny on agents that skip failing hooks).
  * src/cli.ts calls `runHookCommand` directly (no citty) so the no-match path stays a few milliseconds.
  */
+import { writeSync } from 'node:fs';
 import type { CommandDef } from 'citty';
 import { AGENT_NAMES, isAgentName, loadAgent } from '../agents/index.ts';
 import type { AgentAdapter } from '../agents/types.ts';
 
 const USAGE = `usage: avp hook [--agent ${AGENT_NAMES.join('|')}] [--event NAME] [--no-cache]   (reads one hook event as JSON on stdin)`;
 
-/** Writes and waits for the pipe to take it: the process may exit right after. */
-function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
-  return new Promise((resolve) => {
-    if (!text) return resolve();
-    stream.write(text, () => resolve());
-  });
+/**
+ * Writes all of `text` to fd 1 or 2 before returning (the process may exit right after). Through `fs.writeSync`, not
+ * `process.stdout`: setting up Node's stdout stream costs ~2.7 ms of CPU per call (bench/hook-cost.ts's floors). A
+ * non-blocking pipe that is full (EAGAIN) is waited on; a closed one (EPIPE) ends the write.
+ */
+async function write(fd: 1 | 2, text: string): Promise<void> {
+  let bytes = Buffer.from(text, 'utf8');
+  while (bytes.length) {
+    try {
+      bytes = bytes.subarray(writeSync(fd, bytes));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      // The agent stopped reading (closed the pipe): there is no one left to answer.
+      if (code === 'EPIPE') return;
+      if (code !== 'EAGAIN') throw e;
+      await new Promise((r) => setTimeout(r, 1));
+    }
+  }
 }
 
 /**
@@ -50,7 +63,7 @@ async function subagentClaimRefused(): Promise<boolean> {
 export async function runHookCommand(argv: string[]): Promise<number> {
   // Recursion guard first: a judge sub-agent (claude -p …) inherits the project's hooks and would call avp again.
   if (process.env.AVP_SUBAGENT === '1' && !(await subagentClaimRefused())) {
-    await write(process.stdout, '{}\n');
+    await write(1, '{}\n');
     return 0;
   }
   const startedAt = Date.now();
@@ -80,7 +93,7 @@ export async function runHookCommand(argv: string[]): Promise<number> {
       agent !== undefined && !isAgentName(agent)
         ? `unsupported agent "${agent}" (supported: ${AGENT_NAMES.join(', ')})${didYouMean(agent, AGENT_NAMES)}`
         : `unknown ${unknown[0]?.startsWith('-') ? 'flag' : 'argument'} ${unknown[0]} for avp hook${didYouMean(unknown[0] ?? '', ['--agent', '--event', '--no-cache', '--help'])}`;
-    await write(process.stderr, `avp: ${why}\n${USAGE}\n  see \`avp hook --help\`\n`);
+    await write(2, `avp: ${why}\n${USAGE}\n  see \`avp hook --help\`\n`);
     return 2;
   }
   // Whatever happens below, the process ends soon after answering (a judge's stray handle must not hold the agent).
@@ -104,23 +117,30 @@ export async function runHookCommand(argv: string[]): Promise<number> {
     const twoHooks = adapter.name === 'claude' || adapter.name === 'codex';
     if (twoHooks) release = (await import('../hook/duplicate-call.ts')).claimCall(text, process.env);
     if (twoHooks && !release) {
-      await write(process.stdout, '{}\n');
+      await write(1, '{}\n');
       exitSoon(0);
       return 0;
     }
-    if (process.env.AVP_PROFILE === '1')
-      process.stderr.write(`avp profile (ms): stdin read by ${performance.now().toFixed(2)}\n`);
+    if (process.env.AVP_PROFILE === '1') {
+      const cpu = process.cpuUsage();
+      const used = ((cpu.user + cpu.system) / 1000).toFixed(2);
+      void write(2, `avp profile (ms): stdin read by ${performance.now().toFixed(2)} (cpu ${used})\n`);
+    }
     const { answerHook } = await import('../hook/hook.ts');
+    if (process.env.AVP_PROFILE === '1') {
+      const cpu = process.cpuUsage();
+      void write(2, `avp profile (ms): hook path loaded (cpu ${((cpu.user + cpu.system) / 1000).toFixed(2)})\n`);
+    }
     const answer = await answerHook(adapter, input, process.env, startedAt);
-    await write(process.stdout, answer.stdout);
-    if (answer.stderr) await write(process.stderr, answer.stderr);
-    if (answer.notes.length) await write(process.stderr, `${answer.notes.join('\n')}\n`);
+    await write(1, answer.stdout);
+    if (answer.stderr) await write(2, answer.stderr);
+    if (answer.notes.length) await write(2, `${answer.notes.join('\n')}\n`);
     exitSoon(answer.exitCode);
     return answer.exitCode;
   } catch (e) {
     const { AvpError } = await import('../errors.ts');
     const bad = e instanceof AvpError && e.code === 'hook-input';
-    if (!bad && process.env.AVP_DEBUG && e instanceof Error && e.stack) await write(process.stderr, `${e.stack}\n`);
+    if (!bad && process.env.AVP_DEBUG && e instanceof Error && e.stack) await write(2, `${e.stack}\n`);
     // Bad input must not pass silently, and an internal failure must still answer: the agent's own refusal (exit 2
     // with the message on stderr, or a deny/block that names the kill switch).
     const message = bad ? e.describe() : e instanceof Error ? e.message : String(e);
@@ -128,8 +148,8 @@ export async function runHookCommand(argv: string[]): Promise<number> {
       kind: bad ? 'bad-input' : 'internal',
       message,
     });
-    if (answer.stderr) await write(process.stderr, answer.stderr);
-    await write(process.stdout, answer.stdout);
+    if (answer.stderr) await write(2, answer.stderr);
+    await write(1, answer.stdout);
     exitSoon(answer.exitCode);
     return answer.exitCode;
   } finally {

@@ -55,8 +55,8 @@ export default defineCommand({
       type: 'boolean',
       description:
         "As root: install avp where the agent's user cannot write — /etc/avp (binary, validators, policy), Claude " +
-        "Code's managed settings (only managed hooks run), Codex's requirements, Gemini CLI's and Qwen Code's system " +
-        'settings (--agent picks among them); see docs/hook-mode.md',
+        "Code's managed settings (only managed hooks run), Codex's requirements, Copilot CLI's policy hooks, Gemini " +
+        "CLI's and Qwen Code's system settings (--agent picks among them); see docs/hook-mode.md",
     },
     'dry-run': { type: 'boolean', description: 'Show what would change; write nothing' },
     json: { type: 'boolean', description: 'Print what was done as JSON on stdout' },

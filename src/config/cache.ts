@@ -6,7 +6,6 @@
  * configs are always loaded. Files changed in the last 2 s are
  * not cached (coarse timestamps, see validator/cache.ts).
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AvpConfig } from './types.ts';
@@ -25,7 +24,12 @@ const CODE_CONFIG = /\.[cm]?[jt]s$/;
 
 /** `$AVP_HOME/cache/config/<16 hex of sha256(root)>.json`. */
 export function configCachePath(root: string, env: NodeJS.ProcessEnv): string {
-  return join(avpHome(env), 'cache', 'config', `${createHash('sha256').update(root).digest('hex').slice(0, 16)}.json`);
+  return join(
+    avpHome(env),
+    'cache',
+    'config',
+    `${new Bun.CryptoHasher('sha256').update(root).digest('hex').slice(0, 16)}.json`,
+  );
 }
 
 /** The cached layer when every present config file is unchanged since it was stored; else undefined. */

@@ -207,7 +207,8 @@ export function enforcePolicy(config: AvpConfig, policy: ManagedPolicy, env: Nod
     }
   }
   const dir = policy.validatorsDir ? { validatorsDir: policy.validatorsDir } : {};
-  return { ...out, policy: { files: policy.files, required: policy.required, notes, ...dir } };
+  const forbid = policy.forbidDisabling ? { forbidDisabling: true } : {};
+  return { ...out, policy: { files: policy.files, required: policy.required, notes, ...dir, ...forbid } };
 }
 
 /** The validators `policy` requires that discovery found neither as a validator nor as a broken one. */

@@ -87,5 +87,5 @@ export interface AvpConfig {
    * The managed policy in force (see config-managed.ts), when a managed file exists: its files, the validators it
    * requires, and what it refused (a kill switch, a disable, a lowered severity), said to the user.
    */
-  policy?: { files: string[]; required: string[]; notes: string[]; validatorsDir?: string };
+  policy?: { files: string[]; required: string[]; notes: string[]; validatorsDir?: string; forbidDisabling?: boolean };
 }

@@ -9,7 +9,7 @@ import type { Decision } from '../agents/types.ts';
 import { existsSync } from 'node:fs';
 import { toolKindOf, type HookEvent } from '../protocol/event.ts';
 import type { Validator } from '../validator/types.ts';
-import { clip, KILL_SWITCH, MAX_REASON } from '../runner/report-text.ts';
+import { clip, killSwitchShort, killSwitchText, MAX_REASON } from '../runner/report-text.ts';
 import type { Violation } from '../judges/types.ts';
 import { readCarried, updateCarried, type CarriedFinding } from '../session/carried-findings.ts';
 import { sessionDir } from '../session/store.ts';
@@ -44,7 +44,7 @@ function describe(v: Violation, file: string): string {
 }
 
 /** The text of a refusal for carried findings, within the answer's budget (every file and validator named). */
-export function carriedText(entries: CarriedFinding[]): string {
+export function carriedText(entries: CarriedFinding[], managed?: boolean): string {
   const budget = MAX_REASON - 2000;
   const lines: string[] = [];
   let left = 0;
@@ -69,7 +69,7 @@ export function carriedText(entries: CarriedFinding[]): string {
     '',
     `Fix ${files.length === 1 ? files[0] : 'these files'} before going on: an edit of ${files.length === 1 ? 'that file' : 'any of them'} is let through and judged as usual. ` +
       'This call was refused once for these findings; the agent is sent back at its stop until they are fixed.',
-    KILL_SWITCH,
+    killSwitchText(managed),
   );
   return lines.join('\n');
 }
@@ -82,6 +82,7 @@ export async function carriedRefusal(
   event: HookEvent,
   active: Validator[],
   refuse: 'deny' | 'block',
+  managed?: boolean,
 ): Promise<Decision | undefined> {
   const edited = editedPaths(event);
   let raised: CarriedFinding[] = [];
@@ -94,7 +95,7 @@ export async function carriedRefusal(
     return kept.map((e) => (pending.includes(e) ? { ...e, delivered: true } : e));
   });
   if (!raised.length) return undefined;
-  const reason = carriedText(raised);
+  const reason = carriedText(raised, managed);
   const files = [...new Set(raised.map((e) => e.file))];
   const names = [...new Set(raised.map((e) => e.validator))];
   const on = `${event.agentEvent ?? event.event}${event.tool ? ` ${event.agentTool ?? event.tool}` : ''}`;
@@ -102,7 +103,7 @@ export async function carriedRefusal(
   return {
     kind: refuse,
     reason,
-    userMessage: `avp refused ${on}: ${clip(summary, 600)}; the agent must fix it first. AVP_DISABLE=1 turns avp off.`,
+    userMessage: `avp refused ${on}: ${clip(summary, 600)}; the agent must fix it first. ${killSwitchShort(managed)}`,
     avp: {
       passed: false,
       violations: raised.flatMap((e) =>

@@ -16,6 +16,7 @@ import type { HookEvent } from '../protocol/event.ts';
 import {
   clip,
   fairShare,
+  killSwitchShort,
   MAX_SNIPPET,
   type Mode,
   reportText,
@@ -42,6 +43,8 @@ export interface RenderExtra {
   fullReport?: string;
   /** Findings shown in full on an earlier Stop round for the same content: listed briefly as "still failing". */
   repeated?: (v: ShownViolation) => boolean;
+  /** A managed policy forbids the kill switch: the answer must not offer it. */
+  managed?: boolean;
 }
 
 export interface Decided {
@@ -99,7 +102,7 @@ export function decide(
   if (report.outcome === 'PASSED') {
     return { decision: { kind: 'pass', avp, ...(extra.systemMessage ? { userMessage: extra.systemMessage } : {}) } };
   }
-  const text = reportText(event, report, runs, mode, extra.fullReport, extra.repeated);
+  const text = reportText(event, report, runs, mode, extra.fullReport, extra.repeated, extra.managed);
   const reason = text.text;
   if (text.summarised && extra.fullReport) avp.fullReport = extra.fullReport;
   const setup = runs.some((r) => r.status === 'error' && r.error?.setup)
@@ -109,7 +112,7 @@ export function decide(
   const user = [
     extra.systemMessage,
     blocking
-      ? `avp blocked ${name}${tool ? ` ${tool}` : ''}: ${report.summary}.${setup} AVP_DISABLE=1 turns avp off.`
+      ? `avp blocked ${name}${tool ? ` ${tool}` : ''}: ${report.summary}.${setup} ${killSwitchShort(extra.managed)}`
       : reason,
   ]
     .filter(Boolean)

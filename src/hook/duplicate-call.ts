@@ -17,7 +17,6 @@
  * agent's own shell started long before is not a twin. Where the process table cannot say, the claim is not
  * honoured: both answer, which costs a second judgement, never a silenced one.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { avpHome } from '../paths.ts';
@@ -70,7 +69,10 @@ function factsOf(pid: number | 'self'): ProcessFacts | undefined {
       };
     }
     const id = String(pid === 'self' ? process.pid : pid);
-    const out = execFileSync('ps', ['-o', 'ppid=,lstart=,comm=', '-p', id], { encoding: 'utf8', timeout: 2000 });
+    // Bun.spawnSync, not node:child_process: this module loads on every hook call, and that import alone costs CPU.
+    const ps = Bun.spawnSync(['ps', '-o', 'ppid=,lstart=,comm=', '-p', id], { stderr: 'ignore', timeout: 2000 });
+    if (ps.exitCode !== 0) return undefined;
+    const out = ps.stdout.toString();
     const m = /^\s*(\d+)\s+(\S+\s+\S+\s+\d+\s+[\d:]+\s+\d+)\s+(.+?)\s*$/.exec(out);
     if (!m) return undefined;
     const comm = m[3]!.split('/').pop()!.replace(/^-/, '');

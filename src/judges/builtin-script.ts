@@ -64,3 +64,28 @@ export function callWithEnv(validate: Validate, event: unknown, env: Record<stri
     }
   }
 }
+
+/**
+ * `value` as `JSON.parse(JSON.stringify(value))` would give it — what a script process reads from stdin: `toJSON`
+ * applied, `undefined`, functions and symbols dropped from objects (`null` in arrays), non-finite numbers `null` —
+ * but with its strings shared instead of serialized and parsed again. Strings cannot be changed, so the script still
+ * gets objects of its own; a 1 MB Write's text (in the tool input, the file's new contents, its diff, the raw input)
+ * is no longer copied four times over for each in-process script.
+ */
+export function jsonCopy(value: unknown): unknown {
+  const v =
+    value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function'
+      ? (value as { toJSON: () => unknown }).toJSON()
+      : value;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (typeof v === 'bigint') throw new TypeError('JSON cannot represent a BigInt');
+  if (v === null || typeof v !== 'object') return typeof v === 'function' || typeof v === 'symbol' ? undefined : v;
+  if (Array.isArray(v)) return v.map((x) => jsonCopy(x) ?? null);
+  if (v instanceof Number || v instanceof String || v instanceof Boolean) return jsonCopy(v.valueOf());
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    const c = jsonCopy(x);
+    if (c !== undefined) out[k] = c;
+  }
+  return out;
+}

@@ -1,7 +1,7 @@
 /**
- * HTTP for the API judges: one POST through ofetch (loaded lazily — never on the hook fast path), retried with
- * exponential backoff on 429 / 5xx / 529 / dropped connections while the validator's time lasts, honouring
- * `retry-after`. Every failure becomes an AvpError with a `judge-*` code that says what to do.
+ * HTTP for the API judges: one POST through ofetch (loaded lazily — never on the hook fast path), retried by ofetch
+ * with exponential backoff on 429 / 5xx / 529 / dropped connections / streams cut half-way while the validator's time
+ * lasts, honouring `retry-after`. Every failure becomes an AvpError with a `judge-*` code that says what to do.
  */
 import { AvpError } from '../errors.ts';
 
@@ -44,21 +44,6 @@ export function retryAfterMs(headers: Headers | undefined): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 function timeoutError(backend: string, signal: AbortSignal): AvpError {
   const why = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'timeout');
   return new AvpError('judge-timeout', `the ${backend} judge did not answer in time (${why})`, {
@@ -87,91 +72,101 @@ function networkError(e: unknown): boolean {
   );
 }
 
+/** Why a failed attempt failed, and what to say if it was the last. */
+function failure(e: unknown, opts: PostOptions): AvpError | undefined {
+  if (!(e instanceof RetryableError) && !networkError(e)) return undefined;
+  const said = `${(e as Error).message} ${(e as { code?: string }).code ?? ''}`;
+  const refused = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|DNS|Unable to connect|ConnectionRefused/i.test(said);
+  return new AvpError(
+    refused ? 'judge-unreachable' : 'judge-unavailable',
+    refused
+      ? `cannot connect to the ${opts.backend} API at ${new URL(opts.url).origin} (${/ENOTFOUND|EAI_AGAIN|DNS/i.test(said) ? 'host not found' : 'connection refused'})`
+      : `the connection to the ${opts.backend} API broke: ${(e as Error).message}`,
+    {
+      fix: refused
+        ? 'check the base URL (ANTHROPIC_BASE_URL / OPENAI_BASE_URL) and that the server runs'
+        : 'try again; check the network or the server',
+      cause: e,
+    },
+  );
+}
+
+/** The error for a reply of 400 or more; `retry` when another attempt may help. */
+function refusal(reply: HttpReply, opts: PostOptions, attempt: number): { error: AvpError; retry: boolean } {
+  const detail = apiErrorMessage(reply.text);
+  if (reply.status === 401 || reply.status === 403) {
+    const fix =
+      opts.backend === 'anthropic'
+        ? 'set a valid ANTHROPIC_API_KEY'
+        : 'set a valid OPENAI_API_KEY (or none for a local server)';
+    const message = `the ${opts.backend} API refused the credentials (${reply.status} ${detail})`;
+    return { error: new AvpError('judge-auth', message, { fix }), retry: false };
+  }
+  if (!RETRY_STATUS.has(reply.status)) {
+    const message = `the ${opts.backend} API rejected the request (${reply.status} ${detail})`;
+    const fix = 'check `judge.model` and the base URL (`avp doctor`)';
+    return { error: new AvpError('judge-request', message, { fix }), retry: false };
+  }
+  const message = `the ${opts.backend} API is unavailable (${reply.status} ${detail}) after ${attempt} attempt(s)`;
+  const fix = 'try again later, lower `judge.concurrency`, or switch backend (`judge.backend`)';
+  return { error: new AvpError('judge-unavailable', message, { fix }), retry: true };
+}
+
 /**
- * POSTs JSON and returns the reply (any status below 400). `parse` may throw RetryableError (e.g. a stream cut
- * half-way) to get another attempt. Throws AvpError: judge-timeout, judge-unreachable, judge-auth, judge-request
- * (4xx; `status` in the message), judge-unavailable (5xx/429 after retries).
+ * POSTs JSON and returns what `parse` makes of the reply (any status below 400). `parse` may throw RetryableError
+ * (e.g. a stream cut half-way) to get another attempt. Throws AvpError: judge-timeout, judge-unreachable,
+ * judge-auth, judge-request (4xx; `status` in the message), judge-unavailable (5xx/429 after retries).
+ *
+ * The retries are ofetch's (`retry`, `retryStatusCodes`, `retryDelay`). ofetch retries what fails inside its fetch,
+ * so the reply is read and parsed inside the fetch it calls: a stream cut half-way is retried like a refused
+ * connection. Its hooks end the retries early: at once for a reply no retry can change (401, 400), and when the
+ * next wait would end past the validator's deadline.
  */
 export async function postWithRetry<T>(opts: PostOptions, parse: (reply: HttpReply) => T | Promise<T>): Promise<T> {
   const { ofetch } = await import('ofetch');
   const maxAttempts = opts.maxAttempts ?? 5;
   const base = opts.baseDelayMs ?? 400;
-  let last: AvpError | undefined;
-  for (let attempt = 1; ; attempt++) {
+  let attempt = 0;
+  let reply: HttpReply | undefined;
+  let parsed: { value: T } | undefined;
+  let wait = 0;
+  const judged = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    attempt++;
+    const res = await fetch(input, init);
+    reply = { status: res.status, headers: res.headers, text: await res.text() };
+    if (reply.status < 400) parsed = { value: await parse(reply) };
+    return new Response(null, { status: reply.status, headers: res.headers });
+  };
+  /** Another attempt after `hint` (the server's retry-after) or exponential backoff with jitter, else `last`. */
+  const retryOr = (last: AvpError, hint?: number) => {
+    wait = hint ?? Math.min(8000, base * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
+    if (attempt >= maxAttempts || Date.now() + wait >= opts.deadline) throw last;
+  };
+  try {
+    await ofetch.create({}, { fetch: judged as typeof fetch }).raw(opts.url, {
+      method: 'POST',
+      body: JSON.stringify(opts.body),
+      headers: { 'content-type': 'application/json', ...opts.headers },
+      signal: opts.signal,
+      retry: maxAttempts - 1,
+      retryStatusCodes: [...RETRY_STATUS], // a failed fetch counts as 500, which is among them
+      retryDelay: () => wait,
+      onRequestError: ({ error }) => {
+        if (opts.signal.aborted) throw timeoutError(opts.backend, opts.signal);
+        if (error instanceof AvpError) throw error;
+        const last = failure(error, opts);
+        if (!last) throw error;
+        retryOr(last);
+      },
+      onResponseError: () => {
+        const { error, retry } = refusal(reply!, opts, attempt);
+        if (!retry) throw error;
+        retryOr(error, retryAfterMs(reply!.headers));
+      },
+    });
+  } catch (e) {
     if (opts.signal.aborted) throw timeoutError(opts.backend, opts.signal);
-    let reply: HttpReply | undefined;
-    let hint: number | undefined;
-    try {
-      const res = await ofetch.raw(opts.url, {
-        method: 'POST',
-        body: JSON.stringify(opts.body),
-        headers: { 'content-type': 'application/json', ...opts.headers },
-        signal: opts.signal,
-        retry: 0,
-        ignoreResponseError: true,
-        responseType: 'stream',
-      });
-      const text = res._data ? await new Response(res._data as ReadableStream).text() : '';
-      reply = { status: res.status, headers: res.headers, text };
-      if (reply.status < 400) return await parse(reply);
-      const detail = apiErrorMessage(reply.text);
-      if (reply.status === 401 || reply.status === 403) {
-        throw new AvpError(
-          'judge-auth',
-          `the ${opts.backend} API refused the credentials (${reply.status} ${detail})`,
-          {
-            fix:
-              opts.backend === 'anthropic'
-                ? 'set a valid ANTHROPIC_API_KEY'
-                : 'set a valid OPENAI_API_KEY (or none for a local server)',
-          },
-        );
-      }
-      if (!RETRY_STATUS.has(reply.status)) {
-        throw new AvpError(
-          'judge-request',
-          `the ${opts.backend} API rejected the request (${reply.status} ${detail})`,
-          {
-            fix: 'check `judge.model` and the base URL (`avp doctor`)',
-          },
-        );
-      }
-      hint = retryAfterMs(reply.headers);
-      last = new AvpError(
-        'judge-unavailable',
-        `the ${opts.backend} API is unavailable (${reply.status} ${detail}) after ${attempt} attempt(s)`,
-        {
-          fix: 'try again later, lower `judge.concurrency`, or switch backend (`judge.backend`)',
-        },
-      );
-    } catch (e) {
-      if (opts.signal.aborted) throw timeoutError(opts.backend, opts.signal);
-      if (e instanceof AvpError) throw e;
-      if (e instanceof RetryableError || networkError(e)) {
-        const refused = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|DNS|Unable to connect|ConnectionRefused/i.test(
-          `${(e as Error).message} ${(e as { code?: string }).code ?? ''}`,
-        );
-        last = new AvpError(
-          refused ? 'judge-unreachable' : 'judge-unavailable',
-          refused
-            ? `cannot connect to the ${opts.backend} API at ${new URL(opts.url).origin} (${/ENOTFOUND|EAI_AGAIN|DNS/i.test(String((e as Error).message) + String((e as { code?: string }).code)) ? 'host not found' : 'connection refused'})`
-            : `the connection to the ${opts.backend} API broke: ${(e as Error).message}`,
-          {
-            fix: refused
-              ? 'check the base URL (ANTHROPIC_BASE_URL / OPENAI_BASE_URL) and that the server runs'
-              : 'try again; check the network or the server',
-            cause: e,
-          },
-        );
-      } else throw e;
-    }
-    // Backoff: the server's retry-after when given, else exponential with jitter; never past the deadline.
-    const wait = hint ?? Math.min(8000, base * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
-    if (attempt >= maxAttempts || Date.now() + wait >= opts.deadline) throw last!;
-    try {
-      await sleep(wait, opts.signal);
-    } catch {
-      throw timeoutError(opts.backend, opts.signal);
-    }
+    throw e;
   }
+  return parsed!.value;
 }

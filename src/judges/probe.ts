@@ -68,6 +68,7 @@ export function probeBackend(
         const headers: Record<string, string> = env.OPENAI_API_KEY
           ? { authorization: `Bearer ${env.OPENAI_API_KEY}` }
           : {};
+        // The built-in fetch on purpose: one look at the model list, whose failure only means "try a completion".
         const res = await fetch(`${base}/models`, { headers, signal }).catch(() => undefined);
         if (res?.ok) {
           const j = (await res.json().catch(() => ({}))) as { data?: Array<{ id: string }> };

@@ -200,13 +200,13 @@ export async function parseScriptOutput(stdout: string, rule: string, stderrTail
 async function tryBuiltin(req: JudgeRequest): Promise<JudgeResult | undefined> {
   const { validator, event } = req;
   if (!validator.dir || !validator.spec.script || process.env.AVP_SCRIPT_PROCESS === '1') return undefined;
-  const { builtinValidate, callWithEnv } = await import('./builtin-script.ts');
+  const { builtinValidate, callWithEnv, jsonCopy } = await import('./builtin-script.ts');
   const validate = await builtinValidate(validator.dir, validator.spec.script);
   if (!validate) return undefined;
   let value: unknown;
   try {
-    // A JSON round trip gives the script the same plain event a process would read from stdin.
-    value = await callWithEnv(validate, JSON.parse(JSON.stringify(event)), validatorEnv(validator, event.projectRoot));
+    // The same plain event a process would read from stdin (a JSON round trip, its strings shared).
+    value = await callWithEnv(validate, jsonCopy(event), validatorEnv(validator, event.projectRoot));
   } catch (e) {
     throw new AvpError(
       'judge-crash',

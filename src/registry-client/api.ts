@@ -49,8 +49,11 @@ interface Sent {
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 /**
- * A client for the public AVP registry API, over the built-in fetch (no client library: the few calls need exact
- * control of redirects, headers and limits — the token is only ever sent to the registry's own origin).
+ * A client for the public AVP registry API, over the built-in fetch on purpose. ofetch would add its retry and its
+ * one `timeout`, and neither fits: nothing is retried (a publish must not be sent twice; a failed command is run
+ * again by its user), and a request has a silence limit beside its deadline. Redirects are followed by hand (the
+ * token is only ever sent to the registry's own origin, a write never goes elsewhere) and every answer is read as a
+ * stream under a byte cap.
  *
  * Every request has one deadline (AVP_REGISTRY_TIMEOUT seconds, default 60) covering redirects and reading the
  * answer; every answer is read under a size cap, on the wire and after gzip/deflate (RESPONSE_LIMITS).

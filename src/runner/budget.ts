@@ -9,7 +9,6 @@
  * each). Old files are pruned on write (days after DAY_FILES_KEPT days, sessions after SESSION_DAYS_KEPT days idle).
  */
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AvpConfig, SpendLimit } from '../config/types.ts';
 import { avpHome } from '../paths.ts';
@@ -49,7 +48,7 @@ export function localDay(when = new Date()): string {
 export const dayFile = (env: NodeJS.ProcessEnv, when = new Date()) =>
   join(spendDir(env), `day-${localDay(when)}.jsonl`);
 export const sessionFile = (env: NodeJS.ProcessEnv, session: string) =>
-  join(spendDir(env), 'sessions', `${createHash('sha256').update(session).digest('hex').slice(0, 24)}.jsonl`);
+  join(spendDir(env), 'sessions', `${new Bun.CryptoHasher('sha256').update(session).digest('hex').slice(0, 24)}.jsonl`);
 
 /** Every token the provider processed: OpenAI counts cached prompt tokens inside `inputTokens`, Anthropic apart. */
 export function tokensOf(usage: TokenUsage, judge?: string): number {

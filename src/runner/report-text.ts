@@ -14,6 +14,17 @@ import { isEvent } from '../protocol/trigger.ts';
 export const KILL_SWITCH =
   'To turn avp off: AVP_DISABLE=1, or "disabled": true in avp.config.json; to skip one validator, add its name to ' +
   '"disabledValidators" (config changes apply once the user runs `avp accept` in their own terminal).';
+/** Under an administrator's policy that forbids the kill switch, naming AVP_DISABLE would send people the wrong way. */
+export const MANAGED_SWITCH =
+  'avp is required by this machine\'s managed policy: AVP_DISABLE and "disabled" are refused here. To skip a ' +
+  'validator the policy does not require, add its name to "disabledValidators" (applies once the user runs ' +
+  '`avp accept` in their own terminal); the administrator decides the rest.';
+
+/** The closing line of a block: how to get out, as far as this machine allows. */
+export const killSwitchText = (managed?: boolean) => (managed ? MANAGED_SWITCH : KILL_SWITCH);
+/** The same in one clause, for the user's one-line message. */
+export const killSwitchShort = (managed?: boolean) =>
+  managed ? "avp is required by this machine's managed policy." : 'AVP_DISABLE=1 turns avp off.';
 
 /** The text budget (characters). The index of validators and the closing lines are never cut. */
 export const MAX_REASON = 24_000;
@@ -138,6 +149,7 @@ export function reportText(
   mode: Mode,
   fullReport = '.avp/logs/reports/',
   repeated?: (v: ShownViolation) => boolean,
+  managed?: boolean,
 ): ReportText {
   const on = `${event.event}${toolLabel(event) ? ` ${toolLabel(event)}` : ''}`;
   const head = {
@@ -206,7 +218,7 @@ export function reportText(
       );
     if (lines.length) closing.push('', ...lines);
   }
-  closing.push(KILL_SWITCH);
+  closing.push(killSwitchText(managed));
 
   const section = (shown: number[] | undefined, clipped: boolean): string[] => {
     if (!groups.length) return [];

@@ -14,8 +14,8 @@ import { basename, join } from 'node:path';
 import type { FileChange } from '../protocol/event.ts';
 import { changeBetween, readText, recallBlob } from './content.ts';
 import { compareSnapshots, type Entry, type PathChange, type Snapshot } from './fingerprint.ts';
-import { changedSinceCommit, excludesChanged, gitMoved, gitTexts } from './git-state.ts';
-import { underEarlierRules } from './ignore-rules.ts';
+import { changedSinceCommit, excludesChanged, excludesFileOf, gitMoved, gitTexts } from './git-state.ts';
+import { ignoredPaths, ignoresMore, underEarlierRules, type StartRules } from './ignore-rules.ts';
 import { getBlob } from './store.ts';
 
 /** At most this many files get their earlier content from git per comparison (a branch switch can touch all). */
@@ -58,9 +58,6 @@ async function earlierTexts(
   return out;
 }
 
-/** Ignore files' contents at an earlier moment (absolute path → text, null = absent), kept whole with a baseline. */
-export type StartRules = Record<string, string | null>;
-
 /**
  * The changes between `pre` and `post`, at most `maxFiles` of them, never inside `.avp/`. `rules`: the ignore files
  * as they were at `pre` (a turn's baseline keeps them), preferred to what avp can recover of them.
@@ -86,11 +83,22 @@ export async function changesBetween(
     const ignoreFiles = [...new Set([...Object.keys(pre.files), ...Object.keys(post.files), ...moved])].filter(
       (r) => basename(r) === '.gitignore' && (moved.has(r) || !same(pre.files[r], post.files[r])),
     );
-    if (ignoreFiles.length || excludesChanged(git.a, git.b)) {
+    // With the turn's start rules (a Stop), also what git ignores now: a rule hidden from the dirty set shows there.
+    const [ignoredNow, excludesFile] = rules
+      ? await Promise.all([ignoredPaths(root, maxFiles), excludesFileOf(root, git.b.top)])
+      : [undefined, ''];
+    if (
+      ignoreFiles.length ||
+      excludesChanged(git.a, git.b) ||
+      (rules && ignoresMore(rules, ignoredNow, excludesFile))
+    ) {
       const fromGit = new Set(ignoreFiles.filter((r) => !pre.files[r]));
       const earlier = await earlierTexts(dir, root, pre, ignoreFiles, fromGit);
-      for (const rel of ignoreFiles) if (rules && join(root, rel) in rules) earlier.set(rel, rules[join(root, rel)]);
-      view = await underEarlierRules(dir, root, pre, post, earlier, maxFiles, rules);
+      for (const rel of ignoreFiles) {
+        const abs = join(root, rel);
+        if (rules && abs in rules.texts) earlier.set(rel, rules.texts[abs]);
+      }
+      view = await underEarlierRules(dir, root, pre, post, earlier, maxFiles, rules, ignoredNow);
     }
   }
   const changes = new Map<string, PathChange>();

@@ -41,6 +41,17 @@ function globalExcludes(): string {
   return xdg ? join(xdg, 'git', 'ignore') : join(homedir(), '.config', 'git', 'ignore');
 }
 
+/**
+ * The global excludes file git reads in `root`: `core.excludesFile` from any config level (a path relative to the
+ * repository's `top`, as git reads it), else git's default. One git run: taken at a turn's start only, since an agent
+ * can point it elsewhere (`git config core.excludesFile …`) during the turn.
+ */
+export async function excludesFileOf(root: string, top: string): Promise<string> {
+  const r = await git(root, ['config', '--path', '--get', 'core.excludesFile']);
+  const value = r?.code === 0 ? r.out.toString().replace(/\n$/, '') : '';
+  return value ? resolve(top, value) : globalExcludes();
+}
+
 function fingerprintEntry(path: string): [number, number] | null {
   const fp = fingerprintOf(path);
   return fp ? [fp.size, fp.mtime] : null;

@@ -7,11 +7,40 @@
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { readText, recallBlob } from './content.ts';
 import { entryFor, type Snapshot } from './fingerprint.ts';
 import { git } from './git-state.ts';
 import { getBlob } from './store.ts';
+
+/** The ignore rules at a turn's start, kept whole with its baseline. */
+export interface StartRules {
+  /** Ignore files' contents (absolute path → text, null = absent). */
+  texts: Record<string, string | null>;
+  /** The global excludes file git read then (`core.excludesFile`, else git's default); undefined: unknown. */
+  excludesFile?: string;
+  /** What git ignored then (untracked, ignored folders collapsed); undefined: unknown (too many, or no git). */
+  ignored?: string[];
+}
+
+/**
+ * True when a rule the dirty set cannot show may hide a file the turn wrote, so the untracked files must be judged by
+ * the start rules: git ignores a path now that it did not ignore at the turn's start, and either a `.gitignore` is
+ * among them (a rule file that ignores itself — at the root, in a new folder) or `core.excludesFile` points elsewhere
+ * or holds other rules (`excludesFile`: where it points now). Other newly ignored paths (new build output) are
+ * ignored by rules the turn's start had: an ignored folder is matched by a rule outside it, and every rule file
+ * outside is tracked, dirty, an exclude file, or itself listed. Unknown start (or now): true.
+ */
+export function ignoresMore(rules: StartRules, ignoredNow: string[] | undefined, excludesFile: string): boolean {
+  if (!rules.ignored || !ignoredNow) return true;
+  const then = new Set(rules.ignored);
+  const added = ignoredNow.filter((p) => !then.has(p));
+  if (!added.length) return false;
+  if (added.some((p) => basename(p) === '.gitignore')) return true;
+  if (excludesFile !== rules.excludesFile) return true;
+  const text = readText(excludesFile);
+  return text === undefined || text !== (rules.texts[excludesFile] ?? null);
+}
 
 /**
  * What an exclude file held at the earlier snapshot: the copy kept with it (`rules`), else remembered content, '' when
@@ -21,7 +50,7 @@ function earlierExclude(
   dir: string,
   path: string,
   fp: [number, number] | null | undefined,
-  kept: Record<string, string | null> | undefined,
+  kept: StartRules['texts'] | undefined,
 ): string {
   const then = kept?.[path];
   if (then !== undefined) return then ?? '';
@@ -29,6 +58,20 @@ function earlierExclude(
   const blob = fp ? recallBlob(dir, path, { size: fp[0], mtime: fp[1] }) : undefined;
   const text = blob ? getBlob(dir, blob) : readText(path);
   return typeof text === 'string' ? text : '';
+}
+
+/**
+ * What git ignores under `root` (untracked; an ignored folder is one `dir/` entry), never `.avp/`; undefined outside
+ * git or past `max` paths.
+ */
+export async function ignoredPaths(root: string, max: number): Promise<string[] | undefined> {
+  const r = await git(root, ['ls-files', '-z', '-o', '-i', '--exclude-standard', '--directory']);
+  if (!r || r.code !== 0) return undefined;
+  const paths = r.out
+    .toString()
+    .split('\0')
+    .filter((p) => p && !p.startsWith('.avp/'));
+  return paths.length > max ? undefined : paths;
 }
 
 /** Files under a directory (project-relative, `/` separators), at most `max`. */
@@ -76,8 +119,10 @@ export async function underEarlierRules(
   post: Snapshot,
   earlierGitignores: Map<string, string | null | undefined>,
   maxFiles: number,
-  /** The exclude files' contents kept with the earlier snapshot (absolute path → text, null = absent). */
-  kept?: Record<string, string | null>,
+  /** The ignore rules kept with the earlier snapshot (a turn's start). */
+  kept?: StartRules,
+  /** What git ignores now (`ignoredPaths`), when the caller has it already. */
+  ignoredNowKnown?: string[],
 ): Promise<Snapshot> {
   const g = post.git;
   if (!g || !pre.git) return post;
@@ -85,14 +130,16 @@ export async function underEarlierRules(
   try {
     const init = await git(repo, ['init', '-q', '--template=']);
     if (!init || init.code !== 0) return post;
-    const [infoExclude, globalExcl] = Object.keys(g.excludes);
+    const [infoExclude, defaultGlobal] = Object.keys(pre.git.excludes);
+    // The global excludes file of the start: `core.excludesFile` may point elsewhere now.
+    const globalExcl = kept?.excludesFile ?? defaultGlobal!;
     mkdirSync(join(repo, '.git', 'info'), { recursive: true });
     writeFileSync(
       join(repo, '.git', 'info', 'exclude'),
-      earlierExclude(dir, infoExclude!, pre.git.excludes[infoExclude!], kept),
+      earlierExclude(dir, infoExclude!, pre.git.excludes[infoExclude!], kept?.texts),
     );
     const globalFile = join(repo, '.git', 'global-excludes');
-    writeFileSync(globalFile, earlierExclude(dir, globalExcl!, pre.git.excludes[globalExcl!], kept));
+    writeFileSync(globalFile, earlierExclude(dir, globalExcl, pre.git.excludes[globalExcl], kept?.texts));
     // Every .gitignore of the repository as it is now, then the changed ones as they were.
     const listed = await git(root, [
       'ls-files',
@@ -106,6 +153,12 @@ export async function underEarlierRules(
     ]);
     const rules = new Map<string, string | null | undefined>();
     for (const p of listed?.out.toString().split('\0') ?? []) if (p) rules.set(p, readText(join(g.top, p)));
+    // Every `.gitignore` kept at the start as it was then, also one git ignored (a rule file may ignore itself).
+    for (const [abs, text] of Object.entries(kept?.texts ?? {})) {
+      const rel = relative(root, abs);
+      if (basename(abs) === '.gitignore' && !rel.startsWith('..') && !isAbsolute(rel))
+        rules.set(g.prefix + rel.split(sep).join('/'), text);
+    }
     for (const [rel, text] of earlierGitignores) if (text !== undefined) rules.set(g.prefix + rel, text);
     for (const [p, text] of rules) {
       if (typeof text !== 'string') continue;
@@ -114,8 +167,7 @@ export async function underEarlierRules(
     }
     // Ignored now: directories collapsed (`node_modules/` is one line); only those the earlier rules do not ignore are
     // opened, and their files are judged one by one (the earlier rules may ignore some of them).
-    const now = await git(root, ['ls-files', '-z', '-o', '-i', '--exclude-standard', '--directory']);
-    const ignoredNow = (now?.out.toString().split('\0') ?? []).filter((p) => p && !p.startsWith('.avp/'));
+    const ignoredNow = ignoredNowKnown ?? (await ignoredPaths(root, Infinity)) ?? [];
     const dirs = ignoredNow.filter((p) => p.endsWith('/'));
     const hiddenDirs = await ignoredBy(repo, g.prefix, globalFile, dirs);
     const candidates = ignoredNow.filter((p) => !p.endsWith('/'));

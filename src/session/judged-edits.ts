@@ -6,7 +6,6 @@
  * A record is the file's absolute path, a digest of the content the edit produces and the validators (id and content
  * hash) that judged it without blocking. `judged-edits.json`, under the session's lock, the newest MAX_RECORDS kept.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withLock } from '../os/dir-lock.ts';
@@ -25,7 +24,7 @@ interface JudgedEdit {
 
 /** The digest a file's content is recorded under (deleted: a fixed marker). */
 export function contentDigest(content: string | null): string {
-  return createHash('sha256')
+  return new Bun.CryptoHasher('sha256')
     .update(content === null ? '\u0000deleted' : `=${content}`)
     .digest('hex')
     .slice(0, 40);

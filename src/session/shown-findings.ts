@@ -5,7 +5,6 @@
  * Stop loop guard counts rounds as before. Kept per session in `shown-findings.json` (temp + rename; last writer
  * wins, the cost of a lost write being one full re-send), bounded to the newest MAX_KEYS.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HookEvent } from '../protocol/event.ts';
@@ -22,7 +21,7 @@ export function findingKey(v: ShownViolation, event: HookEvent): string | undefi
     ? event.files.filter((f) => f.relPath === v.file || f.path === v.file || f.path.endsWith(`/${v.file}`))
     : event.files;
   if (!files.length || files.some((f) => typeof f.after !== 'string' && f.after !== null)) return undefined;
-  const h = createHash('sha256');
+  const h = new Bun.CryptoHasher('sha256');
   for (const x of [v.validator, v.rule, v.file, v.line, v.message, v.snippet, v.suggestion])
     h.update(`${String(x ?? '')}\0`);
   for (const f of files) h.update(`${f.relPath}\0${f.after === null ? '\u0000deleted' : f.after}\0`);

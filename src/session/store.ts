@@ -23,7 +23,6 @@ import {
   statSync,
   writeSync,
 } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { avpHome } from '../paths.ts';
 import { writeFileAtomic } from '../os/atomic-write.ts';
@@ -70,7 +69,7 @@ export const PRIVATE_FILE = 0o600;
  * the real path hook mode resolved).
  */
 export function stateRoot(projectRoot: string, env: NodeJS.ProcessEnv = process.env): string {
-  const key = createHash('sha256').update(projectRoot).digest('hex').slice(0, 16);
+  const key = new Bun.CryptoHasher('sha256').update(projectRoot).digest('hex').slice(0, 16);
   return join(avpHome(env), 'sessions', key);
 }
 

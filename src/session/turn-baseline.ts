@@ -12,9 +12,11 @@ import { basename, join } from 'node:path';
 import type { AvpConfig } from '../config/types.ts';
 import type { FileChange, HookEvent } from '../protocol/event.ts';
 import { loadSnapshot, maxFiles, saveSnapshot, takeSnapshot } from './bash.ts';
-import { changesBetween, type StartRules } from './compare.ts';
+import { changesBetween } from './compare.ts';
 import { readText } from './content.ts';
 import { snapshot, type Snapshot } from './fingerprint.ts';
+import { excludesFileOf } from './git-state.ts';
+import { ignoredPaths, type StartRules } from './ignore-rules.ts';
 import { PRIVATE_DIR, PRIVATE_FILE, readRecords, writeAtomic, type SessionRecord } from './store.ts';
 
 const baselinePath = (dir: string) => join(dir, 'turn', 'baseline.json');
@@ -23,37 +25,39 @@ const stoppedPath = (dir: string) => join(dir, 'turn', 'stopped');
 
 /**
  * The ignore rules at the turn's start that git cannot give back later: the exclude files outside the working tree
- * and every `.gitignore` that is dirty or untracked (a clean one is read from the baseline's HEAD). Kept whole with the
+ * (`core.excludesFile` as it points now), every `.gitignore` that is dirty, untracked or ignored (a clean one is read
+ * from the baseline's HEAD), and what git ignores, so a Stop sees any path ignored since. Kept whole with the
  * baseline, because the "last seen" content of a file is replaced by every later snapshot: without this copy, a rule
  * added in one Bash call would be taken for the turn's own and hide a file written in the next.
  */
-export function startRules(root: string, snap: Snapshot): StartRules {
-  const rules: StartRules = {};
-  if (!snap.git) return rules;
-  for (const [abs, fp] of Object.entries(snap.git.excludes)) {
-    const text = fp === null ? null : readText(abs);
-    if (text !== undefined) rules[abs] = text;
-  }
-  for (const rel of Object.keys(snap.files)) {
-    if (basename(rel) !== '.gitignore') continue;
-    const text = readText(join(root, rel));
-    if (text !== undefined) rules[join(root, rel)] = text;
-  }
-  return rules;
+export async function startRules(root: string, snap: Snapshot, max: number): Promise<StartRules> {
+  const texts: StartRules['texts'] = {};
+  if (!snap.git) return { texts };
+  const [excludesFile, ignored] = await Promise.all([excludesFileOf(root, snap.git.top), ignoredPaths(root, max)]);
+  const keep = (abs: string) => {
+    const text = readText(abs);
+    if (text !== undefined) texts[abs] = text;
+  };
+  for (const abs of [...Object.keys(snap.git.excludes), excludesFile]) keep(abs);
+  for (const rel of [...Object.keys(snap.files), ...(ignored ?? [])])
+    if (basename(rel) === '.gitignore') keep(join(root, rel));
+  return { texts, excludesFile, ...(ignored ? { ignored } : {}) };
 }
 
 /** A new turn: snapshot the project (or use `snap`, just taken) as its baseline, with its ignore rules. */
 export async function beginTurn(dir: string, event: HookEvent, config: AvpConfig, snap?: Snapshot): Promise<void> {
   const base = snap ?? (await takeSnapshot(dir, event, config));
   saveSnapshot(baselinePath(dir), base);
-  writeAtomic(rulesPath(dir), JSON.stringify(startRules(event.projectRoot, base)));
+  writeAtomic(rulesPath(dir), JSON.stringify(await startRules(event.projectRoot, base, maxFiles(config))));
   rmSync(stoppedPath(dir), { force: true });
 }
 
+/** The kept start rules; a file from before `texts` (a plain path → text map) is read as texts only. */
 function loadRules(dir: string): StartRules | undefined {
   try {
     const rules = JSON.parse(readFileSync(rulesPath(dir), 'utf8'));
-    return rules && typeof rules === 'object' && !Array.isArray(rules) ? (rules as StartRules) : undefined;
+    if (!rules || typeof rules !== 'object' || Array.isArray(rules)) return undefined;
+    return rules.texts && typeof rules.texts === 'object' ? (rules as StartRules) : { texts: rules };
   } catch {
     return undefined;
   }

@@ -10,6 +10,7 @@ import { avpHome } from '../paths.ts';
 import { AvpError } from '../errors.ts';
 import { treePath, userHookFiles, userOwnedHookFiles, type TrustScope } from './control-files.ts';
 import { MARKER_NAMES, runningUnderAgent } from './agent-env.ts';
+import { envSwitchLines } from './env-switches.ts';
 import { processOrigin } from './process-origin.ts';
 import { recordTampered } from './record-check.ts';
 import { scopeState, type PendingChange, type ScopeState } from './state.ts';
@@ -119,6 +120,11 @@ function text(path: string): string | undefined {
 /** A unified diff of one pending change against the accepted copy (text files up to 256 KiB). */
 export async function pendingDiff(state: ScopeState, p: PendingChange): Promise<string | undefined> {
   const { createTwoFilesPatch } = await import('diff');
+  // A .env file holds secrets: only its switching lines are shown, never the rest.
+  if (p.file?.kind === 'env')
+    return `lines that switch hooks off now:\n${envSwitchLines(text(p.file.path) ?? '')
+      .map((l) => `  ${l}`)
+      .join('\n')}`;
   if (p.file?.kind === 'hooks') {
     const now = avpHookEntries(text(p.file.path) ?? '');
     return `avp's hook entries now:\n${

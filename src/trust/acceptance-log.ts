@@ -8,7 +8,7 @@
  * record's bytes: a record edited by anything but avp no longer matches its line, and the next hook call says so.
  * An agent with a shell runs as the user and can rewrite both; docs/accepted-state.md says what that leaves open.
  */
-import { closeSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TrustScope } from './control-files.ts';
 
@@ -79,15 +79,43 @@ function parse(line: string): AcceptanceEntry | undefined {
   }
 }
 
-/** The line starting at `offset` (undefined when there is none there, or it is not an acceptance). */
+/** The longest line `entryAt` reads: an acceptance of thousands of files still fits. */
+const MAX_LINE = 256 * 1024;
+
+/**
+ * The line starting at `offset` (undefined when there is none there, or it is not an acceptance). Runs on every hook
+ * call (record-check.ts), for both scopes: it reads the byte before the line and then the line in growing chunks,
+ * never more than the file holds, so a typical call reads a few KB instead of filling a 256 KiB buffer.
+ */
 export function entryAt(dir: string, offset: number): AcceptanceEntry | undefined {
+  let fd: number | undefined;
   try {
-    if (offset > 0 && readRange(logPath(dir), offset - 1, 1) !== '\n') return undefined;
-    const text = readRange(logPath(dir), offset, 256 * 1024);
-    const end = text.indexOf('\n');
-    return end < 0 ? undefined : parse(text.slice(0, end));
+    fd = openSync(logPath(dir), 'r');
+    const size = fstatSync(fd).size;
+    const from = offset > 0 ? offset - 1 : 0;
+    const limit = Math.min(size, offset + MAX_LINE);
+    if (limit <= from) return undefined;
+    let buf = Buffer.allocUnsafe(Math.min(limit - from, 16 * 1024));
+    let have = 0;
+    for (;;) {
+      const n = readSync(fd, buf, have, buf.length - have, from + have);
+      have += n;
+      const text = buf.subarray(0, have);
+      if (offset > 0 && have > 0 && text[0] !== 0x0a) return undefined;
+      const start = offset > 0 ? 1 : 0;
+      const end = text.indexOf(0x0a, start);
+      if (end >= 0) return parse(text.subarray(start, end).toString('utf8'));
+      // No line end yet: read on (doubling) while the file and the limit allow; else there is no whole line here.
+      if (n === 0 || from + have >= limit) return undefined;
+      if (have < buf.length) continue; // a short read: the rest of this chunk first
+      const next = Buffer.allocUnsafe(Math.min(buf.length * 2, limit - from));
+      buf.copy(next, 0, 0, have);
+      buf = next;
+    }
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

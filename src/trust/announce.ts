@@ -7,7 +7,6 @@
  * Per session, `$AVP_HOME/trust/projects/<project>/sessions/<sha of the session id>.json` keeps how far each log was
  * told and which unmatched records were. Hook path cost: two `stat`s of the logs and one small file read.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { entriesBetween, logPath, logSize, type AcceptanceEntry } from './acceptance-log.ts';
@@ -24,7 +23,7 @@ interface Told {
 const KEEP_DAYS = 30;
 
 function sessionFile(projectDir: string, sessionId: string | undefined): string {
-  const id = createHash('sha256')
+  const id = new Bun.CryptoHasher('sha256')
     .update(sessionId ?? '')
     .digest('hex')
     .slice(0, 24);

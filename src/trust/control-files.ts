@@ -24,7 +24,8 @@ export type TrustScope = 'project' | 'user';
 export interface ControlFile {
   key: string;
   path: string;
-  kind: 'file' | 'hooks';
+  /** `env`: a `.env` file the agents read, judged only by its lines that switch hooks off (env-switches.ts). */
+  kind: 'file' | 'hooks' | 'env';
   copy: boolean;
 }
 
@@ -133,6 +134,20 @@ export function userHookFiles(env: NodeJS.ProcessEnv): Array<{ key: string; path
   ];
 }
 
+/**
+ * The `.env` files Qwen Code and Gemini CLI read into their own and their hooks' environment, where a line can switch
+ * every hook off for the next session (env-switches.ts): the project's and the user's. Only their switching lines are
+ * the control part (an ordinary edit is not a change to accept).
+ */
+export function projectEnvFiles(root: string): Array<{ key: string; path: string }> {
+  return ['.env', '.qwen/.env', '.gemini/.env'].map((key) => ({ key, path: join(root, ...key.split('/')) }));
+}
+
+export function userEnvFiles(env: NodeJS.ProcessEnv): Array<{ key: string; path: string }> {
+  const home = env.HOME || homedir();
+  return ['.env', '.qwen/.env', '.gemini/.env'].map((f) => ({ key: `~/${f}`, path: join(home, ...f.split('/')) }));
+}
+
 function isFile(path: string, fs: Listing): boolean {
   const s = fs.stat(path);
   return !!s && s !== 'error' && s.isFile();
@@ -165,6 +180,8 @@ export function projectControlFiles(root: string, fs: Listing = liveListing): Co
   for (const { key, path } of projectOwnedHookFiles(root)) {
     if (isFile(path, fs)) out.push({ key, path, kind: 'file', copy: false });
   }
+  for (const { key, path } of projectEnvFiles(root))
+    if (isFile(path, fs)) out.push({ key, path, kind: 'env', copy: false });
   return out;
 }
 
@@ -184,6 +201,8 @@ export function userControlFiles(env: NodeJS.ProcessEnv, fs: Listing = liveListi
   for (const { key, path } of userOwnedHookFiles(env)) {
     if (isFile(path, fs)) out.push({ key, path, kind: 'file', copy: false });
   }
+  for (const { key, path } of userEnvFiles(env))
+    if (isFile(path, fs)) out.push({ key, path, kind: 'env', copy: false });
   return out;
 }
 

@@ -20,8 +20,9 @@ import {
   userHookFiles,
   userOwnedHookFiles,
 } from './control-files.ts';
+import { addedEnvSwitch, ENV_SWITCH_REFUSAL, isAgentEnvFile } from './env-switches.ts';
 import { describeSwitchChange, hookSwitches } from './hook-switches.ts';
-import { powershellWriteDenial, shellWriteDenial } from './shell-writes.ts';
+import { powershellWriteDenial, shellDenial } from './shell-writes.ts';
 import { avpHookEntries } from './store.ts';
 
 /** Why a file-tool write to `path` is refused, or undefined when it is allowed. */
@@ -82,10 +83,12 @@ export function controlPlaneDenial(event: HookEvent, env: NodeJS.ProcessEnv): st
   const fold = folding();
   const command = event.toolInput?.command;
   if (toolKindOf(event) === 'shell' && typeof command === 'string') {
-    const why =
+    const denied =
       event.agentTool === 'powershell'
-        ? powershellWriteDenial(command)
-        : shellWriteDenial(command, event.cwd, env, controlTable(event.projectRoot, env), fold);
+        ? { why: powershellWriteDenial(command), env: false }
+        : shellDenial(command, event.cwd, env, controlTable(event.projectRoot, env), fold);
+    const why = denied?.why;
+    if (why && denied.env) return `avp refuses this command before it runs: ${why}. ${ENV_SWITCH_REFUSAL}`;
     if (why)
       return (
         `avp refuses this command before it runs: ${why}. Those files decide whether avp checks this agent, and ` +
@@ -119,6 +122,14 @@ export function controlPlaneDenial(event: HookEvent, env: NodeJS.ProcessEnv): st
         `avp refuses this change to ${file.relPath}: it is avp's hook, which only the user changes ` +
         '(`avp init` / `avp deinit` in their own terminal).'
       );
+    }
+    if (isAgentEnvFile(folded)) {
+      // Judged by content: ordinary lines pass, a line that switches the agents' hooks (or avp) off does not.
+      if (file.after === undefined)
+        return `avp refuses this change to ${file.relPath}: its result could not be rebuilt to check it for hook switches.`;
+      const added = addedEnvSwitch(readText(file.path), file.after);
+      if (added) return `avp refuses this change to ${file.relPath}: it sets ${added}. ${ENV_SWITCH_REFUSAL}`;
+      continue;
     }
     const pluginHooks =
       basename(folded) === 'hooks.json' && (plugins ??= pluginRoots(env, fold)).some((r) => inside(folded, r));

@@ -2,7 +2,7 @@
  * avp's own entries in an agent's hook settings, as canonical text: what the accepted state compares for hook
  * settings files (the rest of those files is the agent's and the user's business).
  */
-import { parse } from 'jsonc-parser';
+import { parseJsonc } from './jsonc.ts';
 import { isAvpHookCommand } from './avp-command.ts';
 
 /**
@@ -11,7 +11,7 @@ import { isAvpHookCommand } from './avp-command.ts';
  * one to the other changes nothing here: both places are ones an agent runs.
  */
 export function avpHookEntries(text: string): string {
-  const value = parse(text, [], { allowTrailingComma: true }) as Record<string, unknown> | undefined;
+  const value = parseJsonc(text) as Record<string, unknown> | undefined;
   const rows: string[] = [];
   const object = (v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};

@@ -8,13 +8,19 @@
  * hook view says so when it finds them changed behind avp's back.
  */
 import { readFileSync } from 'node:fs';
-import { parse } from 'jsonc-parser';
+import { parseJsonc } from './jsonc.ts';
 import { isAvpHookCommand } from './avp-command.ts';
 import { avpHookEntries } from './hook-entries.ts';
 
-/** Environment names a settings file may not set: they switch avp off, reroute it, or move what it reads. */
+/**
+ * Environment names a settings file may not set: they switch avp off, reroute it, or move what it reads. Qwen Code
+ * applies its settings' `env` to itself (0.24, checked with the real CLI): `QWEN_CODE_SAFE_MODE` and
+ * `QWEN_CODE_SIMPLE` there switch every hook off, the system settings' too. The `*_SYSTEM_*_PATH` names (which move
+ * the system settings `avp init --managed` writes) and Gemini CLI's folder-trust names are refused as well: a later
+ * version that applies them from `env` must not find them already set.
+ */
 const ENV_SWITCH =
-  /^(?:AVP_\w*|PATH|HOME|XDG_CONFIG_HOME|CLAUDE_CONFIG_DIR|CODEX_HOME|COPILOT_HOME|CLAUDE_PROJECT_DIR)$/;
+  /^(?:AVP_\w*|PATH|HOME|XDG_CONFIG_HOME|CLAUDE_CONFIG_DIR|CODEX_HOME|COPILOT_HOME|CLAUDE_PROJECT_DIR|QWEN_CODE_SAFE_MODE|QWEN_CODE_SIMPLE|(?:QWEN_CODE|GEMINI_CLI)_SYSTEM_(?:SETTINGS|DEFAULTS)_PATH|GEMINI_CLI_TRUST_WORKSPACE|GEMINI_RESTRICTED_MODE)$/;
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -65,7 +71,7 @@ export function hookSwitches(path: string, text: string | null | undefined): str
       .map((l) => l.replace(/#.*/, '').trim())
       .filter((l) => /hook|^\[|^env\b|AVP_/i.test(l))
       .join('\n');
-  return jsonSwitches(parse(text, [], { allowTrailingComma: true })).join('\n');
+  return jsonSwitches(parseJsonc(text)).join('\n');
 }
 
 /** What changed between two switch texts, for a reason (the first row added or removed). */
@@ -81,11 +87,22 @@ export function describeSwitchChange(before: string, after: string): string {
 export function hooksOffReason(path: string, text: string): string | undefined {
   const rows = hookSwitches(path, text).split('\n');
   const off = rows.find((r) =>
-    /(?:^|\.)(?:disableAllHooks|allowManagedHooksOnly)=true$|(?:^|\.)enabled=false$|^env .*\.AVP_(?:DISABLE|SUBAGENT)=(?!0|false|$)|type=(?!command|undefined)|^hooks\s*=\s*false|codex_hooks\s*=\s*false|^enabledPlugins\.avp@\S*=false$/i.test(
+    /(?:^|\.)(?:disableAllHooks|allowManagedHooksOnly)=true$|(?:^|\.)enabled=false$|^env .*\.(?:AVP_(?:DISABLE|SUBAGENT)|QWEN_CODE_SAFE_MODE|QWEN_CODE_SIMPLE)=(?!0|false|$)|type=(?!command|undefined)|^hooks\s*=\s*false|codex_hooks\s*=\s*false|^enabledPlugins\.avp@\S*=false$/i.test(
       r,
     ),
   );
-  return off;
+  return off ?? rows.find(listsAvpHook);
+}
+
+/** A `disabled` list (Gemini CLI's and Qwen Code's `hooksConfig.disabled`) naming avp's hook command: it is skipped. */
+function listsAvpHook(row: string): boolean {
+  const m = /(?:^|\.)disabled=(\[.*\])$/.exec(row);
+  if (!m) return false;
+  try {
+    return (JSON.parse(m[1]!) as unknown[]).some(isAvpHookCommand);
+  } catch {
+    return false;
+  }
 }
 
 /**

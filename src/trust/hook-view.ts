@@ -101,7 +101,10 @@ export function hookTrustView(projectRoot: string, env: NodeJS.ProcessEnv, event
       notices.push(
         `avp: the hooks that call avp were changed outside \`avp init\`: ${off.map((p) => `${p.key} (${p.off})`).join('; ')}. ` +
           'The agent may stop calling avp, so its changes may go unchecked from now on. In your own terminal, run ' +
-          '`avp doctor` to see what is installed and `avp init` to restore the hooks.',
+          '`avp doctor` to see what is installed and `avp init` to restore the hooks' +
+          (off.some((p) => p.file?.kind === 'env')
+            ? '; take the line out of the .env file (or `avp accept` it if you set it yourself).'
+            : '.'),
       );
     if (rest.length)
       notices.push(

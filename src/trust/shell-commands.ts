@@ -14,6 +14,11 @@ export interface Arg {
   exact: boolean;
   /** What sh would see without expansions (for messages and the "names a control path" test). */
   literal: string;
+  /**
+   * Not exact only through variables unset in the agent's environment and set nowhere in the command: what sh makes
+   * of the word then (each unset, or its `${X:-word}` word), one entry per brace or glob result.
+   */
+  sh?: string[];
 }
 
 /** A path a command changes: `arg` resolved against the cwd (`join` adds a source's name to a folder target). */
@@ -21,6 +26,11 @@ export interface Write {
   arg: Arg;
   join?: Arg;
   tree: boolean;
+  /**
+   * A copy of a folder's contents (`cp -r SRC DEST`, `rsync -a SRC/ DEST`): only the names `from` holds land under
+   * the written folder, so the tree it reaches is the source's, not everything under the destination.
+   */
+  from?: Arg;
 }
 
 export interface CommandContext {
@@ -83,11 +93,11 @@ function operands(args: Arg[], valued: RegExp = /^$/): { flags: string[]; ops: A
   return { flags, ops, values };
 }
 
-/** `chown`'s owner operand names the user running the command (`$USER`, `$(id -u)`, `$(whoami)`, their name). */
+/** `chown`'s owner operand names the user running the command (`$USER`, their name or uid; `$(whoami)` expanded). */
 function ownerIsSelf(owner: string): boolean {
   const user = owner.split(/[:.]/)[0]!;
   const self = userInfo();
-  return ['$USER', '${USER}', '$(whoami)', '$(id -u)', '$(id -un)', self.username, String(self.uid)].includes(user);
+  return ['$USER', '${USER}', self.username, String(self.uid)].includes(user);
 }
 
 const has = (flags: string[], short: string, long: string[] = []) =>
@@ -113,8 +123,10 @@ function copyLike(args: Arg[], ctx: CommandContext, valued: RegExp, tree: boolea
   if (!dest) return out;
   if (!targetDir && ops.length === 1) return out; // `ln -s target`: the link is ./name, judged below
   const intoDir = !noDir && (!!targetDir || sources.length > 1 || dest.text.endsWith('/') || ctx.isDir(dest));
-  if (intoDir) for (const s of sources) out.push({ arg: dest, join: s, tree });
-  else out.push({ arg: dest, tree });
+  // A recursive copy (not a move) adds the source's contents to what is there: judged by what the source holds.
+  const from = (s: Arg) => (tree && !moves && ctx.isDir(s) ? { from: s } : {});
+  if (intoDir) for (const s of sources) out.push({ arg: dest, join: s, tree, ...from(s) });
+  else out.push({ arg: dest, tree, ...(sources.length === 1 ? from(sources[0]!) : {}) });
   return out;
 }
 
@@ -142,9 +154,13 @@ export function commandWrites(name: string, args: Arg[], ctx: CommandContext): W
       const local = ops.filter((o) => !/^[^/]*:/.test(o.text));
       const dest = local[local.length - 1];
       if (!dest || local.length < 2) return [];
+      // Without --delete, rsync adds the source's contents: judged by what the source holds.
+      const adds = (s: Arg) => (flags.some((f) => f.startsWith('--del')) || !ctx.isDir(s) ? {} : { from: s });
       const out: Write[] = local
         .slice(0, -1)
-        .map((s) => (s.text.endsWith('/') ? { arg: dest, tree: true } : { arg: dest, join: s, tree: true }));
+        .map((s) =>
+          s.text.endsWith('/') ? { arg: dest, tree: true, ...adds(s) } : { arg: dest, join: s, tree: true, ...adds(s) },
+        );
       if (has(flags, '', ['--remove-source-files']))
         out.push(...local.slice(0, -1).map((s) => ({ arg: s, tree: true })));
       return out;
@@ -177,7 +193,9 @@ export function commandWrites(name: string, args: Arg[], ctx: CommandContext): W
       // A group change, or giving the files to the user who runs the command (`chown -R $USER .`), leaves the
       // owner's access — avp's — as it was.
       if (name === 'chgrp') return [];
-      if (name === 'chown' && ownerIsSelf(ops[0]?.literal ?? '')) return [];
+      const owner = ops[0];
+      if (name === 'chown' && owner && (ownerIsSelf(owner.literal) || (owner.exact && ownerIsSelf(owner.text))))
+        return [];
       // The mode or owner operand names no path of its own, so every operand is judged as one.
       return ops.map((a) => ({ arg: a, tree }));
     }

@@ -9,7 +9,7 @@
 /** One piece of a word: literal text (quoted: no glob), a `$NAME` / `${NAME}` expansion, a command substitution. */
 export type Part =
   | { kind: 'lit'; text: string; quoted: boolean }
-  | { kind: 'var'; name: string }
+  | { kind: 'var'; name: string; fallback?: string }
   | { kind: 'sub'; script: string }
   | { kind: 'tilde'; user: string };
 
@@ -32,7 +32,15 @@ export class ShellSyntaxError extends Error {}
 /** The text of a word with every expansion left out (what a reader of the command sees literally). */
 export function literalText(word: Word): string {
   const shown = (p: Part) =>
-    p.kind === 'lit' ? p.text : p.kind === 'tilde' ? `~${p.user}` : p.kind === 'var' ? `$${p.name || '?'}` : '$(…)';
+    p.kind === 'lit'
+      ? p.text
+      : p.kind === 'tilde'
+        ? `~${p.user}`
+        : p.kind === 'var'
+          ? p.fallback !== undefined
+            ? `\${${p.name}:-${p.fallback}}`
+            : `$${p.name || '?'}`
+          : '$(…)';
   return word.parts.map(shown).join('');
 }
 
@@ -109,7 +117,10 @@ function dollar(s: string, i: number): { part: Part; end: number } {
     const end = s.indexOf('}', i + 2);
     if (end < 0) throw new ShellSyntaxError('unterminated ${');
     const inner = s.slice(i + 2, end);
-    // `${HOME}` is HOME; `${X:-…}`, `${#X}`, `${!X}` … are values the guard cannot know.
+    // `${HOME}` is HOME; `${X:-word}` is X or, unset, the word (kept as text); `${#X}`, `${!X}` … are values the
+    // guard cannot know.
+    const fallback = /^([A-Za-z_]\w*):?-([^{}()`]*)$/.exec(inner);
+    if (fallback) return { part: { kind: 'var', name: fallback[1]!, fallback: fallback[2]! }, end: end + 1 };
     return { part: { kind: 'var', name: /^[A-Za-z_]\w*$/.test(inner) ? inner : '' }, end: end + 1 };
   }
   const name = /^[A-Za-z_]\w*/.exec(s.slice(i + 1));

@@ -9,14 +9,17 @@ import { join } from 'node:path';
 import { liveListing, type Listing } from '../validator/listing.ts';
 import {
   projectControlFiles,
+  projectEnvFiles,
   projectHookFiles,
   projectOwnedHookFiles,
   userControlFiles,
+  userEnvFiles,
   userHookFiles,
   userOwnedHookFiles,
   type ControlFile,
   type TrustScope,
 } from './control-files.ts';
+import { envSwitchLines } from './env-switches.ts';
 import { hooksOff } from './hook-switches.ts';
 import { digest, readRecord, sameFingerprint, statFingerprint, trustDir, type TrustRecord } from './store.ts';
 
@@ -50,6 +53,18 @@ const HOOK_KEYS = new Set(
   ].map((f) => f.key),
 );
 
+/** The keys of the `.env` files the agents read: their deletion removes switches, so it is no change to accept. */
+const ENV_KEYS = new Set([...projectEnvFiles(''), ...userEnvFiles({ HOME: '' })].map((f) => f.key));
+
+/** The first line of a `.env` file that switches hooks off, or undefined. */
+function envSwitch(path: string): string | undefined {
+  try {
+    return envSwitchLines(readFileSync(path, 'utf8'))[0];
+  } catch {
+    return undefined;
+  }
+}
+
 function readVerified(dir: string): Record<string, string> {
   try {
     return JSON.parse(readFileSync(join(dir, 'verified.json'), 'utf8')) as Record<string, string>;
@@ -82,6 +97,25 @@ export function scopeState(
   for (const file of live) {
     seen.add(file.key);
     const accepted = record.files[file.key];
+    if (file.kind === 'env') {
+      // Pending only for a switching line the user has not accepted; an ordinary edit is vouched for by its stat.
+      const fp = statFingerprint(file.path, fs);
+      if (accepted && sameFingerprint(fp, accepted.fp)) continue;
+      verified ??= readVerified(dir);
+      const vouched = `${accepted?.sha ?? '-'}@${fp}`;
+      if (verified[file.key] === vouched) continue;
+      const off = envSwitch(file.path);
+      if (off && digest(file) !== accepted?.sha) {
+        const change = accepted ? 'changed' : 'added';
+        pending.push({ scope, key: file.key, change, file, off: `it now has ${off}` });
+        continue;
+      }
+      if (!fp.startsWith('racy:')) {
+        verified[file.key] = vouched;
+        learned = true;
+      }
+      continue;
+    }
     if (!accepted) {
       // A new settings file can switch every hook off (`disableAllHooks` in `.claude/settings.local.json`).
       const off = file.kind === 'hooks' ? hooksOff(file) : undefined;
@@ -110,7 +144,7 @@ export function scopeState(
     pending.push({ scope, key: file.key, change: 'changed', file, ...(off ? { off } : {}) });
   }
   for (const key of Object.keys(record.files)) {
-    if (seen.has(key)) continue;
+    if (seen.has(key) || ENV_KEYS.has(key)) continue;
     const hooks = HOOK_KEYS.has(key);
     pending.push({ scope, key, change: 'deleted', ...(hooks ? { off: 'the file was removed' } : {}) });
   }

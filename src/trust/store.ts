@@ -4,7 +4,6 @@
  * files (`tree/`) that hook mode runs on while the live files differ. Writes are atomic: a new tree is built beside
  * the old one and swapped in, then the record is replaced, so a crash leaves either state whole.
  */
-import { createHash } from 'node:crypto';
 import {
   chmodSync,
   copyFileSync,
@@ -23,6 +22,7 @@ import { avpHome } from '../paths.ts';
 import { treePath, type ControlFile, type TrustScope } from './control-files.ts';
 import { appendAcceptance, logSize, type AcceptanceEntry } from './acceptance-log.ts';
 import { avpHookEntries } from './hook-entries.ts';
+import { envSwitchLines } from './env-switches.ts';
 import { writeFileAtomic } from '../os/atomic-write.ts';
 import { withLockSync } from '../os/dir-lock.ts';
 
@@ -47,11 +47,15 @@ export interface TrustRecord {
   sha?: string;
 }
 
-/** `$AVP_HOME/trust/projects/<16 hex of sha256(real path)>` or `$AVP_HOME/trust/user`. */
+/**
+ * `$AVP_HOME/trust/projects/<16 hex of sha256(real path)>` or `$AVP_HOME/trust/user`. Hashes on the hook path use
+ * `Bun.CryptoHasher`, not `node:crypto`: loading that module (and the stream modules its Hash is built on) cost
+ * ~2 ms of CPU on every hook call (bench/hook-cost.ts).
+ */
 export function trustDir(scope: TrustScope, base: string, env: NodeJS.ProcessEnv): string {
   const root = join(avpHome(env), 'trust');
   if (scope === 'user') return join(root, 'user');
-  return join(root, 'projects', createHash('sha256').update(realBase(base)).digest('hex').slice(0, 16));
+  return join(root, 'projects', new Bun.CryptoHasher('sha256').update(realBase(base)).digest('hex').slice(0, 16));
 }
 
 /** The real path of a project root (so a symlinked checkout and its target share one record). */
@@ -89,7 +93,10 @@ export function sameFingerprint(live: string, recorded: string): boolean {
   return recorded.split(':').length === 3 && live.slice(0, live.lastIndexOf(':')) === recorded;
 }
 
-/** The digest of a control file: its bytes, or for hook settings only avp's own hook entries (`-` when unreadable). */
+/**
+ * The digest of a control file: its bytes, for hook settings only avp's own hook entries, for a `.env` file only its
+ * lines that switch hooks off (`-` when unreadable).
+ */
 export function digest(file: ControlFile): string {
   let bytes: Buffer;
   try {
@@ -97,11 +104,11 @@ export function digest(file: ControlFile): string {
   } catch {
     return '-';
   }
+  if (file.kind === 'env')
+    return new Bun.CryptoHasher('sha256').update(envSwitchLines(bytes.toString('utf8')).join('\n')).digest('hex');
   if (file.kind === 'hooks')
-    return createHash('sha256')
-      .update(avpHookEntries(bytes.toString('utf8')))
-      .digest('hex');
-  return createHash('sha256').update(bytes).digest('hex');
+    return new Bun.CryptoHasher('sha256').update(avpHookEntries(bytes.toString('utf8'))).digest('hex');
+  return new Bun.CryptoHasher('sha256').update(bytes).digest('hex');
 }
 
 /** The scope's record, or undefined when none was ever accepted (or it is unreadable). */
@@ -110,7 +117,7 @@ export function readRecord(dir: string): TrustRecord | undefined {
     const bytes = readFileSync(join(dir, 'accepted.json'));
     const r = JSON.parse(bytes.toString('utf8')) as TrustRecord;
     if (r?.format !== 1 || !r.files || typeof r.files !== 'object') return undefined;
-    return { ...r, sha: createHash('sha256').update(bytes).digest('hex') };
+    return { ...r, sha: new Bun.CryptoHasher('sha256').update(bytes).digest('hex') };
   } catch {
     return undefined;
   }
@@ -159,7 +166,7 @@ export function writeAccepted(
     };
     for (const f of accept) {
       const fp = statFingerprint(f.path);
-      if (f.kind === 'hooks') {
+      if (f.kind === 'hooks' || f.kind === 'env') {
         const sha = digest(f);
         noteChange(f.key, sha);
         files[f.key] = { sha, fp };
@@ -173,7 +180,7 @@ export function writeAccepted(
       } catch {
         continue; // gone since it was listed (another process replaced it): it stays as it was accepted before
       }
-      const sha = createHash('sha256').update(bytes).digest('hex');
+      const sha = new Bun.CryptoHasher('sha256').update(bytes).digest('hex');
       noteChange(f.key, sha);
       files[f.key] = { sha, fp };
       accepted.set(f.key, f.copy ? { bytes, mode } : undefined);
@@ -224,7 +231,7 @@ export function writeAccepted(
       base: record.base,
       by: accepter.by,
       changes,
-      record: createHash('sha256').update(text).digest('hex'),
+      record: new Bun.CryptoHasher('sha256').update(text).digest('hex'),
       origin: accepter.origin,
     });
     writePrivate(join(dir, 'accepted.json'), text);

@@ -99,6 +99,8 @@ export function releaseVersion(text: string, from: string): string {
 export async function download(url: string, limit: number, timeoutMs: number): Promise<Uint8Array> {
   let res: Response;
   try {
+    // The built-in fetch on purpose: ofetch would add a retry and a timeout, and here nothing is retried (the user runs
+    // `avp upgrade` again) while one deadline covers the whole download, read as a stream under a byte cap.
     res = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(timeoutMs) });
   } catch (e) {
     throw new AvpError('upgrade-download', `could not download ${url}: ${(e as Error).message}`, {

@@ -5,7 +5,6 @@
  * Runs on every hook call. The warm path only walks the folders, stats files and reads the parse cache; the loader
  * (gray-matter, valibot) is imported only when a unit is new or changed.
  */
-import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { avpHome, projectValidatorsDir, userValidatorsDir } from '../paths.ts';
 import { entryValid, makeEntry, readCache, writeCache, type CacheFile } from './cache.ts';
@@ -43,7 +42,7 @@ export interface DiscoverOptions {
  * project on purpose: a cache the agent could write would let it replace what a validator says.
  */
 export function discoveryCachePath(dir: string, env: NodeJS.ProcessEnv): string {
-  const key = createHash('sha256').update(dir).digest('hex').slice(0, 16);
+  const key = new Bun.CryptoHasher('sha256').update(dir).digest('hex').slice(0, 16);
   return join(avpHome(env), 'cache', 'discovery', `${key}.json`);
 }
 

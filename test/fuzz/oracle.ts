@@ -44,6 +44,19 @@ export function parseStdin(stdin: string): { ok: true; value: unknown } | { ok: 
   }
 }
 
+/** How many levels of objects and arrays a JSON value nests (a scalar: 0), counted without recursion. */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const todo: Array<[unknown, number]> = [[value, 1]];
+  while (todo.length) {
+    const [v, d] = todo.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    deepest = Math.max(deepest, d);
+    for (const child of Object.values(v)) todo.push([child, d + 1]);
+  }
+  return deepest;
+}
+
 /**
  * The project root avp must use: CLAUDE_PROJECT_DIR, else — for a cwd inside the fuzz project, which holds `.git` —
  * the fuzz project; undefined when the cwd is elsewhere (no claim is made then).
@@ -74,6 +87,8 @@ function fileToolOutcome(e: Record<string, unknown>, runnerCwd: string, env: Rec
 export function expect(stdin: string, env: Record<string, string>, runnerCwd: string, l: FuzzLayout): Expectation {
   const parsed = parseStdin(stdin);
   if (!parsed.ok || !isObject(parsed.value)) return { shape: 'not-event', outcome: 'any' };
+  // docs/hook-mode.md: the input nests at most 512 levels (the event object is the first).
+  if (depthOf(parsed.value) > 512) return { shape: 'not-event', outcome: 'any' };
   const e = parsed.value;
   const name = e.hook_event_name;
   if (typeof name !== 'string' || !EVENT_NAME.test(name)) return { shape: 'not-event', outcome: 'any' };

@@ -66,8 +66,11 @@ export function text(r: Rng, huge = true): string {
   }
 }
 
-/** Nested arrays/objects of a given depth (deep enough to stress recursive code, bounded for speed). */
-export function nested(r: Rng, depth = r.pick([3, 50, 2000])): unknown {
+/**
+ * Nested arrays/objects of a given depth: deep enough to stress recursive code just under avp's bound of 512 levels
+ * (500), and past it (2000: refused as not an event).
+ */
+export function nested(r: Rng, depth = r.pick([3, 50, 500, 2000])): unknown {
   let v: unknown = r.pick([1, 'leaf', null, true]);
   for (let i = 0; i < depth; i++) v = r.chance(0.5) ? [v] : { k: v };
   return v;

@@ -228,4 +228,26 @@ describe('hostile inputs cannot stall the hook', () => {
     const fine = await p.hook(event(p, 'PostToolUse', 'Bash', { command: 'true' }, { cwd: join(p.root, 'a/b/c/d') }));
     expect(fine.code).toBe(0);
   });
+
+  /** A Bash call whose tool_input carries an array nested `levels` deep (written as text: stringify would recurse). */
+  const nested = (p: Project, levels: number) => {
+    const head = JSON.stringify(event(p, 'PreToolUse', 'Bash', { command: 'ls' })).slice(0, -2);
+    return `${head},"deep":${'['.repeat(levels)}${']'.repeat(levels)}}}\n`;
+  };
+
+  test('stdin nested a million levels deep is refused before any validator sees it', async () => {
+    const p = project();
+    cpSync(join(CATALOG, 'dangerous-commands'), join(p.root, '.avp/validators/dangerous-commands'), {
+      recursive: true,
+    });
+    const r = await p.hook(nested(p, 1_000_000));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('nests deeper than 512 levels');
+    expect(r.stderr).not.toContain('call stack');
+    expect(r.ms).toBeLessThan(15_000);
+    // Just under the bound is an ordinary event: the validator runs and lets `ls` through.
+    const fine = await p.hook(nested(p, 500));
+    expect(fine.code, fine.stderr).toBe(0);
+    expect(fine.json.summary).toBe('1 validator passed');
+  });
 });

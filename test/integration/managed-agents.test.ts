@@ -10,50 +10,15 @@
  * Before: `init --managed` wrote only Claude Code's managed settings.
  */
 import { describe, expect, test } from 'bun:test';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'jsonc-parser';
-import { BIN } from './hook-support.ts';
+import { canUnshare, inNamespace, managedSandbox, withSandbox, type Sandbox } from '../support/managed-sandbox.ts';
 
-const isRoot = process.getuid?.() === 0;
-const canUnshare = isRoot && process.platform === 'linux' && Bun.spawnSync(['unshare', '-m', 'true']).exitCode === 0;
 const USER = 'avpmanagedagents';
 
-function setup() {
-  const base = mkdtempSync(join(tmpdir(), 'avp-managed-agents-'));
-  chmodSync(base, 0o755);
-  const etc = join(base, 'etc');
-  cpSync('/etc', etc, { recursive: true, dereference: false, verbatimSymlinks: true });
-  for (const dir of ['gemini-cli', 'qwen-code']) rmSync(join(etc, dir), { recursive: true, force: true });
-  const root = join(base, 'project');
-  const home = join(base, 'home');
-  mkdirSync(join(root, '.git'), { recursive: true });
-  mkdirSync(join(root, 'src'), { recursive: true });
-  mkdirSync(home, { recursive: true });
-  return { base, etc, root, home };
-}
-
-type Env = ReturnType<typeof setup>;
-
-function inNamespace(e: Env, script: string, opts: { asUser?: boolean; stdin?: string } = {}) {
-  const body = opts.asUser
-    ? `exec setpriv --reuid=${USER} --regid=${USER} --init-groups env -i PATH=/usr/bin:/bin HOME=${e.home} ` +
-      `AVP_HOME=${e.home}/.avp sh -c "$SCRIPT"`
-    : 'exec sh -c "$SCRIPT"';
-  const r = Bun.spawnSync(
-    ['unshare', '-m', '--propagation', 'private', 'sh', '-c', `mount --bind "$ETC_COPY" /etc && ${body}`],
-    {
-      cwd: e.root,
-      env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', ETC_COPY: e.etc, SCRIPT: script, AVP: BIN },
-      stdin: opts.stdin === undefined ? 'ignore' : new Blob([opts.stdin]),
-    },
-  );
-  return { code: r.exitCode ?? -1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
-}
-
 /** A key written through the agent's write tool, before it runs, in the agent's own event names. */
-function keyWrite(e: Env, event: string): string {
+function keyWrite(e: Sandbox, event: string): string {
   const file = join(e.root, 'src/k.ts');
   return JSON.stringify({
     session_id: 'ma1',
@@ -72,26 +37,27 @@ const QWEN_ADMIN = '{\n    "disableAllHooks": true,\n    "model": { "name": "qwe
 describe('avp init --managed for Gemini CLI and Qwen Code', () => {
   test.skipIf(!canUnshare)(
     'system settings hold avp, the user cannot change them, deinit gives them back (needs root: skipped otherwise)',
-    () => {
-      const e = setup();
-      try {
-        scenario(e);
-      } finally {
-        rmSync(e.base, { recursive: true, force: true });
-      }
-    },
+    () =>
+      withSandbox(
+        managedSandbox('avp-managed-agents-', { dropFromEtc: ['gemini-cli', 'qwen-code'], projectDirs: ['src'] }),
+        scenario,
+      ),
     180_000,
   );
 });
 
-function systemFile(e: Env, path: string): string {
+function systemFile(e: Sandbox, path: string): string {
   return readFileSync(join(e.etc, path.replace(/^\/etc\//, '')), 'utf8');
 }
 
-function scenario(e: Env) {
+function scenario(e: Sandbox) {
   expect(inNamespace(e, `useradd -M -d ${e.home} ${USER} && chown -R ${USER}: ${e.root} ${e.home}`).code).toBe(0);
   const user = (script: string, stdin?: string) =>
-    inNamespace(e, `cd ${e.root} && ${script}`, { asUser: true, ...(stdin ? { stdin } : {}) });
+    inNamespace(e, `cd ${e.root} && ${script}`, {
+      user: USER,
+      env: { AVP_HOME: `${e.home}/.avp` },
+      ...(stdin ? { stdin } : {}),
+    });
 
   // Gemini: an admin's settings file with comments; avp adds its hooks and hooksConfig.enabled inside it.
   mkdirSync(join(e.etc, 'gemini-cli'), { mode: 0o755 });
@@ -102,6 +68,8 @@ function scenario(e: Env) {
   expect(gemini.stdout).toContain('/etc/gemini-cli/settings.json');
   expect(gemini.stdout).toMatch(/not covered\s+opencode: no system-level config/);
   expect(gemini.stdout).not.toContain('/etc/claude-code');
+  // What Gemini CLI still lets its user do is said, exactly.
+  expect(gemini.stdout).toMatch(/user can still\s+gemini: a hooksConfig\.disabled entry naming/);
   const g = parse(systemFile(e, '/etc/gemini-cli/settings.json')) as any;
   expect(g.general).toEqual({ vimMode: true });
   expect(g.hooksConfig).toEqual({ notifications: false, enabled: true });
@@ -116,8 +84,18 @@ function scenario(e: Env) {
   writeFileSync(join(e.etc, 'qwen-code/settings.json'), QWEN_ADMIN, { mode: 0o644 });
   const qwen = inNamespace(e, '"$AVP" init --managed --agent qwen --no-validators');
   expect(qwen.code).toBe(0);
+  expect(qwen.stdout).toMatch(/user can still\s+qwen: --safe-mode or --bare/);
   const q = parse(systemFile(e, '/etc/qwen-code/settings.json')) as any;
   expect(q.disableAllHooks).toBe(false);
+  // Qwen's defaults kept, and the names that switch its hooks off kept out of a project's .env.
+  expect(q.advanced.excludedEnvVars).toEqual([
+    'DEBUG',
+    'DEBUG_MODE',
+    'QWEN_CODE_SAFE_MODE',
+    'QWEN_CODE_SIMPLE',
+    'QWEN_CODE_SYSTEM_SETTINGS_PATH',
+    'QWEN_CODE_SYSTEM_DEFAULTS_PATH',
+  ]);
   expect(q.model).toEqual({ name: 'qwen3-coder' });
   expect(q.hooks.PreToolUse[0].hooks[0].command).toBe('/etc/avp/bin/avp hook --agent qwen');
   // A second run changes nothing (and must not take avp's own `false` for the admin's value).
@@ -165,6 +143,18 @@ function scenario(e: Env) {
   expect(inNamespace(e, 'stat -c "%U %a" /etc/gemini-cli/settings.json /etc/qwen-code/settings.json').stdout).toBe(
     'root 644\nroot 644\n',
   );
+  // `avp doctor`, as the user, sees the managed hooks (not "no hook installed").
+  const doctor = user('/etc/avp/bin/avp doctor');
+  for (const file of [
+    '/etc/claude-code/managed-settings.d/avp.json',
+    '/etc/codex/requirements.toml',
+    '/etc/gemini-cli/settings.json',
+    '/etc/qwen-code/settings.json',
+    '/etc/github-copilot/policy.d/avp.json',
+  ])
+    expect({ file, listed: doctor.stdout.includes(file) }).toEqual({ file, listed: true });
+  expect(doctor.stdout).not.toContain('no hook installed');
+  expect(doctor.stdout).not.toContain('may not run it');
   expect(inNamespace(e, '"$AVP" deinit --managed').code).toBe(0);
   expect(
     inNamespace(e, 'ls -d /etc/gemini-cli /etc/qwen-code /etc/claude-code/managed-settings.d/avp.json').code,

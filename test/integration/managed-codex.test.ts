@@ -9,14 +9,18 @@
  * Before: `init --managed` wrote nothing for Codex.
  */
 import { describe, expect, test } from 'bun:test';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN } from './hook-support.ts';
 import { AGENT_CLI_BIN } from '../support/agent-clis.ts';
+import {
+  canUnshare,
+  inNamespace,
+  managedSandbox,
+  withSandbox,
+  type MarkedSandbox,
+  type Sandbox,
+} from '../support/managed-sandbox.ts';
 
-const isRoot = process.getuid?.() === 0;
-const canUnshare = isRoot && process.platform === 'linux' && Bun.spawnSync(['unshare', '-m', 'true']).exitCode === 0;
 const USER = 'avpmanagedcodex';
 /** The real Codex CLI (`AVP_CODEX_BIN`, else the one the e2e tests install, else `codex` on PATH). */
 const CODEX =
@@ -25,61 +29,20 @@ const CODEX =
   Bun.which('codex') ||
   '';
 
-function setup() {
-  const base = mkdtempSync(join(tmpdir(), 'avp-managed-codex-'));
-  chmodSync(base, 0o755);
-  const etc = join(base, 'etc');
-  cpSync('/etc', etc, { recursive: true, dereference: false, verbatimSymlinks: true });
-  rmSync(join(etc, 'codex'), { recursive: true, force: true });
-  const root = join(base, 'project');
-  const home = join(base, 'home');
-  mkdirSync(join(root, '.git'), { recursive: true });
-  mkdirSync(home, { recursive: true });
-  return { base, etc, root, home };
-}
-
-type Env = ReturnType<typeof setup>;
-
-function inNamespace(e: Env, script: string, asUser = false) {
-  const body = asUser
-    ? `exec setpriv --reuid=${USER} --regid=${USER} --init-groups env -i PATH=/usr/bin:/bin HOME=${e.home} ` +
-      `sh -c "$SCRIPT"`
-    : 'exec sh -c "$SCRIPT"';
-  const r = Bun.spawnSync(
-    ['unshare', '-m', '--propagation', 'private', 'sh', '-c', `mount --bind "$ETC_COPY" /etc && ${body}`],
-    { cwd: e.root, env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', ETC_COPY: e.etc, SCRIPT: script, AVP: BIN } },
-  );
-  return { code: r.exitCode ?? -1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
-}
-
 const ADMIN =
   '# the admin\'s requirements\nallowed_approval_policies = ["on-request"]\n\n[mcp_servers.docs]\nidentity = { command = "docs-mcp" }';
 
 describe('avp init --managed --agent codex', () => {
   test.skipIf(!canUnshare)(
     'requirements.toml holds avp, the user cannot change it, deinit gives it back (needs root: skipped otherwise)',
-    () => {
-      const e = setup();
-      try {
-        scenario(e);
-      } finally {
-        rmSync(e.base, { recursive: true, force: true });
-      }
-    },
+    () => withSandbox(managedSandbox('avp-managed-codex-', { dropFromEtc: ['codex'] }), scenario),
     120_000,
   );
 
   test.skipIf(!canUnshare || !CODEX)(
     "the real Codex runs the managed hooks, not the user's, with the user's features.hooks = false (needs root and " +
       'AVP_CODEX_BIN or codex on PATH: skipped otherwise)',
-    () => {
-      const e = setup();
-      try {
-        realCodex(e);
-      } finally {
-        rmSync(e.base, { recursive: true, force: true });
-      }
-    },
+    () => withSandbox(managedSandbox('avp-managed-codex-', { dropFromEtc: ['codex'], marks: true }), realCodex),
     120_000,
   );
 });
@@ -89,15 +52,12 @@ describe('avp init --managed --agent codex', () => {
  * what is tested here, not avp's hook), and a user whose config.toml turns hooks off and adds a hook of its own.
  * No model answers (the provider is a closed port): SessionStart and UserPromptSubmit run before the first request.
  */
-function realCodex(e: Env) {
+function realCodex(e: MarkedSandbox) {
   expect(inNamespace(e, '"$AVP" init --managed --agent codex --no-validators').code).toBe(0);
   const req = join(e.etc, 'codex/requirements.toml');
-  const marks = join(e.base, 'marks');
-  mkdirSync(marks, { mode: 0o777 });
-  chmodSync(marks, 0o777);
   writeFileSync(
     req,
-    readFileSync(req, 'utf8').replaceAll('/etc/avp/bin/avp hook --agent codex', `touch ${marks}/managed`),
+    readFileSync(req, 'utf8').replaceAll('/etc/avp/bin/avp hook --agent codex', `touch ${e.marks}/managed`),
   );
   const codexHome = join(e.home, '.codex');
   mkdirSync(codexHome, { recursive: true });
@@ -120,7 +80,7 @@ function realCodex(e: Env) {
       '[[hooks.SessionStart]]',
       '[[hooks.SessionStart.hooks]]',
       'type = "command"',
-      `command = "touch ${marks}/user"`,
+      `command = "touch ${e.marks}/user"`,
       '',
     ].join('\n'),
   );
@@ -129,13 +89,13 @@ function realCodex(e: Env) {
     e,
     `cd ${e.root} && AVP_TEST_KEY=x CODEX_HOME=${codexHome} timeout 15 ${CODEX} exec ` +
       `--dangerously-bypass-hook-trust --skip-git-repo-check --json -C ${e.root} -c features.hooks=false hello`,
-    true,
+    { user: USER },
   );
-  const left = inNamespace(e, `ls ${marks}`).stdout.split('\n').filter(Boolean);
+  const left = inNamespace(e, `ls ${e.marks}`).stdout.split('\n').filter(Boolean);
   expect(left).toEqual(['managed']);
 }
 
-function scenario(e: Env) {
+function scenario(e: Sandbox) {
   const req = join(e.etc, 'codex/requirements.toml');
   expect(inNamespace(e, `useradd -M -d ${e.home} ${USER} && chown -R ${USER}: ${e.root} ${e.home}`).code).toBe(0);
 
@@ -167,7 +127,7 @@ function scenario(e: Env) {
     'rm -f /etc/codex/requirements.toml',
     'mv /etc/codex /tmp/x',
   ])
-    expect({ script, code: inNamespace(e, script, true).code }).not.toEqual({ script, code: 0 });
+    expect({ script, code: inNamespace(e, script, { user: USER }).code }).not.toEqual({ script, code: 0 });
 
   // The administrator undoes it: byte for byte.
   const undo = inNamespace(e, '"$AVP" deinit --managed --agent codex');

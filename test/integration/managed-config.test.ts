@@ -41,6 +41,13 @@ describe('managed config: mandatory validators', () => {
     expect(r.json.systemMessage).toContain(
       `AVP_DISABLE is ignored: the managed policy (${file}) forbids turning avp off`,
     );
+    // The way out the answer offers is one this machine allows: never the kill switch the policy refuses.
+    expect(r.json.reason).toContain("avp is required by this machine's managed policy");
+    expect(r.json.reason).not.toContain('AVP_DISABLE=1');
+    expect(r.json.systemMessage).not.toContain('AVP_DISABLE=1 turns avp off');
+    const q = keyProject();
+    const free = await q.hook(q.fixture(WRITE));
+    expect(free.json.reason).toContain('To turn avp off: AVP_DISABLE=1');
   });
 
   test('"disabled": true in the project config (accepted by the user) is refused too', async () => {

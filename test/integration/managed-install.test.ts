@@ -8,56 +8,20 @@
  * Claude Code) never see these files. Before: `avp init --managed` did not exist.
  */
 import { describe, expect, test } from 'bun:test';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN } from './hook-support.ts';
-
-const isRoot = process.getuid?.() === 0;
-const canUnshare = isRoot && process.platform === 'linux' && Bun.spawnSync(['unshare', '-m', 'true']).exitCode === 0;
+import { canUnshare, inNamespace, managedSandbox, withSandbox, type Sandbox } from '../support/managed-sandbox.ts';
 
 const USER = 'avpmanaged';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+/** As the agent's user, with avp's state in their home. */
+const asUser = (e: Sandbox, stdin?: string) => ({
+  user: USER,
+  env: { AVP_HOME: `${e.home}/.avp` },
+  ...(stdin === undefined ? {} : { stdin }),
+});
 
-/** A private copy of /etc, a project and a home for the agent's user (all under /tmp, readable by that user). */
-function setup() {
-  const base = mkdtempSync(join(tmpdir(), 'avp-managed-'));
-  chmodSync(base, 0o755);
-  const etc = join(base, 'etc');
-  cpSync('/etc', etc, { recursive: true, dereference: false, verbatimSymlinks: true });
-  const root = join(base, 'project');
-  const home = join(base, 'home');
-  mkdirSync(join(root, '.git'), { recursive: true });
-  mkdirSync(join(root, 'src'), { recursive: true });
-  mkdirSync(home, { recursive: true });
-  return { base, etc, root, home };
-}
-
-type Env = ReturnType<typeof setup>;
-
-/** `script` (sh) in a private mount namespace where /etc is the copy; as root, or as the agent's user. */
-function inNamespace(e: Env, script: string, opts: { asUser?: boolean; stdin?: string } = {}): Run {
-  const body = opts.asUser
-    ? `exec setpriv --reuid=${USER} --regid=${USER} --init-groups env -i PATH=/usr/bin:/bin HOME=${e.home} ` +
-      `AVP_HOME=${e.home}/.avp sh -c "$SCRIPT"`
-    : 'exec sh -c "$SCRIPT"';
-  const r = Bun.spawnSync(
-    ['unshare', '-m', '--propagation', 'private', 'sh', '-c', `mount --bind "$ETC_COPY" /etc && ${body}`],
-    {
-      cwd: e.root,
-      env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', ETC_COPY: e.etc, SCRIPT: script, AVP: BIN },
-      stdin: opts.stdin === undefined ? 'ignore' : new Blob([opts.stdin]),
-    },
-  );
-  return { code: r.exitCode ?? -1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
-}
-
-function keyWrite(e: Env) {
+function keyWrite(e: Sandbox) {
   const file = join(e.root, 'src/k.ts');
   const content = 'const AWS_KEY = "AKIAQ3EGUIRXZ7PLMN4V";\n';
   return JSON.stringify({
@@ -73,11 +37,8 @@ function keyWrite(e: Env) {
 }
 
 /** The managed hook as Claude Code would run it, as the agent's user, with `prefix` (env switches) before it. */
-function managedHook(e: Env, prefix = ''): any {
-  const r = inNamespace(e, `cd ${e.root} && ${prefix} /etc/avp/bin/avp hook --agent claude`, {
-    asUser: true,
-    stdin: keyWrite(e),
-  });
+function managedHook(e: Sandbox, prefix = ''): any {
+  const r = inNamespace(e, `cd ${e.root} && ${prefix} /etc/avp/bin/avp hook --agent claude`, asUser(e, keyWrite(e)));
   try {
     return JSON.parse(r.stdout);
   } catch {
@@ -88,19 +49,12 @@ function managedHook(e: Env, prefix = ''): any {
 describe('avp init --managed', () => {
   test.skipIf(!canUnshare)(
     'every route a user has fails (needs root for useradd and a private mount namespace: skipped otherwise)',
-    () => {
-      const e = setup();
-      try {
-        scenario(e);
-      } finally {
-        rmSync(e.base, { recursive: true, force: true });
-      }
-    },
+    () => withSandbox(managedSandbox('avp-managed-', { dropFromEtc: [], projectDirs: ['src'] }), scenario),
     120_000,
   );
 });
 
-function scenario(e: Env) {
+function scenario(e: Sandbox) {
   const add = inNamespace(e, `useradd -M -d ${e.home} ${USER} && chown -R ${USER}: ${e.root} ${e.home}`);
   expect(add.code).toBe(0);
 
@@ -133,7 +87,7 @@ function scenario(e: Env) {
   }
 
   // Config, accepted by the user themselves (the agent's shell is the user), and a same-named validator.
-  const user = (script: string) => inNamespace(e, `cd ${e.root} && ${script}`, { asUser: true });
+  const user = (script: string) => inNamespace(e, `cd ${e.root} && ${script}`, asUser(e));
   writeFileSync(join(e.root, 'avp.config.json'), '{"disabled": true, "disabledValidators": ["no-secrets"]}');
   const mine = join(e.home, '.avp/validators/no-secrets');
   mkdirSync(join(mine, 'scripts'), { recursive: true });

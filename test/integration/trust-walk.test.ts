@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'bun:test';
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir } from '../support/run-avp.ts';
+import { runAvp, tempDir } from '../support/run-avp.ts';
 import { BIN, project, sh, type Project } from './hook-support.ts';
 
 const FAILS = sh(
@@ -80,6 +80,27 @@ describe('an edit that keeps the stat an attacker can set is caught', () => {
     renameSync(twin, path);
     expect(statSync(path).mtimeMs).toBe(OLD.getTime());
     await settle();
+    await expectStillBlocked(p);
+  }, 60_000);
+});
+
+describe("avp's caches cannot vouch for a changed validator", () => {
+  test('a parse cache holding the edited file, under its new stats, still runs the accepted validator', async () => {
+    const { p, path, text } = await gated();
+    writeFileSync(path, weakened(text));
+    utimesSync(path, OLD, OLD);
+    await settle(); // the parse cache takes only settled files
+    // The agent's shell runs discovery on the live files: the parse cache now holds the weakened validator.
+    const list = await runAvp(['list', '--json'], {
+      bin: BIN,
+      cwd: p.root,
+      env: { HOME: p.home, AVP_HOME: join(p.home, '.avp') },
+    });
+    expect(list.stdout).toContain('"info"');
+    const caches = join(p.home, '.avp/cache/discovery');
+    expect(readdirSync(caches).some((f) => readFileSync(join(caches, f), 'utf8').includes('"severity":"info"'))).toBe(
+      true,
+    );
     await expectStillBlocked(p);
   }, 60_000);
 });

@@ -14,7 +14,9 @@ export async function carriedFindings(ctx: HookContext) {
   const event = ctx.event;
   try {
     if (isEvent(event, 'PreToolUse') && ctx.ability?.stop && hasCarriedFindings(event)) {
-      const refused = await (await import('../carry.ts')).carriedRefusal(event, ctx.active, ctx.ability.stop);
+      const refused = await (
+        await import('../carry.ts')
+      ).carriedRefusal(event, ctx.active, ctx.ability.stop, ctx.config.policy?.forbidDisabling);
       if (refused) return refused;
     }
     if (isEvent(event, 'Stop') && !event.subagentId && hasCarriedFindings(event))

@@ -48,7 +48,7 @@ async function configFor(ctx: HookContext): Promise<{ config: AvpConfig; problem
 }
 
 /** The run that reports a broken config as avp's own blocking error. */
-export function configRun(problem: AvpError): ValidatorRun {
+export function configRun(problem: AvpError, managed = false): ValidatorRun {
   return {
     id: 'avp-config',
     name: 'avp-config',
@@ -57,7 +57,9 @@ export function configRun(problem: AvpError): ValidatorRun {
     status: 'error',
     error: {
       cause: `avp's configuration is invalid: ${problem.describe().split('\n')[0]}`,
-      fix: `${problem.fix ?? 'fix the config file'}; AVP_DISABLE=1 turns avp off meanwhile`,
+      fix: managed
+        ? `${problem.fix ?? 'fix the config file'}; the machine's managed policy keeps avp on meanwhile`
+        : `${problem.fix ?? 'fix the config file'}; AVP_DISABLE=1 turns avp off meanwhile`,
       code: problem.code,
       setup: true,
     },

@@ -12,6 +12,7 @@ export function decide(ctx: HookContext) {
   const { decision, fullReport } = engine.decision.decide(event, ctx.report, ctx.runs, ctx.ability, {
     ...ctx.stop,
     fullReport: ctx.reportPath,
+    managed: ctx.config.policy?.forbidDisabling,
     ...(repeats ? { repeated: repeats.repeated } : {}),
   });
   ctx.decision = decision;

@@ -5,6 +5,7 @@
  * the session forget the contents it judged (no secret at rest, session/store.ts `flagContents`).
  */
 import { forgetBlockedContents } from '../../session/session.ts';
+import { killSwitchForbidden } from '../../config/managed.ts';
 import { configRun } from './config.ts';
 import { releasingOnce } from './prepare.ts';
 import type { HookContext } from '../context.ts';
@@ -22,7 +23,7 @@ export async function run(ctx: HookContext) {
     const unevaluated = runs.filter((r) => r.status === 'error' && once.mine.has(r.id)).map((r) => r.id);
     await once.state.release(unevaluated).catch((e: Error) => notes.push(`avp: once state: ${e.message}`));
   }
-  if (ctx.problem) runs.unshift(configRun(ctx.problem));
+  if (ctx.problem) runs.unshift(configRun(ctx.problem, killSwitchForbidden(ctx.env)));
   ctx.logged = runs;
   ctx.runs = ctx.carried.length ? [...runs, ...ctx.carried] : runs;
   ctx.report = ctx.engine.aggregate.aggregate(ctx.runs, config);

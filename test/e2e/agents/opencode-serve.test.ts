@@ -25,16 +25,16 @@ import { chatToolResults } from './turn-support.ts';
 
 /**
  * Bounds for a loaded machine; each wait ends as soon as its condition holds (a normal run takes 20 to 50 s, most of
- * it OpenCode's own start-up). Worst case, every bound spent: about 160 s, inside BEFORE_ALL_MS, so a failing run
+ * it OpenCode's own start-up). Worst case, every bound spent: about 200 s, inside BEFORE_ALL_MS, so a failing run
  * still stops the server and removes its folders.
  */
-const RUN_TIMEOUT_MS = 60_000;
+const RUN_TIMEOUT_MS = 100_000;
 const RELEASE_WAIT_MS = 30_000;
 const IDLE_WAIT_MS = 15_000;
 const GONE_WAIT_MS = 10_000;
 /** After the release, how long the session must stay idle with no new model request. */
 const QUIET_MS = 1_500;
-const BEFORE_ALL_MS = 170_000;
+const BEFORE_ALL_MS = 210_000;
 
 interface Outcome {
   project: AgentProject;

@@ -101,7 +101,7 @@ describe('parse cache', () => {
     expect(Object.keys(data.entries)).toEqual([join(projectRoot, '.avp/validators/a.md')]);
   });
 
-  test('a warm call imports neither gray-matter nor valibot (nor the loader)', async () => {
+  test('a warm call imports neither gray-matter, yaml nor valibot (nor the loader)', async () => {
     const projectRoot = tree({ '.avp/validators/a.md': valid('a'), '.avp/validators/d/VALIDATOR.md': valid('d') });
     const home = tree({ 'validators/u.md': valid('u') });
     await settle();
@@ -110,14 +110,16 @@ describe('parse cache', () => {
       script,
       `import { discover } from ${JSON.stringify(resolve(import.meta.dir, '../../../src/validator/discover.ts'))};
 const d = await discover({ projectRoot: ${JSON.stringify(projectRoot)}, env: { AVP_HOME: ${JSON.stringify(home)} } });
-const heavy = Object.keys(require.cache).filter((k) => /gray-matter|valibot|format\\/load\\.ts/.test(k));
-console.log(JSON.stringify({ ids: d.validators.map((v) => v.id), heavy: heavy.length }));`,
+const heavy = Object.keys(require.cache).filter((k) => /gray-matter|valibot|node_modules\\/yaml\\/|validator\\/load\\.ts/.test(k));
+const yaml = heavy.some((k) => /node_modules\\/yaml\\//.test(k));
+console.log(JSON.stringify({ ids: d.validators.map((v) => v.id), heavy: heavy.length, yaml }));`,
     );
     const probe = async () => JSON.parse(new TextDecoder().decode(Bun.spawnSync([process.execPath, script]).stdout));
     const cold = await probe();
     expect(cold.ids).toEqual(['a', 'd', 'u']);
     expect(cold.heavy).toBeGreaterThan(0); // the probe can see the parser when it is loaded
+    expect(cold.yaml).toBe(true);
     const warm = await probe();
-    expect(warm).toEqual({ ids: ['a', 'd', 'u'], heavy: 0 });
+    expect(warm).toEqual({ ids: ['a', 'd', 'u'], heavy: 0, yaml: false });
   }, 20_000);
 });

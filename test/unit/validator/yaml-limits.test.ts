@@ -38,6 +38,16 @@ describe('YAML limits', () => {
     expect(p.message).toMatch(/nests deeper than 64 levels/);
   });
 
+  test('past 4 KiB, the token pass counts values, not keys: 6,000 keys with their values parse', () => {
+    const keys = Array.from({ length: 6000 }, (_, i) => `  k${i}: v`).join('\n');
+    const r = parseFrontmatter(`---\nname: n\nmetadata:\n${keys}\n---\n`);
+    if (isProblem(r)) throw new Error(r.message);
+    expect(Object.keys(r.data.metadata as object)).toHaveLength(6000);
+    const p = asProblem(`---\nname: n\ntags: [${'a, '.repeat(10_000)}a]\n---\n`);
+    expect(p).toMatchObject({ line: 3, column: 8 + 3 * (10_000 - 1) });
+    expect(p.message).toBe('frontmatter YAML expands to more than 10000 values');
+  });
+
   test('ordinary anchors, and stars that are not aliases, still parse', () => {
     const r = parseFrontmatter(
       '---\nname: x\ntags: &t [a, b]\nother: *t\nq: "*not"\ns: \'*no\'\nglob: src/**/*.ts\nr: |\n  *text\n# *c\n---\n',
