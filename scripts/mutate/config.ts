@@ -31,7 +31,11 @@ export const TARGETS: MutationTarget[] = [
   {
     name: 'verdict parsing',
     files: ['src/judges/verdict.ts', 'src/judges/verdict-schema.ts'],
-    tests: ['test/unit/judges/verdict.test.ts', 'test/unit/judges/verdict-edges.test.ts'],
+    tests: [
+      'test/unit/judges/verdict.test.ts',
+      'test/unit/judges/verdict-edges.test.ts',
+      'test/unit/judges/verdict-schema.test.ts',
+    ],
   },
   {
     name: 'aggregation',
@@ -56,8 +60,9 @@ export const TARGETS: MutationTarget[] = [
   {
     name: 'fail-closed run',
     files: ['src/runner/run.ts'],
-    tests: ['test/unit/runner/run.test.ts'],
-    binaryTests: HOOK_TESTS,
+    tests: ['test/unit/runner/run-errors.test.ts', 'test/unit/runner/run.test.ts'],
+    // Budgets, cheap-first and batching are driven through the binary with a loopback LLM server.
+    binaryTests: [...HOOK_TESTS, 'test/integration/budget.test.ts', 'test/integration/judges-batch.test.ts'],
   },
   // no-secrets-before carries no-secrets' scripts byte for byte, and no-debug-leftovers its added-lines.ts;
   // protected-files the lexer of dangerous-commands (shell.ts): each is mutated once, where the tests are.
@@ -98,7 +103,11 @@ export const TARGETS: MutationTarget[] = [
   {
     name: 'archive checks',
     files: ['src/registry-client/archive.ts', 'src/registry-client/archive-rules.ts'],
-    tests: ['test/unit/registry-client/archive.test.ts'],
+    tests: [
+      'test/unit/registry-client/archive-rules.test.ts',
+      'test/unit/registry-client/archive-edges.test.ts',
+      'test/unit/registry-client/archive.test.ts',
+    ],
   },
   {
     name: 'lockfile',

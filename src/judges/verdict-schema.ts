@@ -130,8 +130,9 @@ function contradiction(raw: Record<string, unknown>, rule: string): string | und
       if (typeof said === 'string' && !ALLOWING.test(said))
         return `"passed": true with hookSpecificOutput.${name} ${quote(said)}`;
   }
+  // Every object field, hookSpecificOutput too (`{"decision": "block"}` inside it denies); readVerdict reads nothing
+  // in arrays, null and scalars.
   for (const [key, inner] of Object.entries(raw)) {
-    if (!inner || typeof inner !== 'object' || Array.isArray(inner) || key === 'hookSpecificOutput') continue;
     const reading = readVerdict(inner, rule);
     if (reading && !reading.verdict?.passed)
       return `"passed": true with a nested "${key}" that ${reading.ambiguous ? 'is ambiguous' : 'fails'}`;

@@ -110,6 +110,10 @@ export const NEVER_A_PASS: Array<[string, string]> = [
     'a pass with hookSpecificOutput.permissionDecision deny',
     '{"passed": true, "summary": "ok", "hookSpecificOutput": {"permissionDecision": "deny"}}',
   ],
+  [
+    'a pass with a hook-shaped denial inside hookSpecificOutput',
+    '{"passed": true, "summary": "ok", "hookSpecificOutput": {"decision": "block", "reason": "key"}}',
+  ],
   ['a pass with continue: false', '{"passed": true, "violations": [], "summary": "ok", "continue": false}'],
   ['a refusal without any JSON', 'I must DENY this change: it adds an API key.'],
   ['a denying mark without any JSON', 'Result: ❌ — hard-coded key'],
