@@ -53,10 +53,15 @@ function equivalents(): Map<string, string> {
   return out;
 }
 
-/** Runs a command in its own process group, killed whole at the deadline. */
+/**
+ * Runs a command in its own process group, killed whole at the deadline. Each run gets a TMPDIR of its own, removed
+ * afterwards: the tests leave their temporary folders behind, and thousands of runs filled the disk once.
+ */
 function run(cmd: string[], cwd: string, timeoutMs: number): Promise<{ code: number | null; timedOut: boolean }> {
-  return new Promise((done) => {
-    const child = spawn('nice', ['-n', '15', ...cmd], { cwd, stdio: 'ignore', detached: true, env: process.env });
+  const scratch = mkdtempSync(join(tmpdir(), 'avp-mutate-tmp-'));
+  return new Promise<{ code: number | null; timedOut: boolean }>((done) => {
+    const env = { ...process.env, TMPDIR: scratch };
+    const child = spawn('nice', ['-n', '15', ...cmd], { cwd, stdio: 'ignore', detached: true, env });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -70,7 +75,7 @@ function run(cmd: string[], cwd: string, timeoutMs: number): Promise<{ code: num
       clearTimeout(timer);
       done({ code, timedOut });
     });
-  });
+  }).finally(() => rmSync(scratch, { recursive: true, force: true }));
 }
 
 /** A copy of the repository to mutate (node_modules linked, never copied). */
