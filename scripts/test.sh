@@ -43,8 +43,13 @@ node_modules/.bin/eslint . || { echo "eslint: fix the problems above (lines are 
 workers=${AVP_TEST_WORKERS:-$(( $(nproc 2>/dev/null || echo 2) + 1 ))}
 [ "$workers" -gt 4 ] && [ -z "${AVP_TEST_WORKERS:-}" ] && workers=4
 log=$(mktemp)
-"$BUN" test --timeout 120000 --parallel="$workers" --timings=test/timings.json "$@" 2>&1 | tee "$log"
+# The run's temporary folders go in one folder removed at the end: a parallel worker is stopped without running the
+# exit handlers that remove each test's folders. World-readable, as the managed tests' ordinary user must reach theirs.
+run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/avp-suite-XXXXXX")
+chmod 755 "$run_tmp"
+TMPDIR="$run_tmp" "$BUN" test --timeout 120000 --parallel="$workers" --timings=test/timings.json "$@" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
+rm -rf "$run_tmp"
 passed=$(grep -E '^ *[0-9]+ pass$' "$log" | tail -1 | grep -oE '[0-9]+')
 failed=$(grep -E '^ *[0-9]+ fail$' "$log" | tail -1 | grep -oE '[0-9]+')
 skipped=$(grep -E '^ *[0-9]+ skip$' "$log" | tail -1 | grep -oE '[0-9]+')
