@@ -3,6 +3,10 @@
  *   bun scripts/mutate.ts                 every target in scripts/mutate/config.ts
  *   bun scripts/mutate.ts guard lockfile  the targets whose name contains one of the words
  *   bun scripts/mutate.ts --list          the mutant count per target, nothing run
+ *   --file=<word>    only the target files whose path contains the word (a long target split over several runs)
+ *   --rerun          only the mutants that survived in the target's last result file; the others keep their result
+ *                    (after tests were added for the survivors)
+ *   --help           this text
  * Each mutant (scripts/mutate/mutants.ts) is applied alone to a copy of the repository, where the target's tests run
  * and stop at the first failure; a mutant they miss then meets the binary's tests, after a build. A mutant is killed
  * when a test fails, a timeout when the tests exceed three times the unmutated run, survived when they pass.
@@ -105,7 +109,12 @@ async function testOnce(dir: string, t: MutationTarget, timeoutMs: number) {
   return { result, ms: performance.now() - started };
 }
 
-async function mutateTarget(t: MutationTarget, known: Map<string, string>): Promise<Outcome[]> {
+/** The last result file of a target, for --rerun. */
+function resultPath(t: MutationTarget): string {
+  return join(OUT, `${t.name.replace(/\W+/g, '-')}.json`);
+}
+
+async function mutateTarget(t: MutationTarget, known: Map<string, string>, previous?: Outcome[]): Promise<Outcome[]> {
   const dir = sandbox();
   try {
     const baseline = await testOnce(dir, t, 900_000);
@@ -116,6 +125,14 @@ async function mutateTarget(t: MutationTarget, known: Map<string, string>): Prom
       const original = readFileSync(join(dir, file), 'utf8');
       const mutants = mutantsOf(file, original);
       for (const [i, m] of mutants.entries()) {
+        // --rerun: a mutant killed last time keeps its result (found by its key, which follows its line); a survivor
+        // and a mutant not seen before (the module changed) are run.
+        const key = survivorKey(file, m, original);
+        const before = previous?.find((o) => o.file === file && o.key === key);
+        if (before && before.status !== 'survived') {
+          outcomes.push(before);
+          continue;
+        }
         writeFileSync(join(dir, file), original.slice(0, m.start) + m.replacement + original.slice(m.end));
         const r = await testOnce(dir, t, timeoutMs);
         const status =
@@ -155,8 +172,17 @@ function summary(name: string, outcomes: Outcome[]): string {
 
 const args = process.argv.slice(2);
 const words = args.filter((a) => !a.startsWith('--'));
-const chosen = TARGETS.filter((t) => !words.length || words.some((w) => t.name.includes(w)));
-if (args.includes('--list')) {
+const fileWord = args.find((a) => a.startsWith('--file='))?.slice('--file='.length);
+const chosen = TARGETS.filter((t) => !words.length || words.some((w) => t.name.includes(w)))
+  .map((t) => (fileWord ? { ...t, files: t.files.filter((f) => f.includes(fileWord)) } : t))
+  .filter((t) => t.files.length);
+if (args.includes('--help')) {
+  console.log(
+    readFileSync(import.meta.path, 'utf8')
+      .split('*/')[0]!
+      .replace(/^\/\*\*\n| \* ?/gm, ''),
+  );
+} else if (args.includes('--list')) {
   for (const t of chosen) {
     const n = t.files.reduce((sum, f) => sum + mutantsOf(f, readFileSync(join(ROOT, f), 'utf8')).length, 0);
     console.log(`${t.name}: ${n} mutants`);
@@ -165,8 +191,11 @@ if (args.includes('--list')) {
   mkdirSync(OUT, { recursive: true });
   const known = equivalents();
   for (const t of chosen) {
-    const outcomes = await mutateTarget(t, known);
-    writeFileSync(join(OUT, `${t.name.replace(/\W+/g, '-')}.json`), JSON.stringify(outcomes, null, 1));
+    // A run of one file (--file) keeps its own result file, so split runs of one target do not overwrite each other.
+    const out = fileWord ? resultPath(t).replace(/\.json$/, `.${fileWord.replace(/\W+/g, '-')}.json`) : resultPath(t);
+    const previous = args.includes('--rerun') ? (JSON.parse(readFileSync(out, 'utf8')) as Outcome[]) : undefined;
+    const outcomes = await mutateTarget(t, known, previous);
+    writeFileSync(out, JSON.stringify(outcomes, null, 1));
     console.log(summary(t.name, outcomes));
   }
 }
