@@ -124,12 +124,15 @@ export async function runHookCommand(argv: string[]): Promise<number> {
     if (process.env.AVP_PROFILE === '1') {
       const cpu = process.cpuUsage();
       const used = ((cpu.user + cpu.system) / 1000).toFixed(2);
-      void write(2, `avp profile (ms): stdin read by ${performance.now().toFixed(2)} (cpu ${used})\n`);
+      const rss = (process.memoryUsage.rss() / 2 ** 20).toFixed(1);
+      void write(2, `avp profile (ms): stdin read by ${performance.now().toFixed(2)} (cpu ${used}, rss ${rss} MB)\n`);
     }
     const { answerHook } = await import('../hook/hook.ts');
     if (process.env.AVP_PROFILE === '1') {
       const cpu = process.cpuUsage();
-      void write(2, `avp profile (ms): hook path loaded (cpu ${((cpu.user + cpu.system) / 1000).toFixed(2)})\n`);
+      const rss = (process.memoryUsage.rss() / 2 ** 20).toFixed(1);
+      const used = ((cpu.user + cpu.system) / 1000).toFixed(2);
+      void write(2, `avp profile (ms): hook path loaded (cpu ${used}, rss ${rss} MB)\n`);
     }
     const answer = await answerHook(adapter, input, process.env, startedAt);
     await write(1, answer.stdout);

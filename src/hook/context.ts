@@ -106,7 +106,10 @@ export function profiler() {
     mark(name: string) {
       const now = performance.now();
       const cpu = process.cpuUsage(lastCpu);
-      marks.push(`${name} ${(now - last).toFixed(2)} (cpu ${((cpu.user + cpu.system) / 1000).toFixed(2)})`);
+      const rss = (process.memoryUsage.rss() / 2 ** 20).toFixed(1);
+      marks.push(
+        `${name} ${(now - last).toFixed(2)} (cpu ${((cpu.user + cpu.system) / 1000).toFixed(2)}, rss ${rss} MB)`,
+      );
       last = now;
       lastCpu = process.cpuUsage();
     },

@@ -78,6 +78,8 @@ export function acceptanceNews(
   project: ScopeState,
   user: ScopeState,
   sessionId: string | undefined,
+  /** Each record's check (`recordTampered`), when the caller already made it. */
+  tampered?: { project?: string; user?: string },
 ): string | undefined {
   const path = sessionFile(project.dir, sessionId);
   const sizes = { project: logSize(project.dir), user: logSize(user.dir) };
@@ -95,7 +97,7 @@ export function acceptanceNews(
     }
   }
   for (const state of [project, user]) {
-    const why = recordTampered(state);
+    const why = tampered ? tampered[state.scope] : recordTampered(state);
     const sha = state.record?.sha;
     if (!why || !sha || next.unmatched.includes(sha)) continue;
     next.unmatched = [...next.unmatched.slice(-20), sha];

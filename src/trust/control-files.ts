@@ -35,7 +35,8 @@ export const DOT_CONFIG_NAME = /^avp(?:\.config)?\.(?:[cm]?[jt]s|jsonc?|json5|ya
 /** Config files that are programs: loading one runs it. */
 export const CODE_CONFIG = /\.[cm]?[jt]s$/;
 
-function listDir(dir: string): string[] {
+function listDir(dir: string, fs?: Listing): string[] {
+  if (fs) return fs.entries(dir).map((e) => e.name);
   try {
     return readdirSync(dir);
   } catch {
@@ -43,13 +44,16 @@ function listDir(dir: string): string[] {
   }
 }
 
-/** The project's config files, relative to `root`: `avp.config.*`, `.avprc`, `.config/avp[.config].*`. */
-export function projectConfigNames(root: string): string[] {
+/**
+ * The project's config files, relative to `root`: `avp.config.*`, `.avprc`, `.config/avp[.config].*`. `fs`: the hook
+ * call's listing (its record of the folders read is what the hook memo is checked against); else the disk.
+ */
+export function projectConfigNames(root: string, fs?: Listing): string[] {
   const out: string[] = [];
-  const names = listDir(root);
+  const names = listDir(root, fs);
   for (const n of names) if (CONFIG_NAME.test(n) || n === '.avprc') out.push(n);
   if (names.includes('.config')) {
-    for (const n of listDir(join(root, '.config'))) if (DOT_CONFIG_NAME.test(n)) out.push(`.config/${n}`);
+    for (const n of listDir(join(root, '.config'), fs)) if (DOT_CONFIG_NAME.test(n)) out.push(`.config/${n}`);
   }
   return out.sort();
 }
@@ -170,7 +174,7 @@ function validatorFiles(dir: string, prefix: string, fs: Listing): ControlFile[]
 /** The control files of the project at `root` that exist now. */
 export function projectControlFiles(root: string, fs: Listing = liveListing): ControlFile[] {
   const out = validatorFiles(join(root, '.avp', 'validators'), '.avp/validators', fs);
-  for (const name of projectConfigNames(root))
+  for (const name of projectConfigNames(root, fs))
     out.push({ key: name, path: join(root, name), kind: 'file', copy: true });
   const lock = join(root, '.avp', 'avp-lock.json');
   if (isFile(lock, fs)) out.push({ key: '.avp/avp-lock.json', path: lock, kind: 'file', copy: false });

@@ -9,12 +9,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { snapshotListing, type Listing } from '../validator/listing.ts';
+import type { Discovery } from '../validator/types.ts';
 import { avpHome, projectValidatorsDir, userValidatorsDir } from '../paths.ts';
 import { userRcPath } from './control-files.ts';
 import { describePending, pendingFingerprint, scopeState, type PendingChange, type ScopeState } from './state.ts';
-import { writeAccepted } from './store.ts';
-import { logSize } from './acceptance-log.ts';
+import { writeAccepted, type TrustRecord } from './store.ts';
+import { logPath, logSize } from './acceptance-log.ts';
 import { acceptanceNews } from './announce.ts';
+import { openMemo, writeMemo, type HookMemo } from './hook-memo.ts';
 import { recordTampered } from './record-check.ts';
 
 export interface TrustView {
@@ -38,6 +40,10 @@ export interface TrustView {
    * against exactly the stats this check approved).
    */
   listing: Listing;
+  /** Discovery's result from the hook memo, when it held (nothing looked at changed since it was written). */
+  discovery?: Discovery;
+  /** Set when nothing is pending: discovery hands its result here, and the memo is written for the next call. */
+  remember?: (found: Discovery) => void;
 }
 
 function firstAcceptance(state: ScopeState, env: NodeJS.ProcessEnv): string | undefined {
@@ -71,6 +77,8 @@ function firstAcceptance(state: ScopeState, env: NodeJS.ProcessEnv): string | un
  * pending set is announced.
  */
 export function hookTrustView(projectRoot: string, env: NodeJS.ProcessEnv, event = '', sessionId?: string): TrustView {
+  const memo = openMemo(projectRoot, env);
+  if (memo.held) return heldView(projectRoot, env, sessionId, memo.held);
   const listing = snapshotListing();
   const states = [scopeState('project', projectRoot, env, listing), scopeState('user', avpHome(env), env, listing)];
   const notices: string[] = [];
@@ -85,12 +93,13 @@ export function hookTrustView(projectRoot: string, env: NodeJS.ProcessEnv, event
     pending.push(...s.pending);
   }
   const [project, user] = states as [ScopeState, ScopeState];
+  const tampered = { project: recordTampered(project), user: recordTampered(user) };
   // Acceptances since this session began (made by anyone: never silent) and records changed outside avp.
-  const news = acceptanceNews(project, user, sessionId);
+  const news = acceptanceNews(project, user, sessionId, tampered);
   if (news) notices.push(news);
   // A record edited outside avp cannot say what is accepted: run on the accepted copies, as while a change waits.
-  const projectFromTree = project.pending.length > 0 || !!recordTampered(project);
-  const userFromTree = user.pending.length > 0 || !!recordTampered(user);
+  const projectFromTree = project.pending.length > 0 || !!tampered.project;
+  const userFromTree = user.pending.length > 0 || !!tampered.user;
   // Announced once per new pending set, and again at the start of every session while anything is pending.
   const tellModel = pending.length > 0 && (announce(project.dir, pending) || event === 'SessionStart');
   if (tellModel) {
@@ -126,7 +135,56 @@ export function hookTrustView(projectRoot: string, env: NodeJS.ProcessEnv, event
     notice: notices.length ? notices.join('\n') : undefined,
     tellModel,
     listing,
+    remember: quiet(project, user, tampered)
+      ? (found) =>
+          writeMemo(
+            env,
+            memo.key,
+            listing,
+            [project.dir, user.dir].flatMap((dir) => [join(dir, 'accepted.json'), logPath(dir)]),
+            {
+              project: { dir: project.dir, sha: project.record!.sha! },
+              user: { dir: user.dir, sha: user.record!.sha! },
+            },
+            found,
+          )
+      : undefined,
   };
+}
+
+/** Both scopes accepted before this call, nothing pending, both records avp's own: what a memo may stand for. */
+function quiet(project: ScopeState, user: ScopeState, tampered: { project?: string; user?: string }): boolean {
+  const accepted = (s: ScopeState) => !!s.record?.sha && !s.pending.length;
+  return accepted(project) && accepted(user) && !tampered.project && !tampered.user;
+}
+
+/**
+ * The view when the hook memo held: the live folders (nothing is pending), the memo's discovery, and the
+ * acceptance news of this session, which is never memoized (each session is told of acceptances on its own).
+ */
+function heldView(projectRoot: string, env: NodeJS.ProcessEnv, sessionId: string | undefined, held: HookMemo) {
+  const state = (scope: 'project' | 'user', base: string, m: HookMemo['project']): ScopeState => ({
+    scope,
+    base,
+    dir: m.dir,
+    record: { sha: m.sha } as TrustRecord,
+    live: [],
+    pending: [],
+  });
+  const project = state('project', projectRoot, held.project);
+  const user = state('user', avpHome(env), held.user);
+  const view: TrustView = {
+    projectValidators: projectValidatorsDir(projectRoot),
+    projectConfigRoot: projectRoot,
+    userValidators: userValidatorsDir(env),
+    userConfig: { json: join(avpHome(env), 'config.json'), rc: userRcPath(env) },
+    pending: [],
+    notice: acceptanceNews(project, user, sessionId, {}),
+    tellModel: false,
+    listing: snapshotListing(),
+    discovery: held.discovery,
+  };
+  return view;
 }
 
 /** True the first time this pending set is seen (it is then remembered), so each new set is announced once. */

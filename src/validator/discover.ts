@@ -35,6 +35,8 @@ export interface DiscoverOptions {
    * already walked, so a call where nothing changed walks the folders once.
    */
   listing?: Listing;
+  /** Told whether a unit was parsed by this call (else everything came from the parse cache). */
+  usage?: { parsed: boolean };
 }
 
 /**
@@ -52,12 +54,14 @@ export async function discover(opts: DiscoverOptions): Promise<Discovery> {
   const projectDir = resolve(opts.projectDir ?? projectValidatorsDir(opts.projectRoot));
   const userDir = resolve(opts.userDir ?? userValidatorsDir(env));
   const fs = opts.listing ?? liveListing;
-  const project = await loadSource(projectDir, 'project', discoveryCachePath(projectDir, env), opts.noCache, fs);
+  const { usage } = opts;
+  if (usage) usage.parsed = false;
+  const project = await loadSource(projectDir, 'project', discoveryCachePath(projectDir, env), opts.noCache, fs, usage);
   // When the project root is the home directory both sources are the same folder: count it once, as the project.
   const user =
     userDir === projectDir
       ? { validators: [], errors: [], warnings: [] }
-      : await loadSource(userDir, 'user', discoveryCachePath(userDir, env), opts.noCache, fs);
+      : await loadSource(userDir, 'user', discoveryCachePath(userDir, env), opts.noCache, fs, usage);
   return applyPrecedence(project, user);
 }
 
@@ -68,6 +72,7 @@ export async function loadSource(
   cachePath: string,
   noCache = false,
   fs: Listing = liveListing,
+  usage?: { parsed: boolean },
 ): Promise<SourceResult> {
   const out: SourceResult = { validators: [], errors: [], warnings: [] };
   if (!fs.stat(root)) return out;
@@ -104,6 +109,7 @@ export async function loadSource(
   if (!dirty && Object.keys(cache.entries).length !== Object.keys(next.entries).length) dirty = true;
   if (dirty && !noCache) writeCache(cachePath, next);
   const unique = findDuplicates(out.validators, out.errors, source);
+  if (usage && dirty) usage.parsed = true;
   return { validators: unique.validators, errors: unique.errors, warnings: out.warnings };
 }
 

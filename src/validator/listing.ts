@@ -17,6 +17,22 @@ export interface Listing {
   entries(dir: string): readonly Dirent[];
   /** `statSync` (symlinks followed) without throwing. */
   stat(path: string): StatResult;
+  /**
+   * A snapshot's record of what it saw: every path stat'ed and every folder listed (stat'ed before it was read),
+   * with `seenPrint`'s fingerprint — what a conclusion drawn from this listing depends on (the hook memo).
+   */
+  seen?(): Map<string, string>;
+}
+
+/**
+ * A stat as a string that any change to the file or folder changes: a folder's entries added, removed or renamed
+ * move its mtime and ctime; contents, mode and owner move the ctime, which only the kernel sets (`touch -d` sets the
+ * mtime back, not the ctime); a file replaced by another keeps neither inode nor ctime. `-`: missing; `!`: unreadable.
+ */
+export function seenPrint(s: StatResult): string {
+  if (s === null) return '-';
+  if (s === 'error') return '!';
+  return `${s.ino}:${s.mode}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
 }
 
 function byName(a: Dirent, b: Dirent): number {
@@ -43,20 +59,34 @@ function readStat(path: string): StatResult {
 /** The disk as it is at each call. */
 export const liveListing: Listing = { entries: readEntries, stat: readStat };
 
-/** Listings and stats read once and remembered: one hook call's view of the folders. */
+/**
+ * Listings and stats read once and remembered: one hook call's view of the folders. A folder is stat'ed before it
+ * is read, so a change between the two shows in its recorded stat, never hides behind it.
+ */
 export function snapshotListing(): Listing {
   const dirs = new Map<string, Dirent[]>();
   const stats = new Map<string, StatResult>();
+  const dirStats = new Map<string, StatResult>();
   return {
     entries(dir) {
       let list = dirs.get(dir);
-      if (!list) dirs.set(dir, (list = readEntries(dir)));
+      if (!list) {
+        dirStats.set(dir, stats.get(dir) ?? readStat(dir));
+        dirs.set(dir, (list = readEntries(dir)));
+      }
       return list;
     },
     stat(path) {
       let s = stats.get(path);
       if (s === undefined) stats.set(path, (s = readStat(path)));
       return s;
+    },
+    seen() {
+      const out = new Map<string, string>();
+      for (const [path, s] of stats) out.set(path, seenPrint(s));
+      // A folder's stat from before its listing wins over a later one: the listing is what was seen.
+      for (const [dir, s] of dirStats) out.set(dir, seenPrint(s));
+      return out;
     },
   };
 }

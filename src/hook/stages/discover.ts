@@ -13,14 +13,22 @@ import type { HookContext } from '../context.ts';
 
 export async function discover(ctx: HookContext) {
   const { config, view, normalized: event } = ctx;
-  let found = await discoverValidators({
-    projectRoot: event.projectRoot,
-    env: ctx.env,
-    noCache: !config.cache.enabled,
-    projectDir: view.projectValidators,
-    userDir: view.userValidators,
-    listing: view.listing,
-  });
+  // The hook memo held (nothing looked at changed since a call found nothing pending): its discovery is this one's.
+  const usage = { parsed: true };
+  let found =
+    view.discovery && config.cache.enabled
+      ? view.discovery
+      : await discoverValidators({
+          projectRoot: event.projectRoot,
+          env: ctx.env,
+          noCache: !config.cache.enabled,
+          projectDir: view.projectValidators,
+          userDir: view.userValidators,
+          listing: view.listing,
+          usage,
+        });
+  // All of it served by the parse cache, through the listing the memo records: the next call may use the memo.
+  if (!view.discovery && !usage.parsed && config.cache.enabled) view.remember?.(found);
   // `avp init --managed`: the administrator's validators come first, over any project or user validator of the
   // same name, and are parsed every call (the parse cache lives where the user can write).
   if (config.policy?.validatorsDir) found = await withManagedValidators(found, config.policy.validatorsDir);
