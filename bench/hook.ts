@@ -268,7 +268,7 @@ try {
       stdout: 'pipe',
     });
     const text = p.stderr.toString();
-    for (const m of text.matchAll(/([A-Za-z ]+?) (\d+\.\d+)(?=[,;\n]|$)/g))
+    for (const m of text.matchAll(/([A-Za-z ]+?) (\d+\.\d+) \(cpu/g))
       (phases[m[1]!.trim()] ??= []).push(Number(m[2]));
   }
   console.log(

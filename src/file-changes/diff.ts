@@ -57,9 +57,13 @@ export function diffFromHunks(relPath: string, hunks: PatchHunk[], created = fal
 
 /** The diff of a file that did not exist before (every line added) — no algorithm needed. */
 export function diffForCreate(relPath: string, after: string): string {
-  const lines = splitLines(after);
-  if (!lines.length) return header(relPath, null, after);
-  return `${header(relPath, null, after)}@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join('\n')}\n`;
+  if (after === '') return header(relPath, null, after);
+  // The lines of `after` (a final newline ends the last one), each with `+`: one native replace, not an array of
+  // lines mapped and joined again (a 1 MB file written by the agent is 16,000 lines).
+  const body = after.endsWith('\n') ? after.slice(0, -1) : after;
+  let count = 1;
+  for (let at = body.indexOf('\n'); at >= 0; at = body.indexOf('\n', at + 1)) count++;
+  return `${header(relPath, null, after)}@@ -0,0 +1,${count} @@\n+${body.replaceAll('\n', '\n+')}\n`;
 }
 
 /** The diff of a deleted file (every line removed). */

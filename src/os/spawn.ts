@@ -5,7 +5,6 @@
  * waiting or burn tokens for nothing. Running judges are registered with `signals.ts`, so Ctrl-C / SIGTERM / SIGHUP
  * on avp kill them too.
  */
-import { spawn } from 'node:child_process';
 import { killTree } from './process-tree.ts';
 import { trackJudge } from './signals.ts';
 
@@ -38,8 +37,12 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
-/** Spawns `argv`, writes `stdin`, collects stdout (capped) and the tail of stderr; kills the process group on abort. */
-export function runProcess(opts: {
+/**
+ * Spawns `argv`, writes `stdin`, collects stdout (capped) and the tail of stderr; kills the process group on abort.
+ * `node:child_process` is loaded here, at the first spawn, not with the module: a hook call whose only matched
+ * validator is an in-process catalog script never spawns, and the import alone costs ~1 ms of CPU.
+ */
+export async function runProcess(opts: {
   argv: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -48,6 +51,7 @@ export function runProcess(opts: {
   maxStdout?: number;
 }): Promise<ProcessResult> {
   const maxStdout = opts.maxStdout ?? 4 * 1024 * 1024;
+  const { spawn } = await import('node:child_process');
   return new Promise((resolvePromise) => {
     const [cmd, ...args] = opts.argv;
     const child = spawn(cmd!, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
