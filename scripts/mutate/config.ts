@@ -125,6 +125,14 @@ export const TARGETS: MutationTarget[] = [
     binaryTests: ['test/integration/documented-lists.test.ts', 'test/integration/trust.test.ts'],
   },
   {
+    // A memo that hid a change to a control file would switch a validator off without a word: every mutant meets the
+    // changes made after a memo was written, through the binary.
+    name: 'hook memo',
+    files: ['src/trust/hook-memo.ts', 'src/validator/listing.ts'],
+    tests: ['test/unit/validator/listing.test.ts'],
+    binaryTests: ['test/integration/hook-memo.test.ts', 'test/integration/trust-walk.test.ts'],
+  },
+  {
     name: 'accept refusal',
     files: ['src/trust/agent-env.ts'],
     tests: ['test/unit/trust/agent-env.test.ts'],
