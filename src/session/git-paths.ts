@@ -9,7 +9,7 @@
  * less than 2 s old is not kept ("racily clean", as git calls it): on a coarse clock a later change in the same tick
  * would keep it. Outside any repository (`mayBeRepository`) no git runs at all.
  */
-import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { git } from './git-state.ts';
 import { writeAtomic } from './store.ts';
@@ -48,14 +48,14 @@ function gitEnv(): string {
  * whatever in it moves the paths is in the key by name). A symlink's target too.
  */
 function identity(path: string, stamps: number[]): string {
-  const one = (s: import('node:fs').BigIntStats) => {
+  const one = (s: Stats) => {
     if (s.isDirectory()) return `d${s.ino}:${s.mode}`;
-    stamps.push(Number(s.ctimeMs));
-    return `${s.ino}:${s.size}:${s.mode}:${s.ctimeNs}`;
+    stamps.push(s.ctimeMs);
+    return `${s.ino}:${s.size}:${s.mode}:${s.ctimeMs}`;
   };
   try {
-    const l = lstatSync(path, { bigint: true });
-    return l.isSymbolicLink() ? `${one(l)}>${one(statSync(path, { bigint: true }))}` : one(l);
+    const l = lstatSync(path);
+    return l.isSymbolicLink() ? `${one(l)}>${one(statSync(path))}` : one(l);
   } catch {
     return '-';
   }
@@ -86,11 +86,13 @@ function keyOf(realRoot: string, top: string, gitDirs: string[]): { key: string;
   if (!folders) return undefined;
   const stamps: number[] = [];
   const parts = [gitEnv()];
+  const watched = new Set<string>();
   for (const d of folders) {
-    parts.push(identity(join(d, 'HEAD'), stamps));
-    for (const p of GIT_DIR_PARTS) parts.push(identity(join(d, '.git', p), stamps));
+    watched.add(join(d, 'HEAD'));
+    for (const p of GIT_DIR_PARTS) watched.add(join(d, '.git', p));
   }
-  for (const g of gitDirs) for (const p of GIT_DIR_PARTS) parts.push(identity(join(g, p), stamps));
+  for (const g of gitDirs) for (const p of GIT_DIR_PARTS) watched.add(join(g, p));
+  for (const path of watched) parts.push(`${path}=${identity(path, stamps)}`);
   const now = Date.now();
   return { key: `${gitDirs.join('\0')}\n${parts.join('\n')}`, racy: stamps.some((t) => now - t < RACY_MS) };
 }
