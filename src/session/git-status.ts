@@ -15,9 +15,12 @@ import { cachedGitPaths, findGitPaths, underPrefix, type GitPaths } from './git-
 export type DirtyPath = ['C' | '?', string];
 
 const STATUS_ARGS = [
-  // A fsmonitor hook would be a program of the project's choosing, and its answer git's word on what changed.
+  // A fsmonitor hook would be a program of the project's choosing, and its answer git's word on what changed; the
+  // untracked cache is a record in the index, which a command can write (`ls-files -o` never read it either).
   '-c',
   'core.fsmonitor=false',
+  '-c',
+  'core.untrackedCache=false',
   'status',
   '--porcelain=v2',
   '-z',

@@ -9,7 +9,7 @@ import { config, ev, gitRepo, sh, tempProject } from './helpers.ts';
 /** A `git` first on PATH that logs each run, so a test can count them. */
 const shim = tempProject('avp-git-shim-');
 const log = join(shim, 'runs.log');
-writeFileSync(join(shim, 'git'), `#!/bin/sh\necho "$1 $2 $3" >> "${log}"\nexec "${Bun.which('git')}" "$@"\n`);
+writeFileSync(join(shim, 'git'), `#!/bin/sh\necho "$*" >> "${log}"\nexec "${Bun.which('git')}" "$@"\n`);
 chmodSync(join(shim, 'git'), 0o755);
 const realPath = process.env.PATH;
 afterEach(() => {
@@ -19,7 +19,7 @@ afterEach(() => {
 function gitRuns(): string[] {
   const runs = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
   rmSync(log, { force: true });
-  return runs.map((r) => r.split(' ')[r.startsWith('-c ') ? 2 : 0]!).sort();
+  return runs.map((r) => r.replace(/^(-c \S+ )*/, '').split(' ')[0]!).sort();
 }
 
 const bash = (root: string, event: string, id: string) =>
