@@ -1,12 +1,12 @@
 /**
  * Two avp binaries side by side on the Bash change tracking around one shell call: PreToolUse and PostToolUse of
  * `ls -la` with 50 validators (a Stop validator among them, so the tracking runs), in a project that is no repository
- * (an empty `.git`, as bench/hook-cost.ts makes them) and in a git repository of 300 committed files with one dirty
- * and one untracked file. CPU time of each hook process and its git children (from the kernel), medians of rounds
+ * (an empty `.git`, as bench/hook-cost.ts makes them) and in a git repository of 300 (or `files`) committed files, one
+ * dirty and one untracked. CPU time of each hook process and its git children (from the kernel), medians of rounds
  * interleaved binary by binary; then, in a pass of its own, the git runs of each call (a `git` first on PATH that
  * logs them). Not in `npm run bench` (it needs two binaries):
  *
- *   node_modules/.bin/bun bench/_bash-side-by-side.ts <old avp> <new avp> [rounds]
+ *   node_modules/.bin/bun bench/_bash-side-by-side.ts <old avp> <new avp> [rounds] [files]
  */
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ const [OLD, NEW] = [process.argv[2], process.argv[3]];
 if (!OLD || !NEW) throw new Error('usage: bun bench/_bash-side-by-side.ts <old avp> <new avp> [rounds]');
 const BINS = { old: resolve(OLD), new: resolve(NEW) };
 const ROUNDS = Number(process.argv[4] ?? 21);
+const FILES = Number(process.argv[5] ?? 300);
 const work = mkdtempSync(join(tmpdir(), 'avp-bench-bash-sbs-'));
 
 function validators(root: string, n: number): void {
@@ -46,7 +47,12 @@ try {
   const repo = join(work, 'repository');
   mkdirSync(join(repo, 'src'), { recursive: true });
   validators(repo, 50);
-  for (let i = 0; i < 300; i++) writeFileSync(join(repo, 'src', `f${i}.ts`), `export const a${i} = ${i};\n`);
+  for (let i = 0; i < FILES; i++) {
+    // Ten files a folder, as a source tree holds them.
+    const dir = join(repo, 'src', `m${Math.floor(i / 10)}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `f${i}.ts`), `export const a${i} = ${i};\n`);
+  }
   sh(repo, 'git init -q && git add . && git -c user.email=b@example.com -c user.name=b commit -qm bench');
   const shim = join(work, 'shim');
   mkdirSync(shim);
@@ -54,7 +60,7 @@ try {
   chmodSync(join(shim, 'git'), 0o755);
   // Acceptance does not trust files younger than 2 s; a working copy's index is newer than its files.
   await Bun.sleep(2100);
-  sh(repo, 'git update-index -q --refresh && echo dirty >> src/f1.ts && echo new > untracked.txt');
+  sh(repo, 'git update-index -q --refresh && echo dirty >> src/m0/f1.ts && echo new > untracked.txt');
   const envOf = (k: string, path = process.env.PATH!) => ({
     PATH: path,
     HOME: join(work, `home-${k}`),
@@ -112,7 +118,9 @@ try {
       .filter(Boolean)
       .map((l) => l.replace(/^(-c \S+ )*/, '').split(' ')[0]);
   };
-  console.log(`Bash change tracking, old vs new, ${ROUNDS} interleaved rounds, load ${loadavg()[0]!.toFixed(1)}`);
+  console.log(
+    `Bash change tracking, old vs new, ${FILES} files, ${ROUNDS} interleaved rounds, load ${loadavg()[0]!.toFixed(1)}`,
+  );
   console.log(`  old: ${BINS.old}\n  new: ${BINS.new}`);
   for (const [name, root] of Object.entries(projects))
     for (const event of ['PreToolUse', 'PostToolUse']) {
