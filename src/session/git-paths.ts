@@ -161,18 +161,21 @@ export function cachedGitPaths(dir: string, root: string): GitPaths | undefined 
  * and such a change is less than 2 s old. Undefined when git is missing or `root` is not in a work tree.
  */
 export async function findGitPaths(dir: string | undefined, root: string): Promise<GitPaths | undefined> {
+  // `--show-cdup` (`../..`) first and the prefix worked out from it: a line break in a folder's name cannot shift it.
   const r = await git(root, [
     'rev-parse',
+    '--show-cdup',
     '--git-path',
     'info/exclude',
-    '--show-prefix',
-    '--show-toplevel',
     '--absolute-git-dir',
     '--git-common-dir',
   ]);
   if (!r || r.code !== 0) return undefined;
-  const [exclude, prefix, top, gitDir, commonDir] = r.out.toString().split('\n');
-  if (!exclude || prefix === undefined || !top || !gitDir || !commonDir) return undefined;
+  const lines = r.out.toString().split('\n');
+  // A line break in the path of the repository itself: no guessing which line is which (the snapshot walks instead).
+  if (lines.length !== 5 || lines[4] !== '') return undefined;
+  const [cdup, exclude, gitDir, commonDir] = lines as [string, string, string, string];
+  if (!exclude || !gitDir || !commonDir) return undefined;
   let realRoot: string;
   try {
     realRoot = realpathSync.native(root);
@@ -180,18 +183,15 @@ export async function findGitPaths(dir: string | undefined, root: string): Promi
     return undefined;
   }
   // git prints paths relative to its working folder, which is the real path of `root`.
-  const paths: GitPaths = { top, prefix, exclude: resolve(realRoot, exclude) };
+  const top = resolve(realRoot, cdup || '.');
+  const rel = relative(top, realRoot).split(sep).join('/');
+  const paths: GitPaths = { top, prefix: rel ? `${rel}/` : '', exclude: resolve(realRoot, exclude) };
   if (dir) {
     const common = resolve(realRoot, commonDir);
     const k = keyOf(realRoot, top, common === gitDir ? [gitDir] : [gitDir, common]);
     if (k && !k.racy) writeAtomic(cachePath(dir), JSON.stringify({ root, key: k.key, ...paths } satisfies Cached));
   }
   return paths;
-}
-
-/** The project's place in git: from the session's cache when still valid, else from git. */
-export async function gitPaths(dir: string | undefined, root: string): Promise<GitPaths | undefined> {
-  return (dir ? cachedGitPaths(dir, root) : undefined) ?? (await findGitPaths(dir, root));
 }
 
 /** `rel` (repository-relative, `/`) as a project-relative path; undefined outside the project. */

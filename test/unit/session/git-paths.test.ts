@@ -115,6 +115,29 @@ describe("where the project sits in git, kept in the session's folder", () => {
   });
 });
 
+describe('line breaks in folder names', () => {
+  test("in the project's folder (the prefix): paths still project-relative, befores from the index", async () => {
+    const top = tempProject();
+    gitRepo(top);
+    sh(top, 'mkdir "we\nird" && echo v1 > "we\nird/a.txt" && echo t > t.txt && git add . && git commit -qm init');
+    const root = join(top, 'we\nird');
+    expect((await findGitPaths(undefined, root))?.prefix).toBe('we\nird/');
+    const files = await around(root, 'echo v2 > a.txt && echo t2 > ../t.txt');
+    expect(Object.keys(files)).toEqual(['a.txt']);
+    expect(files['a.txt']).toMatchObject({ kind: 'update', before: 'v1\n', after: 'v2\n' });
+  });
+
+  test("in the repository's own path: no guess at git's lines, the project is walked and the change seen", async () => {
+    const top = join(tempProject(), 'repo\nx');
+    mkdirSync(top);
+    gitRepo(top);
+    sh(top, 'echo v1 > a.txt && git add . && git commit -qm init');
+    expect(await findGitPaths(undefined, top)).toBeUndefined();
+    const files = await around(top, 'echo v2 > a.txt');
+    expect(files['a.txt']).toMatchObject({ kind: 'update', before: 'v1\n', after: 'v2\n' });
+  });
+});
+
 describe('mayBeRepository: no git run where git would find no repository', () => {
   test('no .git anywhere, or a .git folder without HEAD: none; a .git file, HEAD, GIT_DIR: maybe', () => {
     const root = tempProject();
