@@ -41,7 +41,7 @@ async function byStatus(root: string) {
 const commit = (root: string, msg = 'c') => sh(root, `git add -A && git commit -qm ${msg}`);
 
 describe('one git status says what ls-files -m/-o, diff --cached and rev-parse said', () => {
-  test('modified, deleted, staged, staged then edited, removed from the index, intent-to-add, untracked', async () => {
+  test('modified, deleted, staged, staged then edited, removed from the index, intent-to-add, untracked, nested', async () => {
     const root = tempProject();
     gitRepo(root);
     sh(root, 'mkdir -p d/e && for f in a b c s r i; do echo $f > $f.txt; done && echo deep > d/e/f.txt');
@@ -53,6 +53,8 @@ describe('one git status says what ls-files -m/-o, diff --cached and rev-parse s
     sh(root, 'git rm -q --cached r.txt && echo new > n.txt && git add n.txt && echo N > i2.txt && git add -N i2.txt');
     sh(root, 'echo "sp" >> "sp ace.txt" && mkdir -p ignored u/v && echo no > ignored/x && echo no > y.log');
     sh(root, 'echo u > u/v/w.txt && echo d >> d/e/f.txt && git rm -q c.txt');
+    // A repository of its own inside, untracked: one entry (`nested/`) for both.
+    sh(root, 'mkdir nested && cd nested && git init -q && echo x > x.txt');
     writeFileSync(join(root, 'line\nbreak.txt'), 'changed\n');
     const old = byTheFourRuns(root);
     expect(old.dirty.length).toBeGreaterThan(6);
