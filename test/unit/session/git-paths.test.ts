@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, test } from 'bun:test';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cachedGitPaths, findGitPaths, mayBeRepository } from '../../../src/session/git-paths.ts';
 import { prepareEvent } from '../../../src/session/session.ts';
@@ -34,7 +34,7 @@ async function around(root: string, command: string) {
 }
 
 /** Repositories made once and left to age: the cache never trusts a key file younger than 2 s. */
-const aged = { plain: '', nested: '', hollow: '', inner: '', config: '', stale: '' };
+const aged = { plain: '', nested: '', hollow: '', inner: '', config: '', stale: '', linked: '' };
 beforeAll(async () => {
   for (const k of Object.keys(aged) as Array<keyof typeof aged>) {
     aged[k] = tempProject();
@@ -45,6 +45,9 @@ beforeAll(async () => {
   mkdirSync(join(aged.hollow, 'pkg', '.git'));
   gitRepo(join(aged.inner, 'pkg'));
   sh(join(aged.inner, 'pkg'), 'git add . && git commit -qm inner');
+  // `linked`: a worktree of `plain`'s repository (its `.git` is a file; info/exclude is in the common folder).
+  aged.linked = join(tempProject(), 'linked');
+  sh(aged.plain, `git worktree add -q "${aged.linked}"`);
   await Bun.sleep(2100);
 }, 30_000);
 
@@ -112,6 +115,20 @@ describe("where the project sits in git, kept in the session's folder", () => {
     expect(cachedGitPaths(dir, root)).toBeDefined();
     sh(root, 'touch .git/HEAD');
     expect(cachedGitPaths(dir, root)).toBeUndefined();
+  });
+});
+
+describe('a linked worktree', () => {
+  test('its paths are kept like any other and its changes seen; the exclude file is the common one', async () => {
+    const root = aged.linked;
+    await around(root, 'true');
+    const kept = cachedGitPaths(ensureSessionDir(root, 's1'), root);
+    expect(kept).toMatchObject({ prefix: '', exclude: join(realpathSync(aged.plain), '.git', 'info', 'exclude') });
+    process.env.PATH = `${shim}:${realPath}`;
+    gitRuns();
+    const files = await around(root, 'echo v2 > pkg/a.txt');
+    expect(gitRuns()).toEqual(['cat-file', 'status', 'status']);
+    expect(files['pkg/a.txt']).toMatchObject({ before: 'v1\n', after: 'v2\n' });
   });
 });
 
