@@ -2,12 +2,14 @@
  * Where a project sits in git: the repository's top folder, the project's prefix in it and the path of
  * `info/exclude`. They do not change between the Bash calls of a session, so the `rev-parse` run that finds them is
  * kept in the session folder, keyed by every file whose change could move them, and rerun only when one changed:
- * - the `.git` entry of each folder from the project root up to the top (`git init` in between, `.git` replaced);
- * - the git folder, the common folder and their `config` / `config.worktree` (`core.worktree`, `commondir`);
- * - the environment variables git reads to find a repository (`GIT_DIR`, `GIT_WORK_TREE`, …).
- * Each is known by inode, size and ctime — a change cannot put ctime back, unlike mtime — and a key holding a ctime
- * less than 2 s old is not kept ("racily clean", as git calls it): on a coarse clock a later change in the same tick
- * would keep it. Outside any repository (`mayBeRepository`) no git runs at all.
+ * - the `.git` entry of each folder from the project root up to the top, with its `HEAD`, `objects`, `refs` (an
+ *   invalid `.git` on the way can become valid: `git init` in it), and the folder's own `HEAD` (a bare repository);
+ * - the git folder and the common folder: `HEAD`, `objects`, `refs`, `commondir`, `config`, `config.worktree`
+ *   (`core.worktree`);
+ * - the environment variables git reads (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_CEILING_DIRECTORIES`, …).
+ * A file is known by inode, size and ctime — a change cannot put ctime back, unlike mtime — a folder by inode; and a
+ * key holding a ctime less than 2 s old is not kept ("racily clean", as git calls it): on a coarse clock a later
+ * change in the same tick would keep it. Outside any repository (`mayBeRepository`) no git runs at all.
  */
 import { lstatSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -15,7 +17,7 @@ import { git } from './git-state.ts';
 import { writeAtomic } from './store.ts';
 
 export interface GitPaths {
-  /** The repository's top folder (a real path, as git prints it). */
+  /** The repository's top folder (a real path: the project's, less git's `--show-cdup`). */
   top: string;
   /** The project root relative to `top`, with a trailing `/` (`` at the top). */
   prefix: string;
