@@ -173,8 +173,10 @@ try {
     rmSync(join(r, '.git'), { recursive: true });
     oneFileValidators(r, 50);
     for (let i = 0; i < 300; i++) writeFileSync(join(r, 'src', `f${i}.ts`), `export const f${i} = ${i};\n`);
-    const git = (args: string[]) =>
-      Bun.spawnSync(['git', '-c', 'user.email=b@example.com', '-c', 'user.name=b', ...args], { cwd: r, env });
+    const git = (args: string[]) => {
+      const p = Bun.spawnSync(['git', '-c', 'user.email=b@example.com', '-c', 'user.name=b', ...args], { cwd: r, env });
+      if (p.exitCode !== 0) throw new Error(`git ${args[0]} in the bench's repository exited ${p.exitCode}`);
+    };
     git(['init', '-q']);
     git(['add', '.']);
     git(['commit', '-qm', 'bench']);
