@@ -1,15 +1,15 @@
 /**
  * The cost of Bash change tracking on a repository of 10,000 files (1,000 directories × 10 files, ~2 KB each,
  * committed, plus 20 dirty and 20 untracked files), measured side by side in one run:
- * - avp's git mode: `git ls-files -m` and `-o` (in parallel) + stat of the dirty set (what PreToolUse/PostToolUse of
- * Bash do);
+ * - avp's git mode: one `git status` (+ `rev-parse`, no session cache here) + stat of the dirty set;
  * - the naive alternative: list every file (`git ls-files -co`) and stat each from JS;
  * - the walk used outside git (same tree, no .git);
  * - a whole Bash round trip through prepareEvent (PreToolUse snapshot + PostToolUse compare, one file changed by `sed
  * -i`);
  * - the same round trip through the compiled hook (`dist/avp hook`, two processes) vs an event that matches nothing;
- * - the extra git cost of seeing committed/staged changes: the git state alone (`rev-parse` + `diff --cached`, run in
- *   parallel with the two `ls-files`), and a turn's Stop against its baseline with nothing changed vs after a commit.
+ * - the git run alone (one `git status` gives the dirty set, the staged entries and HEAD; the top folder, prefix and
+ *   exclude path come from the session's cache), and a turn's Stop against its baseline with nothing changed vs after
+ *   a commit.
  * Prints medians, ratios, snapshot size and memory.
  */
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { join, resolve } from 'node:path';
 import { defaultConfig } from '../src/config/config.ts';
 import { prepareEvent } from '../src/session/session.ts';
 import { snapshot } from '../src/session/fingerprint.ts';
-import { readGitState } from '../src/session/git-state.ts';
+import { gitSnapshot } from '../src/session/git-status.ts';
 import type { HookEvent } from '../src/protocol/event.ts';
 
 const FILES = 10_000;
@@ -125,8 +125,10 @@ try {
   }
   const rssAfter = process.memoryUsage().rss;
 
-  // The git state every git-mode snapshot now carries, alone; and a Stop compared with the turn's baseline.
-  const [gitState] = (await interleaved([() => readGitState(repo, 20_000)])) as [number];
+  // The git run of a snapshot with the session's cache of the paths, alone; and a Stop compared with the baseline.
+  const cacheDir = join(base, 'paths-cache');
+  mkdirSync(cacheDir);
+  const [gitState] = (await interleaved([() => gitSnapshot(repo, 20_000, cacheDir)])) as [number];
   const turnEv = (event: string): HookEvent => ({ ...ev(event, 'x'), tool: undefined, sessionId: 'bench-turn' });
   const stopQuiet: number[] = [];
   const stopCommit: number[] = [];
@@ -208,7 +210,7 @@ try {
   );
   console.log(`  PreToolUse (snapshot + save):        ${median(preTimes).toFixed(1)} ms`);
   console.log(`  PostToolUse (snapshot + compare + diff, ${changed} file changed): ${median(postTimes).toFixed(1)} ms`);
-  console.log(`  git state alone (rev-parse + diff --cached, in parallel with ls-files): ${gitState.toFixed(1)} ms`);
+  console.log(`  git status alone (paths from the session's cache): ${gitState.toFixed(1)} ms`);
   console.log(
     `  Stop vs the turn's baseline: nothing changed ${median(stopQuiet).toFixed(1)} ms; ` +
       `after a commit (${committedSeen} file seen) ${median(stopCommit).toFixed(1)} ms`,

@@ -14,6 +14,8 @@
  *   1 MB Write matched only by a path rule   (protected-files, whose rule is a list of paths) ≤ the same 1 MB Write
  *                                            unmatched (1.1× allowed for noise), in CPU and peak memory
  *   PreToolUse Bash `ls -la`, `npm test`     the built-in shell guard in: ≤ 1.5× the floor, like any no-match call
+ *                                            (the projects' empty `.git` is no repository: no git runs; the same
+ *                                            call in a git repository runs one `git status`, shown beside them)
  *
  * Usage: node_modules/.bin/bun bench/hook-cost.ts [rounds]   (AVP_BENCH_BIN=path to bench another binary)
  */
@@ -167,13 +169,27 @@ try {
   const p50 = project('v50', (r) => oneFileValidators(r, 50));
   const p200 = project('v200', (r) => oneFileValidators(r, 200));
   const pCat = project('catalog50', (r) => catalogCopies(r, 50));
+  const pGit = project('v50-git', (r) => {
+    rmSync(join(r, '.git'), { recursive: true });
+    oneFileValidators(r, 50);
+    for (let i = 0; i < 300; i++) writeFileSync(join(r, 'src', `f${i}.ts`), `export const f${i} = ${i};\n`);
+    const git = (args: string[]) => {
+      const p = Bun.spawnSync(['git', '-c', 'user.email=b@example.com', '-c', 'user.name=b', ...args], { cwd: r, env });
+      if (p.exitCode !== 0) throw new Error(`git ${args[0]} in the bench's repository exited ${p.exitCode}`);
+    };
+    git(['init', '-q']);
+    git(['add', '.']);
+    git(['commit', '-qm', 'bench']);
+  });
   const pPath = project('v50-path-rule', (r) => {
     oneFileValidators(r, 50);
     cpSync(join(CATALOG, 'protected-files'), join(r, '.avp/validators/protected-files'), { recursive: true });
   });
   // Acceptance does not trust stats younger than 2 s: let the files age, then accept each project as a user would.
   await Bun.sleep(2100);
-  for (const root of [p0, p10, p50, p200, pCat, pPath]) {
+  // A working copy's index is newer than its files (any `git status` refreshes it): no racily clean entries.
+  Bun.spawnSync(['git', 'update-index', '-q', '--refresh'], { cwd: pGit, env });
+  for (const root of [p0, p10, p50, p200, pCat, pPath, pGit]) {
     const r = Bun.spawnSync([BIN, 'accept'], { cwd: root, env, stdout: 'pipe', stderr: 'pipe' });
     if (r.exitCode !== 0) throw new Error(`avp accept in ${root}: ${r.stderr.toString()}`);
   }
@@ -191,6 +207,7 @@ try {
     catalog: { argv: HOOK, input: readEvent(pCat), cwd: pCat },
     ls: { argv: HOOK, input: bashEvent(p50, 'ls -la'), cwd: p50 },
     npmTest: { argv: HOOK, input: bashEvent(p50, 'npm test'), cwd: p50 },
+    lsGit: { argv: HOOK, input: bashEvent(pGit, 'ls -la'), cwd: pGit },
     floorBig: { argv: FLOOR, input: bigWrite(p50), cwd: p50 },
     bigNone: { argv: HOOK, input: bigWrite(p50), cwd: p50 },
     bigPath: { argv: HOOK, input: bigWrite(pPath), cwd: pPath },
@@ -241,6 +258,7 @@ try {
   row('PostToolUse Read, 50 catalog copies, none matching', 'catalog', c('catalog') / floor, undefined, 40);
   row('PreToolUse Bash `ls -la` (shell guard), 50 validators', 'ls', c('ls') / floor, 1.5);
   row('PreToolUse Bash `npm test` (shell guard), 50 validators', 'npmTest', c('npmTest') / floor, 1.5);
+  row('  the `ls -la` call in a git repository (300 files)', 'lsGit', c('lsGit') / floor);
   // Least-squares slope of CPU over installed validators.
   const pts = [
     [10, c('v10')],

@@ -86,7 +86,7 @@ function rememberSnapshot(dir: string, root: string, snap: Snapshot): void {
 
 /** A snapshot of the project, its truncation logged, the contents avp does not know yet remembered. */
 export async function takeSnapshot(dir: string, event: HookEvent, config: AvpConfig): Promise<Snapshot> {
-  const snap = await snapshot(event.projectRoot, maxFiles(config));
+  const snap = await snapshot(event.projectRoot, maxFiles(config), dir);
   logTruncation(event.projectRoot, snap, maxFiles(config));
   rememberSnapshot(dir, event.projectRoot, snap);
   return snap;
@@ -112,7 +112,7 @@ export async function afterShell(dir: string, event: HookEvent, config: AvpConfi
   const prePath = snapPath(dir, event);
   const lastPath = join(dir, 'bash', 'last.json');
   const pre = loadSnapshot(prePath) ?? loadSnapshot(lastPath);
-  const post = await snapshot(event.projectRoot, maxFiles(config));
+  const post = await snapshot(event.projectRoot, maxFiles(config), dir);
   saveSnapshot(lastPath, post);
   if (prePath !== lastPath) rmSync(prePath, { force: true });
   if (!pre) return [];

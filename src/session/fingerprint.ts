@@ -2,17 +2,17 @@
  * Project snapshots for Bash change tracking: which files exist and their fingerprints (size + mtime).
  *
  * In a git repository git already keeps a stat cache of every tracked file (the index), so avp asks git for the
- * files that differ from it — modified, deleted and untracked-not-ignored (`git ls-files -m` and `-o
- * --exclude-standard`)
- * — and fingerprints only those. A path missing from a snapshot is then "identical to the index". Any change a
- * command makes shows up as a path entering, leaving or changing within that set, at the cost of one `git` run
- * (which stats in C) instead of stat-ing 10,000 files from JS. Outside git, a bounded walk fingerprints every file
+ * files that differ from it — modified, deleted and untracked-not-ignored (one `git status`, git-status.ts) — and
+ * fingerprints only those. A path missing from a snapshot is then "identical to the index". Any change a command
+ * makes shows up as a path entering, leaving or changing within that set, at the cost of one `git` run (which stats
+ * in C) instead of stat-ing 10,000 files from JS. Outside git, a bounded walk fingerprints every file
  * (skipping .git, node_modules and .avp). `trackMaxFiles` bounds the number of fingerprinted files in both modes.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { readGitState, type GitState } from './git-state.ts';
-import { git } from '../os/git.ts';
+import type { GitState } from './git-state.ts';
+import { mayBeRepository } from './git-paths.ts';
+import { gitSnapshot } from './git-status.ts';
 
 /** `[size, mtimeMs, tag]`; size -1 = the file does not exist; tag `C` modified tracked, `?` untracked, `` walk. */
 export type Entry = [number, number, string];
@@ -29,24 +29,6 @@ export interface Snapshot {
 }
 
 const SKIP_DIRS = new Set(['.git', 'node_modules', '.avp', '.hg', '.svn']);
-
-/** One `git ls-files` run; undefined when git is missing or this is not a repository. */
-async function lsFiles(root: string, args: string[]): Promise<string[] | undefined> {
-  // Never take index.lock: the agent's own git commands must not fail because a hook is looking.
-  const r = await git(['ls-files', '-z', ...args], { cwd: root, noOptionalLocks: true });
-  return r?.code === 0 ? r.stdout.toString().split('\0').filter(Boolean) : undefined;
-}
-
-/**
- * The files that differ from the index: modified/deleted tracked files (`-m`, tag `C`) and untracked files not
- * ignored (`-o`, tag `?`). Two git runs in parallel: `-m` stats every tracked file, `-o` reads every directory, and
- * on a multi-core machine they overlap.
- */
-async function gitDirty(root: string): Promise<Array<[string, string]> | undefined> {
-  const [modified, untracked] = await Promise.all([lsFiles(root, ['-m']), lsFiles(root, ['-o', '--exclude-standard'])]);
-  if (!modified || !untracked) return undefined;
-  return [...modified.map((p): [string, string] => ['C', p]), ...untracked.map((p): [string, string] => ['?', p])];
-}
 
 export function entryFor(abs: string, tag: string): Entry {
   try {
@@ -88,10 +70,14 @@ function walk(root: string, max: number): Snapshot {
   return { mode: 'walk', takenAt: Date.now(), files, ...(truncated ? { truncated } : {}) };
 }
 
-/** Takes a snapshot of the project at `root`. */
-export async function snapshot(root: string, maxFiles: number): Promise<Snapshot> {
-  const [dirty, git] = await Promise.all([gitDirty(root), readGitState(root, maxFiles)]);
-  if (!dirty) return walk(root, maxFiles);
+/**
+ * Takes a snapshot of the project at `root`. `dir`: the session folder, which keeps where the project sits in git
+ * between calls (git-paths.ts); without it that costs a `rev-parse` run each time.
+ */
+export async function snapshot(root: string, maxFiles: number, dir?: string): Promise<Snapshot> {
+  const seen = mayBeRepository(root) ? await gitSnapshot(root, maxFiles, dir) : undefined;
+  if (!seen) return walk(root, maxFiles);
+  const { dirty, git } = seen;
   const files: Record<string, Entry> = {};
   let count = 0;
   let truncated = false;
@@ -102,10 +88,10 @@ export async function snapshot(root: string, maxFiles: number): Promise<Snapshot
       truncated = true;
       break;
     }
-    files[rel] = entryFor(join(root, rel), tag === '?' ? '?' : 'C');
+    files[rel] = entryFor(join(root, rel), tag);
     count++;
   }
-  return { mode: 'git', takenAt: Date.now(), files, ...(truncated ? { truncated } : {}), ...(git ? { git } : {}) };
+  return { mode: 'git', takenAt: Date.now(), files, ...(truncated ? { truncated } : {}), git };
 }
 
 export interface PathChange {

@@ -1,12 +1,11 @@
 /**
- * The git side of a snapshot: HEAD, the index entries that differ from HEAD, and the ignore files outside the
- * working tree. With them a later comparison tells what a command (or a whole turn) changed even when the change was
- * committed, staged or hidden behind a new ignore rule, and what each file held before — from the earlier HEAD and
- * index, never from the current ones (which a `git add` or `git commit` has already moved).
+ * The git side of a snapshot (read by git-status.ts): HEAD, the index entries that differ from HEAD, and the ignore
+ * files outside the working tree. With them a later comparison tells what a command (or a whole turn) changed even
+ * when the change was committed, staged or hidden behind a new ignore rule, and what each file held before — from the
+ * earlier HEAD and index, never from the current ones (which a `git add` or `git commit` has already moved).
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fingerprintOf } from './content.ts';
 import { git as runGit } from '../os/git.ts';
 
 export interface GitState {
@@ -36,7 +35,7 @@ export async function git(cwd: string, args: string[], stdin?: string): Promise<
 }
 
 /** The user's global excludes file when `core.excludesFile` is not set (git's own default). */
-function globalExcludes(): string {
+export function globalExcludes(): string {
   const xdg = process.env.XDG_CONFIG_HOME;
   return xdg ? join(xdg, 'git', 'ignore') : join(homedir(), '.config', 'git', 'ignore');
 }
@@ -50,61 +49,6 @@ export async function excludesFileOf(root: string, top: string): Promise<string>
   const r = await git(root, ['config', '--path', '--get', 'core.excludesFile']);
   const value = r?.code === 0 ? r.out.toString().replace(/\n$/, '') : '';
   return value ? resolve(top, value) : globalExcludes();
-}
-
-function fingerprintEntry(path: string): [number, number] | null {
-  const fp = fingerprintOf(path);
-  return fp ? [fp.size, fp.mtime] : null;
-}
-
-/**
- * HEAD, the staged entries and the exclude files' fingerprints: two git runs in parallel (`rev-parse`, and `diff
- * --cached --raw`, which reads the index and HEAD's tree but stats no working file). Undefined outside git.
- */
-export async function readGitState(root: string, maxFiles: number): Promise<GitState | undefined> {
-  const [rp, cached] = await Promise.all([
-    git(root, [
-      'rev-parse',
-      '--git-path',
-      'info/exclude',
-      '--show-prefix',
-      '--show-toplevel',
-      '--verify',
-      '-q',
-      'HEAD',
-    ]),
-    git(root, ['diff', '--cached', '--raw', '--no-abbrev', '-z', '--no-renames', '--relative', '--no-ext-diff']),
-  ]);
-  // rev-parse exits 1 on an unborn branch (no HEAD yet) after printing the rest.
-  if (!rp || (rp.code !== 0 && rp.code !== 1) || !cached || cached.code !== 0) return undefined;
-  const [exclude, prefix, top, head] = rp.out.toString().split('\n');
-  if (exclude === undefined || top === undefined) return undefined;
-  const staged: Record<string, string | null> = {};
-  let count = 0;
-  let stagedTruncated = false;
-  const parts = cached.out.toString().split('\0');
-  for (let i = 0; i + 1 < parts.length; i += 2) {
-    // `:old-mode new-mode old-blob new-blob status`, then the path.
-    const [, mode, , blob, status] = parts[i]!.split(' ');
-    const rel = parts[i + 1]!;
-    if (mode === '160000') continue; // a submodule's commit, not a file
-    if (count >= maxFiles) {
-      stagedTruncated = true;
-      break;
-    }
-    staged[rel] = status === 'D' ? null : blob!;
-    count++;
-  }
-  const excludes: GitState['excludes'] = {};
-  for (const p of [resolve(root, exclude), globalExcludes()]) excludes[p] = fingerprintEntry(p);
-  return {
-    head: head && /^[0-9a-f]{40,64}$/.test(head) ? head : null,
-    staged,
-    ...(stagedTruncated ? { stagedTruncated } : {}),
-    top,
-    prefix: prefix ?? '',
-    excludes,
-  };
 }
 
 /** True when HEAD or the index moved between two states. */

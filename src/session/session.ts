@@ -60,7 +60,7 @@ export async function prepareEvent(
   // Only a Stop validator looks at the turn's baseline: without one, no git run and no snapshot for it.
   const baseline = !opts.validators || opts.validators.some((v) => v.spec.trigger === 'Stop');
   if (baseline && name !== 'UserPromptSubmit' && name !== 'SessionStart') await turnAfterStop(event, config);
-  // Snapshots cost a `git ls-files` each: skip them when the caller says no installed validator could see the result.
+  // Snapshots cost a `git status` each: skip them when the caller says no installed validator could see the result.
   if (shell && name !== 'SessionStart' && opts.validators && !(await wantsShellChanges(opts.validators, event)))
     return event;
   const relevant =

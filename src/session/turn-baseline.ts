@@ -98,7 +98,7 @@ export async function baselineChanges(
 ): Promise<FileChange[] | undefined> {
   const base = loadSnapshot(baselinePath(dir));
   if (!base) return undefined;
-  const now = await snapshot(event.projectRoot, maxFiles(config));
+  const now = await snapshot(event.projectRoot, maxFiles(config), dir);
   return changesBetween(dir, event.projectRoot, base, now, maxFiles(config), loadRules(dir));
 }
 
