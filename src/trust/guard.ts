@@ -89,6 +89,11 @@ export function controlPlaneDenial(event: HookEvent, env: NodeJS.ProcessEnv): st
         : shellDenial(command, event.cwd, env, controlTable(event.projectRoot, env), fold);
     const why = denied?.why;
     if (why && denied.env) return `avp refuses this command before it runs: ${why}. ${ENV_SWITCH_REFUSAL}`;
+    if (why && denied && 'hides' in denied && denied.hides)
+      return (
+        `avp refuses this command before it runs: ${why}. avp learns from git what a shell command and a turn ` +
+        "changed, so the agent's edits to those files would go unchecked; only the user marks files that way."
+      );
     if (why)
       return (
         `avp refuses this command before it runs: ${why}. Those files decide whether avp checks this agent, and ` +

@@ -242,8 +242,12 @@ export function commandWrites(name: string, args: Arg[], ctx: CommandContext): W
   }
 }
 
-/** `git [-C dir] <sub> …`: the paths `checkout`, `restore`, `rm`, `mv`, `clean -x` change. */
-export function gitWrites(args: Arg[]): { cwd?: Arg; writes: Write[] } {
+/**
+ * `git [-C dir] <sub> …`: the paths `checkout`, `restore`, `rm`, `mv`, `clean -x` change; `hides`: the flag of a
+ * `git update-index` that makes git report files unchanged whatever is written to them (avp learns what a shell
+ * command and a turn changed from git, so a file marked that way would keep its edits from every check).
+ */
+export function gitWrites(args: Arg[]): { cwd?: Arg; writes: Write[]; hides?: string } {
   let i = 0;
   let cwd: Arg | undefined;
   while (i < args.length && args[i]!.text.startsWith('-')) {
@@ -269,6 +273,10 @@ export function gitWrites(args: Arg[]): { cwd?: Arg; writes: Write[] } {
       if (!has(flags, 'x') && !has(flags, 'X')) return { cwd, writes: [] };
       if (has(flags, 'n', ['--dry-run'])) return { cwd, writes: [] };
       return { cwd, writes: (ops.length ? ops : [arg('.')]).map((a) => ({ arg: a, tree: true })) };
+    }
+    case 'update-index': {
+      const hides = rest.find((a) => a.text === '--assume-unchanged' || a.text === '--skip-worktree');
+      return { cwd, writes: [], ...(hides ? { hides: hides.text } : {}) };
     }
     default:
       return { cwd, writes: [] };

@@ -43,6 +43,8 @@ interface Context {
 const MAX_SPELLINGS = 64;
 
 class Refusal extends Error {}
+/** A command that would hide later edits from avp's change tracking (no control path involved). */
+class HidingRefusal extends Refusal {}
 
 /**
  * The control path `text` names: a control folder or binary anywhere, a bare file name (`settings.json`) only where
@@ -372,6 +374,10 @@ function command(args: Arg[], redirs: Redirect[], st: State, ctx: Context, depth
   }
   if (name === 'git') {
     const g = gitWrites(rest);
+    if (g.hides)
+      throw new HidingRefusal(
+        `\`git update-index ${g.hides}\` makes git report files unchanged whatever is written to them`,
+      );
     const inner = { ...st, cwd: g.cwd ? pathOf(g.cwd, st) : st.cwd };
     for (const w of g.writes) judge(w.arg, inner, ctx, w.tree, `lets git change`);
     return;
@@ -680,7 +686,8 @@ export function shellWriteDenial(
 
 /**
  * `shellWriteDenial` with what was refused: a control path, or (`env: true`) a `.env` file the agents read, written
- * with a line that switches their hooks or avp off (shell-env.ts).
+ * with a line that switches their hooks or avp off (shell-env.ts), or (`hides: true`) files marked so that git, and
+ * so avp, no longer sees their edits.
  */
 export function shellDenial(
   command: string,
@@ -688,11 +695,12 @@ export function shellDenial(
   env: NodeJS.ProcessEnv,
   table: ControlTable,
   fold: Fold,
-): { why: string; env: boolean } | undefined {
+): { why: string; env: boolean; hides?: boolean } | undefined {
   const envWrites = new EnvWrites();
   try {
     walk(command, { cwd, vars: new Map() }, { env, table, fold, command, loops: new Map(), envWrites }, 0);
   } catch (e) {
+    if (e instanceof HidingRefusal) return { why: e.message, env: false, hides: true };
     if (e instanceof Refusal) return { why: e.message, env: false };
     throw e;
   }

@@ -229,3 +229,14 @@ test("avp's OpenCode plugin deleted behind avp's back: the next call from any ag
   expect(said).toContain('the hooks that call avp were changed outside `avp init`');
   expect(said).toContain('.opencode/plugins/avp.ts (the file was removed)');
 });
+
+test('marking files so that git reports them unchanged is refused: their later edits would escape every check', async () => {
+  const p = await claudeProject();
+  for (const command of ['git update-index --assume-unchanged src/a.ts', 'git update-index --skip-worktree src/a.ts']) {
+    const r = await p.hook(bash(p, command), p.env);
+    expect({ command, denied: denied(r) }).toEqual({ command, denied: true });
+    expect(reason(r)).toContain("the agent's edits to those files would go unchecked");
+  }
+  const undo = await p.hook(bash(p, 'git update-index --no-assume-unchanged src/a.ts'), p.env);
+  expect(denied(undo)).toBe(false);
+});

@@ -217,3 +217,29 @@ describe('PowerShell (Copilot): a command naming a control path must only read i
     expect(powershellWriteDenial("Set-Content notes.txt 'hi'")).toBeUndefined();
   });
 });
+
+describe('git index flags that would hide edits from the change tracking', () => {
+  const refused = [
+    'git update-index --assume-unchanged src/a.ts',
+    'git update-index --skip-worktree src/a.ts',
+    'git -C src update-index --assume-unchanged a.ts && echo x >> src/a.ts',
+    'true; git update-index --really-refresh --skip-worktree -- src/a.ts',
+  ];
+  for (const c of refused) {
+    test(`refused: ${c}`, () => {
+      expect(denial(c)).toContain('report files unchanged whatever is written to them');
+    });
+  }
+  const allowed = [
+    'git update-index --refresh',
+    'git update-index --no-assume-unchanged src/a.ts',
+    'git update-index --no-skip-worktree src/a.ts',
+    'git update-index --chmod=+x scripts/run.sh',
+    'git log --grep=--assume-unchanged',
+  ];
+  for (const c of allowed) {
+    test(`allowed: ${c}`, () => {
+      expect(denial(c)).toBeUndefined();
+    });
+  }
+});
