@@ -130,7 +130,11 @@ export const TARGETS: MutationTarget[] = [
     name: 'hook memo',
     files: ['src/trust/hook-memo.ts', 'src/validator/listing.ts'],
     tests: ['test/unit/validator/listing.test.ts'],
-    binaryTests: ['test/integration/hook-memo.test.ts', 'test/integration/trust-walk.test.ts'],
+    binaryTests: [
+      'test/integration/hook-memo.test.ts',
+      'test/integration/hook-memo-validity.test.ts',
+      'test/integration/trust-walk.test.ts',
+    ],
   },
   {
     name: 'accept refusal',

@@ -5,31 +5,20 @@
  * window first (a memo is only written when nothing it saw changed in the last 2 s).
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { project, sh, type Project } from './hook-support.ts';
-
-const FAILS = sh(
-  `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"r","file":"src/a.ts","line":1,"snippet":"x","suggestion":"y"}],"summary":"bad"}'`,
-);
-
-function writeEvent(p: Project) {
-  const file = join(p.root, 'src/a.ts');
-  return {
-    session_id: 's1',
-    transcript_path: join(p.home, 't.jsonl'),
-    cwd: p.root,
-    hook_event_name: 'PostToolUse',
-    tool_name: 'Write',
-    tool_input: { file_path: file, content: 'const a = 1;\n' },
-    tool_response: { type: 'create', filePath: file, content: 'const a = 1;\n' },
-    tool_use_id: 't1',
-  };
-}
-
-const memoDir = (p: Project) => join(p.home, '.avp', 'cache', 'hook');
-const parseCache = (p: Project) => join(p.home, '.avp', 'cache', 'discovery');
-const gateFile = (p: Project) => join(p.root, '.avp/validators/gate/VALIDATOR.md');
+import type { Project } from './hook-support.ts';
+import { gateBlocked, gatedProject, gateFile, settle, writeEvent } from './hook-memo-support.ts';
 
 /** Edits a file in place to bytes of the same length and sets its mtime back: only its ctime tells. */
 function editKeepingSizeAndMtime(path: string, from: string, to: string) {
@@ -42,14 +31,19 @@ function editKeepingSizeAndMtime(path: string, from: string, to: string) {
   expect(statSync(path).mtimeMs).toBe(before.mtimeMs);
 }
 
-/** The calls that bring a memo: the first parses the validators (parse cache), the second finds all cached. */
-async function settle(p: Project) {
-  for (let i = 0; i < 2; i++) expect((await p.hook(writeEvent(p))).json.decision).toBe('block');
-  expect(readdirSync(memoDir(p))).toHaveLength(1);
-  return p.hook(writeEvent(p));
+const outside = (p: Project) => join(p.home, 'elsewhere', 'VALIDATOR.md');
+
+interface Attack {
+  name: string;
+  /** Set-up before the user accepts the project. */
+  before?: (p: Project) => void;
+  attack: (p: Project) => void;
+  /** The environment of the call after the attack. */
+  env?: (p: Project) => Record<string, string>;
+  said: string;
 }
 
-const attacks: Array<{ name: string; attack: (p: Project) => void; said: string }> = [
+const attacks: Attack[] = [
   {
     name: 'a validator edited in place, its size and mtime kept',
     attack: (p) => editKeepingSizeAndMtime(gateFile(p), 'Rules of gate.', 'Rules of GATE.'),
@@ -68,6 +62,19 @@ const attacks: Array<{ name: string; attack: (p: Project) => void; said: string 
   {
     name: 'the validator removed',
     attack: (p) => rmSync(join(p.root, '.avp/validators/gate'), { recursive: true }),
+    said: 'deleted .avp/validators/gate/VALIDATOR.md',
+  },
+  {
+    name: 'a linked validator file whose target, outside every folder looked at, turns into a link loop',
+    before: (p) => {
+      mkdirSync(join(p.home, 'elsewhere'));
+      renameSync(gateFile(p), outside(p));
+      symlinkSync(outside(p), gateFile(p));
+    },
+    attack: (p) => {
+      rmSync(outside(p));
+      symlinkSync(outside(p), outside(p));
+    },
     said: 'deleted .avp/validators/gate/VALIDATOR.md',
   },
   {
@@ -93,65 +100,44 @@ const attacks: Array<{ name: string; attack: (p: Project) => void; said: string 
     attack: (p) => p.write('.claude/settings.local.json', '{"disableAllHooks": true}'),
     said: 'hooks that call avp were changed',
   },
+  {
+    name: "the environment moves Claude Code's user settings to a folder that switches hooks off",
+    attack: (p) => {
+      mkdirSync(join(p.home, 'cc'));
+      writeFileSync(join(p.home, 'cc', 'settings.json'), '{"disableAllHooks": true}');
+    },
+    env: (p) => ({ CLAUDE_CONFIG_DIR: join(p.home, 'cc') }),
+    said: 'hooks that call avp were changed',
+  },
+  {
+    name: 'the accepted record edited by hand',
+    attack: (p) => {
+      const trust = join(p.home, '.avp', 'trust', 'projects');
+      const record = join(trust, readdirSync(trust)[0]!, 'accepted.json');
+      const r = JSON.parse(readFileSync(record, 'utf8'));
+      writeFileSync(record, JSON.stringify({ ...r, by: 'someone else' }));
+    },
+    said: 'was changed outside avp',
+  },
 ];
 
 describe('the hook memo never hides a change to the control files', () => {
   const projects = new Map<string, Project>();
   beforeAll(async () => {
-    for (const { name } of attacks) {
-      const p = project();
-      p.validator('gate', { match: { tools: ['Write', 'Edit'] } }, FAILS);
-      await p.accept();
-      projects.set(name, p);
-    }
+    for (const { name, before } of attacks) projects.set(name, await gatedProject(before));
     // Past the racy window: a call now concludes on stats old enough to stand for their contents.
     await Bun.sleep(2100);
     for (const p of projects.values()) await settle(p);
   }, 120_000);
 
-  for (const { name, attack, said } of attacks) {
+  for (const { name, attack, env, said } of attacks) {
     test(name, async () => {
       const p = projects.get(name)!;
       attack(p);
-      const r = await p.hook(writeEvent(p));
+      const r = await p.hook(writeEvent(p), env?.(p));
       expect(r.json.systemMessage).toContain(said);
       // The accepted gate still judges: the change waits for the user.
-      expect(r.json.decision).toBe('block');
+      gateBlocked(r);
     });
   }
-});
-
-describe('the hook memo is what it says', () => {
-  test('a held memo answers like the full path: no walk, no parse cache, the gate still blocks', async () => {
-    const p = project();
-    p.validator('gate', { match: { tools: ['Write', 'Edit'] } }, FAILS);
-    await p.accept();
-    await Bun.sleep(2100);
-    const first = await settle(p);
-    // Without the parse cache, only the memo can tell this call what the validators are.
-    rmSync(parseCache(p), { recursive: true, force: true });
-    const second = await p.hook(writeEvent(p));
-    expect(second.json.decision).toBe('block');
-    expect(second.json.reason).toBe(first.json.reason);
-    expect(existsSync(parseCache(p))).toBe(false);
-  }, 60_000);
-
-  test('a memo that is not JSON, or of another avp, is ignored and written again', async () => {
-    const p = project();
-    p.validator('gate', { match: { tools: ['Write', 'Edit'] } }, FAILS);
-    await p.accept();
-    await Bun.sleep(2100);
-    await settle(p);
-    const [name] = readdirSync(memoDir(p));
-    const path = join(memoDir(p), name!);
-    const good = JSON.parse(readFileSync(path, 'utf8'));
-    for (const bad of ['{"format": 1, "seen": [', JSON.stringify({ ...good, version: '0.0.0-other' })]) {
-      writeFileSync(path, bad);
-      rmSync(parseCache(p), { recursive: true, force: true });
-      const r = await p.hook(writeEvent(p));
-      expect(r.json.decision).toBe('block');
-      // The full path ran: it rebuilt the parse cache.
-      expect(existsSync(parseCache(p))).toBe(true);
-    }
-  }, 60_000);
 });
