@@ -268,8 +268,7 @@ try {
       stdout: 'pipe',
     });
     const text = p.stderr.toString();
-    for (const m of text.matchAll(/([A-Za-z ]+?) (\d+\.\d+) \(cpu/g))
-      (phases[m[1]!.trim()] ??= []).push(Number(m[2]));
+    for (const m of text.matchAll(/([A-Za-z ]+?) (\d+\.\d+) \(cpu/g)) (phases[m[1]!.trim()] ??= []).push(Number(m[2]));
   }
   console.log(
     `\nno-match call from inside (AVP_PROFILE=1, median of 15): ${Object.entries(phases)
