@@ -95,6 +95,7 @@ export const TARGETS: MutationTarget[] = [
     files: scripts('protected-files', 'check', 'writes'),
     tests: catalogTests(
       'protected-files',
+      'test/catalog/protected-writes.test.ts',
       'test/catalog/protected-files.test.ts',
       'test/catalog/protected-globs.test.ts',
       'test/catalog/commands-files.test.ts',
