@@ -60,7 +60,7 @@ export const TARGETS: MutationTarget[] = [
   {
     name: 'fail-closed run',
     files: ['src/runner/run.ts'],
-    tests: ['test/unit/runner/run-errors.test.ts', 'test/unit/runner/run.test.ts'],
+    tests: ['test/unit/runner/run-errors.test.ts', 'test/unit/runner/run-plan.test.ts', 'test/unit/runner/run.test.ts'],
     // Budgets, cheap-first and batching are driven through the binary with a loopback LLM server.
     binaryTests: [...HOOK_TESTS, 'test/integration/budget.test.ts', 'test/integration/judges-batch.test.ts'],
   },
