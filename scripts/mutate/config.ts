@@ -122,7 +122,7 @@ export const TARGETS: MutationTarget[] = [
   {
     name: 'guard',
     files: ['src/trust/guard.ts'],
-    tests: ['test/unit/trust/guard.test.ts'],
+    tests: ['test/unit/trust/guard-calls.test.ts', 'test/unit/trust/guard.test.ts'],
     binaryTests: ['test/integration/documented-lists.test.ts', 'test/integration/trust.test.ts'],
   },
   {
