@@ -96,6 +96,7 @@ export const TARGETS: MutationTarget[] = [
     tests: catalogTests(
       'protected-files',
       'test/catalog/protected-writes.test.ts',
+      'test/catalog/protected-targets.test.ts',
       'test/catalog/protected-files.test.ts',
       'test/catalog/protected-globs.test.ts',
       'test/catalog/commands-files.test.ts',

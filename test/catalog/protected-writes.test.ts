@@ -14,7 +14,10 @@ const writes = (cmd: string, cwd = '/work/app', home = '/home/dev', root = '/wor
 /** Each command with the exact paths it writes (relative ones under /work/app). */
 const expectWrites = (cases: Array<[string, string[]]>) => {
   for (const [cmd, paths] of cases)
-    expect({ cmd, w: writes(cmd) }).toEqual({ cmd, w: paths.map((p) => (p.startsWith('/') ? p : `/work/app/${p}`)) });
+    expect({ cmd, w: writes(cmd) }).toStrictEqual({
+      cmd,
+      w: paths.map((p) => (p.startsWith('/') ? p : `/work/app/${p}`)),
+    });
 };
 
 describe('protected-files: redirections', () => {
@@ -45,8 +48,10 @@ describe('protected-files: redirections', () => {
   test('scratch space outside the project and home is skipped, inside them it is not', () => {
     expectWrites([['echo > /tmp/x; echo > /var/tmp/x; echo > /private/tmp/x; echo > /dev/shm/x; echo > /tmp', []]]);
     expectWrites([['echo > /tmpfiles/x', ['/tmpfiles/x']]]);
-    expect(writes('echo > /tmp/h/.netrc; echo > /tmp/x', '/tmp/p', '/tmp/h', '/tmp/p')).toEqual(['/tmp/h/.netrc']);
-    expect(writes('echo > /tmp/p/.env; echo > /tmp/x', '/tmp/p', '/tmp/h', '/tmp/p')).toEqual(['/tmp/p/.env']);
+    expect(writes('echo > /tmp/h/.netrc; echo > /tmp/x', '/tmp/p', '/tmp/h', '/tmp/p')).toStrictEqual([
+      '/tmp/h/.netrc',
+    ]);
+    expect(writes('echo > /tmp/p/.env; echo > /tmp/x', '/tmp/p', '/tmp/h', '/tmp/p')).toStrictEqual(['/tmp/p/.env']);
   });
 });
 
@@ -70,18 +75,18 @@ describe('protected-files: copies and moves', () => {
   mkdirSync(ssh);
   const copied = (cmd: string) => shellWrites(cmd, home, home, '/work/app');
   test('into an existing directory the copy lands under the source name', () => {
-    expect(copied('cp id.pub .ssh')).toEqual([ssh, `${ssh}/id.pub`]);
-    expect(copied('mv a/b/key c/ .ssh')).toEqual([ssh, `${ssh}/key`, `${ssh}/c`]);
-    expect(copied('ln -s ../key .ssh/')).toEqual([`${ssh}/key`]);
-    expect(copied('cp x .ssh/missing')).toEqual([`${ssh}/missing`]);
+    expect(copied('cp id.pub .ssh')).toStrictEqual([ssh, `${ssh}/id.pub`]);
+    expect(copied('mv a/b/key c/ .ssh')).toStrictEqual([ssh, `${ssh}/key`, `${ssh}/c`]);
+    expect(copied('ln -s ../key .ssh/')).toStrictEqual([`${ssh}/key`]);
+    expect(copied('cp x .ssh/missing')).toStrictEqual([`${ssh}/missing`]);
   });
   test('the values of valued options are not sources', () => {
-    expect(copied('cp -S .bak key .ssh')).toEqual([ssh, `${ssh}/key`]);
-    expect(copied('install -o root --group wheel --mode 600 key .ssh')).toEqual([ssh, `${ssh}/key`]);
-    expect(copied('install --owner root --suffix old key .ssh')).toEqual([ssh, `${ssh}/key`]);
-    expect(copied('install -m 600 -g staff key .ssh')).toEqual([ssh, `${ssh}/key`]);
+    expect(copied('cp -S .bak key .ssh')).toStrictEqual([ssh, `${ssh}/key`]);
+    expect(copied('install -o root --group wheel --mode 600 key .ssh')).toStrictEqual([ssh, `${ssh}/key`]);
+    expect(copied('install --owner root --suffix old key .ssh')).toStrictEqual([ssh, `${ssh}/key`]);
+    expect(copied('install -m 600 -g staff key .ssh')).toStrictEqual([ssh, `${ssh}/key`]);
     // rsync's -o and -g keep owner and group: flags, so the source after them is still a source.
-    expect(copied('rsync -o key .ssh')).toEqual([ssh, `${ssh}/key`]);
+    expect(copied('rsync -o key .ssh')).toStrictEqual([ssh, `${ssh}/key`]);
   });
   test('-t and --target-directory= name the directory; -- ends the options; a lone - is a file', () => {
     expectWrites([
@@ -173,7 +178,11 @@ describe('protected-files: command lines inside command lines', () => {
       let cmd = 'echo x > deep';
       for (let level = 1; level <= 5; level++) {
         cmd = wrap(cmd, level);
-        expect({ wrapper, level, w: writes(cmd) }).toEqual({ wrapper, level, w: level <= 4 ? ['/work/app/deep'] : [] });
+        expect({ wrapper, level, w: writes(cmd) }).toStrictEqual({
+          wrapper,
+          level,
+          w: level <= 4 ? ['/work/app/deep'] : [],
+        });
       }
     }
   });

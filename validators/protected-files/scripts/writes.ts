@@ -4,8 +4,8 @@
  * `wget -O`, `ssh-keygen -f`, and the credential stores that `aws configure set` and `npm config set …_auth…` write.
  * Paths with an unknown variable cannot be judged and are skipped; reading a file is never a write.
  */
-import { statSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { base, parseShell, unwrap } from './shell.ts';
 
 // `>& file` sends stdout and stderr to the file (the lexer has already taken `>&2` and `>&-`, which name descriptors).
@@ -27,6 +27,20 @@ const isDir = (p: string) => {
     return false;
   }
 };
+
+/** The real path of `abs`: symlinks followed, a missing tail kept under its nearest existing ancestor's real path. */
+export function realPath(abs: string): string {
+  try {
+    return realpathSync(abs);
+  } catch {
+    const parent = dirname(abs);
+    return parent === abs ? abs : join(realPath(parent), basename(abs));
+  }
+}
+
+/** Inside one of `dirs` as written or as it really is (a project opened through a link, `/tmp` → `/private/tmp`). */
+const within = (abs: string, dirs: string[]) =>
+  dirs.some((d) => abs.startsWith(`${d}/`)) || dirs.some((d) => realPath(abs).startsWith(`${realPath(d)}/`));
 
 /** Operands of an argument list (options and the values of `valued` options left out). */
 function operands(args: string[], valued: RegExp = /^$/): string[] {
@@ -122,8 +136,7 @@ export function shellWrites(command: string, cwd: string, home: string, root: st
         const abs = expand(dir, here, home);
         if (!abs) continue;
         // Scratch space outside the project and home is nobody's credential store (`mv package-lock.json /tmp/`).
-        const mine = abs.startsWith(`${home}/`) || abs.startsWith(`${root}/`);
-        if (/^\/(?:tmp|var\/tmp|private\/tmp|dev\/shm)(?:\/|$)/.test(abs) && !mine) continue;
+        if (/^\/(?:tmp|var\/tmp|private\/tmp|dev\/shm)(?:\/|$)/.test(abs) && !within(abs, [home, root])) continue;
         // `cp key ~/.ssh/`: the copy lands inside the directory, under the source's name.
         if (file === undefined) out.push(abs);
         else if (isDir(abs)) out.push(`${abs}/${file}`);
