@@ -109,6 +109,10 @@ describe('paths that name no file, and case', () => {
       }) as HookEvent;
     expect(blocked(file(true), '~/.ssh/authorized_keys\n')).toEqual([path]);
     expect(blocked(file(false), '~/.ssh/authorized_keys\n')).toEqual([]);
+    // Case-sensitive: another spelling of the home folder is another folder, whatever follows it.
+    const other = join(homedir().toUpperCase(), '.ssh', 'authorized_keys');
+    const exact = { ...file(false), files: [{ ...file(false).files[0]!, path: other, relPath: other }] } as HookEvent;
+    expect(blocked(exact, '~/.ssh/authorized_keys\n')).toEqual([]);
   });
 });
 
