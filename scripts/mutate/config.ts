@@ -60,7 +60,7 @@ export const TARGETS: MutationTarget[] = [
   {
     name: 'fail-closed run',
     files: ['src/runner/run.ts'],
-    tests: ['test/unit/runner/run-errors.test.ts', 'test/unit/runner/run.test.ts'],
+    tests: ['test/unit/runner/run-errors.test.ts', 'test/unit/runner/run-plan.test.ts', 'test/unit/runner/run.test.ts'],
     // Budgets, cheap-first and batching are driven through the binary with a loopback LLM server.
     binaryTests: [...HOOK_TESTS, 'test/integration/budget.test.ts', 'test/integration/judges-batch.test.ts'],
   },
@@ -95,6 +95,8 @@ export const TARGETS: MutationTarget[] = [
     files: scripts('protected-files', 'check', 'writes'),
     tests: catalogTests(
       'protected-files',
+      'test/catalog/protected-writes.test.ts',
+      'test/catalog/protected-targets.test.ts',
       'test/catalog/protected-files.test.ts',
       'test/catalog/protected-globs.test.ts',
       'test/catalog/commands-files.test.ts',
@@ -121,7 +123,7 @@ export const TARGETS: MutationTarget[] = [
   {
     name: 'guard',
     files: ['src/trust/guard.ts'],
-    tests: ['test/unit/trust/guard.test.ts'],
+    tests: ['test/unit/trust/guard-calls.test.ts', 'test/unit/trust/guard.test.ts'],
     binaryTests: ['test/integration/documented-lists.test.ts', 'test/integration/trust.test.ts'],
   },
   {

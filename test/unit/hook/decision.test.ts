@@ -138,3 +138,23 @@ test("the control plane's refusal is a deny with the reason for both, and AVP fi
     avp: { passed: false, violations: [], summary: 'guarded' },
   });
 });
+
+describe('the heads, and the fields left out', () => {
+  test('each head says what happened: a warning, or blocking problems released this time', () => {
+    expect(run([failed('w', 'warn')], DENY).reason).toStartWith('avp warnings on PreToolUse Write: ');
+    expect(run([failed('e', 'error')], DENY, { noBlock: true }).reason).toStartWith(
+      'avp found blocking problems on PreToolUse Write (not blocking this time): ',
+    );
+  });
+
+  test('no user message on a pass without a system message; no fullReport field without a place for it', () => {
+    expect(Object.keys(run([passed('a')], DENY))).not.toContain('userMessage');
+    const long = [failed('e', 'error', 'y'.repeat(500))];
+    const runs = (extra?: Parameters<typeof decide>[4]) =>
+      decide(event('PreToolUse', 'Write'), aggregate(long), long, DENY, extra);
+    const summarised = runs();
+    expect(summarised.fullReport).toBeString();
+    expect(Object.keys(summarised.decision.avp)).not.toContain('fullReport');
+    expect(runs({ fullReport: '.avp/logs/reports/r.txt' }).decision.avp.fullReport).toBe('.avp/logs/reports/r.txt');
+  });
+});

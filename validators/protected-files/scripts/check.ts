@@ -7,10 +7,10 @@
  * writes such a file (`echo key >> ~/.ssh/authorized_keys`, `cp x .env`, `tee`, `sed -i`; ./writes.ts). The list is
  * found through AVP_VALIDATOR_DIR (set by avp for script judges) or, when run in-process, next to this script.
  */
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { shellWrites } from './writes.ts';
+import { isAbsolute, join, resolve } from 'node:path';
+import { realPath, shellWrites } from './writes.ts';
 
 interface FileChange {
   path?: string;
@@ -133,16 +133,6 @@ export function protectedBy(patterns: Pattern[], rel: string, abs: string, nocas
 function listPath(): string {
   const dir = process.env.AVP_VALIDATOR_DIR || join(import.meta.dir, '..');
   return join(dir, 'references', 'protected.txt');
-}
-
-/** The real path of `abs`: symlinks followed, a missing tail kept under its nearest existing ancestor's real path. */
-function realPath(abs: string): string {
-  try {
-    return realpathSync(abs);
-  } catch {
-    const parent = dirname(abs);
-    return parent === abs ? abs : join(realPath(parent), basename(abs));
-  }
 }
 
 interface Target {

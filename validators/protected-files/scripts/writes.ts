@@ -4,11 +4,12 @@
  * `wget -O`, `ssh-keygen -f`, and the credential stores that `aws configure set` and `npm config set …_auth…` write.
  * Paths with an unknown variable cannot be judged and are skipped; reading a file is never a write.
  */
-import { statSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { base, parseShell, unwrap } from './shell.ts';
 
-const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
+// `>& file` sends stdout and stderr to the file (the lexer has already taken `>&2` and `>&-`, which name descriptors).
+const WRITE_OPS = new Set(['>', '>>', '>|', '>&', '&>', '&>>', '<>']);
 const COPIERS = /^(?:cp|mv|install|ln|rsync|gcp|gmv)$/;
 
 /** `~`, `$HOME`, `${HOME}` expanded; undefined when another variable or a substitution makes the path unknown. */
@@ -18,13 +19,28 @@ function expand(word: string, cwd: string, home: string): string | undefined {
   return resolve(cwd, p);
 }
 
+/** A path not on disk is no directory (it is resolved, so it never ends with `/`). */
 const isDir = (p: string) => {
   try {
     return statSync(p).isDirectory();
   } catch {
-    return p.endsWith('/');
+    return false;
   }
 };
+
+/** The real path of `abs`: symlinks followed, a missing tail kept under its nearest existing ancestor's real path. */
+export function realPath(abs: string): string {
+  try {
+    return realpathSync(abs);
+  } catch {
+    const parent = dirname(abs);
+    return parent === abs ? abs : join(realPath(parent), basename(abs));
+  }
+}
+
+/** Inside one of `dirs` as written or as it really is (a project opened through a link, `/tmp` → `/private/tmp`). */
+const within = (abs: string, dirs: string[]) =>
+  dirs.some((d) => abs.startsWith(`${d}/`)) || dirs.some((d) => realPath(abs).startsWith(`${realPath(d)}/`));
 
 /** Operands of an argument list (options and the values of `valued` options left out). */
 function operands(args: string[], valued: RegExp = /^$/): string[] {
@@ -47,7 +63,9 @@ function written(w: string[]): string[] {
   if (COPIERS.test(name)) {
     const target =
       args.find((a, i) => args[i - 1] === '-t') ?? args.find((a) => a.startsWith('--target-directory='))?.slice(19);
-    const ops = operands(args, /^-[tSo]$|^--(?:suffix|owner|group|mode)$/);
+    // install's -o/-g/-m take a value; rsync's -o and -g are flags (keep owner, group), so they are not skipped there.
+    const valued = name === 'install' ? /^-[tSogm]$|^--(?:suffix|owner|group|mode)$/ : /^-[tS]$|^--suffix$/;
+    const ops = operands(args, valued);
     if (target) return ops.map((s) => `${target}/${basename(s)}`);
     if (ops.length < 2) return [];
     const dest = ops[ops.length - 1]!;
@@ -62,15 +80,24 @@ function written(w: string[]): string[] {
     args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))
   ) {
     const ops = operands(args, /^-[eEf]$|^--(?:expression|file)$/);
-    const scripted = args.some((a) => /^-[a-zA-Z]*[eE]$|^--expression/.test(a));
+    // With -e or a script file (-f) every operand is a file to edit; otherwise the first operand is the script.
+    const scripted = args.some((a) => /^-[a-zA-Z]*[eEf]$|^--(?:expression|file)/.test(a));
     return scripted ? ops : ops.slice(1);
   }
   if (name === 'curl')
     return args.flatMap((a, i) =>
-      /^(?:-o|--output)$/.test(args[i - 1] ?? '') ? [a] : a.startsWith('--output=') ? [a.slice(9)] : [],
+      // `-o` may end a cluster of flags (`curl -sSLo file`).
+      /^(?:-[a-zA-Z]*o|--output)$/.test(args[i - 1] ?? '') ? [a] : a.startsWith('--output=') ? [a.slice(9)] : [],
     );
+  // `-O -` (stdout) is dropped with every other `-` in shellWrites.
   if (name === 'wget')
-    return args.flatMap((a, i) => (/^(?:-O|--output-document)$/.test(args[i - 1] ?? '') && a !== '-' ? [a] : []));
+    return args.flatMap((a, i) =>
+      /^(?:-[a-zA-Z]*O|--output-document)$/.test(args[i - 1] ?? '')
+        ? [a]
+        : a.startsWith('--output-document=')
+          ? [a.slice(18)]
+          : [],
+    );
   if (name === 'ssh-keygen' && !args.some((a) => /^-[lyFRLBrE]$/.test(a)))
     return args.flatMap((a, i) => (args[i - 1] === '-f' ? [a] : []));
   if (name === 'aws' && args[0] === 'configure' && (args[1] === 'set' || args.length === 1))
@@ -103,19 +130,19 @@ export function shellWrites(command: string, cwd: string, home: string, root: st
       if (here === undefined) continue;
       const words = [...c.redirects.filter((r) => WRITE_OPS.has(r.op)).map((r) => r.target), ...written(w)];
       for (const word of words) {
-        if (/^\/dev\/|^&?\d$|^-$/.test(word) || (word.endsWith('/') && !word.includes('\0'))) continue;
+        // A destination directory (`cp key ~/.ssh/`) is not written itself: the copies inside it are listed.
+        if (/^\/dev\/|^&?\d$|^-$/.test(word) || word.endsWith('/')) continue;
         const [dir, file] = word.split('\0') as [string, string | undefined];
-        const abs = expand(file === undefined ? dir : dir.replace(/\/$/, ''), here, home);
+        const abs = expand(dir, here, home);
         if (!abs) continue;
         // Scratch space outside the project and home is nobody's credential store (`mv package-lock.json /tmp/`).
-        const mine = abs.startsWith(`${home}/`) || abs.startsWith(`${root}/`);
-        if (/^\/(?:tmp|var\/tmp|private\/tmp|dev\/shm)(?:\/|$)/.test(abs) && !mine) continue;
+        if (/^\/(?:tmp|var\/tmp|private\/tmp|dev\/shm)(?:\/|$)/.test(abs) && !within(abs, [home, root])) continue;
         // `cp key ~/.ssh/`: the copy lands inside the directory, under the source's name.
         if (file === undefined) out.push(abs);
         else if (isDir(abs)) out.push(`${abs}/${file}`);
       }
       // Text handed to a shell is a command line too: `sh -c 'echo k >> ~/.ssh/authorized_keys'`.
-      const dashC = w.findIndex((a, j) => j > 0 && /^-[a-z]*c[a-z]*$/.test(a));
+      const dashC = w.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a));
       if (/^(?:sh|bash|zsh|dash|ksh|su)$/.test(name) && dashC > 0 && w[dashC + 1])
         out.push(...shellWrites(w[dashC + 1]!, here, home, root, depth + 1));
       if (name === 'eval') out.push(...shellWrites(w.slice(1).join(' '), here, home, root, depth + 1));
