@@ -85,11 +85,11 @@ export function controlPlaneDenial(event: HookEvent, env: NodeJS.ProcessEnv): st
   if (toolKindOf(event) === 'shell' && typeof command === 'string') {
     const denied =
       event.agentTool === 'powershell'
-        ? { why: powershellWriteDenial(command), env: false }
+        ? { why: powershellWriteDenial(command), env: false, hides: false }
         : shellDenial(command, event.cwd, env, controlTable(event.projectRoot, env), fold);
     const why = denied?.why;
     if (why && denied.env) return `avp refuses this command before it runs: ${why}. ${ENV_SWITCH_REFUSAL}`;
-    if (why && denied && 'hides' in denied && denied.hides)
+    if (why && denied.hides)
       return (
         `avp refuses this command before it runs: ${why}. avp learns from git what a shell command and a turn ` +
         "changed, so the agent's edits to those files would go unchecked; only the user marks files that way."

@@ -69,6 +69,16 @@ describe('shell commands', () => {
     expect(controlPlaneDenial(shell('echo API_URL=https://x >> .env'), env)).toBeUndefined();
   });
 
+  test('git marking files unchanged for good: refused with why it hides edits, not the control-file tail', () => {
+    const why = controlPlaneDenial(shell('git update-index --assume-unchanged src/a.ts'), env);
+    expect(why).toBe(
+      'avp refuses this command before it runs: `git update-index --assume-unchanged` makes git report files ' +
+        'unchanged whatever is written to them. avp learns from git what a shell command and a turn changed, so ' +
+        "the agent's edits to those files would go unchecked; only the user marks files that way.",
+    );
+    expect(controlPlaneDenial(shell('git update-index --no-skip-worktree src/a.ts'), env)).toBeUndefined();
+  });
+
   test('PowerShell is read as PowerShell: its writes are refused, an sh reading of them is not what counts', () => {
     const ps = (command: string) => shell(command, { tool: 'PowerShell', toolKind: 'shell', agentTool: 'powershell' });
     const why = controlPlaneDenial(ps("Set-Content -Path .claude\\settings.json -Value '{}'"), env);
