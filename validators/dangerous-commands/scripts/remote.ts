@@ -114,17 +114,31 @@ export function checkReverseShell(w: string[], c: Command): Finding | undefined 
   return undefined;
 }
 
+const VALUED = /^(?:-[WXI]|--(?:require|import|loader|experimental-loader|env-file|conditions|input-type))$/;
+const PWSH_VALUED =
+  /^-(?:ExecutionPolicy|ep|WindowStyle|OutputFormat|InputFormat|WorkingDirectory|wd|ConfigurationName)$/i;
+
 /** The inline program of an interpreter call (`python -c CODE`, `node -e CODE`, `php -r CODE`, `deno eval CODE`). */
 export function inlineCode(w: string[], c: Command): string | undefined {
   const name = base(w[0] ?? '');
   if (!INTERPRETERS.test(name) && !/^g?awk$/.test(name)) return undefined;
   if (/^g?awk$/.test(name)) return w.slice(1).find((a) => !a.startsWith('-'));
   if (name === 'deno' && w[1] === 'eval') return w[2];
+  const pwsh = /^(?:pwsh|powershell)$/.test(name);
   for (let j = 1; j < w.length; j++) {
     const a = w[j]!;
-    if (/^-[A-Za-z]*[cer]$/.test(a) || /^--(?:eval|print|command)$/.test(a) || (a === '-E' && name === 'perl'))
+    // Options that take a value (`python3 -W ignore -c`, `node -r dotenv/config -e`, `pwsh -ExecutionPolicy Bypass`).
+    if (pwsh ? PWSH_VALUED.test(a) : VALUED.test(a) || (a === '-r' && /^(?:node|nodejs|bun)$/.test(name))) {
+      j++;
+      continue;
+    }
+    // PowerShell's options are words (`-NoProfile`): only -Command (-c) takes the code, the rest of the line.
+    if (pwsh && /^-(?:command|c)$/i.test(a)) return w.slice(j + 1).join(' ');
+    if (
+      !pwsh &&
+      (/^-[A-Za-z]*[cer]$/.test(a) || /^--(?:eval|print|command)$/.test(a) || (a === '-E' && name === 'perl'))
+    )
       return w[j + 1];
-    if (/^(?:pwsh|powershell)$/.test(name) && /^-(?:command|c)$/i.test(a)) return w.slice(j + 1).join(' ');
     const eq = /^--(?:eval|command)=(.*)$/s.exec(a);
     if (eq) return eq[1];
     if (!a.startsWith('-')) break;
@@ -174,11 +188,11 @@ export function checkCode(name: string, code: string, place: Place, ctx: Ctx): F
     const args = literalArgs(text, m.index! + m[0].length);
     if (!args.length) continue;
     const cmd = args.length > 1 && !/\s/.test(args[0]!) ? args.join(' ') : args[0]!;
-    out.push(...ctx.recurse(cmd));
+    out.push(...ctx.recurse(cmd, place));
   }
   // Backticks run a shell command in Perl and Ruby (in JavaScript they are template strings).
   if (name === 'perl' || name === 'ruby')
-    for (const b of text.matchAll(/`([^`]{1,2000})`/g)) out.push(...ctx.recurse(b[1]!));
+    for (const b of text.matchAll(/`([^`]{1,2000})`/g)) out.push(...ctx.recurse(b[1]!, place));
   const socket =
     /\bsocket\b|TCPSocket|fsockopen|IO::Socket|\/inet\/(?:tcp|udp)\/|net\.(?:connect|createConnection|Socket)|require\(\s*['"](?:node:)?net['"]\s*\)|new\s+Socket|Deno\.connect/.test(
       text,
