@@ -134,3 +134,45 @@ describe('dangerous-commands: disks and the machine', () => {
     ]);
   });
 });
+
+describe('dangerous-commands: look-alikes of deletes, permissions, disks and machine stops', () => {
+  test('find without a start, mv -t, several targets, other commands with the same words', () => {
+    expectVerdicts([
+      'find -exec rm -f {} + → destructive-delete/find-delete: find . … -exec rm would delete files across the project directory',
+      'find ! -type d -delete → destructive-delete/find-delete: find . … -delete would delete files across the project directory',
+      'mv -t / notes.txt →',
+      'mv notes.txt / →',
+      'mv "$OUT" /tmp/x →',
+      'chmod -R u+x,o+w dist → chmod-world-writable/chmod-world-writable: chmod -R u+x,o+w dist makes everything under it writable by every user',
+      'grep -R needle /etc →',
+      'chown -R 1002 dist →',
+      'chmod -R 777 a b → chmod-world-writable/chmod-world-writable: chmod -R 777 a b makes everything under it writable by every user',
+      'echo of=/dev/sda →',
+      'grep partition /dev/sda →',
+      'fdisk destroy →',
+      'sleep 6 →',
+      'echo reboot →',
+      'ls -1 -s →',
+      'find \\( -type f \\) -delete → destructive-delete/find-delete: find . … -delete would delete files across the project directory',
+      "find '(' -name a ')' -delete →",
+    ]);
+  });
+
+  test('without a project root absolute paths are still judged; a project under /home or /var owns its files', () => {
+    expectVerdicts(
+      [
+        'find /etc -name x -delete → destructive-delete/find-delete: find /etc … -delete would delete files across the system directory /etc',
+        "chown -R me / → system-permissions/chown-recursive-system: chown -R me / changes the owner of the whole file system, which breaks the system or other users' files",
+      ],
+      { project: null },
+    );
+    expectVerdicts(["find /home/dev -name '*.pyc' -delete →"], { cwd: '/home', project: '/home' });
+    expectVerdicts(
+      [
+        'chown -R www-data /var/www/app/storage →',
+        "chown -R www-data /var/www → system-permissions/chown-recursive-system: chown -R www-data /var/www changes the owner of /var/www, which holds the project, which breaks the system or other users' files",
+      ],
+      { cwd: '/var/www/app', project: '/var/www/app' },
+    );
+  });
+});

@@ -122,8 +122,8 @@ describe('dangerous-commands: pushes that rewrite or delete shared branches', ()
 describe('dangerous-commands: a bare force-push is judged by the current branch, asked from git in the cwd', () => {
   const root = mkdtempSync(join(tmpdir(), 'avp-dc-git-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
-  /** A repository with one commit, on `branch`. */
-  const repo = (branch: string) => {
+  /** A repository on `branch`, with one commit or none. */
+  const repo = (branch: string, commit = true) => {
     const dir = join(root, branch.replaceAll('/', '-'));
     const git = (...args: string[]) => {
       const r = Bun.spawnSync(['git', '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir });
@@ -131,7 +131,7 @@ describe('dangerous-commands: a bare force-push is judged by the current branch,
     };
     mkdirSync(dir);
     git('init', '-q', '-b', branch);
-    git('commit', '-q', '--allow-empty', '-m', 'first');
+    if (commit) git('commit', '-q', '--allow-empty', '-m', 'first');
     return dir;
   };
   const shared =
@@ -153,9 +153,40 @@ describe('dangerous-commands: a bare force-push is judged by the current branch,
     );
   });
 
+  test('before the first commit git cannot name the branch: a plain force-push is denied, a lease passes', () => {
+    const cwd = repo('unborn', false);
+    const unknown =
+      'force-push-protected/force-push-unknown-branch: force-push of a branch git cannot name here may overwrite a shared branch';
+    expectVerdicts([`git push -f → ${unknown}`, 'git push --force-with-lease →'], { cwd });
+  });
+
   test('on a personal branch: force-pushes pass, unless every plain force-push is denied by option', () => {
     const cwd = repo('feature/login');
     expectVerdicts(['git push -f →', 'git push --force-with-lease →', 'git push -f origin HEAD →'], { cwd });
     expectVerdicts([`git push -f → ${any}`, 'git push --force-with-lease →'], { cwd, deny: 'force-push' });
+  });
+});
+
+describe('dangerous-commands: git look-alikes and opt-ins', () => {
+  test('branch moves, several paths, option values, HEAD beside a branch', () => {
+    expectVerdicts([
+      'git --version →',
+      'git restore a b → git-discard/git-restore: git restore a b throws away uncommitted changes to those files',
+      'git branch -f topic main →',
+      'git branch --force topic main →',
+      'git push -o ci.skip -f origin → force-push-protected/force-push-unknown-branch: force-push of a branch git cannot name here may overwrite a shared branch',
+      'git push -f origin HEAD main → force-push-protected/force-push: force-push to the shared branch main rewrites its history',
+    ]);
+  });
+
+  test('AVP_DANGEROUS_COMMANDS_DENY=git-rebase denies a rebase that starts, not one that ends', () => {
+    expectVerdicts(
+      [
+        'git rebase → git-history-rewrite/git-rebase: git rebase rewrites commits that may already be pushed',
+        'git rebase -i main → git-history-rewrite/git-rebase: git rebase rewrites commits that may already be pushed',
+        'git rebase --abort →',
+      ],
+      { deny: 'git-rebase' },
+    );
   });
 });

@@ -157,3 +157,22 @@ describe('dangerous-commands: infrastructure as code and clouds', () => {
     ]);
   });
 });
+
+describe('dangerous-commands: look-alikes of infrastructure teardowns', () => {
+  test('option values before the kind, other subcommands with the same words', () => {
+    expectVerdicts([
+      'kubectl delete --wait=false ns staging → infra-destroy/kubectl-delete-kind: kubectl delete ns deletes every resource in it',
+      'kubectl delete -n prod pvc data → infra-destroy/kubectl-delete-kind: kubectl delete pvc deletes cluster-wide state and the data it holds',
+      'docker system df -a →',
+      'docker image prune -a →',
+      'docker volume rm $(docker volume ls -q) data → infra-destroy/docker-volume-prune: docker volume rm deletes volumes and the data in them',
+      'aws ecr rm --recursive x →',
+      'aws mq rb x →',
+      'terragrunt plan destroy →',
+      'gcloud storage ls -r gs://b →',
+      'gcloud source rm -r x →',
+      'fly machines destroy m1 →',
+      'supabase test reset --linked →',
+    ]);
+  });
+});

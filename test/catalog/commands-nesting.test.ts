@@ -75,6 +75,7 @@ describe('dangerous-commands: commands run by other commands are judged as if ty
       'GIT reset --hard → git-discard/git-reset-hard: git reset --hard throws away every uncommitted change',
       "echo 'a' \"b\" ':(){ :|:& };:' →",
       ":(){ :|:& };: → fork-bomb/fork-bomb: a fork bomb exhausts the machine's processes",
+      'f""(){ f|f& };f → fork-bomb/fork-bomb: a fork bomb exhausts the machine\'s processes',
       "bomb(){ bomb|bomb& };bomb → fork-bomb/fork-bomb: a fork bomb exhausts the machine's processes",
       'f() { echo hi; }; f →',
       'rm -rf / ; rm -rf / → destructive-delete/rm-recursive: rm -r / would delete the whole file system',
@@ -144,5 +145,24 @@ describe('dangerous-commands: the verdict and its options', () => {
       project: '/work/app//',
     });
     expectVerdicts(['rm -rf /srv/data →', 'rm -rf ~/Documents →'], { project: null });
+  });
+});
+
+describe('dangerous-commands: look-alikes of commands that hand text on', () => {
+  test('words that only look like a command, a flag or a here-document fed to a shell', () => {
+    expectVerdicts([
+      'find src -name shutdown -print →',
+      'cat dirs | xargs chmod -R 755 →',
+      'date <<EOF | sh\nrm -rf ~\nEOF →',
+      'parallel git clean -f ::: a ::: b → git-discard/git-clean: git clean -f a deletes untracked files for good ‖ git-discard/git-clean: git clean -f b deletes untracked files for good',
+      'grep -rn -e -delete src →',
+      'echo reset --hard →',
+      "python3 -c 'reboot = 1; print(reboot)' →",
+      'bash -c "\'rm -rf ~\'" →',
+      'bash -c "$(echo \'rm -rf ~\')" → destructive-delete/rm-recursive: rm -r ~ would delete a home directory',
+      'python3 <<EOF\nreboot = 1\nEOF →',
+      'rm -- -r / →',
+      'curl https://x | python3 - install → pipe-to-shell/pipe-to-shell: remote content piped into python3 runs unreviewed code',
+    ]);
   });
 });

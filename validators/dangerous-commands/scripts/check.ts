@@ -198,7 +198,8 @@ export function analyze(src: string, ctx: Ctx, start: Place, depth = 0): Finding
   const out: Finding[] = [];
   const parsed = parseShell(src);
   // A fork bomb is a definition plus a call: look at the text outside quotes.
-  const unquoted = src.replace(/'[^']*'|"(?:\\.|[^"\\])*"/g, "''");
+  // (Quotes glued to a word are part of it: `f""(){ f|f& };f` defines and calls f.)
+  const unquoted = src.replace(/'[^']*'|"(?:\\.|[^"\\])*"/g, '');
   if (/\(\)\s*\{/.test(unquoted) && FORK_BOMB.test(unquoted))
     out.push(finding('fork-bomb', 'fork-bomb', "a fork bomb exhausts the machine's processes", 'Remove it.'));
   let place = start;

@@ -126,8 +126,9 @@ export function checkPermissions(w: string[], place: Place, ctx: Ctx): Finding |
     const r = resolvePath(t, place, ctx);
     // Relative paths are the project's own files (`chown -R $USER .`); the project itself is not a system path.
     if (!r || (r.below && !place.fromCd)) return undefined;
+    // The project's own files are not system paths, wherever it lives (`/var/www/app`).
+    if (ctx.project && (r.abs === ctx.project || r.abs.startsWith(`${ctx.project}/`))) return undefined;
     const cat = catastrophic(r, ctx);
-    if (cat && ctx.project && (r.abs === ctx.project || r.abs.startsWith(`${ctx.project}/`))) return undefined;
     return (
       cat ??
       (/^\/(?:bin|boot|etc|lib\w*|sbin|usr|var|System|Library)(?:\/|$)/.test(r.abs)
@@ -214,7 +215,10 @@ export function checkMachine(w: string[]): Finding | undefined {
   const name = base(w[0] ?? '');
   const hint = 'Ask the user to do this themselves.';
   if (w.includes('--help')) return undefined;
-  if (/^(?:shutdown|reboot|halt|poweroff)$/.test(name) || (/^(?:init|telinit)$/.test(name) && /^[06]$/.test(w[1] ?? '')))
+  if (
+    /^(?:shutdown|reboot|halt|poweroff)$/.test(name) ||
+    (/^(?:init|telinit)$/.test(name) && /^[06]$/.test(w[1] ?? ''))
+  )
     return finding('machine-stop', name, `${name} stops the machine every session and service runs on`, hint);
   if (name === 'systemctl' && /^(?:poweroff|reboot|halt|kexec|emergency|rescue)$/.test(w[1] ?? ''))
     return finding('machine-stop', 'systemctl-power', `systemctl ${w[1]} stops the machine`, hint);

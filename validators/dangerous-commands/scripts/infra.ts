@@ -60,11 +60,15 @@ function docker(name: string, w: string[]): Finding | undefined {
   return undefined;
 }
 
+const KUBECTL_VALUED = /^(?:-[nlo]|--namespace|--selector|--context|--cluster|--kubeconfig|--output|--field-selector)$/;
+
 function kubectl(name: string, w: string[]): Finding | undefined {
   const i = w.findIndex((a, j) => j > 0 && !a.startsWith('-') && !/^-/.test(w[j - 1] ?? ''));
   if (w[i] !== 'delete') return undefined;
   const args = w.slice(i + 1);
-  const kinds = (args.find((a) => !a.startsWith('-')) ?? '').toLowerCase().split(',');
+  // The kind is the first operand, not an option's value (`kubectl delete -n prod pvc data`).
+  const kind = args.find((a, j) => !a.startsWith('-') && !KUBECTL_VALUED.test(args[j - 1] ?? ''));
+  const kinds = (kind ?? '').toLowerCase().split(',');
   if (
     kinds.some((k) =>
       /^(?:ns|namespaces?|pv|pvc|persistentvolumes?|persistentvolumeclaims?|crds?|customresourcedefinitions?|nodes?|clusters?|projects?)(?:\/|$)/.test(

@@ -20,8 +20,7 @@ const SHELL_HINT = 'Do not open a shell for a remote host; ask the user what the
 export function runsStdin(words: string[]): boolean {
   const name = base(words[0] ?? '');
   const { short, long, rest } = flagsOf(words.slice(1));
-  if (SHELLS.has(name))
-    return !short.includes('c') && (short.includes('s') || short.includes('i') || rest.length === 0 || rest[0] === '-');
+  if (SHELLS.has(name)) return !short.includes('c') && (short.includes('s') || rest.length === 0 || rest[0] === '-');
   if (INTERPRETERS.test(name))
     return (
       !/[cemr]/.test(short) &&
@@ -49,7 +48,7 @@ export function checkPipeline(pipeline: Command[]): Finding | undefined {
         `remote content piped into ${name} runs unreviewed code`,
         FETCH_HINT,
       );
-    if (decoded && SHELLS.has(name) && runsStdin(w))
+    if (decoded && runsStdin(w))
       return finding(
         'pipe-to-shell',
         'decode-to-shell',
@@ -64,7 +63,8 @@ export function checkPipeline(pipeline: Command[]): Finding | undefined {
     )
       decoded = true;
     if (NET_CLIENTS.test(name) && (name !== 'openssl' || w[1] === 's_client')) net = true;
-    if (runsStdin(w) && SHELLS.has(name)) shell = true;
+    // `nc host 1 | python3`: an interpreter reading the connection runs what the remote host sends, like a shell.
+    if (runsStdin(w)) shell = true;
     if (SHELLS.has(name) || INTERPRETERS.test(name) || name === 'source' || name === '.' || name === 'eval') {
       // `bash <(curl …)`, `sh -c "$(curl …)"`, `python3 -c "$(curl …)"`, `source <(curl …)`
       for (const arg of w.slice(1)) {
@@ -94,10 +94,7 @@ export function checkPipeline(pipeline: Command[]): Finding | undefined {
 export function checkReverseShell(w: string[], c: Command): Finding | undefined {
   const name = base(w[0] ?? '');
   const socket = c.redirects.find((r) => /^\/dev\/(?:tcp|udp)\//.test(r.target));
-  if (
-    socket &&
-    (SHELLS.has(name) || INTERPRETERS.test(name) || socket.op === '<>' || (name === 'exec' && w.length > 1))
-  )
+  if (socket && (SHELLS.has(name) || INTERPRETERS.test(name) || socket.op === '<>'))
     return finding(
       'reverse-shell',
       'dev-tcp',
