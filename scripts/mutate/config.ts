@@ -82,6 +82,7 @@ export const TARGETS: MutationTarget[] = [
       'test/catalog/commands-git.test.ts',
       'test/catalog/commands-infra.test.ts',
       'test/catalog/commands-remote.test.ts',
+      'test/catalog/commands-paths.test.ts',
     ),
   },
   {
