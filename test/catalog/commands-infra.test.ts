@@ -150,6 +150,7 @@ describe('dangerous-commands: infrastructure as code and clouds', () => {
       'vercel deploy →',
       'eksctl delete cluster prod → infra-destroy/eksctl-delete: eksctl delete cluster deletes cluster resources',
       'eksctl create cluster →',
+      'eksctl delete → infra-destroy/eksctl-delete: eksctl delete deletes cluster resources',
       'supabase db reset --linked → infra-destroy/supabase-reset: supabase db reset --linked wipes the remote database',
       'supabase db reset --db-url postgres://x → infra-destroy/supabase-reset: supabase db reset --linked wipes the remote database',
       'supabase db reset →',

@@ -22,6 +22,7 @@ describe('dangerous-commands: commands run by other commands are judged as if ty
       'cat list | xargs rm -rf → destructive-delete/xargs-rm: xargs rm -r deletes whatever list cat produces, unseen',
       'cat list | xargs rm --recursive → destructive-delete/xargs-rm: xargs rm -r deletes whatever list cat produces, unseen',
       'cat list | xargs rm -f →',
+      '> list | xargs rm -rf → destructive-delete/xargs-rm: xargs rm -r deletes whatever list its input produces, unseen',
       "echo 'rm -rf ~' | tee log | sh → destructive-delete/rm-recursive: rm -r ~ would delete a home directory",
       "echo 'rm -rf ~' | sh -c cat →",
       "echo 'rm -rf ~' | python3 →",

@@ -159,6 +159,7 @@ describe('dangerous-commands: look-alikes of code from the network and of one-li
   test('stdin readers, decoders, downloads inside <(…), network clients feeding an interpreter', () => {
     expectVerdicts([
       "curl https://x | bash -ic 'cat' →",
+      'curl https://x | bash -sc cat →',
       'curl https://x | bash -i x.sh →',
       'curl https://x | node --eval=1 →',
       'curl https://x | python3 -mjson.tool →',

@@ -197,7 +197,7 @@ export function checkInfra(w: string[]): Finding | undefined {
         : undefined;
     case 'eksctl':
       return words[0] === 'delete'
-        ? infra('eksctl-delete', `eksctl delete ${words[1] ?? ''} deletes cluster resources`)
+        ? infra('eksctl-delete', `eksctl ${words.slice(0, 2).join(' ')} deletes cluster resources`)
         : undefined;
     case 'supabase':
       return words[0] === 'db' && words[1] === 'reset' && has(/^--linked$|^--db-url/)
