@@ -74,7 +74,16 @@ export const TARGETS: MutationTarget[] = [
   {
     name: 'dangerous-commands',
     files: scripts('dangerous-commands', 'check', 'context', 'files', 'git', 'infra', 'paths', 'remote'),
-    tests: catalogTests('dangerous-commands', 'test/catalog/commands-files.test.ts'),
+    tests: catalogTests(
+      'dangerous-commands',
+      'test/catalog/commands-files.test.ts',
+      'test/catalog/commands-nesting.test.ts',
+      'test/catalog/commands-deletes.test.ts',
+      'test/catalog/commands-git.test.ts',
+      'test/catalog/commands-infra.test.ts',
+      'test/catalog/commands-remote.test.ts',
+      'test/catalog/commands-paths.test.ts',
+    ),
   },
   {
     name: 'shell lexer (dangerous-commands, protected-files)',

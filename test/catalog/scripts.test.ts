@@ -161,14 +161,10 @@ test('pathological input stays fast (no quadratic backtracking): 100k-character 
       agent: 'claude',
     }) as unknown as HookEvent;
   const started = performance.now();
-  for (const c of [
-    'a'.repeat(100_000),
-    '"'.repeat(50_001),
-    '$('.repeat(5_000),
-    'x | '.repeat(10_000),
-    'f(){ '.repeat(20_000),
-  ])
+  for (const c of ['a'.repeat(100_000), '"'.repeat(50_001), 'x | '.repeat(10_000), 'f(){ '.repeat(20_000)])
     expect(dangerous(bash(c)).passed).toBe(true);
+  // 5,000 nested substitutions: denied at the nesting bound, not read to the end.
+  expect(dangerous(bash('$('.repeat(5_000))).violations.map((v) => v.rule)).toEqual(['too-deep']);
   for (const c of [
     'a'.repeat(100_000),
     '"x",'.repeat(25_000),

@@ -47,6 +47,12 @@ export interface Verdict {
 
 // Name length is bounded so a long word cannot make the backtracking quadratic.
 const FORK_BOMB = /([A-Za-z_:][\w:]{0,40})\s*\(\)\s*\{[^}]{0,200}?\1\s*\|\s*\1\s*&[^}]{0,200}\}\s*;?\s*\1/;
+const TOO_DEEP = finding(
+  'too-deep',
+  'too-deep',
+  'the command nests eval, sh -c, substitutions or interpreters more than 8 levels deep, too deep to judge',
+  'Run the inner command directly.',
+);
 /** xargs options that take a value (`xargs -I{} -n 1 rm`). */
 const XARGS_VALUED = /^-(?:[IiLlnPsdEaJj]|-max-args|-max-procs|-delimiter|-replace|-arg-file|-jobs|-results)$/;
 
@@ -99,7 +105,8 @@ function fedToShell(pipeline: Command[]): string | undefined {
       .slice(1)
       .filter((a) => !/^-[neE]+$/.test(a))
       .join(' ');
-  return name === 'cat' && first.length === 1 ? pipeline[0]!.stdin : undefined;
+  // `cat`, `cat -`: the here-document itself; `cat file` ignores it.
+  return name === 'cat' && first.slice(1).every((a) => a === '-') ? pipeline[0]!.stdin : undefined;
 }
 
 /** Findings for one simple command (after wrappers), following what it hands to a shell or interpreter. */
@@ -186,11 +193,13 @@ function judge(w: string[], c: Command, pipeline: Command[], place: Place, ctx: 
 
 /** All findings for a command line, following `sh -c`, `eval`, substitutions, here-documents and interpreters. */
 export function analyze(src: string, ctx: Ctx, start: Place, depth = 0): Finding[] {
-  if (depth > 8) return [];
+  // Each level of `eval`, `sh -c`, `$(…)` is analysed; past the bound the text is denied unread, not passed unread.
+  if (depth > 8) return [TOO_DEEP];
   const out: Finding[] = [];
   const parsed = parseShell(src);
   // A fork bomb is a definition plus a call: look at the text outside quotes.
-  const unquoted = src.replace(/'[^']*'|"(?:\\.|[^"\\])*"/g, "''");
+  // (Quotes glued to a word are part of it: `f""(){ f|f& };f` defines and calls f.)
+  const unquoted = src.replace(/'[^']*'|"(?:\\.|[^"\\])*"/g, '');
   if (/\(\)\s*\{/.test(unquoted) && FORK_BOMB.test(unquoted))
     out.push(finding('fork-bomb', 'fork-bomb', "a fork bomb exhausts the machine's processes", 'Remove it.'));
   let place = start;
@@ -228,7 +237,7 @@ export function validate(event: HookEvent): Verdict {
     cwd,
     home: (process.env.HOME || homedir()).replace(/(.)\/+$/, '$1'),
     strict: ids(process.env.AVP_DANGEROUS_COMMANDS_DENY),
-    recurse: (src) => analyze(src, ctx, { dir: cwd, fromCd: false }, 4),
+    recurse: (src, place) => analyze(src, ctx, place, 4),
   };
   const seen = new Set<string>();
   const findings = analyze(command, ctx, { dir: cwd.replace(/(.)\/+$/, '$1'), fromCd: false }).filter(

@@ -1,5 +1,5 @@
 /** What every rule module of dangerous-commands shares: the finding it returns and the context it judges in. */
-import type { PathCtx } from './paths.ts';
+import type { PathCtx, Place } from './paths.ts';
 
 export interface Finding {
   /** The rule id reported to the agent (`destructive-delete`, `git-discard`…). */
@@ -15,8 +15,8 @@ export interface Ctx extends PathCtx {
   cwd: string;
   /** Opt-in checks that are off by default (AVP_DANGEROUS_COMMANDS_DENY), e.g. `force-push`, `git-rebase`. */
   strict: Set<string>;
-  /** Analyses a command line that something else will run (an interpreter's `os.system("…")`). */
-  recurse: (src: string) => Finding[];
+  /** Analyses a command line that something else will run (an interpreter's `os.system("…")`) where it runs. */
+  recurse: (src: string, place: Place) => Finding[];
 }
 
 export const finding = (rule: string, check: string, message: string, suggestion: string): Finding => ({

@@ -2,7 +2,7 @@
  * Rules on files and the machine: recursive deletes (rm, find, shred, mv away), permissions and ownership of
  * system paths, raw disk writes, and commands that stop the machine. Paths are resolved first (./paths.ts).
  */
-import { type Ctx, type Finding, finding, flagsOf } from './context.ts';
+import { type Ctx, type Finding, finding, flagsOf, hasLong } from './context.ts';
 import { catastrophic, deleteVerdict, resolvePath, type Place } from './paths.ts';
 import { base, type Command } from './shell.ts';
 
@@ -36,7 +36,8 @@ export function checkRm(args: string[], place: Place, ctx: Ctx): Finding | undef
 export function checkSystemFiles(name: string, targets: string[], place: Place, ctx: Ctx): Finding | undefined {
   for (const t of targets) {
     const r = resolvePath(t, place, ctx);
-    if (r && !r.below && SYSTEM_FILES.test(r.abs))
+    // A relative path is judged where it lands too: from `/`, `rm etc/passwd` deletes /etc/passwd.
+    if (r && SYSTEM_FILES.test(r.abs))
       return finding(
         'destructive-delete',
         'system-file',
@@ -98,8 +99,10 @@ export function checkShred(args: string[], place: Place, ctx: Ctx): Finding | un
 
 /** `mv ~ /tmp/x`, `mv /etc /etc.old`, `mv * /tmp/`: moving the root, a home, a system directory or the project away. */
 export function checkMv(args: string[], place: Place, ctx: Ctx): Finding | undefined {
-  const { rest } = flagsOf(args);
-  for (const t of rest.slice(0, -1)) {
+  // `mv -t DIR src…`: every operand is a source.
+  const { short, long, rest } = flagsOf(args.filter((a, i) => !/^(?:-t|--target-directory)$/.test(args[i - 1] ?? '')));
+  const intoDir = short.includes('t') || hasLong(long, '--target-directory');
+  for (const t of intoDir ? rest : rest.slice(0, -1)) {
     const r = resolvePath(t, place, ctx);
     const what = r && catastrophic(r, ctx);
     if (what)
@@ -123,8 +126,9 @@ export function checkPermissions(w: string[], place: Place, ctx: Ctx): Finding |
     const r = resolvePath(t, place, ctx);
     // Relative paths are the project's own files (`chown -R $USER .`); the project itself is not a system path.
     if (!r || (r.below && !place.fromCd)) return undefined;
+    // The project's own files are not system paths, wherever it lives (`/var/www/app`).
+    if (ctx.project && (r.abs === ctx.project || r.abs.startsWith(`${ctx.project}/`))) return undefined;
     const cat = catastrophic(r, ctx);
-    if (cat && ctx.project && (r.abs === ctx.project || r.abs.startsWith(`${ctx.project}/`))) return undefined;
     return (
       cat ??
       (/^\/(?:bin|boot|etc|lib\w*|sbin|usr|var|System|Library)(?:\/|$)/.test(r.abs)
@@ -211,7 +215,10 @@ export function checkMachine(w: string[]): Finding | undefined {
   const name = base(w[0] ?? '');
   const hint = 'Ask the user to do this themselves.';
   if (w.includes('--help')) return undefined;
-  if (/^(?:shutdown|reboot|halt|poweroff)$/.test(name) || (name === 'init' && /^[06]$/.test(w[1] ?? '')))
+  if (
+    /^(?:shutdown|reboot|halt|poweroff)$/.test(name) ||
+    (/^(?:init|telinit)$/.test(name) && /^[06]$/.test(w[1] ?? ''))
+  )
     return finding('machine-stop', name, `${name} stops the machine every session and service runs on`, hint);
   if (name === 'systemctl' && /^(?:poweroff|reboot|halt|kexec|emergency|rescue)$/.test(w[1] ?? ''))
     return finding('machine-stop', 'systemctl-power', `systemctl ${w[1]} stops the machine`, hint);

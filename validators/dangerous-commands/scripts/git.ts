@@ -178,7 +178,9 @@ function checkPush(args: string[], ctx: Ctx): Finding | undefined {
       `git push ${mirror ? '--mirror' : '--all'} ${mirror ? 'overwrites or deletes every branch of the remote' : 'with force overwrites every branch, shared ones included'}`,
       PUSH_HINT,
     );
-  const dests = rest.slice(1).map((r) => ({
+  // The first operand names the remote, unless --repo did (`git push --repo origin -f main`).
+  const refspecs = hasLong(long, '--repo') ? rest : rest.slice(1);
+  const dests = refspecs.map((r) => ({
     plus: r.startsWith('+'),
     del: r.startsWith(':') && r.length > 1,
     dest: r

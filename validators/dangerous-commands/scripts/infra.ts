@@ -9,7 +9,7 @@ import { base, type Command, unwrap } from './shell.ts';
 const DB_CLIENTS =
   /^(?:psql|pgcli|mysql|mariadb|mycli|sqlite3?|sqlcmd|clickhouse(?:-client)?|cockroach|mongo|mongosh|redis-cli|valkey-cli|keydb-cli|cqlsh|duckdb|snowsql|turso|pscale|usql|bq|influx|litecli)$/;
 const SQL_DESTROY =
-  /\bDROP\s+(?:DATABASE|SCHEMA|TABLE|KEYSPACE|COLLECTION)\b|\bTRUNCATE\s+(?:TABLE\s+)?[`"\w]|\bDELETE\s+FROM\s+[`"\w.]+[`"]?\s*(?:;|$|["'])|\.dropDatabase\s*\(|\bdb\.(?:getCollection\([^)]*\)|\w+)\.(?:drop\s*\(|deleteMany\s*\(\s*\{\s*\}|remove\s*\(\s*\{\s*\})|\bFLUSHALL\b|\bFLUSHDB\b/i;
+  /\bDROP\s+(?:DATABASE|SCHEMA|TABLE|KEYSPACE|COLLECTION)\b|\bTRUNCATE\s+(?:TABLE\s+)?(?=[`"\w])|\bDELETE\s+FROM\s+[`"\w.]+[`"]?\s*(?:;|$|["'])|\.dropDatabase\s*\(|\bdb\.(?:getCollection\([^)]*\)|\w+)\.(?:drop\s*\(|deleteMany\s*\(\s*\{\s*\}|remove\s*\(\s*\{\s*\})|\bFLUSHALL\b|\bFLUSHDB\b/i;
 const DB_HINT = 'Use a migration the user can review, or ask the user to drop data themselves.';
 
 export function checkDatabase(pipeline: Command[]): Finding | undefined {
@@ -32,7 +32,7 @@ const INFRA_HINT = 'Remove only the one resource you mean, by name, or ask the u
 const infra = (check: string, message: string) => finding('infra-destroy', check, message, INFRA_HINT);
 /** `$(docker ps -aq)`: every container (a `--filter` narrows it to what the agent means). */
 const EVERY =
-  /^\$\((?:docker|podman)\s+(?:ps|container\s+ls|images|image\s+ls|volume\s+ls|network\s+ls)\b(?![^)]*--filter)[^)]*-\w*q/;
+  /^\$\((?:docker|podman|nerdctl)\s+(?:ps|container\s+ls|images|image\s+ls|volume\s+ls|network\s+ls)\b(?![^)]*--filter)[^)]*-\w*q/;
 
 function docker(name: string, w: string[]): Finding | undefined {
   const [sub, sub2] = [w[1] ?? '', w[2] ?? ''];
@@ -52,16 +52,23 @@ function docker(name: string, w: string[]): Finding | undefined {
     : (sub === 'container' || sub === 'image') && (sub2 === 'rm' || sub2 === 'prune')
       ? w.slice(3)
       : [];
-  if (rm.some((a) => EVERY.test(a)))
-    return infra(`${name}-rm-all`, `${name} ${sub} $(${name} ps -aq) removes every container or image on the machine`);
+  const every = rm.find((a) => EVERY.test(a));
+  if (every) {
+    const verb = w.slice(1, w.length - rm.length).join(' ');
+    return infra(`${name}-rm-all`, `${name} ${verb} ${every} removes every container or image on the machine`);
+  }
   return undefined;
 }
 
-function kubectl(w: string[]): Finding | undefined {
+const KUBECTL_VALUED = /^(?:-[nlo]|--namespace|--selector|--context|--cluster|--kubeconfig|--output|--field-selector)$/;
+
+function kubectl(name: string, w: string[]): Finding | undefined {
   const i = w.findIndex((a, j) => j > 0 && !a.startsWith('-') && !/^-/.test(w[j - 1] ?? ''));
   if (w[i] !== 'delete') return undefined;
   const args = w.slice(i + 1);
-  const kinds = (args.find((a) => !a.startsWith('-')) ?? '').toLowerCase().split(',');
+  // The kind is the first operand, not an option's value (`kubectl delete -n prod pvc data`).
+  const kind = args.find((a, j) => !a.startsWith('-') && !KUBECTL_VALUED.test(args[j - 1] ?? ''));
+  const kinds = (kind ?? '').toLowerCase().split(',');
   if (
     kinds.some((k) =>
       /^(?:ns|namespaces?|pv|pvc|persistentvolumes?|persistentvolumeclaims?|crds?|customresourcedefinitions?|nodes?|clusters?|projects?)(?:\/|$)/.test(
@@ -71,22 +78,23 @@ function kubectl(w: string[]): Finding | undefined {
   )
     return infra(
       'kubectl-delete-kind',
-      `kubectl delete ${kinds.join(',')} deletes ${/^n/.test(kinds[0]!) ? 'every resource in it' : 'cluster-wide state and the data it holds'}`,
+      `${name} delete ${kinds.join(',')} deletes ${/^(?:ns|namespaces?|projects?)(?:\/|$)/.test(kinds[0]!) ? 'every resource in it' : 'cluster-wide state and the data it holds'}`,
     );
   if (args.some((a) => /^(?:--all|-A|--all-namespaces)$/.test(a)) || kinds.includes('all'))
-    return infra('kubectl-delete-all', 'kubectl delete --all deletes every resource of that kind');
+    return infra('kubectl-delete-all', `${name} delete --all deletes every resource of that kind`);
   return undefined;
 }
 
 /** `aws <service> delete-*|terminate-*…`, except routine message and tag operations. */
 function aws(w: string[]): Finding | undefined {
-  const args = w.slice(1).filter((a) => !a.startsWith('-'));
+  // Options of aws itself that take a value (`aws --region eu-west-1 rds delete-db-instance`).
+  const valued = /^--(?:region|profile|output|endpoint-url|query|color|ca-bundle|cli-\w+)$/;
+  const args = w.slice(1).filter((a, i, all) => !a.startsWith('-') && !valued.test(all[i - 1] ?? ''));
   const [svc, op] = [args[0] ?? '', args[1] ?? ''];
   if (w.includes('--dryrun') || w.includes('--dry-run')) return undefined;
   if (svc === 's3' && op === 'rm' && w.includes('--recursive'))
     return infra('aws-s3-rm', 'aws s3 rm --recursive deletes every object under the prefix');
   if (svc === 's3' && op === 'rb') return infra('aws-s3-rb', 'aws s3 rb deletes the bucket');
-  if (svc === 's3' && op === 'sync' && w.includes('--delete') && !w.includes('--dryrun')) return undefined;
   if (
     /^(?:delete|terminate|remove|deregister|purge|destroy|schedule-key-deletion|close-account)/.test(op) &&
     !/(?:message|tags?|object|alias|permission)(?:-batch)?$/.test(op)
@@ -106,7 +114,7 @@ export function checkInfra(w: string[]): Finding | undefined {
       return docker(name, w);
     case 'kubectl':
     case 'oc':
-      return kubectl(w);
+      return kubectl(name, w);
     case 'helm':
       return /^(?:uninstall|delete|del|un)$/.test(words[0] ?? '')
         ? infra('helm-uninstall', `helm ${words[0]} removes a release and its resources`)
@@ -189,7 +197,7 @@ export function checkInfra(w: string[]): Finding | undefined {
         : undefined;
     case 'eksctl':
       return words[0] === 'delete'
-        ? infra('eksctl-delete', `eksctl delete ${words[1] ?? ''} deletes cluster resources`)
+        ? infra('eksctl-delete', `eksctl ${words.slice(0, 2).join(' ')} deletes cluster resources`)
         : undefined;
     case 'supabase':
       return words[0] === 'db' && words[1] === 'reset' && has(/^--linked$|^--db-url/)

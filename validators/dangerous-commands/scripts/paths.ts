@@ -107,11 +107,8 @@ const holds = (dir: string, path: string) => path !== '' && within(path, dir);
  * directory or one above it, a system directory, the project or a directory holding it, or the project's `.git`.
  */
 export function catastrophic(r: Resolved, ctx: PathCtx): string | undefined {
+  // Below an unknown directory (`/\0below/…`, after `cd "$X"`) only the `.git` rule below can match.
   const { abs } = r;
-  if (abs.includes('\0')) {
-    // Below an unknown directory: only the directory itself (`rm -rf *` after `cd "$X"`) is unknown too.
-    return /(?:^|\/)\.git$/.test(abs) && !r.partial ? 'a repository history (.git)' : undefined;
-  }
   if (r.partial) return abs === '/' && !r.below ? 'most of the file system (a glob at /)' : undefined;
   if (abs === '/') return 'the whole file system';
   if (holds(abs, ctx.home) || /^\/(?:home|Users)\/[^/]+$/.test(abs) || abs === '/root') return 'a home directory';

@@ -20,8 +20,7 @@ const SHELL_HINT = 'Do not open a shell for a remote host; ask the user what the
 export function runsStdin(words: string[]): boolean {
   const name = base(words[0] ?? '');
   const { short, long, rest } = flagsOf(words.slice(1));
-  if (SHELLS.has(name))
-    return !short.includes('c') && (short.includes('s') || short.includes('i') || rest.length === 0 || rest[0] === '-');
+  if (SHELLS.has(name)) return !short.includes('c') && (short.includes('s') || rest.length === 0 || rest[0] === '-');
   if (INTERPRETERS.test(name))
     return (
       !/[cemr]/.test(short) &&
@@ -49,7 +48,7 @@ export function checkPipeline(pipeline: Command[]): Finding | undefined {
         `remote content piped into ${name} runs unreviewed code`,
         FETCH_HINT,
       );
-    if (decoded && SHELLS.has(name) && runsStdin(w))
+    if (decoded && runsStdin(w))
       return finding(
         'pipe-to-shell',
         'decode-to-shell',
@@ -64,7 +63,8 @@ export function checkPipeline(pipeline: Command[]): Finding | undefined {
     )
       decoded = true;
     if (NET_CLIENTS.test(name) && (name !== 'openssl' || w[1] === 's_client')) net = true;
-    if (runsStdin(w) && SHELLS.has(name)) shell = true;
+    // `nc host 1 | python3`: an interpreter reading the connection runs what the remote host sends, like a shell.
+    if (runsStdin(w)) shell = true;
     if (SHELLS.has(name) || INTERPRETERS.test(name) || name === 'source' || name === '.' || name === 'eval') {
       // `bash <(curl …)`, `sh -c "$(curl …)"`, `python3 -c "$(curl …)"`, `source <(curl …)`
       for (const arg of w.slice(1)) {
@@ -94,10 +94,7 @@ export function checkPipeline(pipeline: Command[]): Finding | undefined {
 export function checkReverseShell(w: string[], c: Command): Finding | undefined {
   const name = base(w[0] ?? '');
   const socket = c.redirects.find((r) => /^\/dev\/(?:tcp|udp)\//.test(r.target));
-  if (
-    socket &&
-    (SHELLS.has(name) || INTERPRETERS.test(name) || socket.op === '<>' || (name === 'exec' && w.length > 1))
-  )
+  if (socket && (SHELLS.has(name) || INTERPRETERS.test(name) || socket.op === '<>'))
     return finding(
       'reverse-shell',
       'dev-tcp',
@@ -114,17 +111,31 @@ export function checkReverseShell(w: string[], c: Command): Finding | undefined 
   return undefined;
 }
 
+const VALUED = /^(?:-[WXI]|--(?:require|import|loader|experimental-loader|env-file|conditions|input-type))$/;
+const PWSH_VALUED =
+  /^-(?:ExecutionPolicy|ep|WindowStyle|OutputFormat|InputFormat|WorkingDirectory|wd|ConfigurationName)$/i;
+
 /** The inline program of an interpreter call (`python -c CODE`, `node -e CODE`, `php -r CODE`, `deno eval CODE`). */
 export function inlineCode(w: string[], c: Command): string | undefined {
   const name = base(w[0] ?? '');
   if (!INTERPRETERS.test(name) && !/^g?awk$/.test(name)) return undefined;
   if (/^g?awk$/.test(name)) return w.slice(1).find((a) => !a.startsWith('-'));
   if (name === 'deno' && w[1] === 'eval') return w[2];
+  const pwsh = /^(?:pwsh|powershell)$/.test(name);
   for (let j = 1; j < w.length; j++) {
     const a = w[j]!;
-    if (/^-[A-Za-z]*[cer]$/.test(a) || /^--(?:eval|print|command)$/.test(a) || (a === '-E' && name === 'perl'))
+    // Options that take a value (`python3 -W ignore -c`, `node -r dotenv/config -e`, `pwsh -ExecutionPolicy Bypass`).
+    if (pwsh ? PWSH_VALUED.test(a) : VALUED.test(a) || (a === '-r' && /^(?:node|nodejs|bun)$/.test(name))) {
+      j++;
+      continue;
+    }
+    // PowerShell's options are words (`-NoProfile`): only -Command (-c) takes the code, the rest of the line.
+    if (pwsh && /^-(?:command|c)$/i.test(a)) return w.slice(j + 1).join(' ');
+    if (
+      !pwsh &&
+      (/^-[A-Za-z]*[cer]$/.test(a) || /^--(?:eval|print|command)$/.test(a) || (a === '-E' && name === 'perl'))
+    )
       return w[j + 1];
-    if (/^(?:pwsh|powershell)$/.test(name) && /^-(?:command|c)$/i.test(a)) return w.slice(j + 1).join(' ');
     const eq = /^--(?:eval|command)=(.*)$/s.exec(a);
     if (eq) return eq[1];
     if (!a.startsWith('-')) break;
@@ -174,11 +185,11 @@ export function checkCode(name: string, code: string, place: Place, ctx: Ctx): F
     const args = literalArgs(text, m.index! + m[0].length);
     if (!args.length) continue;
     const cmd = args.length > 1 && !/\s/.test(args[0]!) ? args.join(' ') : args[0]!;
-    out.push(...ctx.recurse(cmd));
+    out.push(...ctx.recurse(cmd, place));
   }
   // Backticks run a shell command in Perl and Ruby (in JavaScript they are template strings).
   if (name === 'perl' || name === 'ruby')
-    for (const b of text.matchAll(/`([^`]{1,2000})`/g)) out.push(...ctx.recurse(b[1]!));
+    for (const b of text.matchAll(/`([^`]{1,2000})`/g)) out.push(...ctx.recurse(b[1]!, place));
   const socket =
     /\bsocket\b|TCPSocket|fsockopen|IO::Socket|\/inet\/(?:tcp|udp)\/|net\.(?:connect|createConnection|Socket)|require\(\s*['"](?:node:)?net['"]\s*\)|new\s+Socket|Deno\.connect/.test(
       text,
