@@ -4,7 +4,7 @@
  * saw is younger than the racy window.
  */
 import { describe, expect, test } from 'bun:test';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gateBlocked, gatedProject, memoDir, parseCache, settle, writeEvent } from './hook-memo-support.ts';
 
@@ -65,6 +65,13 @@ describe('the hook memo is what it says', () => {
     expect(readFileSync(path, 'utf8')).toBe(before);
     await Bun.sleep(2100);
     gateBlocked(await p.hook(writeEvent(p)));
-    expect(readFileSync(path, 'utf8')).not.toBe(before);
+    const after = readFileSync(path, 'utf8');
+    expect(after).not.toBe(before);
+    // The same with the folder's mtime set back (\`touch -d\`): its ctime, which only the kernel sets, still says now.
+    const old = statSync(p.root);
+    p.write('more-notes.txt', 'x\n');
+    utimesSync(p.root, old.atimeMs / 1000, old.mtimeMs / 1000);
+    gateBlocked(await p.hook(writeEvent(p)));
+    expect(readFileSync(path, 'utf8')).toBe(after);
   }, 60_000);
 });
