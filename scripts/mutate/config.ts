@@ -76,6 +76,7 @@ export const TARGETS: MutationTarget[] = [
       'test/catalog/no-secrets-scan.test.ts',
       'test/catalog/no-secrets-heuristics.test.ts',
       'test/catalog/no-secrets-shell.test.ts',
+      'test/catalog/no-secrets-commit.test.ts',
     ),
   },
   {
