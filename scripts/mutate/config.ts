@@ -78,6 +78,7 @@ export const TARGETS: MutationTarget[] = [
       'test/catalog/no-secrets-shell.test.ts',
       'test/catalog/no-secrets-commit.test.ts',
       'test/catalog/no-secrets-gitleaks.test.ts',
+      'test/catalog/no-secrets-added-lines.test.ts',
     ),
   },
   {
