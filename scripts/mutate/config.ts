@@ -79,6 +79,7 @@ export const TARGETS: MutationTarget[] = [
       'test/catalog/no-secrets-commit.test.ts',
       'test/catalog/no-secrets-gitleaks.test.ts',
       'test/catalog/no-secrets-added-lines.test.ts',
+      'test/catalog/no-secrets-rules.test.ts',
     ),
   },
   {
