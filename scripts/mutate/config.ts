@@ -80,6 +80,7 @@ export const TARGETS: MutationTarget[] = [
       'test/catalog/no-secrets-gitleaks.test.ts',
       'test/catalog/no-secrets-added-lines.test.ts',
       'test/catalog/no-secrets-rules.test.ts',
+      'test/catalog/no-secrets-check.test.ts',
     ),
   },
   {
