@@ -21,6 +21,7 @@ describe('rules', () => {
     const toml = `[[rules]]\nid = "a"\nregex = '''(?iU)\\Aacme-(?P<v>[a-z0-9]{8})\\z'''\nsecretGroup = 1\n`;
     expect(scan(toml, 'ACME-K2J4H5G6')).toEqual(['gitleaks:a:K2J4H5G6@5']);
     expect(scan(toml, 'x ACME-K2J4H5G6')).toEqual([]);
+    expect(scan(toml, 'ACME-K2J4H5G6Q')).toEqual([]);
   });
   test('defaults: the id from the position, the description from the id, the secret from group 1 or the match', () => {
     const toml = `[[rules]]\nregex = '''tok_([a-z]{6})'''\n[[rules]]\nid = "whole"\nregex = '''pw_[a-z]{6}'''\n`;
@@ -42,6 +43,12 @@ describe('rules', () => {
     expect(scan(toml, 'key=q8z3k5m1', 'app.ts')).toEqual([]);
     expect(scan(toml, 'key=q8z3k5m1', 'id.pem')).toEqual([]);
   });
+});
+
+test('an empty secret is no finding; an entropy floor is met at exactly its value; any keyword will do', () => {
+  const toml = `[[rules]]\nid = "e"\nregex = '''key=(\\w*)'''\nentropy = 3.0\nkeywords = ["nope", "key="]\n`;
+  expect(scan(toml, 'key=q8z3k5m1')).toEqual(['gitleaks:e:q8z3k5m1@4']);
+  expect(scan(toml.replace('entropy = 3.0\n', ''), 'key=')).toEqual([]);
 });
 
 describe('allowlists', () => {
@@ -83,14 +90,26 @@ describe('allowlists', () => {
     expect(config.allowsLine('x = 1')).toBe(false);
     expect(parse('title = "none"\n').allowsPath('vendor/lib.ts')).toBe(false);
   });
+  test('any allowlist, any path, regex or stopword of one is enough; global ones apply to the rules too', () => {
+    const config = parse(
+      `${rule}[[allowlists]]\nstopwords = ["zzz"]\n[[allowlists]]\npaths = ['''^a/''', '''^vendor/''']\nregexes = ['''^nomatch''', '''^q8''']\nstopwords = ["nope", "k5m1"]\n`,
+    );
+    expect(config.allowsPath('vendor/lib.ts')).toBe(true);
+    expect(config.allowsSecret('q8xxxxxx')).toBe(true);
+    expect(config.allowsSecret('xxk5m1xx')).toBe(true);
+    expect(config.scan('src/a.ts', 'tok_zzzq9x7w')).toEqual([]);
+    expect(config.scan('src/a.ts', 'tok_k5m1q9x7')).toEqual([]);
+    expect(config.scan('src/a.ts', 'tok_r5m1q9x7')).toHaveLength(1);
+  });
 });
 
 describe('bad files and the cache', () => {
   test('bad TOML names the line where parsing stops, even inside a multi-line string', () => {
     expect(() => parse('title = """\nmulti\nline"""\nb = = 2\n')).toThrow(/^\.gitleaks\.toml:4: not valid TOML/);
+    expect(() => parse('a = 1\nb = 2\nc = = 3\n')).toThrow(/^\.gitleaks\.toml:3: not valid TOML/);
     expect(() => parse('title = "x"\ndescription = """\nstill open\n')).toThrow(/^\.gitleaks\.toml:2: not valid TOML/);
     expect(() => parse('a = 1\nb = = 2\nc = 3\n')).toThrow(
-      /^\.gitleaks\.toml:2: not valid TOML \((?!TOML Parse error)/,
+      /^\.gitleaks\.toml:2: not valid TOML \(Expected a value but found '='\); fix the file or remove it$/,
     );
   });
   test("a bad regex names where it is: a rule's path, an allowlist's paths or regexes", () => {
