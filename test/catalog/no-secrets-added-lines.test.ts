@@ -19,8 +19,8 @@ describe('with a file list', () => {
       '+++ b/a.ts',
       '@@ -1,3 +1,4 @@',
       ' one',
-      '+two',
       '',
+      '+two',
       ' three',
       '@@ -20 +21,2 @@',
       '-old',
@@ -32,7 +32,7 @@ describe('with a file list', () => {
       {
         file: 'a.ts',
         added: [
-          { line: 2, text: 'two' },
+          { line: 3, text: 'two' },
           { line: 21, text: 'new1' },
           { line: 22, text: 'new2' },
         ],
@@ -46,10 +46,11 @@ describe('with a file list', () => {
     ]);
   });
   test('before/after without a diff: the lines after has more of (repeated lines counted)', () => {
-    const [c] = files({ relPath: 'a.ts', kind: 'update', before: 'a\nb\na\n', after: 'a\nb\na\na\nc\n' });
+    const [c] = files({ relPath: 'a.ts', kind: 'update', before: 'a\nb\na\n', after: 'a\nb\na\na\nc\nc\n' });
     expect(c!.added).toEqual([
       { line: 4, text: 'a' },
       { line: 5, text: 'c' },
+      { line: 6, text: 'c' },
     ]);
   });
   test('a created file: every line; a deleted file or a null after: nothing', () => {
@@ -58,7 +59,13 @@ describe('with a file list', () => {
       { line: 2, text: 'y' },
     ]);
     expect(files({ relPath: 'd.ts', kind: 'delete', before: 'x', after: 'x' })).toEqual([{ file: 'd.ts', added: [] }]);
-    expect(files({ relPath: 'd.ts', kind: 'update', before: 'x', after: null })).toEqual([{ file: 'd.ts', added: [] }]);
+    const gone: HookEvent = {
+      projectRoot: ROOT,
+      toolInput: { file_path: `${ROOT}/d.ts`, content: 'x' },
+      files: [{ path: `${ROOT}/d.ts`, relPath: 'd.ts', kind: 'update', before: 'x', after: null }],
+    };
+    expect(changes(gone)).toEqual([{ file: 'd.ts', added: [] }]);
+    expect(files({ kind: 'create', after: 'x' })[0]!.file).toBe('');
   });
   test('a file named by an absolute path inside the project is made project-relative; one outside is kept', () => {
     const out = files(
@@ -81,6 +88,11 @@ describe('with a file list', () => {
     expect(changes(event('/elsewhere/nb.ipynb'))[0]!.added).toEqual([{ text: 'k = 1' }]);
     expect(changes(event(`${ROOT}/nb.ipynb`, 'renamed.ipynb'))[0]!.added).toEqual([{ text: 'k = 1' }]);
     expect(changes(event(`${ROOT}/other.ipynb`, 'other.ipynb'))).toEqual([{ file: 'other.ipynb', added: [] }]);
+    const { path: _, ...byRelPath } = event('').files![0]!;
+    expect(changes({ ...event(''), files: [byRelPath] })[0]!.added).toEqual([{ text: 'k = 1' }]);
+    expect(files({ path: `${ROOT}/nb.ipynb`, relPath: 'nb.ipynb', kind: 'update' })).toEqual([
+      { file: 'nb.ipynb', added: [] },
+    ]);
   });
 });
 
@@ -107,6 +119,9 @@ describe('without a file list (the tool input)', () => {
         added: [{ line: 3, text: 'three' }, { line: 4, text: 'four' }, { text: 'gone' }],
         after: undefined,
       },
+    ]);
+    expect(changes({ cwd: root, toolInput: { file_path: 'a.ts', new_string: 'one' } })[0]!.added).toEqual([
+      { line: 1, text: 'one' },
     ]);
     expect(changes({ cwd: root, toolInput: { file_path: 'missing.ts', new_string: 'x' } })).toEqual([
       { file: 'missing.ts', added: [{ text: 'x' }], after: undefined },
