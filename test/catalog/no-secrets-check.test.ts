@@ -73,6 +73,38 @@ describe('which files and which rules', () => {
 });
 
 describe('shell tools before they run', () => {
+  test('the before-copy judges a shell command itself even where the adapter also judges file edits', () => {
+    process.env.AVP_VALIDATOR_NAME = 'no-secrets-before';
+    try {
+      const v = validate({
+        event: 'PreToolUse',
+        alsoTrigger: 'PostToolUse',
+        tool: 'Bash',
+        toolInput: { command: `echo 'T="${GH}"' > src/t.py` },
+        projectRoot: NO_REPO,
+        files: [],
+      } as Parameters<typeof validate>[0]);
+      expect(v.violations.map((x) => x.file)).toEqual(['src/t.py']);
+    } finally {
+      delete process.env.AVP_VALIDATOR_NAME;
+    }
+  });
+  test('a clean commit counts the staged lines it judged', () => {
+    const root = tempDir('avp-check-clean-');
+    const git = (...args: string[]) => Bun.spawnSync(['git', ...args], { cwd: root, stdout: 'pipe', stderr: 'pipe' });
+    git('init', '-q');
+    writeFileSync(join(root, 'a.ts'), 'export const a = 1;\nexport const b = 2;\n');
+    git('add', 'a.ts');
+    const v = validate({
+      event: 'PreToolUse',
+      tool: 'Bash',
+      toolInput: { command: 'git commit -m x' },
+      cwd: root,
+      projectRoot: root,
+      files: [],
+    });
+    expect(v.summary).toBe('no secrets in 2 added lines');
+  });
   test("every agent's shell tool name is judged by what the command writes", () => {
     for (const tool of ['Bash', 'run_shell_command', 'shell', 'exec_command', 'local_shell', 'execute_command'])
       expect({ tool, passed: bash(`echo 'T="${GH}"' > src/t.py`, tool).passed }).toEqual({ tool, passed: false });
