@@ -40,6 +40,8 @@ describe('the measures', () => {
     expect(decodedBase64('cGE=')).toBeUndefined(); // shorter than 8
     expect(decodedBase64('//79/Pv6+fg=')).toBeUndefined(); // not text
     expect(decodedBase64('cGFz c3dv')).toBeUndefined();
+    expect(decodedBase64('cGFzc3dvcmQ')).toBeUndefined(); // 11 characters
+    expect(decodedBase64('cGFzc3dvcmQ!')).toBeUndefined(); // not the base64 alphabet
   });
   test('ascending runs of n characters, anywhere, up to the last one', () => {
     expect(ascendingRun('Zq1234', 4)).toBe(true);
@@ -69,6 +71,8 @@ describe('placeholders', () => {
     expect(isPlaceholderValue(Buffer.from('changeme-please').toString('base64'))).toBe(true);
     expect(isPlaceholderValue(Buffer.from('Zq8vLm3xW7Kp').toString('base64'))).toBe(false);
     expect(isPlaceholderValue('$DB_PASSWORD')).toBe(true);
+    expect(isPlaceholderValue('ex4mpl3-Zq8v')).toBe(true);
+    expect(looksTemplated('Zq8vvvvvvLm3')).toBe(true);
   });
   test('a token is made up when its random part is placeholder words or has too little entropy', () => {
     expect(isFakeToken('ghp_my_api_key', 'my_api_key')).toBe(true);
@@ -77,6 +81,10 @@ describe('placeholders', () => {
     expect(isFakeToken('x', spread('Q7mx', 4))).toBe(true); // 16 characters, 2 bits
     expect(isFakeToken('x', 'Q7mxQ7mxK2')).toBe(false); // under 16: 2.2 bits are enough
     expect(isFakeToken('x', 'Q7Q7Q7mQ7')).toBe(true);
+    expect(isFakeToken('x', 'Q7mxK2Q7mxK2Q7mx')).toBe(true); // 16 characters, 2.6 bits: under 3
+    expect(isFakeToken('x', 'Zq8vLm3xEXAMPLEw7Kp2')).toBe(true);
+    expect(isFakeToken('x', 'Zq8vLmaaaaaa3xW7Kp2H')).toBe(true);
+    expect(isFakeToken('glpat-ab_cd_ef', 'ab_cd_ef')).toBe(false); // short words, none a placeholder
   });
 });
 
@@ -95,6 +103,7 @@ describe('a value assigned to a secret-like name', () => {
     expect(secret('Zq8vLm3xW7', 'nextToken')).toBe(false);
     expect(secret('Zq8vLm3xW7', 'stripePublicKey')).toBe(false);
     expect(secret('Zq8vLm3xW7', 'passwordHint')).toBe(false);
+    expect(secret('Zq8vLm3xW7', 'mockServer.password')).toBe(true);
   });
   test('paths, URLs, Django development keys, MIME types, property paths and header names are not values', () => {
     for (const v of [
@@ -108,6 +117,9 @@ describe('a value assigned to a secret-like name', () => {
     ])
       expect({ v, secret: secret(v) }).toEqual({ v, secret: false });
     expect(secret('Zq8.vLm3.xW7')).toBe(true);
+    expect(secret('config.Zq8vLm3xW7')).toBe(true);
+    expect(secret('settings.github_token')).toBe(false);
+    expect(secret('Zq8v-token-Lm3x')).toBe(true);
     expect(secret('zq8-vlm3-xw7k')).toBe(true);
   });
   test('words, one character class, short words with a digit, alphabet runs: typed, not generated', () => {
@@ -117,6 +129,8 @@ describe('a value assigned to a secret-like name', () => {
     expect(secret('Bluebirdsky7')).toBe(false);
     expect(secret('Bluebirdskyz7')).toBe(true);
     expect(secret('Kabcdefghq1')).toBe(false);
+    expect(secret('Kabcdefghq1Zx7')).toBe(false);
+    expect(secret('Kabcdefhgq1Zx7')).toBe(true);
   });
   test('entropy floors: 2.5 bits under 16 characters, 3 under 32, 3.5 from 32', () => {
     expect(secret('Zq8vZq3x')).toBe(true); // 8 characters, exactly 2.5 bits
