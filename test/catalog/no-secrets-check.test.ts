@@ -109,6 +109,10 @@ describe('shell tools before they run', () => {
     for (const tool of ['Bash', 'run_shell_command', 'shell', 'exec_command', 'local_shell', 'execute_command'])
       expect({ tool, passed: bash(`echo 'T="${GH}"' > src/t.py`, tool).passed }).toEqual({ tool, passed: false });
   });
+  test('a shell event without a command string is judged by its files', () => {
+    const v = validate({ event: 'PreToolUse', tool: 'Bash', toolInput: {}, projectRoot: NO_REPO, files: [] });
+    expect(v.passed).toBe(true);
+  });
   test('after it ran, or for another tool, the command text is not what is judged', () => {
     expect(bash(`echo 'T="${GH}"' > src/t.py`, 'Bash', 'PostToolUse').passed).toBe(true);
     expect(bash(`echo 'T="${GH}"' > src/t.py`, 'BashOutput').passed).toBe(true);
@@ -124,5 +128,23 @@ describe('shell tools before they run', () => {
       files: [],
     });
     expect(v.violations.map((x) => x.message?.startsWith('git commit would commit it'))).toEqual([false]);
+  });
+});
+
+describe('run as a process', () => {
+  const script = join(import.meta.dir, '../../validators/no-secrets/scripts/check.ts');
+  const run = (stdin: string) => {
+    const p = Bun.spawnSync([process.execPath, script], { stdin: Buffer.from(stdin), timeout: 20_000 });
+    return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+  };
+  test('an event it cannot read exits 1 saying so; one it cannot judge exits 1 with the reason', () => {
+    const bad = run('{not json');
+    expect({ code: bad.code, out: bad.out }).toEqual({ code: 1, out: '' });
+    expect(bad.err).toStartWith('no-secrets: cannot read the event on stdin: ');
+    const root = tempDir('avp-check-badtoml-');
+    writeFileSync(join(root, '.gitleaks.toml'), '[[rules]\n');
+    const failed = run(JSON.stringify({ event: 'PostToolUse', tool: 'Write', projectRoot: root, files: [] }));
+    expect({ code: failed.code, out: failed.out }).toEqual({ code: 1, out: '' });
+    expect(failed.err).toStartWith('no-secrets: .gitleaks.toml:1: not valid TOML');
   });
 });
