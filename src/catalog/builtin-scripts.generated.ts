@@ -3,6 +3,6 @@
 export const BUILTIN_SCRIPTS: Record<string, () => Promise<{ validate?: unknown }>> = {
   "scripts/check.ts:46139b46c3ae971e3b1195411d0c673b935b2ecf2d952eaeb7e141a1799fd9ec": () => import("../../validators/dangerous-commands/scripts/check.ts"), // dangerous-commands
   "scripts/check.ts:4f8799d57adfcaf908981bfe84c94aa72bc8967db5c615b9059840e3f5d3ec0a": () => import("../../validators/no-debug-leftovers/scripts/check.ts"), // no-debug-leftovers
-  "scripts/check.ts:c66fd884a9643c7a3eb6d2c76887f9ad35674463a51be0163695d3a51f84da83": () => import("../../validators/no-secrets/scripts/check.ts"), // no-secrets, no-secrets-before
+  "scripts/check.ts:f0a6d2851a6c4d212be5dd369df064fa699f82e3000e88a588ba1cbdfe0991a0": () => import("../../validators/no-secrets/scripts/check.ts"), // no-secrets, no-secrets-before
   "scripts/check.ts:853c95ea93b97b997a02d59f2afbc7c585a58e5afaeb8febba0361d99d1b8f0a": () => import("../../validators/protected-files/scripts/check.ts"), // protected-files
 };

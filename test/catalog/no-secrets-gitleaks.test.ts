@@ -62,6 +62,14 @@ describe('allowlists', () => {
     expect(with_('regexTarget = "match"\n', '# ci')).toHaveLength(1);
     expect(with_('regexTarget = "line"\n', '# ci$')).toEqual([]);
   });
+  test('AND over the criteria a list has (none listed: it allows nothing); a rule keeps its description', () => {
+    const and = (body: string) =>
+      scan(`${rule}description = "Acme token"\n[rules.allowlist]\ncondition = "AND"\n${body}`, 'tok_q8z3k5m1');
+    expect(and(`stopwords = ["q8z3"]\nregexes = ['''k5m1$''']\n`)).toEqual([]);
+    expect(and(`paths = ['''^src/''']\nregexes = ['''k5m1$''']\n`)).toEqual([]);
+    expect(and('description = "empty"\n')).toEqual(['gitleaks:r:q8z3k5m1@4']);
+    expect(parse(`${rule}description = "Acme token"\n`).scan('a.ts', 'tok_q8z3k5m1')[0]!.what).toBe('Acme token');
+  });
   test('condition AND needs every criterion; OR (the default) any', () => {
     const list = (cond: string) =>
       `${rule}[rules.allowlist]\n${cond}paths = ['''^fixtures/''']\nstopwords = ["q8z3"]\n`;
@@ -100,6 +108,8 @@ describe('allowlists', () => {
     expect(config.scan('src/a.ts', 'tok_zzzq9x7w')).toEqual([]);
     expect(config.scan('src/a.ts', 'tok_k5m1q9x7')).toEqual([]);
     expect(config.scan('src/a.ts', 'tok_r5m1q9x7')).toHaveLength(1);
+    expect(config.scan('vendor/x.ts', 'tok_r5m1q9x7')).toEqual([]);
+    expect(config.scan('src/a.ts', 'tok_q8x7w2z9')).toEqual([]);
   });
 });
 
