@@ -67,6 +67,7 @@ describe('what a violation says', () => {
       message: 'GitHub token (ghp_…) is hard-coded',
       suggestion: SUGGESTION,
     });
+    expect(SUGGESTION).toStartWith('Remove the value and read it at run time from an environment variable');
   });
   test('a key block: the header as the snippet, the key type in the message, the key suggestion', () => {
     const header = '-----BEGIN RSA PRIVATE KEY-----';
