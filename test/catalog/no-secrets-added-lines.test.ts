@@ -90,6 +90,9 @@ describe('with a file list', () => {
     expect(changes(event(`${ROOT}/other.ipynb`, 'other.ipynb'))).toEqual([{ file: 'other.ipynb', added: [] }]);
     const { path: _, ...byRelPath } = event('').files![0]!;
     expect(changes({ ...event(''), files: [byRelPath] })[0]!.added).toEqual([{ text: 'k = 1' }]);
+    expect(changes({ ...event(''), files: [{ path: `${ROOT}/other.ipynb`, kind: 'update' }] })).toEqual([
+      { file: 'other.ipynb', added: [] },
+    ]);
     expect(files({ path: `${ROOT}/nb.ipynb`, relPath: 'nb.ipynb', kind: 'update' })).toEqual([
       { file: 'nb.ipynb', added: [] },
     ]);

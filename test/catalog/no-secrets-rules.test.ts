@@ -119,6 +119,7 @@ describe('a value assigned to a secret-like name', () => {
     expect(secret('Zq8.vLm3.xW7')).toBe(true);
     expect(secret('config.Zq8vLm3xW7')).toBe(true);
     expect(secret('settings.github_token')).toBe(false);
+    expect(secret('Settings.github_token')).toBe(false);
     expect(secret('Zq8v-token-Lm3x')).toBe(true);
     expect(secret('zq8-vlm3-xw7k')).toBe(true);
   });
