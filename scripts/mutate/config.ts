@@ -69,7 +69,19 @@ export const TARGETS: MutationTarget[] = [
   {
     name: 'no-secrets',
     files: scripts('no-secrets', 'check', 'rules', 'providers', 'scan', 'gitleaks', 'shell', 'added-lines'),
-    tests: catalogTests('no-secrets', 'test/catalog/no-secrets.test.ts'),
+    tests: catalogTests(
+      'no-secrets',
+      'test/catalog/no-secrets.test.ts',
+      'test/catalog/no-secrets-providers.test.ts',
+      'test/catalog/no-secrets-scan.test.ts',
+      'test/catalog/no-secrets-heuristics.test.ts',
+      'test/catalog/no-secrets-shell.test.ts',
+      'test/catalog/no-secrets-commit.test.ts',
+      'test/catalog/no-secrets-gitleaks.test.ts',
+      'test/catalog/no-secrets-added-lines.test.ts',
+      'test/catalog/no-secrets-rules.test.ts',
+      'test/catalog/no-secrets-check.test.ts',
+    ),
   },
   {
     name: 'dangerous-commands',

@@ -2,7 +2,7 @@
 // Catalog script judges compiled into avp, keyed by `<script>:<sha256 of the scripts/ folder>`.
 export const BUILTIN_SCRIPTS: Record<string, () => Promise<{ validate?: unknown }>> = {
   "scripts/check.ts:47b35cc7a49d52d94adf78aa859220a648f49354deb7d524b5ffb8d01bb0b2d9": () => import("../../validators/dangerous-commands/scripts/check.ts"), // dangerous-commands
-  "scripts/check.ts:c432620b2fca8d467bc890abce31bb5fa51189b5e5c6058598ecc02665ae5978": () => import("../../validators/no-debug-leftovers/scripts/check.ts"), // no-debug-leftovers
-  "scripts/check.ts:67b66b68ff63ccd92eb055a8b383a1e2fb8b665035fca1f53aa8c9f00b92bf83": () => import("../../validators/no-secrets/scripts/check.ts"), // no-secrets, no-secrets-before
+  "scripts/check.ts:4f8799d57adfcaf908981bfe84c94aa72bc8967db5c615b9059840e3f5d3ec0a": () => import("../../validators/no-debug-leftovers/scripts/check.ts"), // no-debug-leftovers
+  "scripts/check.ts:f0a6d2851a6c4d212be5dd369df064fa699f82e3000e88a588ba1cbdfe0991a0": () => import("../../validators/no-secrets/scripts/check.ts"), // no-secrets, no-secrets-before
   "scripts/check.ts:83e2730f7148146b0b5a0c3a2dc8aedfc78285da5aada06b300e99806109b839": () => import("../../validators/protected-files/scripts/check.ts"), // protected-files
 };

@@ -122,8 +122,9 @@ export function changes(event: HookEvent): Array<{ file: string; added: Added[];
         return { file, added, after: f.after };
       }
       const input = fallback();
+      // Named by its absolute path or by its project path (an engine may send either alone).
       const same =
-        input && f.path !== undefined && (input.path === f.path || input.path === join(root, f.relPath ?? ''));
+        input && (input.path === f.path || (f.relPath !== undefined && input.path === join(root, f.relPath)));
       return same ? { file, added: input.added, after: input.after } : { file, added: [] };
     });
   }

@@ -5,7 +5,7 @@
  * flagged and left in place cannot be committed. Files a command produces on its own are judged after it ran.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { Added } from './added-lines.ts';
 
 export interface Written {
@@ -71,7 +71,8 @@ function words(s: string): string[] {
   return out;
 }
 
-const REDIRECT = /(?:^|[^<>&\d])(?:\d)?>>?\|?\s*(?!&)("[^"]+"|'[^']+'|[^\s;|&<>]+)/g;
+// The character before `>` is looked at, not consumed: `echo KEY>f` prints `KEY`, all of it.
+const REDIRECT = /(?<![<>&\d])\d?>>?\|?\s*(?!&)("[^"]+"|'[^']+'|[^\s;|&<>]+)/g;
 const HEREDOC = /<<-?\s*(["']?)([A-Za-z_][\w-]*)\1/g;
 
 /** Where a statement writes: redirect targets (not /dev/*), `tee` arguments, `sed -i` / `perl -pi` files. */
@@ -110,7 +111,8 @@ const lines = (text: string): Added[] => text.split('\n').map((t) => ({ text: t 
 /** What a shell command writes to files, before it runs. */
 export function commandWrites(command: string, root: string, cwd: string): Written[] {
   const rel = (t: string) => {
-    const abs = isAbsolute(t) ? t : join(cwd, t.replace(/^~\//, `${process.env.HOME ?? '~'}/`));
+    // resolve, not join: an absolute target (also `~/` expanded) must not be appended to the working directory.
+    const abs = resolve(cwd, t.replace(/^~\//, `${process.env.HOME ?? '~'}/`));
     const r = relative(root, abs);
     return r && !r.startsWith('..') ? r : abs;
   };
