@@ -124,11 +124,15 @@ async function mutateTarget(t: MutationTarget, known: Map<string, string>, previ
     for (const file of t.files) {
       const original = readFileSync(join(dir, file), 'utf8');
       const mutants = mutantsOf(file, original);
+      const seenKeys = new Map<string, number>();
       for (const [i, m] of mutants.entries()) {
-        // --rerun: a mutant killed last time keeps its result (found by its key, which follows its line); a survivor
-        // and a mutant not seen before (the module changed) are run.
+        // --rerun: a mutant killed last time keeps its result (found by its key, which follows its line, and by its
+        // place among the mutants sharing that key: two alike literals on alike lines are two mutants); a survivor and
+        // a mutant not seen before (the module changed) are run.
         const key = survivorKey(file, m, original);
-        const before = previous?.find((o) => o.file === file && o.key === key);
+        const nth = seenKeys.get(key) ?? 0;
+        seenKeys.set(key, nth + 1);
+        const before = previous?.filter((o) => o.file === file && o.key === key)[nth];
         if (before && before.status !== 'survived') {
           outcomes.push(before);
           continue;
