@@ -9,13 +9,13 @@
  * It lives beside the parse cache in `$AVP_HOME/cache`, outside the project, and is trusted like it (and like
  * `verified.json`): arbitrary code running as the user could plant one; docs/accepted-state.md says so.
  */
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../os/atomic-write.ts';
 import { avpHome } from '../paths.ts';
 import { VERSION } from '../version.ts';
 import { RACY_MS } from '../validator/cache.ts';
-import { seenPrint, type Listing } from '../validator/listing.ts';
+import { liveListing, seenPrint, type Listing } from '../validator/listing.ts';
 import type { Discovery } from '../validator/types.ts';
 import { userEnvFiles, userHookFiles, userOwnedHookFiles, userRcPath } from './control-files.ts';
 
@@ -57,14 +57,6 @@ function memoPath(env: NodeJS.ProcessEnv, key: string): string {
   return join(avpHome(env), 'cache', 'hook', `${key.slice(0, 16)}.json`);
 }
 
-function stillSeen(path: string, print: string): boolean {
-  try {
-    return seenPrint(statSync(path, { throwIfNoEntry: false }) ?? null) === print;
-  } catch {
-    return print === '!';
-  }
-}
-
 /** The memo for this call, opened: `held` when every path it depends on is as it was. */
 export function openMemo(projectRoot: string, env: NodeJS.ProcessEnv): { key: string; held?: HookMemo } {
   const key = memoKey(projectRoot, env);
@@ -76,7 +68,7 @@ export function openMemo(projectRoot: string, env: NodeJS.ProcessEnv): { key: st
   }
   if (memo?.format !== FORMAT || memo.version !== VERSION || memo.key !== key || !Array.isArray(memo.seen))
     return { key };
-  for (const [path, print] of memo.seen) if (!stillSeen(path, print)) return { key };
+  for (const [path, print] of memo.seen) if (seenPrint(liveListing.stat(path)) !== print) return { key };
   return { key, held: { project: memo.project, user: memo.user, discovery: memo.discovery } };
 }
 
@@ -93,25 +85,16 @@ export function writeMemo(
   scopes: { project: MemoScope; user: MemoScope },
   discovery: Discovery,
 ): void {
-  const seen = listing.seen?.();
-  if (!seen) return;
+  const stats = listing.seen?.();
+  if (!stats) return;
+  for (const path of records) stats.set(path, liveListing.stat(path));
   const racyAfter = Date.now() - RACY_MS;
-  for (const path of records) {
-    let print: string;
-    try {
-      const s = statSync(path, { throwIfNoEntry: false }) ?? null;
-      if (s && Math.max(s.mtimeMs, s.ctimeMs) > racyAfter) return;
-      print = seenPrint(s);
-    } catch {
-      print = '!';
-    }
-    seen.set(path, print);
+  const seen: [string, string][] = [];
+  for (const [path, s] of stats) {
+    if (s && s !== 'error' && Math.max(s.mtimeMs, s.ctimeMs) > racyAfter) return;
+    seen.push([path, seenPrint(s)]);
   }
-  for (const print of seen.values()) {
-    const [, , , mtime, ctime] = print.split(':');
-    if (Math.max(Number(mtime ?? 0), Number(ctime ?? 0)) > racyAfter) return;
-  }
-  const memo: MemoFile = { format: FORMAT, version: VERSION, key, seen: [...seen], ...scopes, discovery };
+  const memo: MemoFile = { format: FORMAT, version: VERSION, key, seen, ...scopes, discovery };
   try {
     const path = memoPath(env, key);
     mkdirSync(dirname(path), { recursive: true });

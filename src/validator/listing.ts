@@ -18,10 +18,10 @@ export interface Listing {
   /** `statSync` (symlinks followed) without throwing. */
   stat(path: string): StatResult;
   /**
-   * A snapshot's record of what it saw: every path stat'ed and every folder listed (stat'ed before it was read),
-   * with `seenPrint`'s fingerprint — what a conclusion drawn from this listing depends on (the hook memo).
+   * A snapshot's record of what it saw: every path stat'ed and every folder listed (stat'ed before it was read), with
+   * its stat — what a conclusion drawn from this listing depends on (the hook memo). A fresh map each call.
    */
-  seen?(): Map<string, string>;
+  seen?(): Map<string, StatResult>;
 }
 
 /**
@@ -82,11 +82,8 @@ export function snapshotListing(): Listing {
       return s;
     },
     seen() {
-      const out = new Map<string, string>();
-      for (const [path, s] of stats) out.set(path, seenPrint(s));
       // A folder's stat from before its listing wins over a later one: the listing is what was seen.
-      for (const [dir, s] of dirStats) out.set(dir, seenPrint(s));
-      return out;
+      return new Map([...stats, ...dirStats]);
     },
   };
 }
