@@ -52,7 +52,7 @@ for (const target of targets.length ? targets : [undefined]) {
     : join(outdir, 'avp');
   const result = await Bun.build(
     // An empty string when there is none: src/upgrade/release.ts then asks for --release-url / AVP_RELEASE_URL.
-    compileOptions('src/cli.ts', outfile, {
+    await compileOptions('src/cli.ts', outfile, {
       target,
       define: { AVP_BUILT_RELEASE_URL: JSON.stringify(releaseUrl.url ?? '') },
     }),

@@ -3,11 +3,14 @@
  * bench/hook-cost.ts builds its floor (a program that only reads stdin, parses it and prints `{}`) with the very same
  * ones, so the ratio between the two measures avp's own work and not a difference in how Bun compiled them.
  */
-export function compileOptions(
+import { resolve } from 'node:path';
+
+export async function compileOptions(
   entrypoint: string,
   outfile: string,
   opts: { target?: string; define?: Record<string, string> } = {},
-): Parameters<typeof Bun.build>[0] {
+): Promise<Parameters<typeof Bun.build>[0]> {
+  const shortcut = await shortcutModule();
   return {
     entrypoints: [entrypoint],
     minify: true,
@@ -18,6 +21,7 @@ export function compileOptions(
     splitting: true,
     format: 'esm',
     define: opts.define ?? {},
+    plugins: [shortcutAsOneModule(shortcut)],
     compile: {
       outfile,
       ...(opts.target ? { target: opts.target as Bun.Build.CompileTarget } : {}),
@@ -26,4 +30,36 @@ export function compileOptions(
       autoloadBunfig: false,
     },
   } as Parameters<typeof Bun.build>[0];
+}
+
+/**
+ * The hook shortcut (src/hook/shortcut/answer.ts) compiled as one module, its small imports inlined: split chunks
+ * would make a call the shortcut answers load ten chunks where two do, and each costs ~30 µs of CPU at startup
+ * (bench/hook-cost.ts). Its lazy import of the call counter (stats/calls.ts, which loads node:fs) stays a chunk apart.
+ * The inlined copies are the same source: the shortcut's AvpError is another class than the rest's, which is why
+ * the full path rebuilds an input error it hands over (commands/hook.ts).
+ */
+const SHORTCUT = resolve(import.meta.dir, '../src/hook/shortcut/answer.ts');
+
+/** The shortcut's one module, built before the build that embeds it (a build inside a build's plugin hangs). */
+export async function shortcutModule(): Promise<string> {
+  const inner = await Bun.build({
+    entrypoints: [SHORTCUT],
+    target: 'bun',
+    format: 'esm',
+    external: ['*/stats/calls.ts'],
+  });
+  if (!inner.success) throw new Error(`the hook shortcut did not build: ${inner.logs.join('\n')}`);
+  return inner.outputs[0]!.text();
+}
+
+function shortcutAsOneModule(contents: string): Bun.BunPlugin {
+  return {
+    name: 'hook-shortcut-as-one-module',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]src[\\/]hook[\\/]shortcut[\\/]answer\.ts$/ }, (args) =>
+        args.path === SHORTCUT ? { contents, loader: 'js' } : undefined,
+      );
+    },
+  };
 }

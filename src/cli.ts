@@ -6,8 +6,12 @@
  */
 async function main(argv: string[]): Promise<number | undefined> {
   if (argv[0] === 'hook' && !argv.includes('--help') && !argv.includes('-h')) {
+    // The hook shortcut first: a call answered before from a record that still holds costs no more than reading it.
+    const { takeShortcut } = await import('./hook/shortcut/answer.ts');
+    const taken = await takeShortcut(argv.slice(1), process.env);
+    if (taken.answered) return 0;
     const { runHookCommand } = await import('./commands/hook.ts');
-    return runHookCommand(argv.slice(1));
+    return runHookCommand(argv.slice(1), taken.input);
   }
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
     const { VERSION } = await import('./version.ts');

@@ -9,6 +9,9 @@ import { writeSync } from 'node:fs';
 import type { CommandDef } from 'citty';
 import { AGENT_NAMES, isAgentName, loadAgent } from '../agents/index.ts';
 import type { AgentAdapter } from '../agents/types.ts';
+import { AvpError } from '../errors.ts';
+import { parseInput } from '../hook/input.ts';
+import type { ReadInput } from '../hook/shortcut/answer.ts';
 
 const USAGE = `usage: avp hook [--agent ${AGENT_NAMES.join('|')}] [--event NAME] [--no-cache]   (reads one hook event as JSON on stdin)`;
 
@@ -59,8 +62,21 @@ async function subagentClaimRefused(): Promise<boolean> {
   return true;
 }
 
-/** The hook, without citty. Returns the exit code; never throws, never prints a stack trace. */
-export async function runHookCommand(argv: string[]): Promise<number> {
+/** stdin's text: as the hook shortcut read it (hook/shortcut/answer.ts), else read here. */
+async function inputText(given: ReadInput | undefined): Promise<string> {
+  // Rebuilt: the compiled shortcut carries its own copy of the error class (scripts/build-options.ts).
+  if (given && 'error' in given) throw new AvpError('hook-input', given.error.message, { fix: given.error.fix });
+  if (given) return given.text;
+  const { readStdin } = await import('../hook/stdin.ts');
+  const wait = Number(process.env.AVP_STDIN_TIMEOUT_MS);
+  return readStdin(Number.isInteger(wait) && wait > 0 ? { timeoutMs: wait } : {});
+}
+
+/**
+ * The hook, without citty. Returns the exit code; never throws, never prints a stack trace. `given`: the input the
+ * hook shortcut already read, when it did not answer.
+ */
+export async function runHookCommand(argv: string[], given?: ReadInput): Promise<number> {
   // Recursion guard first: a judge sub-agent (claude -p …) inherits the project's hooks and would call avp again.
   if (process.env.AVP_SUBAGENT === '1' && !(await subagentClaimRefused())) {
     await write(1, '{}\n');
@@ -103,10 +119,8 @@ export async function runHookCommand(argv: string[]): Promise<number> {
   let release: (() => void) | undefined;
   try {
     adapter = await loadAgent(agent !== undefined && isAgentName(agent) ? agent : 'claude');
-    const { readStdin, parseInput } = await import('../hook/stdin.ts');
-    const wait = Number(process.env.AVP_STDIN_TIMEOUT_MS);
-    const text = await readStdin(Number.isInteger(wait) && wait > 0 ? { timeoutMs: wait } : {});
-    input = parseInput(text);
+    const text = await inputText(given);
+    input = given && 'value' in given && given.value !== undefined ? given.value : parseInput(text);
     if (eventName && input !== null && typeof input === 'object' && !Array.isArray(input)) {
       const given = input as Record<string, unknown>;
       if (given.hook_event_name === undefined && given.hookEventName === undefined)
@@ -141,7 +155,6 @@ export async function runHookCommand(argv: string[]): Promise<number> {
     exitSoon(answer.exitCode);
     return answer.exitCode;
   } catch (e) {
-    const { AvpError } = await import('../errors.ts');
     const bad = e instanceof AvpError && e.code === 'hook-input';
     if (!bad && process.env.AVP_DEBUG && e instanceof Error && e.stack) await write(2, `${e.stack}\n`);
     // Bad input must not pass silently, and an internal failure must still answer: the agent's own refusal (exit 2

@@ -44,6 +44,8 @@ export class HookContext {
   problem?: AvpError;
   /** What the managed policy refused, said on every answer (config). */
   policyNotes: string[] = [];
+  /** Whether any validator or load error was found; unset until discovery ran (discover). */
+  installed?: boolean;
   /** Every enabled validator, and the load errors (discover). */
   active: Validator[] = [];
   errors: LoadError[] = [];

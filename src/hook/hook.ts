@@ -35,11 +35,29 @@ export async function answerHook(
   const profile = env.AVP_PROFILE === '1' ? profiler() : undefined;
   const ctx = new HookContext(adapter, env, startedAt, profile, adapter.normalize(input, env));
   profile?.mark('normalize');
+  let answer: HookAnswer | undefined;
   for (const [name, stage] of stagesFor(adapter, ctx.normalized)) {
     const decision = await stage(ctx);
     profile?.mark(name);
     // An early answer carries no notes: those are of stages that ran to the end.
-    if (decision) return render(ctx, decision);
+    if (decision) {
+      answer = render(ctx, decision);
+      break;
+    }
   }
-  return renderDecided(ctx);
+  answer ??= await renderDecided(ctx);
+  // A call the hook shortcut may answer alone next time (hook/shortcut/): recorded once its answer is known.
+  if (mayRecord(ctx)) (await import('./shortcut/record.ts')).recordShortcut(ctx, answer);
+  return answer;
+}
+
+/** The record's cheap first test (hook/shortcut/record.ts decides), so most calls never load the recorder. */
+function mayRecord(ctx: HookContext): boolean {
+  return (
+    ctx.adapter.name === 'claude' &&
+    process.platform !== 'win32' &&
+    !!ctx.view?.memo &&
+    ctx.installed !== undefined &&
+    !!ctx.env.CLAUDE_PROJECT_DIR
+  );
 }

@@ -10,12 +10,9 @@
  */
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import * as nodePath from 'node:path';
-import { AvpError } from '../errors.ts';
 
-/** Linux's PATH_MAX: no real file has a longer path, so a longer one is refused before any disk access. */
-export const MAX_PATH_BYTES = 4096;
-/** Far past any real project (the deepest real trees are a few dozen levels), far below what makes walks costly. */
-export const MAX_PATH_DEPTH = 512;
+export { checkPathBounds, MAX_PATH_BYTES, MAX_PATH_DEPTH } from './path-bounds.ts';
+
 /** As the kernel's ELOOP limit: a chain of more symlinks than this is a loop or an attack. */
 const MAX_LINK_HOPS = 40;
 
@@ -47,27 +44,6 @@ export const nodeProbe: FsProbe = {
     }
   },
 };
-
-/**
- * Throws a clear error for a path no file can have (over PATH_MAX bytes or MAX_PATH_DEPTH components), before
- * anything walks it: `what` names the input (`"cwd"`, `"tool_input.file_path"`).
- */
-export function checkPathBounds(path: string, what: string): void {
-  const bytes = path.length > MAX_PATH_BYTES ? Buffer.byteLength(path) : path.length;
-  let depth = 0;
-  // A Windows path (`C:\…`, `\\server\…`) counts its backslashes too; elsewhere a backslash is part of a name.
-  const sep = /^(?:[A-Za-z]:)?\\/.test(path) ? /[\\/]/g : /\//g;
-  if (bytes <= MAX_PATH_BYTES) depth = path.match(sep)?.length ?? 0;
-  if (bytes > MAX_PATH_BYTES || depth > MAX_PATH_DEPTH) {
-    throw new AvpError(
-      'path-too-long',
-      bytes > MAX_PATH_BYTES
-        ? `${what} is ${bytes} bytes long; no file system path exceeds ${MAX_PATH_BYTES} bytes`
-        : `${what} is ${depth} directories deep; avp accepts at most ${MAX_PATH_DEPTH}`,
-      { fix: `give a real path (the hook input's ${what} is not one a coding agent produces)` },
-    );
-  }
-}
 
 /** `abc` → `ABC`, `Abc` → `aBC`: the name a case-insensitive file system treats as the same. */
 function swapCase(name: string): string {

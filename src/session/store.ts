@@ -26,6 +26,9 @@ import {
 import { dirname, join } from 'node:path';
 import { avpHome } from '../paths.ts';
 import { writeFileAtomic } from '../os/atomic-write.ts';
+import { safeSegment } from './segment.ts';
+
+export { safeSegment } from './segment.ts';
 
 /** One line of `events.jsonl`. */
 export type SessionRecord =
@@ -53,12 +56,6 @@ export type SessionRecord =
   | { t: 'stop-pass'; ts: number; agent?: string; key?: string }
   /** avp's loop guard let a Stop through although validators still failed, after `blocks` blocks. */
   | { t: 'stop-released'; ts: number; agent?: string; key?: string; blocks?: number };
-
-/** Session ids come from the host; keep them safe as one path segment. */
-export function safeSegment(id: string): string {
-  const s = id.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_');
-  return s.slice(0, 128) || '_';
-}
 
 /** Session directories and the files in them: readable by the user alone. */
 export const PRIVATE_DIR = 0o700;

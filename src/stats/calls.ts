@@ -9,11 +9,14 @@
  * must never change the hook's answer.
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { HookEvent } from '../protocol/event.ts';
 
-/** The log folder (`<root>/.avp/logs`), spelled here so the hook path imports nothing more. */
-const logsOf = (projectRoot: string) => join(projectRoot, '.avp', 'logs');
+/**
+ * Paths spelled here, without node:path: the hook shortcut counts its calls through this module and loads no more
+ * than node:fs for it. The project root is always an absolute, resolved path.
+ */
+const SEP = process.platform === 'win32' ? '\\' : '/';
+const logsOf = (root: string) => `${root.endsWith(SEP) ? root.slice(0, -1) : root}${SEP}.avp${SEP}logs`;
 
 /**
  * The key that identifies the agent's call: the tool call's `tool_use_id` when the host sends one (so a tool call's
@@ -27,7 +30,7 @@ export function callKey(event: HookEvent, startedAt: number): string {
 
 /** The counter file for a given day (UTC). */
 export function callsFile(projectRoot: string, when = new Date()): string {
-  return join(logsOf(projectRoot), `calls-${when.toISOString().slice(0, 10)}.jsonl`);
+  return `${logsOf(projectRoot)}${SEP}calls-${when.toISOString().slice(0, 10)}.jsonl`;
 }
 
 /** Appends this call's line; never throws. */
@@ -42,7 +45,7 @@ export function countCall(event: HookEvent, key: string, when = new Date()): voi
       const dir = logsOf(event.projectRoot);
       mkdirSync(dir, { recursive: true });
       // A project that never ran `avp init` has no `.avp/.gitignore`: logs stay out of git all the same.
-      writeFileSync(join(dir, '.gitignore'), '*\n', { flag: 'wx' });
+      writeFileSync(`${dir}${SEP}.gitignore`, '*\n', { flag: 'wx' });
     } catch {
       // an existing .gitignore, or a folder we cannot make: the append below says which
     }

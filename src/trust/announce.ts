@@ -7,11 +7,13 @@
  * Per session, `$AVP_HOME/trust/projects/<project>/sessions/<sha of the session id>.json` keeps how far each log was
  * told and which unmatched records were. Hook path cost: two `stat`s of the logs and one small file read.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../os/atomic-write.ts';
 import { entriesBetween, logPath, logSize, type AcceptanceEntry } from './acceptance-log.ts';
 import { recordTampered } from './record-check.ts';
 import type { ScopeState } from './state.ts';
+import { toldFileName } from './told-name.ts';
 
 interface Told {
   project: number;
@@ -23,11 +25,7 @@ interface Told {
 const KEEP_DAYS = 30;
 
 function sessionFile(projectDir: string, sessionId: string | undefined): string {
-  const id = new Bun.CryptoHasher('sha256')
-    .update(sessionId ?? '')
-    .digest('hex')
-    .slice(0, 24);
-  return join(projectDir, 'sessions', `${id}.json`);
+  return join(projectDir, 'sessions', toldFileName(sessionId));
 }
 
 function readTold(path: string): Told | undefined {
@@ -111,7 +109,8 @@ export function acceptanceNews(
   try {
     mkdirSync(join(project.dir, 'sessions'), { recursive: true, mode: 0o700 });
     if (!told) prune(join(project.dir, 'sessions'));
-    writeFileSync(path, JSON.stringify(next), { mode: 0o600 });
+    // Replaced whole, never rewritten in place: the hook shortcut maps it into memory to read it.
+    writeFileAtomic(path, JSON.stringify(next), { mode: 0o600 });
   } catch {
     // told again next call rather than never
   }

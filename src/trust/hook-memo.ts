@@ -41,7 +41,7 @@ interface MemoFile {
 }
 
 /** The part of a memo a call uses when it holds. */
-export type HookMemo = Pick<MemoFile, 'project' | 'user' | 'discovery'>;
+export type HookMemo = Pick<MemoFile, 'project' | 'user' | 'discovery' | 'seen'>;
 
 /**
  * The memo's key: the project root and every path of the user's control files, which the environment decides
@@ -69,13 +69,14 @@ export function openMemo(projectRoot: string, env: NodeJS.ProcessEnv): { key: st
   if (memo?.format !== FORMAT || memo.version !== VERSION || memo.key !== key || !Array.isArray(memo.seen))
     return { key };
   for (const [path, print] of memo.seen) if (seenPrint(liveListing.stat(path)) !== print) return { key };
-  return { key, held: { project: memo.project, user: memo.user, discovery: memo.discovery } };
+  return { key, held: { project: memo.project, user: memo.user, discovery: memo.discovery, seen: memo.seen } };
 }
 
 /**
  * Writes the memo of a call that concluded nothing is pending, unless something it saw changed too recently to tell
  * from a change made in the same timestamp tick (the parse cache's racy rule). `records`: each scope's record file
- * and acceptance log, read outside the listing. Failures are ignored: only speed is lost.
+ * and acceptance log, read outside the listing. Failures are ignored: only speed is lost. Returns what the memo
+ * recorded as seen, when it was written.
  */
 export function writeMemo(
   env: NodeJS.ProcessEnv,
@@ -84,14 +85,14 @@ export function writeMemo(
   records: string[],
   scopes: { project: MemoScope; user: MemoScope },
   discovery: Discovery,
-): void {
+): [string, string][] | undefined {
   const stats = listing.seen?.();
-  if (!stats) return;
+  if (!stats) return undefined;
   for (const path of records) stats.set(path, liveListing.stat(path));
   const racyAfter = Date.now() - RACY_MS;
   const seen: [string, string][] = [];
   for (const [path, s] of stats) {
-    if (s && s !== 'error' && Math.max(s.mtimeMs, s.ctimeMs) > racyAfter) return;
+    if (s && s !== 'error' && Math.max(s.mtimeMs, s.ctimeMs) > racyAfter) return undefined;
     seen.push([path, seenPrint(s)]);
   }
   const memo: MemoFile = { format: FORMAT, version: VERSION, key, seen, ...scopes, discovery };
@@ -99,7 +100,9 @@ export function writeMemo(
     const path = memoPath(env, key);
     mkdirSync(dirname(path), { recursive: true });
     writeFileAtomic(path, JSON.stringify(memo));
+    return seen;
   } catch {
     // a read-only home or a full disk: the next call takes the full path again
+    return undefined;
   }
 }

@@ -44,6 +44,22 @@ export interface TrustView {
   discovery?: Discovery;
   /** Set when nothing is pending: discovery hands its result here, and the memo is written for the next call. */
   remember?: (found: Discovery) => void;
+  /**
+   * The memo this call's conclusion stands on — held, or written by `remember` — with the trust folders and their
+   * acceptance logs' sizes: what the hook shortcut (hook/shortcut/) checks before it answers a call alone.
+   */
+  memo?: MemoBasis;
+}
+
+/** See `TrustView.memo`. */
+export interface MemoBasis {
+  seen: [string, string][];
+  trust: { project: string; user: string };
+  logSizes: { project: number; user: number };
+}
+
+function basisOf(seen: [string, string][], project: string, user: string): MemoBasis {
+  return { seen, trust: { project, user }, logSizes: { project: logSize(project), user: logSize(user) } };
 }
 
 function firstAcceptance(state: ScopeState, env: NodeJS.ProcessEnv): string | undefined {
@@ -122,7 +138,7 @@ export function hookTrustView(projectRoot: string, env: NodeJS.ProcessEnv, event
           'To review and accept them, run `avp accept` in your own terminal (the agent cannot).',
       );
   }
-  return {
+  const view: TrustView = {
     projectValidators: projectFromTree
       ? join(project.dir, 'tree', '.avp', 'validators')
       : projectValidatorsDir(projectRoot),
@@ -136,8 +152,8 @@ export function hookTrustView(projectRoot: string, env: NodeJS.ProcessEnv, event
     tellModel,
     listing,
     remember: quiet(project, user, tampered)
-      ? (found) =>
-          writeMemo(
+      ? (found) => {
+          const seen = writeMemo(
             env,
             memo.key,
             listing,
@@ -147,9 +163,12 @@ export function hookTrustView(projectRoot: string, env: NodeJS.ProcessEnv, event
               user: { dir: user.dir, sha: user.record!.sha! },
             },
             found,
-          )
+          );
+          if (seen) view.memo = basisOf(seen, project.dir, user.dir);
+        }
       : undefined,
   };
+  return view;
 }
 
 /** Both scopes accepted before this call, nothing pending, both records avp's own: what a memo may stand for. */
@@ -183,6 +202,7 @@ function heldView(projectRoot: string, env: NodeJS.ProcessEnv, sessionId: string
     tellModel: false,
     listing: snapshotListing(),
     discovery: held.discovery,
+    memo: basisOf(held.seen, held.project.dir, held.user.dir),
   };
   return view;
 }

@@ -7,10 +7,10 @@
  * A snapshot is a point in time: discovery then judges its parse cache against exactly the stats the accepted-state
  * check approved. Contents are never kept here; whoever reads a file reads it from disk.
  */
-import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
+import type { StatResult } from '../os/stat-print.ts';
 
-/** A stat: the file's `Stats`, `null` when it does not exist, `'error'` when it cannot be stat'ed (EACCES, ELOOP…). */
-export type StatResult = Stats | null | 'error';
+export { seenPrint, type StatResult } from '../os/stat-print.ts';
 
 export interface Listing {
   /** The entries of `dir` in name order (`[]` when it cannot be read). The array is shared: do not change it. */
@@ -22,17 +22,6 @@ export interface Listing {
    * its stat — what a conclusion drawn from this listing depends on (the hook memo). A fresh map each call.
    */
   seen?(): Map<string, StatResult>;
-}
-
-/**
- * A stat as a string that any change to the file or folder changes: a folder's entries added, removed or renamed
- * move its mtime and ctime; contents, mode and owner move the ctime, which only the kernel sets (`touch -d` sets the
- * mtime back, not the ctime); a file replaced by another keeps neither inode nor ctime. `-`: missing; `!`: unreadable.
- */
-export function seenPrint(s: StatResult): string {
-  if (s === null) return '-';
-  if (s === 'error') return '!';
-  return `${s.ino}:${s.mode}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
 }
 
 function byName(a: Dirent, b: Dirent): number {

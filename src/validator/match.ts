@@ -172,8 +172,11 @@ export function toolNames(event: HookEvent): string[] {
 // The path a tool input names, resolved once per event (several validators ask).
 const namedFiles = new WeakMap<HookEvent, FileChange[]>();
 
-/** True when `v` concerns `event`. */
-export function validatorMatches(v: Validator, event: HookEvent): boolean {
+/**
+ * True when `v` concerns `event`. `anyFile`: as if a file of the event matched `match.files` — whether `v` could
+ * concern a call of this event and tool whatever file it names (the hook shortcut's question).
+ */
+export function validatorMatches(v: Validator, event: HookEvent, opts: { anyFile?: boolean } = {}): boolean {
   const spec = v.spec;
   if (spec.trigger !== event.event || v.notRun) return false;
   const c = compile(spec);
@@ -184,7 +187,7 @@ export function validatorMatches(v: Validator, event: HookEvent): boolean {
       if (c.tools && !toolsMatch(c.tools, names)) return false;
       if (c.narrow?.tools && !toolsMatch(c.narrow.tools, names)) return false;
     }
-    if (c.include) {
+    if (c.include && !opts.anyFile) {
       const files = toolFiles(event);
       if (files.length > 0 && !files.some((f) => fileMatches(c, f))) return false;
     }

@@ -93,7 +93,13 @@ describe('the duplicate-call claim binds to the twin process, not to a file', ()
         expect((await hookAs(p, stdin, 'shell')).hookSpecificOutput?.permissionDecision).toBe('deny');
       } finally {
         sleeper.kill();
-        for (const pid of children) process.kill(pid, 'SIGKILL');
+        for (const pid of children) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // already gone: killing the pipe's `sleep` ends the foreign avp's input, and it answers and exits
+          }
+        }
         foreign.kill();
       }
     },

@@ -35,7 +35,8 @@ export async function discover(ctx: HookContext) {
   const missing = config.policy ? missingRequired(config.policy, found.validators, found.errors) : [];
   if (missing.length) found = { ...found, errors: [...found.errors, ...missing] };
   // Nothing installed anywhere: nothing can ever match, and there is no turn worth tracking.
-  if (!found.validators.length && !found.errors.length) return PASS_DECISION;
+  ctx.installed = found.validators.length > 0 || found.errors.length > 0;
+  if (!ctx.installed) return PASS_DECISION;
   ctx.call = callKey(ctx.event, ctx.startedAt);
   if (!event.stateless) countCall(ctx.event, ctx.call);
   ctx.active = found.validators.filter((v) => !isDisabled(config, v.id, v.name));

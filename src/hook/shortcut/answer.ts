@@ -1,0 +1,234 @@
+/**
+ * The hook shortcut: a Claude Code call that the full hook path already answered — the same event, tool and working
+ * folder, under the same environment — is answered again from its record when nothing the answer stands on changed:
+ * no validator, config, hook or acceptance (every stat the hook memo took, compared), no managed policy, the project
+ * folder still the same folder, no acceptance this session was not told of, no ended turn to begin again. Anything
+ * else, and anything this module cannot check, goes to the full path with the input already read.
+ *
+ * Which calls are recorded is the full path's decision (record.ts): calls no installed validator can concern whatever
+ * file they name (a Read, a search, a web fetch, an MCP tool — most of an agent's calls), or any call when no
+ * validator is installed — never a before-tool event (the guard reads those), never a file-changing or shell tool
+ * while validators are installed (session tracking records those). The answer is the recorded one; the call is
+ * counted in `.avp/logs/calls-…` as the full path counts it. A twin call (the plugin's and the settings' hook at
+ * once) answers too: both answer the same, and stats counts one call by its key.
+ *
+ * No node: built-in is loaded unless the call is counted (node:fs for the append): this module and what it imports
+ * are all the shortcut loads (test/unit/hook-shortcut-imports.test.ts).
+ */
+import { toldFileName } from '../../trust/told-name.ts';
+import { safeSegment } from '../../session/segment.ts';
+import { checkPathBounds } from '../../os/path-bounds.ts';
+import { seenPrint } from '../../os/stat-print.ts';
+import type { AvpError } from '../../errors.ts';
+import { INPUT_TIMEOUT_MS, inputTimedOut, inputTooLarge, MAX_INPUT_BYTES, parseInput } from '../input.ts';
+import {
+  envDigest,
+  FULL_PATH_VARS,
+  recordHolds,
+  shortcutCall,
+  shortcutHome,
+  shortcutPath,
+  type ShortcutFile,
+} from './shortcut-file.ts';
+
+/** What the full path gets when the shortcut did not answer: stdin as read (and parsed), or why it could not be. */
+export type ReadInput = { text: string; value?: unknown } | { error: AvpError };
+
+export type ShortcutResult = { answered: true } | { answered: false; input?: ReadInput };
+
+/** Answers `avp hook` from its record, or says why not and hands over what it read. */
+export async function takeShortcut(argv: string[], env: NodeJS.ProcessEnv): Promise<ShortcutResult> {
+  const startedAt = Date.now();
+  const trace = env.AVP_SHORTCUT_TRACE === '1';
+  const skip = skipped(argv, env);
+  if (skip) return declined(trace, skip);
+  const input = await readInput();
+  if (!input) return declined(trace, 'stdin is a terminal');
+  if ('error' in input) return declined(trace, input.error.message, input);
+  let value: unknown;
+  try {
+    value = parseInput(input.text);
+  } catch {
+    return declined(trace, 'not an event', input);
+  }
+  const read = { text: input.text, value };
+  const answer = await answerFromRecord(value, env, startedAt);
+  if (typeof answer === 'string') return declined(trace, answer, read);
+  try {
+    await Bun.write(Bun.stdout, answer.stdout);
+  } catch {
+    // the agent closed the pipe: there is no one left to answer
+  }
+  if (trace) await Bun.write(Bun.stderr, 'avp shortcut: answered\n');
+  return { answered: true };
+}
+
+async function declined(trace: boolean, why: string, input?: ReadInput): Promise<ShortcutResult> {
+  if (trace) await Bun.write(Bun.stderr, `avp shortcut: full path (${why})\n`);
+  return { answered: false, ...(input ? { input } : {}) };
+}
+
+/** Why this command line or environment is the full path's alone (stdin is then left unread). */
+function skipped(argv: string[], env: NodeJS.ProcessEnv): string | undefined {
+  if (process.platform === 'win32') return 'Windows';
+  const claude = argv.length === 0 || argv.join(' ') === '--agent claude' || argv.join(' ') === '--agent=claude';
+  if (!claude) return 'not Claude Code, or flags';
+  if (env.AVP_SHORTCUT === '0') return 'AVP_SHORTCUT=0';
+  const full = FULL_PATH_VARS.find((name) => env[name] !== undefined && env[name] !== '');
+  if (full) return full;
+  if (!env.CLAUDE_PROJECT_DIR) return 'no CLAUDE_PROJECT_DIR';
+  return undefined;
+}
+
+/**
+ * stdin with the full path's limits (hook/stdin.ts): size, time; a terminal is left to the full path (undefined),
+ * which refuses it. Read as a stream of `Bun.file(0)`: the cheapest way measured, and no node: built-in. Whether
+ * stdin is a terminal is asked only when no input came at once (the first file-system call costs as much as the
+ * rest of the read): an agent's input is in the pipe by then or soon after.
+ */
+async function readInput(): Promise<ReadInput | undefined> {
+  const reader = Bun.file(0).stream().getReader();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), INPUT_TIMEOUT_MS)));
+  try {
+    let next = reader.read();
+    // Unref'd: a timer still pending must not keep the process from exiting once it answered.
+    const waiting = new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), 5).unref());
+    const first = await Promise.race([next, waiting]);
+    if (first === 'waiting' && (await stdinIsTerminal())) return undefined;
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const got = await Promise.race([next, late]);
+      if (got === 'late') return { error: inputTimedOut(INPUT_TIMEOUT_MS) };
+      if (got.done) break;
+      size += got.value.length;
+      if (size > MAX_INPUT_BYTES) return { error: inputTooLarge(MAX_INPUT_BYTES) };
+      chunks.push(got.value);
+      next = reader.read();
+    }
+    const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    return { text: new TextDecoder().decode(bytes) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A character device other than /dev/null, as hook/stdin.ts tells a terminal. */
+async function stdinIsTerminal(): Promise<boolean> {
+  const stdin = await Bun.file(0)
+    .stat()
+    .catch(() => undefined);
+  if (!stdin?.isCharacterDevice()) return false;
+  const nul = await Bun.file('/dev/null')
+    .stat()
+    .catch(() => undefined);
+  return stdin.rdev !== nul?.rdev;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** The recorded answer, or why the call is the full path's. */
+async function answerFromRecord(
+  value: unknown,
+  env: NodeJS.ProcessEnv,
+  startedAt: number,
+): Promise<{ stdout: string } | string> {
+  if (!isObject(value)) return 'not an event';
+  const { hook_event_name: event, session_id: session, cwd, tool_name: tool, tool_input: toolInput } = value;
+  if (typeof event !== 'string') return 'no event name';
+  if (event === 'PreToolUse' || event === 'PermissionRequest') return 'the guard reads this event';
+  if (typeof session !== 'string' || !session) return 'no session';
+  if (typeof cwd !== 'string') return 'no cwd';
+  if (tool !== undefined && typeof tool !== 'string') return 'tool_name is not a string';
+  if (toolInput !== undefined && !isObject(toolInput)) return 'tool_input is not an object';
+  if (!boundedPaths(toolInput)) return 'a path out of bounds';
+  const home = shortcutHome(env);
+  if (!home) return 'avp home not plainly spelled';
+  const digest = envDigest(env);
+  const file = readJson(shortcutPath(home, digest));
+  if (!recordHolds(file, digest)) return 'no record for this environment';
+  if (!file.calls.includes(shortcutCall(event, tool, cwd))) return 'call not recorded';
+  // With validators installed the call is counted: node:fs is loaded for the append, and stats through it too.
+  const fs = file.installed ? await import('node:fs') : undefined;
+  const changed = await firstChange(file, env, session, fs);
+  if (changed) return changed;
+  if (file.installed) {
+    const { callKey, countCall } = await import('../../stats/calls.ts');
+    const counted = { agent: 'claude' as const, event, cwd, projectRoot: file.projectRoot, files: [], raw: value };
+    countCall(counted, callKey(counted, startedAt));
+  }
+  return { stdout: file.stdout };
+}
+
+/** The paths a file tool names must be ones the full path would not refuse (it bounds them before anything else). */
+function boundedPaths(toolInput: Record<string, unknown> | undefined): boolean {
+  try {
+    for (const key of ['file_path', 'notebook_path']) {
+      const path = toolInput?.[key];
+      if (typeof path === 'string') checkPathBounds(path, key);
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+type NodeFs = typeof import('node:fs');
+
+/** What changed since the record was written (undefined: nothing); the stats are made all at once. */
+async function firstChange(
+  file: ShortcutFile,
+  env: NodeJS.ProcessEnv,
+  session: string,
+  fs: NodeFs | undefined,
+): Promise<string | undefined> {
+  const told = readJson(`${file.told.dir}/${toldFileName(session)}`) as Record<string, unknown> | undefined;
+  if (!told) return 'session not told yet';
+  if (told.project !== file.told.project || told.user !== file.told.user) return 'acceptances not told';
+  const print = (path: string) => statPrint(path, fs);
+  const checks: Promise<string | undefined>[] = [
+    Bun.file(env.CLAUDE_PROJECT_DIR!)
+      .stat()
+      .then(
+        (s) => (env.CLAUDE_PROJECT_DIR === file.root.dir && `${s.dev}:${s.ino}` === file.root.id ? undefined : 'root'),
+        () => 'root',
+      ),
+    ...file.seen.map(([path, was]) => print(path).then((now) => (now === was ? undefined : `changed: ${path}`))),
+  ];
+  if (file.stopCheck) {
+    const stopped = `${file.sessions}/${safeSegment(session)}/turn/stopped`;
+    checks.push(print(stopped).then((now) => (now === '-' ? undefined : 'a turn ended')));
+  }
+  return (await Promise.all(checks)).find((why) => why !== undefined);
+}
+
+/**
+ * A small JSON file, read synchronously through a memory map (Bun's only synchronous read; an asynchronous read costs
+ * more here than the whole parse). Both files read so are only ever replaced whole (renamed into place), never
+ * truncated in place, which a map must not see. Undefined when missing or not JSON.
+ */
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(Bun.mmap(path)));
+  } catch {
+    return undefined;
+  }
+}
+
+/** `seenPrint` of a path's stat: through node:fs when it is loaded anyway (cheaper per stat), else Bun's own. */
+async function statPrint(path: string, fs: NodeFs | undefined): Promise<string> {
+  if (fs) {
+    try {
+      return seenPrint(fs.statSync(path, { throwIfNoEntry: false }) ?? null);
+    } catch {
+      return seenPrint('error');
+    }
+  }
+  return Bun.file(path)
+    .stat()
+    .then(
+      (s) => seenPrint(s),
+      (e: { code?: string }) => seenPrint(e?.code === 'ENOENT' ? null : 'error'),
+    );
+}

@@ -1,0 +1,166 @@
+/**
+ * Writes the hook shortcut's record (shortcut-file.ts) after a call of the full path whose answer another call of the
+ * same event, tool and working folder may get without it: what the conclusion stood on (the hook memo held or was
+ * written), that nothing in it depended on the file the call named or on session state, and the answer itself.
+ * A record whose basis is unchanged gains the call; any other basis starts a new record. Failures are ignored:
+ * only speed is lost.
+ */
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { managedConfigPaths } from '../../config/managed.ts';
+import { writeFileAtomic } from '../../os/atomic-write.ts';
+import { seenPrint, type StatResult } from '../../os/stat-print.ts';
+import { RACY_MS } from '../../validator/cache.ts';
+import { avpHome } from '../../paths.ts';
+import { stateRoot } from '../../session/store.ts';
+import { validatorMatches } from '../../validator/match.ts';
+import { VERSION } from '../../version.ts';
+import type { HookAnswer, HookContext } from '../context.ts';
+import {
+  envDigest,
+  FULL_PATH_VARS,
+  MAX_CALLS,
+  recordHolds,
+  SHORTCUT_FORMAT,
+  shortcutCall,
+  shortcutHome,
+  shortcutPath,
+  type ShortcutBasis,
+  type ShortcutFile,
+} from './shortcut-file.ts';
+
+/** The call's key, when the shortcut may answer it as this call was answered. */
+function coveredCall(ctx: HookContext, answer: HookAnswer): string | undefined {
+  const { normalized: event, env, config, view } = ctx;
+  const raw = event.raw as Record<string, unknown>;
+  if (answer.exitCode !== 0 || answer.stderr || answer.notes.length) return undefined;
+  if (view.notice || view.tellModel || config.policy || config.disabled || ctx.problem) return undefined;
+  if (FULL_PATH_VARS.some((name) => env[name] !== undefined && env[name] !== '')) return undefined;
+  if (event.stateless || event.event === 'PreToolUse' || event.event === 'PermissionRequest') return undefined;
+  if (typeof raw.session_id !== 'string' || !raw.session_id || raw.session_id !== event.sessionId) return undefined;
+  if (typeof raw.cwd !== 'string' || typeof raw.hook_event_name !== 'string') return undefined;
+  if (raw.tool_name !== undefined && typeof raw.tool_name !== 'string') return undefined;
+  if (ctx.installed && !unconcerned(ctx)) return undefined;
+  return shortcutCall(raw.hook_event_name, raw.tool_name, raw.cwd);
+}
+
+/**
+ * With validators installed: an after-tool event of a tool that changes no file avp tracks (session state records
+ * file tools and shell calls), that ran nothing, and that no enabled validator could concern whatever file it named.
+ */
+function unconcerned(ctx: HookContext): boolean {
+  const event = ctx.event;
+  if (event.event !== 'PostToolUse' && event.event !== 'PostToolUseFailure') return false;
+  if (event.toolKind === 'write' || event.toolKind === 'edit' || event.toolKind === 'shell') return false;
+  if (ctx.files.length || ctx.errors.length || ctx.matched.length || ctx.runs.length || ctx.carried.length)
+    return false;
+  return !ctx.active.some((v) => validatorMatches(v, event, { anyFile: true }));
+}
+
+function basisOf(ctx: HookContext, stdout: string): ShortcutBasis | undefined {
+  const memo = ctx.view.memo!;
+  const dir = ctx.env.CLAUDE_PROJECT_DIR!;
+  let id: string;
+  try {
+    const s = statSync(dir);
+    id = `${s.dev}:${s.ino}`;
+  } catch {
+    return undefined;
+  }
+  const policy = managedConfigPaths(ctx.env).map((path): [string, string] => [path, printOf(path)]);
+  const seen = compacted([...memo.seen, ...policy], avpHome(ctx.env));
+  if (!seen) return undefined;
+  const projectRoot = ctx.normalized.projectRoot;
+  return {
+    seen,
+    root: { dir, id },
+    projectRoot,
+    told: { dir: join(memo.trust.project, 'sessions'), ...memo.logSizes },
+    sessions: stateRoot(projectRoot, ctx.env),
+    installed: !!ctx.installed,
+    // As session tracking decides whether a call may begin a turn (session/session.ts, `baseline`).
+    stopCheck: !!ctx.installed && ctx.active.some((v) => v.spec.trigger === 'Stop'),
+    stdout,
+  };
+}
+
+/**
+ * The same knowledge in fewer stats: a missing path stays missing while the nearest folder above it that exists is
+ * unchanged (adding an entry to a folder moves its mtime and ctime), so the ~45 places agents' hook files could
+ * appear become a few folders. A busy folder (the home folder, where agents rewrite their state files) voids the
+ * record more often, and the next call of the full path writes it again; avp's own home, which changes with avp's
+ * state, is never one of those folders. A folder changed too recently to tell a later
+ * change in the same timestamp tick (the parse cache's racy rule) stands for nothing: its missing paths are kept.
+ * Undefined — nothing recorded — when a path missing before is there now.
+ */
+function compacted(seen: [string, string][], avpHome: string): [string, string][] | undefined {
+  const kept = new Map<string, string>(seen.filter(([, print]) => print !== '-'));
+  const missing = seen.filter(([, print]) => print === '-').map(([path]) => path);
+  const racyAfter = Date.now() - RACY_MS;
+  for (const path of missing) {
+    for (let dir = dirname(path); !kept.has(dir); dir = dirname(dir)) {
+      const s = statOf(dir);
+      if (s === null && dirname(dir) !== dir) continue;
+      // avp's own home changes with avp's own state (sessions, caches): its missing files are kept one by one.
+      if (dir === avpHome) {
+        kept.set(path, '-');
+        break;
+      }
+      // A folder changed in the last moments could change again within the same timestamp tick: the path stays.
+      if (s && s !== 'error' && Math.max(s.mtimeMs, s.ctimeMs) > racyAfter) kept.set(path, '-');
+      else kept.set(dir, seenPrint(s));
+      break;
+    }
+  }
+  // Taken after the folders: a path that appeared before them shows here, one that appears after moves them.
+  if (missing.some((path) => statOf(path) !== null)) return undefined;
+  return [...kept];
+}
+
+function statOf(path: string): StatResult {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return 'error';
+  }
+}
+
+function printOf(path: string): string {
+  try {
+    return seenPrint(statSync(path, { throwIfNoEntry: false }) ?? null);
+  } catch {
+    return seenPrint('error');
+  }
+}
+
+/** Adds this call to the record (or starts a new one); never throws. */
+export function recordShortcut(ctx: HookContext, answer: HookAnswer): void {
+  try {
+    const call = coveredCall(ctx, answer);
+    const home = shortcutHome(ctx.env);
+    if (!call || !home || home !== avpHome(ctx.env)) return;
+    const basis = basisOf(ctx, answer.stdout);
+    if (!basis) return;
+    const digest = envDigest(ctx.env);
+    const path = shortcutPath(home, digest);
+    let before: unknown;
+    try {
+      before = JSON.parse(readFileSync(path, 'utf8'));
+    } catch {
+      // none yet, or unreadable: a new record
+    }
+    const kept = recordHolds(before, digest) && sameBasis(before, basis) ? before.calls : [];
+    if (kept.includes(call)) return;
+    const calls = [...kept, call].slice(-MAX_CALLS);
+    const file: ShortcutFile = { format: SHORTCUT_FORMAT, version: VERSION, env: digest, ...basis, calls };
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileAtomic(path, JSON.stringify(file));
+  } catch {
+    // a read-only home or a full disk: the next such call takes the full path again
+  }
+}
+
+function sameBasis(file: ShortcutFile, basis: ShortcutBasis): boolean {
+  const { format: _f, version: _v, env: _e, calls: _c, ...was } = file;
+  return JSON.stringify(was) === JSON.stringify(basis);
+}

@@ -1,0 +1,103 @@
+/**
+ * The hook shortcut's record: what a call of the full hook path concluded about calls that no validator can concern,
+ * and everything that conclusion stands on. Written by the full path (record.ts), read by the shortcut (answer.ts)
+ * before any other module of avp is loaded — so this file, like answer.ts, uses no node: built-in (loading node:fs
+ * alone costs more CPU than the shortcut's whole check; bench/hook-cost.ts).
+ *
+ * It lives beside the hook memo in `$AVP_HOME/cache/hook`, one file per environment, and is trusted like the memo:
+ * arbitrary code running as the user could plant one, which the guard's refusal of writes under `$AVP_HOME` stands
+ * against (docs/accepted-state.md).
+ */
+import { VERSION } from '../../version.ts';
+
+/** Bumped when the record's shape or what it stands for changes (the avp version is checked too). */
+export const SHORTCUT_FORMAT = 1;
+
+/** At most this many calls per record: a session uses a few dozen tools; the oldest are dropped first. */
+export const MAX_CALLS = 256;
+
+/** The conclusion, without the calls it covers: a record is extended only while this stays the same. */
+export interface ShortcutBasis {
+  /** The hook memo's `seen` (the accepted state's and discovery's every path) and the managed policy's files. */
+  seen: [string, string][];
+  /** The project folder the agent names (`CLAUDE_PROJECT_DIR`): the folder it resolved to (`dev:ino`). */
+  root: { dir: string; id: string };
+  projectRoot: string;
+  /** Where a session is told of acceptances, and the acceptance logs' sizes it must have been told up to. */
+  told: { dir: string; project: number; user: number };
+  /** The project's session state folder (`$AVP_HOME/sessions/<key>`). */
+  sessions: string;
+  /** Validators are installed: the call is counted, and only listed calls are answered. */
+  installed: boolean;
+  /** A Stop validator is installed: after a Stop the next call begins a turn, which only the full path does. */
+  stopCheck: boolean;
+  /** The full path's answer, written as it is. */
+  stdout: string;
+}
+
+export interface ShortcutFile extends ShortcutBasis {
+  format: number;
+  version: string;
+  /** SHA-256 of the whole environment: a call under any other environment takes the full path. */
+  env: string;
+  /** The calls covered, each `shortcutCall()`. */
+  calls: string[];
+}
+
+/** Environment variables the shortcut leaves to the full path (their calls never use it), or ignores (the trace). */
+export const FULL_PATH_VARS = [
+  'AVP_SUBAGENT',
+  'AVP_DISABLE',
+  'AVP_PROFILE',
+  'AVP_DEBUG',
+  'AVP_NO_CACHE',
+  'AVP_STDIN_TIMEOUT_MS',
+] as const;
+const IGNORED_VARS = new Set(['AVP_SHORTCUT_TRACE']);
+
+/** A call's key in the record: its event, tool and working folder, as the agent sent them. */
+export function shortcutCall(event: string, tool: string | undefined, cwd: string): string {
+  return `${event}\0${tool ?? ''}\0${cwd}`;
+}
+
+/** SHA-256 of every variable and value (sorted), but the trace switch. */
+export function envDigest(env: NodeJS.ProcessEnv): string {
+  const hash = new Bun.CryptoHasher('sha256');
+  for (const name of Object.keys(env).sort()) {
+    if (!IGNORED_VARS.has(name)) hash.update(`${name}=${env[name] ?? ''}\0`);
+  }
+  return hash.digest('hex');
+}
+
+/** An absolute POSIX path with nothing to resolve (`//`, `.`, `..`, a trailing `/`): usable as it is spelled. */
+function plainAbsolute(path: string): boolean {
+  return path.startsWith('/') && (path === '/' || !path.endsWith('/')) && !/\/\/|\/\.\.?(?:\/|$)/.test(path);
+}
+
+/**
+ * avp's home as the shortcut can know it without node:path or node:os: `AVP_HOME`, else `$HOME/.avp`, when spelled
+ * plainly. The full path writes a record only where this equals its own `avpHome()`, so a record is never looked for
+ * in a folder it could not be in.
+ */
+export function shortcutHome(env: NodeJS.ProcessEnv): string | undefined {
+  const home = env.AVP_HOME || (env.HOME ? `${env.HOME === '/' ? '' : env.HOME}/.avp` : undefined);
+  return home && plainAbsolute(home) ? home : undefined;
+}
+
+export function shortcutPath(home: string, digest: string): string {
+  return `${home}/cache/hook/shortcut-${digest.slice(0, 16)}.json`;
+}
+
+/** True for a record of this avp, format and environment. */
+export function recordHolds(file: unknown, digest: string): file is ShortcutFile {
+  const f = file as Partial<ShortcutFile> | null;
+  return (
+    !!f &&
+    f.format === SHORTCUT_FORMAT &&
+    f.version === VERSION &&
+    f.env === digest &&
+    Array.isArray(f.calls) &&
+    Array.isArray(f.seen) &&
+    typeof f.stdout === 'string'
+  );
+}

@@ -1,0 +1,73 @@
+/** The hook shortcut tests' shared parts: the calls, what the trace says of them, and the calls that bring a record. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Project } from './hook-support.ts';
+
+/** A Read of `rel` in session `s1`: a call no validator that watches only Write/Edit can concern. */
+export function readEvent(p: Project, rel = 'src/a.ts', extra: Record<string, unknown> = {}) {
+  const file = join(p.root, rel);
+  return {
+    session_id: 's1',
+    transcript_path: join(p.home, 't.jsonl'),
+    cwd: p.root,
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Read',
+    tool_input: { file_path: file },
+    tool_response: { type: 'text', file: { filePath: file, content: 'x\n' } },
+    tool_use_id: 'toolu_read',
+    ...extra,
+  };
+}
+
+export interface Traced {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+  /** The shortcut answered the call. */
+  answered: boolean;
+  /** Why it left the call to the full path. */
+  why?: string;
+}
+
+/** One call with the shortcut's trace on (`AVP_SHORTCUT_TRACE=1`, which no record depends on). */
+export async function traced(p: Project, event: unknown, env: Record<string, string> = {}): Promise<Traced> {
+  const r = await p.hook(event, { AVP_SHORTCUT_TRACE: '1', ...env });
+  return {
+    ...r,
+    answered: r.stderr.includes('avp shortcut: answered'),
+    why: /avp shortcut: full path \((.*)\)/.exec(r.stderr)?.[1],
+  };
+}
+
+/**
+ * The calls that bring a record, once the files are past the racy window: the full path writes the hook memo and
+ * then the record; the call after is answered from it. Fails when no call within four is.
+ */
+export async function untilAnswered(p: Project, event: unknown, env: Record<string, string> = {}): Promise<Traced> {
+  const seen: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    const r = await traced(p, event, env);
+    if (r.answered) return r;
+    seen.push(r.why ?? r.stderr);
+  }
+  throw new Error(`the shortcut never answered: ${seen.join(' | ')}`);
+}
+
+/** The hook-call counter's lines of the project (`.avp/logs/calls-*.jsonl`). */
+export function countedCalls(p: Project): { event: string; call: string }[] {
+  const logs = join(p.root, '.avp', 'logs');
+  return readdirSync(logs)
+    .filter((f) => f.startsWith('calls-'))
+    .flatMap((f) => readFileSync(join(logs, f), 'utf8').trim().split('\n'))
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+}
+
+/** The shortcut's records (`$AVP_HOME/cache/hook/shortcut-*.json`). */
+export function records(p: Project): string[] {
+  const dir = join(p.home, '.avp', 'cache', 'hook');
+  return readdirSync(dir)
+    .filter((f) => f.startsWith('shortcut-'))
+    .map((f) => join(dir, f));
+}

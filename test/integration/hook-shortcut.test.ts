@@ -1,0 +1,141 @@
+/**
+ * The hook shortcut (src/hook/shortcut/): a Claude Code call the full path answered before — same event, tool and
+ * working folder, same environment — is answered again from its record while nothing the answer stood on changed.
+ * Here: what it answers and how (the same answer, the call counted), and what it must never answer. The attacks on
+ * its record are in hook-shortcut-attacks.test.ts. Files are left to age past the racy window first.
+ */
+import { beforeAll, describe, expect, test } from 'bun:test';
+import { join } from 'node:path';
+import { gateBlocked, gatedProject, writeEvent } from './hook-memo-support.ts';
+import { project, sh, type Project } from './hook-support.ts';
+import { countedCalls, readEvent, records, traced, untilAnswered } from './hook-shortcut-support.ts';
+
+const FAILS = sh(
+  `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"env","file":".env","line":1,"snippet":"x","suggestion":"y"}],"summary":"bad"}'`,
+);
+
+let gated: Project;
+let watched: Project;
+let bare: Project;
+let sessions: Project;
+
+beforeAll(async () => {
+  gated = await gatedProject();
+  // A validator that concerns some Reads only: which, the file decides.
+  watched = await gatedProject((p) =>
+    p.validator('env-reads', { match: { tools: ['Read'], files: ['*.env'] } }, FAILS),
+  );
+  bare = project();
+  await bare.accept();
+  sessions = await gatedProject();
+  // The first call of a session writes state (its told acceptances, the twin claims' folder) that the hook memo then
+  // waits 2 s on (the racy rule): past it, every call after is what a session's calls are.
+  for (const p of [gated, watched, bare, sessions]) await p.hook(readEvent(p));
+  await Bun.sleep(2100);
+}, 60_000);
+
+describe('the hook shortcut answers a call the full path answered, as the full path did', () => {
+  test('a repeated Read no validator concerns: the same answer, and counted each time like the full path counts', async () => {
+    const first = await traced(gated, readEvent(gated));
+    expect(first.answered).toBe(false);
+    expect(first.stdout).toBe('{}\n');
+    await untilAnswered(gated, readEvent(gated));
+    const before = countedCalls(gated).length;
+    for (let i = 0; i < 3; i++) {
+      const r = await traced(gated, readEvent(gated));
+      expect([r.answered, r.code, r.stdout]).toEqual([true, 0, '{}\n']);
+    }
+    const counted = countedCalls(gated);
+    expect(counted.length).toBe(before + 3);
+    expect(counted.at(-1)).toMatchObject({ event: 'PostToolUse', call: 'toolu_read' });
+    expect(records(gated)).toHaveLength(1);
+  });
+
+  test('another working folder, tool or environment is not the recorded call', async () => {
+    await untilAnswered(gated, readEvent(gated));
+    const sub = await traced(gated, readEvent(gated, 'src/a.ts', { cwd: join(gated.root, 'src') }));
+    expect(sub.why).toBe('call not recorded');
+    const grep = await traced(gated, readEvent(gated, 'src/a.ts', { tool_name: 'Grep' }));
+    expect(grep.why).toBe('call not recorded');
+    const env = await traced(gated, readEvent(gated), { SOME_OTHER_VARIABLE: '1' });
+    expect(env.why).toBe('no record for this environment');
+    expect((await traced(gated, readEvent(gated), { AVP_SHORTCUT: '0' })).why).toBe('AVP_SHORTCUT=0');
+  });
+});
+
+describe('what the shortcut never answers', () => {
+  test("a session's first call: the full path notes what the session was told of acceptances", async () => {
+    await untilAnswered(sessions, readEvent(sessions));
+    const other = readEvent(sessions, 'src/a.ts', { session_id: 's2' });
+    expect((await traced(sessions, other)).why).toBe('session not told yet');
+    // From then on the new session is told of each acceptance: an accepted validator is news at its next call.
+    sessions.validator('later', { match: { tools: ['Write'] } });
+    await sessions.accept();
+    const r = await traced(sessions, other);
+    expect(r.answered).toBe(false);
+    expect(r.json.systemMessage).toContain('later');
+  });
+
+  test('before-tool events: the guard reads every one of them', async () => {
+    await untilAnswered(bare, readEvent(bare));
+    const pre = { ...readEvent(bare), hook_event_name: 'PreToolUse' };
+    for (let i = 0; i < 3; i++) expect((await traced(bare, pre)).why).toBe('the guard reads this event');
+    // With nothing installed the after-events are answered, and the guard still refuses a write to avp's hooks.
+    const settings = join(bare.root, '.claude', 'settings.json');
+    const write = {
+      ...readEvent(bare),
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: settings, content: '{"disableAllHooks": true}' },
+    };
+    const r = await traced(bare, write);
+    expect(r.answered).toBe(false);
+    expect(r.json.hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+
+  test('with nothing installed, a Write after the fact is answered too (nothing could run on it)', async () => {
+    const r = await untilAnswered(bare, writeEvent(bare));
+    expect(r.stdout).toBe('{}\n');
+  });
+
+  test('with validators installed: a file tool (session tracking records it) and a shell call, never', async () => {
+    for (let i = 0; i < 3; i++) {
+      const w = await traced(gated, writeEvent(gated));
+      expect(w.answered).toBe(false);
+      gateBlocked(w);
+      const bash = {
+        ...readEvent(gated),
+        tool_name: 'Bash',
+        tool_input: { command: 'ls' },
+        tool_response: { stdout: '', stderr: '' },
+      };
+      expect((await traced(gated, bash)).answered).toBe(false);
+    }
+  });
+
+  test('a Read of a file a validator may watch: never recorded, and the watched file is judged', async () => {
+    for (let i = 0; i < 3; i++) {
+      const r = await traced(watched, readEvent(watched));
+      expect([r.answered, r.stdout]).toEqual([false, '{}\n']);
+    }
+    const env = await traced(watched, readEvent(watched, '.env'));
+    expect(env.json.decision).toBe('block');
+    expect(env.json.reason).toContain('[env-reads]');
+  });
+});
+
+describe('input the full path refuses is refused the same way after the shortcut read it', () => {
+  const bad: [string, string, RegExp][] = [
+    ['not JSON', 'hello\n', /not JSON/],
+    ['a session id that is not a string', JSON.stringify({ hook_event_name: 'Stop', session_id: 5 }), /session_id/],
+    ['10 MB', `{"hook_event_name":"Stop","x":"${'a'.repeat(10 * 1024 * 1024)}"}`, /larger than 8 MiB/],
+  ];
+  for (const [name, input, said] of bad) {
+    test(name, async () => {
+      const r = await gated.hook(input, { AVP_SHORTCUT_TRACE: '1' });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(said);
+      expect(r.stderr).not.toContain('avp shortcut: answered');
+    });
+  }
+});
