@@ -160,6 +160,12 @@ export const TARGETS: MutationTarget[] = [
     ],
   },
   {
+    name: 'hook shortcut',
+    files: ['src/hook/shortcut/answer.ts', 'src/hook/shortcut/record.ts', 'src/hook/shortcut/shortcut-file.ts'],
+    tests: ['test/unit/hook/shortcut-imports.test.ts'],
+    binaryTests: ['test/integration/hook-shortcut.test.ts', 'test/integration/hook-shortcut-attacks.test.ts'],
+  },
+  {
     name: 'accept refusal',
     files: ['src/trust/agent-env.ts'],
     tests: ['test/unit/trust/agent-env.test.ts'],

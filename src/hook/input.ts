@@ -23,6 +23,11 @@ export function inputTooLarge(maxBytes: number): AvpError {
   });
 }
 
+/** Reading stdin failed. */
+export function inputUnreadable(message: string): AvpError {
+  return new AvpError('hook-input', `could not read the hook input: ${message}`, { fix: FIX });
+}
+
 /** stdin stayed open past the time limit. */
 export function inputTimedOut(timeoutMs: number): AvpError {
   return new AvpError('hook-input', `no complete hook input on stdin after ${timeoutMs / 1000} s`, { fix: FIX });

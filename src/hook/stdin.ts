@@ -4,7 +4,7 @@
  */
 import { fstatSync, read, statSync } from 'node:fs';
 import { AvpError } from '../errors.ts';
-import { FIX, INPUT_TIMEOUT_MS, inputTimedOut, inputTooLarge, MAX_INPUT_BYTES } from './input.ts';
+import { FIX, INPUT_TIMEOUT_MS, inputTimedOut, inputTooLarge, inputUnreadable, MAX_INPUT_BYTES } from './input.ts';
 
 export { MAX_INPUT_BYTES, MAX_INPUT_DEPTH, INPUT_TIMEOUT_MS, parseInput } from './input.ts';
 
@@ -60,8 +60,7 @@ function readChunk(buffer: Buffer, deadline: number, timeoutMs: number): Promise
         }
         clearTimeout(timer);
         if (error && (error as NodeJS.ErrnoException).code === 'EOF') resolve(0);
-        else if (error)
-          reject(new AvpError('hook-input', `could not read the hook input: ${error.message}`, { fix: FIX }));
+        else if (error) reject(inputUnreadable(error.message));
         else resolve(n);
       });
     attempt();

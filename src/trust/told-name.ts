@@ -3,9 +3,5 @@
  * no node: built-ins, so the hook shortcut finds it by the same rule as the acceptance news (trust/announce.ts).
  */
 export function toldFileName(sessionId: string | undefined): string {
-  const id = new Bun.CryptoHasher('sha256')
-    .update(sessionId ?? '')
-    .digest('hex')
-    .slice(0, 24);
-  return `${id}.json`;
+  return `${Bun.SHA256.hash(sessionId ?? '', 'hex').slice(0, 24)}.json`;
 }

@@ -7,12 +7,19 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { gateBlocked, gatedProject, writeEvent } from './hook-memo-support.ts';
-import { project, sh, type Project } from './hook-support.ts';
+import { BIN, project, sh, type Project } from './hook-support.ts';
 import { countedCalls, readEvent, records, traced, untilAnswered } from './hook-shortcut-support.ts';
 
 const FAILS = sh(
   `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"env","file":".env","line":1,"snippet":"x","suggestion":"y"}],"summary":"bad"}'`,
 );
+
+const envOf = (p: Project) => ({
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: p.home,
+  AVP_HOME: join(p.home, '.avp'),
+  CLAUDE_PROJECT_DIR: p.root,
+});
 
 let gated: Project;
 let watched: Project;
@@ -125,6 +132,44 @@ describe('what the shortcut never answers', () => {
 });
 
 describe('input the full path refuses is refused the same way after the shortcut read it', () => {
+  test('stdin left open: the shortcut gives up after the stdin time limit, as the full path does', async () => {
+    const proc = Bun.spawn([BIN, 'hook'], {
+      cwd: gated.root,
+      env: { ...envOf(gated), AVP_STDIN_TIMEOUT_MS: '500', AVP_SHORTCUT_TRACE: '1' },
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    proc.stdin.write('{"hook_event_name": "Stop"');
+    proc.stdin.flush();
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+    const [out, err, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
+    clearTimeout(timer);
+    expect({ code, out }).toEqual({ code: 2, out: '' });
+    expect(err).toContain('avp shortcut: full path (no complete hook input on stdin after 0.5 s)');
+    expect(err).toContain('avp hook: no complete hook input on stdin after 0.5 s');
+  });
+
+  test.skipIf(!Bun.which('script'))('a terminal on stdin: refused at once, nothing read from it', async () => {
+    const proc = Bun.spawn(['script', '-qec', `${BIN} hook`, '/dev/null'], {
+      cwd: gated.root,
+      env: { ...envOf(gated), AVP_SHORTCUT_TRACE: '1' },
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    clearTimeout(timer);
+    expect(code).toBe(2);
+    expect(out).toContain('avp shortcut: full path (stdin is a terminal)');
+    expect(out).toContain('no hook input: stdin is a terminal');
+  });
+
   const bad: [string, string, RegExp][] = [
     ['not JSON', 'hello\n', /not JSON/],
     ['a session id that is not a string', JSON.stringify({ hook_event_name: 'Stop', session_id: 5 }), /session_id/],

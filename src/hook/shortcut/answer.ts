@@ -18,9 +18,16 @@
 import { toldFileName } from '../../trust/told-name.ts';
 import { safeSegment } from '../../session/segment.ts';
 import { checkPathBounds } from '../../os/path-bounds.ts';
-import { seenPrint } from '../../os/stat-print.ts';
+import { seenPrint, type StatResult } from '../../os/stat-print.ts';
 import type { AvpError } from '../../errors.ts';
-import { INPUT_TIMEOUT_MS, inputTimedOut, inputTooLarge, MAX_INPUT_BYTES, parseInput } from '../input.ts';
+import {
+  INPUT_TIMEOUT_MS,
+  inputTimedOut,
+  inputTooLarge,
+  inputUnreadable,
+  MAX_INPUT_BYTES,
+  parseInput,
+} from '../input.ts';
 import {
   envDigest,
   FULL_PATH_VARS,
@@ -42,7 +49,7 @@ export async function takeShortcut(argv: string[], env: NodeJS.ProcessEnv): Prom
   const trace = env.AVP_SHORTCUT_TRACE === '1';
   const skip = skipped(argv, env);
   if (skip) return declined(trace, skip);
-  const input = await readInput();
+  const input = await readInput(stdinTimeout(env));
   if (!input) return declined(trace, 'stdin is a terminal');
   if ('error' in input) return declined(trace, input.error.message, input);
   let value: unknown;
@@ -82,36 +89,35 @@ function skipped(argv: string[], env: NodeJS.ProcessEnv): string | undefined {
 
 /**
  * stdin with the full path's limits (hook/stdin.ts): size, time; a terminal is left to the full path (undefined),
- * which refuses it. Read as a stream of `Bun.file(0)`: the cheapest way measured, and no node: built-in. Whether
- * stdin is a terminal is asked only when no input came at once (the first file-system call costs as much as the
- * rest of the read): an agent's input is in the pipe by then or soon after.
+ * which refuses it. Read as `Bun.file(0)` sliced to one byte past the limit (no more is ever buffered), the cheapest
+ * way measured in CPU and memory, and no node: built-in. Whether stdin is a terminal is asked only when no input came
+ * at once (the first file-system call costs as much as the rest of the read): an agent's input is in the pipe by then.
  */
-async function readInput(): Promise<ReadInput | undefined> {
-  const reader = Bun.file(0).stream().getReader();
+async function readInput(timeoutMs: number): Promise<ReadInput | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), INPUT_TIMEOUT_MS)));
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
   try {
-    let next = reader.read();
+    const read = Bun.file(0)
+      .slice(0, MAX_INPUT_BYTES + 1)
+      .bytes();
     // Unref'd: a timer still pending must not keep the process from exiting once it answered.
     const waiting = new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), 5).unref());
-    const first = await Promise.race([next, waiting]);
-    if (first === 'waiting' && (await stdinIsTerminal())) return undefined;
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const got = await Promise.race([next, late]);
-      if (got === 'late') return { error: inputTimedOut(INPUT_TIMEOUT_MS) };
-      if (got.done) break;
-      size += got.value.length;
-      if (size > MAX_INPUT_BYTES) return { error: inputTooLarge(MAX_INPUT_BYTES) };
-      chunks.push(got.value);
-      next = reader.read();
-    }
-    const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    if ((await Promise.race([read, waiting])) === 'waiting' && (await stdinIsTerminal())) return undefined;
+    const bytes = await Promise.race([read, late]);
+    if (bytes === 'late') return { error: inputTimedOut(timeoutMs) };
+    if (bytes.length > MAX_INPUT_BYTES) return { error: inputTooLarge(MAX_INPUT_BYTES) };
     return { text: new TextDecoder().decode(bytes) };
+  } catch (e) {
+    return { error: inputUnreadable(e instanceof Error ? e.message : String(e)) };
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The time limit on stdin: `AVP_STDIN_TIMEOUT_MS` when it is a positive whole number, as the full path reads it. */
+function stdinTimeout(env: NodeJS.ProcessEnv): number {
+  const wait = Number(env.AVP_STDIN_TIMEOUT_MS);
+  return Number.isInteger(wait) && wait > 0 ? wait : INPUT_TIMEOUT_MS;
 }
 
 /** A character device other than /dev/null, as hook/stdin.ts tells a terminal. */
@@ -176,7 +182,10 @@ function boundedPaths(toolInput: Record<string, unknown> | undefined): boolean {
 
 type NodeFs = typeof import('node:fs');
 
-/** What changed since the record was written (undefined: nothing); the stats are made all at once. */
+/**
+ * What changed since the record was written (undefined: nothing). With node:fs loaded the stats are synchronous and
+ * stop at the first change; without, Bun's own, all at once.
+ */
 async function firstChange(
   file: ShortcutFile,
   env: NodeJS.ProcessEnv,
@@ -186,21 +195,37 @@ async function firstChange(
   const told = readJson(`${file.told.dir}/${toldFileName(session)}`) as Record<string, unknown> | undefined;
   if (!told) return 'session not told yet';
   if (told.project !== file.told.project || told.user !== file.told.user) return 'acceptances not told';
-  const print = (path: string) => statPrint(path, fs);
-  const checks: Promise<string | undefined>[] = [
-    Bun.file(env.CLAUDE_PROJECT_DIR!)
-      .stat()
-      .then(
-        (s) => (env.CLAUDE_PROJECT_DIR === file.root.dir && `${s.dev}:${s.ino}` === file.root.id ? undefined : 'root'),
-        () => 'root',
-      ),
-    ...file.seen.map(([path, was]) => print(path).then((now) => (now === was ? undefined : `changed: ${path}`))),
-  ];
-  if (file.stopCheck) {
-    const stopped = `${file.sessions}/${safeSegment(session)}/turn/stopped`;
-    checks.push(print(stopped).then((now) => (now === '-' ? undefined : 'a turn ended')));
+  const root = env.CLAUDE_PROJECT_DIR!;
+  if (root !== file.root.dir) return 'root';
+  const stopped = `${file.sessions}/${safeSegment(session)}/turn/stopped`;
+  const expected: [string, string][] = file.stopCheck ? [...file.seen, [stopped, '-']] : file.seen;
+  const why = (path: string) => (path === stopped ? 'a turn ended' : `changed: ${path}`);
+  if (fs) {
+    if (identity(syncStat(fs, root)) !== file.root.id) return 'root';
+    const at = expected.find(([path, was]) => seenPrint(syncStat(fs, path)) !== was);
+    return at && why(at[0]);
   }
-  return (await Promise.all(checks)).find((why) => why !== undefined);
+  const bunStat = (path: string) =>
+    Bun.file(path)
+      .stat()
+      .catch((e: { code?: string }) => (e?.code === 'ENOENT' ? null : ('error' as const)));
+  const [rootStat, ...stats] = await Promise.all([bunStat(root), ...expected.map(([path]) => bunStat(path))]);
+  if (identity(rootStat) !== file.root.id) return 'root';
+  const at = expected.findIndex(([, was], i) => seenPrint(stats[i]!) !== was);
+  return at < 0 ? undefined : why(expected[at]![0]);
+}
+
+/** The folder a stat names, whatever path led there: device and inode. */
+const identity = (s: { dev: number; ino: number } | null | 'error') =>
+  s && s !== 'error' ? `${s.dev}:${s.ino}` : undefined;
+
+/** A stat as the hook memo's listing takes it: null when missing, `'error'` when it cannot be taken. */
+function syncStat(fs: NodeFs, path: string): StatResult {
+  try {
+    return fs.statSync(path, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return 'error';
+  }
 }
 
 /**
@@ -214,21 +239,4 @@ function readJson(path: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** `seenPrint` of a path's stat: through node:fs when it is loaded anyway (cheaper per stat), else Bun's own. */
-async function statPrint(path: string, fs: NodeFs | undefined): Promise<string> {
-  if (fs) {
-    try {
-      return seenPrint(fs.statSync(path, { throwIfNoEntry: false }) ?? null);
-    } catch {
-      return seenPrint('error');
-    }
-  }
-  return Bun.file(path)
-    .stat()
-    .then(
-      (s) => seenPrint(s),
-      (e: { code?: string }) => seenPrint(e?.code === 'ENOENT' ? null : 'error'),
-    );
 }

@@ -45,14 +45,7 @@ export interface ShortcutFile extends ShortcutBasis {
 }
 
 /** Environment variables the shortcut leaves to the full path (their calls never use it), or ignores (the trace). */
-export const FULL_PATH_VARS = [
-  'AVP_SUBAGENT',
-  'AVP_DISABLE',
-  'AVP_PROFILE',
-  'AVP_DEBUG',
-  'AVP_NO_CACHE',
-  'AVP_STDIN_TIMEOUT_MS',
-] as const;
+export const FULL_PATH_VARS = ['AVP_SUBAGENT', 'AVP_DISABLE', 'AVP_PROFILE', 'AVP_DEBUG', 'AVP_NO_CACHE'] as const;
 const IGNORED_VARS = new Set(['AVP_SHORTCUT_TRACE']);
 
 /** A call's key in the record: its event, tool and working folder, as the agent sent them. */
@@ -62,16 +55,17 @@ export function shortcutCall(event: string, tool: string | undefined, cwd: strin
 
 /** SHA-256 of every variable and value (sorted), but the trace switch. */
 export function envDigest(env: NodeJS.ProcessEnv): string {
-  const hash = new Bun.CryptoHasher('sha256');
-  for (const name of Object.keys(env).sort()) {
-    if (!IGNORED_VARS.has(name)) hash.update(`${name}=${env[name] ?? ''}\0`);
-  }
-  return hash.digest('hex');
+  let all = '';
+  for (const name of Object.keys(env).sort()) if (!IGNORED_VARS.has(name)) all += `${name}=${env[name] ?? ''}\0`;
+  // The one-shot SHA-256: a CryptoHasher object costs the shortcut ~1 MB more (bench/hook-cost.ts).
+  return Bun.SHA256.hash(all, 'hex');
 }
 
 /** An absolute POSIX path with nothing to resolve (`//`, `.`, `..`, a trailing `/`): usable as it is spelled. */
 function plainAbsolute(path: string): boolean {
-  return path.startsWith('/') && (path === '/' || !path.endsWith('/')) && !/\/\/|\/\.\.?(?:\/|$)/.test(path);
+  if (!path.startsWith('/') || (path !== '/' && path.endsWith('/'))) return false;
+  // String tests, not a regular expression: the shortcut compiles none (each engine feature it wakes costs memory).
+  return !path.includes('//') && !`${path}/`.includes('/./') && !`${path}/`.includes('/../');
 }
 
 /**
