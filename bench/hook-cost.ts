@@ -17,6 +17,10 @@
  *                                            (the projects' empty `.git` is no repository: no git runs; the same
  *                                            call in a git repository runs one `git status`, shown beside them)
  *
+ * Shown beside them, untargeted: a Read with 50 validators, the call the hook shortcut answers (docs/hook-mode.md); the
+ * Write rows with validators installed take the full path (session tracking records a written file), the Write row
+ * with none installed and the catalog's Read row are the shortcut's.
+ *
  * Usage: node_modules/.bin/bun bench/hook-cost.ts [rounds]   (AVP_BENCH_BIN=path to bench another binary)
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -204,6 +208,7 @@ try {
     v10: { argv: HOOK, input: writeEvent(p10), cwd: p10 },
     v50: { argv: HOOK, input: writeEvent(p50), cwd: p50 },
     v200: { argv: HOOK, input: writeEvent(p200), cwd: p200 },
+    v50read: { argv: HOOK, input: readEvent(p50), cwd: p50 },
     catalog: { argv: HOOK, input: readEvent(pCat), cwd: pCat },
     ls: { argv: HOOK, input: bashEvent(p50, 'ls -la'), cwd: p50 },
     npmTest: { argv: HOOK, input: bashEvent(p50, 'npm test'), cwd: p50 },
@@ -260,6 +265,7 @@ try {
   row('PostToolUse Write .ts, 10 validators, none matching', 'v10', c('v10') / floor);
   row('PostToolUse Write .ts, 50 validators, none matching', 'v50', c('v50') / floor, 1.5, 40);
   row('PostToolUse Write .ts, 200 validators, none matching', 'v200', c('v200') / floor);
+  row('PostToolUse Read, 50 validators, none matching', 'v50read', c('v50read') / floor);
   row('PostToolUse Read, 50 catalog copies, none matching', 'catalog', c('catalog') / floor, undefined, 40);
   row('PreToolUse Bash `ls -la` (shell guard), 50 validators', 'ls', c('ls') / floor, 1.5);
   row('PreToolUse Bash `npm test` (shell guard), 50 validators', 'npmTest', c('npmTest') / floor, 1.5);

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { barrierScript } from '../support/barrier.ts';
-import { BIN, PASSES, project, sh } from './hook-support.ts';
+import { hookWithOpenStdin, PASSES, project, sh } from './hook-support.ts';
 
 const WRITE = 'hook-input-PostToolUse-Write.json';
 const noStack = (stderr: string) => expect(stderr).not.toMatch(/^\s+at .+:\d+/m);
@@ -149,22 +149,11 @@ describe('bad stdin: a clear message on stderr, exit 2, nothing on stdout', () =
 
 test('stdin left open (never closed): avp gives up after its stdin timeout instead of hanging', async () => {
   const p = project();
-  const proc = Bun.spawn([BIN, 'hook'], {
-    cwd: p.root,
-    env: { PATH: '/usr/bin:/bin', HOME: p.home, AVP_HOME: join(p.home, '.avp'), AVP_STDIN_TIMEOUT_MS: '500' },
-    stdin: 'pipe',
-    stdout: 'pipe',
-    stderr: 'pipe',
+  const { out, err, code } = await hookWithOpenStdin(p.root, {
+    PATH: '/usr/bin:/bin',
+    HOME: p.home,
+    AVP_HOME: join(p.home, '.avp'),
   });
-  proc.stdin.write('{"hook_event_name": "Stop"');
-  proc.stdin.flush();
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-  const [out, err, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  clearTimeout(timer);
   expect({ code, out }).toEqual({ code: 2, out: '' });
   expect(err).toContain('no complete hook input on stdin after 0.5 s');
 });

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { gateBlocked, gatedProject, writeEvent } from './hook-memo-support.ts';
-import { BIN, project, sh, type Project } from './hook-support.ts';
+import { BIN, hookWithOpenStdin, project, sh, type Project } from './hook-support.ts';
 import { countedCalls, readEvent, records, traced, untilAnswered } from './hook-shortcut-support.ts';
 
 const FAILS = sh(
@@ -133,22 +133,7 @@ describe('what the shortcut never answers', () => {
 
 describe('input the full path refuses is refused the same way after the shortcut read it', () => {
   test('stdin left open: the shortcut gives up after the stdin time limit, as the full path does', async () => {
-    const proc = Bun.spawn([BIN, 'hook'], {
-      cwd: gated.root,
-      env: { ...envOf(gated), AVP_STDIN_TIMEOUT_MS: '500', AVP_SHORTCUT_TRACE: '1' },
-      stdin: 'pipe',
-      stdout: 'pipe',
-      stderr: 'pipe',
-    });
-    proc.stdin.write('{"hook_event_name": "Stop"');
-    proc.stdin.flush();
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-    const [out, err, code] = await Promise.all([
-      new Response(proc.stdout).text(),
-      new Response(proc.stderr).text(),
-      proc.exited,
-    ]);
-    clearTimeout(timer);
+    const { out, err, code } = await hookWithOpenStdin(gated.root, { ...envOf(gated), AVP_SHORTCUT_TRACE: '1' });
     expect({ code, out }).toEqual({ code: 2, out: '' });
     expect(err).toContain('avp shortcut: full path (no complete hook input on stdin after 0.5 s)');
     expect(err).toContain('avp hook: no complete hook input on stdin after 0.5 s');

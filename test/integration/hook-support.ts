@@ -119,3 +119,27 @@ export const PASSES = sh(`cat >/dev/null; echo '{"passed":true,"violations":[],"
 export function sessionStateDir(home: string, root: string, session: string): string {
   return join(projectSessions(join(home, '.avp'), root), session);
 }
+
+/**
+ * `avp hook` given the start of an event on a stdin that is never closed, with `AVP_STDIN_TIMEOUT_MS=500`: what it
+ * answers once it gives up waiting (killed after 10 s if it never does).
+ */
+export async function hookWithOpenStdin(cwd: string, env: Record<string, string>) {
+  const proc = Bun.spawn([BIN, 'hook'], {
+    cwd,
+    env: { ...env, AVP_STDIN_TIMEOUT_MS: '500' },
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  proc.stdin.write('{"hook_event_name": "Stop"');
+  proc.stdin.flush();
+  const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  clearTimeout(timer);
+  return { out, err, code };
+}

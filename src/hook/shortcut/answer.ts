@@ -13,7 +13,7 @@
  * once) answers too: both answer the same, and stats counts one call by its key.
  *
  * No node: built-in is loaded unless the call is counted (node:fs for the append): this module and what it imports
- * are all the shortcut loads (test/unit/hook-shortcut-imports.test.ts).
+ * are all the shortcut loads (test/unit/hook/shortcut-imports.test.ts).
  */
 import { toldFileName } from '../../trust/told-name.ts';
 import { safeSegment } from '../../session/segment.ts';

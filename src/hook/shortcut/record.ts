@@ -89,9 +89,9 @@ function basisOf(ctx: HookContext, stdout: string): ShortcutBasis | undefined {
  * unchanged (adding an entry to a folder moves its mtime and ctime), so the ~45 places agents' hook files could
  * appear become a few folders. A busy folder (the home folder, where agents rewrite their state files) voids the
  * record more often, and the next call of the full path writes it again; avp's own home, which changes with avp's
- * state, is never one of those folders. A folder changed too recently to tell a later
- * change in the same timestamp tick (the parse cache's racy rule) stands for nothing: its missing paths are kept.
- * Undefined — nothing recorded — when a path missing before is there now.
+ * state, is never one of those folders. Nor is a folder changed too recently to tell a later change in the same
+ * timestamp tick (the parse cache's racy rule): the paths under it are kept one by one. Undefined — nothing
+ * recorded — when a path missing before is there now.
  */
 function compacted(seen: [string, string][], avpHome: string): [string, string][] | undefined {
   const kept = new Map<string, string>(seen.filter(([, print]) => print !== '-'));
@@ -125,13 +125,7 @@ function statOf(path: string): StatResult {
   }
 }
 
-function printOf(path: string): string {
-  try {
-    return seenPrint(statSync(path, { throwIfNoEntry: false }) ?? null);
-  } catch {
-    return seenPrint('error');
-  }
-}
+const printOf = (path: string) => seenPrint(statOf(path));
 
 /** Adds this call to the record (or starts a new one); never throws. */
 export function recordShortcut(ctx: HookContext, answer: HookAnswer): void {
