@@ -10,9 +10,12 @@
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { AvpConfig } from './types.ts';
+import { systemManagedConfigPath } from './managed-path.ts';
 import { closest } from '../did-you-mean.ts';
 import { AvpError } from '../errors.ts';
 import type { LoadError, Validator } from '../validator/types.ts';
+
+export { systemManagedConfigPath } from './managed-path.ts';
 
 /** What the managed files ask for, merged: any file requiring a validator or forbidding disabling wins. */
 export interface ManagedPolicy {
@@ -30,16 +33,6 @@ export interface ManagedPolicy {
 }
 
 const KEYS = ['$schema', 'requiredValidators', 'forbidDisabling', 'validatorsDir'];
-
-/** The documented machine-wide location of the managed config for `platform`. */
-export function systemManagedConfigPath(
-  platform: NodeJS.Platform = process.platform,
-  env: NodeJS.ProcessEnv = process.env,
-): string {
-  if (platform === 'win32') return `${env.ProgramData || env.PROGRAMDATA || 'C:\\ProgramData'}\\avp\\managed.json`;
-  if (platform === 'darwin') return '/Library/Application Support/avp/managed.json';
-  return '/etc/avp/managed.json';
-}
 
 /**
  * Every managed file avp reads: the system location, plus `AVP_MANAGED_CONFIG` when set. The variable adds a file

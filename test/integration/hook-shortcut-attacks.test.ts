@@ -18,11 +18,51 @@ import { join } from 'node:path';
 import { gatedProject, gateFile } from './hook-memo-support.ts';
 import { BIN, project, sh, type Project } from './hook-support.ts';
 import { readEvent, records, traced, untilAnswered, type Traced } from './hook-shortcut-support.ts';
+import { envDigest, SHORTCUT_FORMAT, shortcutCall, shortcutPath } from '../../src/hook/shortcut/shortcut-file.ts';
+import { toldFileName } from '../../src/trust/told-name.ts';
+import { VERSION } from '../../src/version.ts';
 
 const READS_FAIL = sh(
   `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"r","file":"src/a.ts","line":1,"snippet":"x","suggestion":"y"}],"summary":"bad"}'`,
 );
 const PASSES = sh(`cat >/dev/null; echo '{"passed":true,"violations":[],"summary":"ok"}'`);
+
+/**
+ * A record that answers `event` whatever is installed: written as avp writes one, for the environment the test's calls
+ * run under (tests/support/run-avp.ts: PATH, HOME, AVP_HOME, NO_COLOR, then `env` and the project's own variables).
+ */
+function plantRecord(p: Project, env: Record<string, string>, event: ReturnType<typeof readEvent>, installed = false) {
+  const full = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: p.home,
+    AVP_HOME: join(p.home, '.avp'),
+    NO_COLOR: '1',
+    CLAUDE_PROJECT_DIR: p.root,
+    ...env,
+  };
+  const digest = envDigest(full);
+  const root = statSync(p.root);
+  const trust = join(p.home, '.avp', 'trust', 'projects');
+  const told = readdirSync(trust).map((d) => join(trust, d))[0]!;
+  // What the session was told: the record matches it, so only the policy can keep the call from the record.
+  const session = JSON.parse(readFileSync(join(told, 'sessions', toldFileName(event.session_id)), 'utf8'));
+  const record = {
+    format: SHORTCUT_FORMAT,
+    version: VERSION,
+    env: digest,
+    seen: [],
+    root: { dir: p.root, id: `${root.dev}:${root.ino}` },
+    projectRoot: p.root,
+    told: { dir: join(told, 'sessions'), project: session.project, user: session.user },
+    sessions: join(p.home, '.avp', 'sessions'),
+    installed,
+    stopCheck: false,
+    stdout: '{}\n',
+    calls: [shortcutCall(event.hook_event_name, event.tool_name, event.cwd)],
+  };
+  mkdirSync(join(p.home, '.avp', 'cache', 'hook'), { recursive: true });
+  writeFileSync(shortcutPath(join(p.home, '.avp'), digest), JSON.stringify(record));
+}
 
 function editKeepingSizeAndMtime(path: string, from: string, to: string) {
   const before = statSync(path);
@@ -45,6 +85,8 @@ interface Attack {
   /** A call's environment and event, when not the project's own. */
   via?: (p: Project) => Omit<Case, 'p'>;
   attack: (c: Case) => void | Promise<void>;
+  /** No record comes by itself: the calls before the attack are not expected to be answered. */
+  plant?: boolean;
   /** What the next Read must show. */
   then: (r: Traced, c: Case) => void;
 }
@@ -132,6 +174,36 @@ const attacks: Attack[] = [
     },
   },
   {
+    name: 'a record planted under a managed policy (the policy requires a validator that concerns Reads)',
+    before: (p) => {
+      p.validator('reads', { match: { tools: ['Read'] } }, READS_FAIL);
+      writeFileSync(join(p.home, 'managed.json'), JSON.stringify({ requiredValidators: ['reads'] }));
+    },
+    via: (p) => ({ env: { AVP_MANAGED_CONFIG: join(p.home, 'managed.json') }, event: () => readEvent(p) }),
+    // Under the policy nothing is recorded: the record is planted, as an attacker with the agent's shell could.
+    plant: true,
+    attack: ({ p, env }) => plantRecord(p, env, readEvent(p)),
+    then: (r) => {
+      expect(r.why).toBe('a managed policy');
+      blockedBy('reads')(r);
+    },
+  },
+  {
+    name: 'the same, a record that says validators are installed (its checks take node:fs)',
+    before: (p) => {
+      p.validator('reads', { match: { tools: ['Read'] } }, READS_FAIL);
+      writeFileSync(join(p.home, 'managed.json'), JSON.stringify({ requiredValidators: ['reads'] }));
+    },
+    via: (p) => ({ env: { AVP_MANAGED_CONFIG: join(p.home, 'managed.json') }, event: () => readEvent(p) }),
+    // Under the policy nothing is recorded: the record is planted, as an attacker with the agent's shell could.
+    plant: true,
+    attack: ({ p, env }) => plantRecord(p, env, readEvent(p), true),
+    then: (r) => {
+      expect(r.why).toBe('a managed policy');
+      blockedBy('reads')(r);
+    },
+  },
+  {
     name: 'the record replaced by bytes that are not one (a record is only used whole)',
     attack: ({ p }) => {
       for (const file of records(p)) writeFileSync(file, '{"format": 1, "calls": [');
@@ -163,7 +235,8 @@ describe('the hook shortcut never hides what the full path would see', () => {
     }
     // Past the racy window (see hook-shortcut.test.ts), then each project's Read is answered from a record.
     await Bun.sleep(2100);
-    for (const c of cases.values()) await untilAnswered(c.p, c.event(), c.env);
+    for (const [name, c] of cases)
+      if (!attacks.find((a) => a.name === name)!.plant) await untilAnswered(c.p, c.event(), c.env);
   }, 120_000);
 
   for (const { name, attack, then } of attacks) {

@@ -15,6 +15,7 @@
  * No node: built-in is loaded unless the call is counted (node:fs for the append): this module and what it imports
  * are all the shortcut loads (test/unit/hook/shortcut-imports.test.ts).
  */
+import { systemManagedConfigPath } from '../../config/managed-path.ts';
 import { toldFileName } from '../../trust/told-name.ts';
 import { safeSegment } from '../../session/segment.ts';
 import { checkPathBounds } from '../../os/path-bounds.ts';
@@ -197,10 +198,14 @@ async function firstChange(
   if (told.project !== file.told.project || told.user !== file.told.user) return 'acceptances not told';
   const root = env.CLAUDE_PROJECT_DIR!;
   if (root !== file.root.dir) return 'root';
+  // A managed policy is read live by the full path, never from a record (one planted could leave it out).
+  const policy = [systemManagedConfigPath(), env.AVP_MANAGED_CONFIG].filter((p): p is string => !!p);
+  if (policy.some((p) => !p.startsWith('/'))) return 'a managed policy';
   const stopped = `${file.sessions}/${safeSegment(session)}/turn/stopped`;
   const expected: [string, string][] = file.stopCheck ? [...file.seen, [stopped, '-']] : file.seen;
   const why = (path: string) => (path === stopped ? 'a turn ended' : `changed: ${path}`);
   if (fs) {
+    if (policy.some((p) => isFile(syncStat(fs, p)))) return 'a managed policy';
     if (identity(syncStat(fs, root)) !== file.root.id) return 'root';
     const at = expected.find(([path, was]) => seenPrint(syncStat(fs, path)) !== was);
     return at && why(at[0]);
@@ -209,11 +214,15 @@ async function firstChange(
     Bun.file(path)
       .stat()
       .catch((e: { code?: string }) => (e?.code === 'ENOENT' ? null : ('error' as const)));
-  const [rootStat, ...stats] = await Promise.all([bunStat(root), ...expected.map(([path]) => bunStat(path))]);
-  if (identity(rootStat) !== file.root.id) return 'root';
+  const [rootStat, ...stats] = await Promise.all([root, ...policy, ...expected.map(([path]) => path)].map(bunStat));
+  if (stats.splice(0, policy.length).some(isFile)) return 'a managed policy';
+  if (identity(rootStat!) !== file.root.id) return 'root';
   const at = expected.findIndex(([, was], i) => seenPrint(stats[i]!) !== was);
   return at < 0 ? undefined : why(expected[at]![0]);
 }
+
+/** A file, as the full path tells a managed policy from anything else at its place (config/managed.ts). */
+const isFile = (s: StatResult) => !!s && s !== 'error' && s.isFile();
 
 /** The folder a stat names, whatever path led there: device and inode. */
 const identity = (s: { dev: number; ino: number } | null | 'error') =>

@@ -7,7 +7,6 @@
  */
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { managedConfigPaths } from '../../config/managed.ts';
 import { writeFileAtomic } from '../../os/atomic-write.ts';
 import { seenPrint, type StatResult } from '../../os/stat-print.ts';
 import { RACY_MS } from '../../validator/cache.ts';
@@ -67,8 +66,7 @@ function basisOf(ctx: HookContext, stdout: string): ShortcutBasis | undefined {
   } catch {
     return undefined;
   }
-  const policy = managedConfigPaths(ctx.env).map((path): [string, string] => [path, printOf(path)]);
-  const seen = compacted([...memo.seen, ...policy], avpHome(ctx.env));
+  const seen = compacted(memo.seen, avpHome(ctx.env));
   if (!seen) return undefined;
   const projectRoot = ctx.normalized.projectRoot;
   return {
@@ -124,8 +122,6 @@ function statOf(path: string): StatResult {
     return 'error';
   }
 }
-
-const printOf = (path: string) => seenPrint(statOf(path));
 
 /** Adds this call to the record (or starts a new one); never throws. */
 export function recordShortcut(ctx: HookContext, answer: HookAnswer): void {

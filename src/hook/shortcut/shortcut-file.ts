@@ -18,7 +18,7 @@ export const MAX_CALLS = 256;
 
 /** The conclusion, without the calls it covers: a record is extended only while this stays the same. */
 export interface ShortcutBasis {
-  /** The hook memo's `seen` (the accepted state's and discovery's every path) and the managed policy's files. */
+  /** The hook memo's `seen`: the accepted state's and discovery's every path (missing ones folded, record.ts). */
   seen: [string, string][];
   /** The project folder the agent names (`CLAUDE_PROJECT_DIR`): the folder it resolved to (`dev:ino`). */
   root: { dir: string; id: string };
