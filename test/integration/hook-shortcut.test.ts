@@ -5,6 +5,7 @@
  * its record are in hook-shortcut-attacks.test.ts. Files are left to age past the racy window first.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
+import { existsSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gateBlocked, gatedProject, writeEvent } from './hook-memo-support.ts';
 import { BIN, hookWithOpenStdin, project, sh, type Project } from './hook-support.ts';
@@ -56,6 +57,20 @@ describe('the hook shortcut answers a call the full path answered, as the full p
     expect(counted.length).toBe(before + 3);
     expect(counted.at(-1)).toMatchObject({ event: 'PostToolUse', call: 'toolu_read' });
     expect(records(gated)).toHaveLength(1);
+  });
+
+  test('a new record removes the records of environments unused for a week, and nothing else', async () => {
+    const dir = join(gated.home, '.avp', 'cache', 'hook');
+    const stale = join(dir, 'shortcut-0000000000000000.json');
+    const recent = join(dir, 'shortcut-1111111111111111.json');
+    writeFileSync(stale, '{}');
+    writeFileSync(recent, '{}');
+    const old = Date.now() / 1000 - 8 * 86_400;
+    utimesSync(stale, old, old);
+    // Another environment: its first call of the full path starts a record of its own.
+    await traced(gated, readEvent(gated), { ANOTHER_SESSION_VARIABLE: '1' });
+    expect([existsSync(stale), existsSync(recent)]).toEqual([false, true]);
+    expect(records(gated).length).toBeGreaterThanOrEqual(2);
   });
 
   test('another working folder, tool or environment is not the recorded call', async () => {

@@ -5,7 +5,7 @@
  * A record whose basis is unchanged gains the call; any other basis starts a new record. Failures are ignored:
  * only speed is lost.
  */
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../os/atomic-write.ts';
 import { seenPrint, type StatResult } from '../../os/stat-print.ts';
@@ -145,8 +145,22 @@ export function recordShortcut(ctx: HookContext, answer: HookAnswer): void {
     const file: ShortcutFile = { format: SHORTCUT_FORMAT, version: VERSION, env: digest, ...basis, calls };
     mkdirSync(dirname(path), { recursive: true });
     writeFileAtomic(path, JSON.stringify(file));
+    if (!kept.length) pruneRecords(dirname(path));
   } catch {
     // a read-only home or a full disk: the next such call takes the full path again
+  }
+}
+
+/** Records untouched for a week: environments that are gone (an agent's session may carry variables of its own). */
+const STALE_MS = 7 * 86_400_000;
+
+/** Removes stale records beside a new one (never on the shortcut's own path, which only reads). */
+function pruneRecords(dir: string): void {
+  const before = Date.now() - STALE_MS;
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith('shortcut-')) continue;
+    const s = statOf(join(dir, name));
+    if (s && s !== 'error' && s.mtimeMs < before) rmSync(join(dir, name), { force: true });
   }
 }
 
