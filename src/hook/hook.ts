@@ -7,6 +7,7 @@
 import type { AgentAdapter } from '../agents/types.ts';
 import { HookContext, profiler, type HookAnswer } from './context.ts';
 import { stagesFor } from './pipeline.ts';
+import { recordable } from './shortcut/shortcut-file.ts';
 import { render, renderDecided } from './stages/render.ts';
 
 export type { HookAnswer } from './context.ts';
@@ -58,6 +59,7 @@ function mayRecord(ctx: HookContext): boolean {
     process.platform !== 'win32' &&
     !!ctx.view?.memo &&
     ctx.installed !== undefined &&
-    !!ctx.env.CLAUDE_PROJECT_DIR
+    !!ctx.env.CLAUDE_PROJECT_DIR &&
+    recordable(ctx.normalized.event, ctx.normalized.toolKind, ctx.installed)
   );
 }

@@ -19,6 +19,7 @@ import {
   envDigest,
   FULL_PATH_VARS,
   MAX_CALLS,
+  recordable,
   recordHolds,
   SHORTCUT_FORMAT,
   shortcutCall,
@@ -35,7 +36,7 @@ function coveredCall(ctx: HookContext, answer: HookAnswer): string | undefined {
   if (answer.exitCode !== 0 || answer.stderr || answer.notes.length) return undefined;
   if (view.notice || view.tellModel || config.policy || config.disabled || ctx.problem) return undefined;
   if (FULL_PATH_VARS.some((name) => env[name] !== undefined && env[name] !== '')) return undefined;
-  if (event.stateless || event.event === 'PreToolUse' || event.event === 'PermissionRequest') return undefined;
+  if (event.stateless || !recordable(event.event, event.toolKind, !!ctx.installed)) return undefined;
   if (typeof raw.session_id !== 'string' || !raw.session_id || raw.session_id !== event.sessionId) return undefined;
   if (typeof raw.cwd !== 'string' || typeof raw.hook_event_name !== 'string') return undefined;
   if (raw.tool_name !== undefined && typeof raw.tool_name !== 'string') return undefined;
@@ -44,13 +45,11 @@ function coveredCall(ctx: HookContext, answer: HookAnswer): string | undefined {
 }
 
 /**
- * With validators installed: an after-tool event of a tool that changes no file avp tracks (session state records
- * file tools and shell calls), that ran nothing, and that no enabled validator could concern whatever file it named.
+ * With validators installed (the event `recordable`): a call that ran nothing, and that no enabled validator could
+ * concern whatever file it named.
  */
 function unconcerned(ctx: HookContext): boolean {
   const event = ctx.event;
-  if (event.event !== 'PostToolUse' && event.event !== 'PostToolUseFailure') return false;
-  if (event.toolKind === 'write' || event.toolKind === 'edit' || event.toolKind === 'shell') return false;
   if (ctx.files.length || ctx.errors.length || ctx.matched.length || ctx.runs.length || ctx.carried.length)
     return false;
   return !ctx.active.some((v) => validatorMatches(v, event, { anyFile: true }));

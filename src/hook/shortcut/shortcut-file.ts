@@ -48,6 +48,18 @@ export interface ShortcutFile extends ShortcutBasis {
 export const FULL_PATH_VARS = ['AVP_SUBAGENT', 'AVP_DISABLE', 'AVP_PROFILE', 'AVP_DEBUG', 'AVP_NO_CACHE'] as const;
 const IGNORED_VARS = new Set(['AVP_SHORTCUT_TRACE']);
 
+/**
+ * Whether a call of this event and tool kind may be recorded at all: never a before-tool event (the guard reads each);
+ * with validators installed only an after-tool event of a tool that changes no file avp tracks (session tracking
+ * records file tools and shell calls). The rest of the decision is the recorder's (record.ts).
+ */
+export function recordable(event: string, toolKind: string | undefined, installed: boolean): boolean {
+  if (event === 'PreToolUse' || event === 'PermissionRequest') return false;
+  if (!installed) return true;
+  if (event !== 'PostToolUse' && event !== 'PostToolUseFailure') return false;
+  return toolKind !== 'write' && toolKind !== 'edit' && toolKind !== 'shell';
+}
+
 /** A call's key in the record: its event, tool and working folder, as the agent sent them. */
 export function shortcutCall(event: string, tool: string | undefined, cwd: string): string {
   return `${event}\0${tool ?? ''}\0${cwd}`;
