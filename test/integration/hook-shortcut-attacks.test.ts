@@ -9,6 +9,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   statSync,
   symlinkSync,
   utimesSync,
@@ -31,6 +32,13 @@ function editKeepingSizeAndMtime(path: string, from: string, to: string) {
   expect(statSync(path).mtimeMs).toBe(before.mtimeMs);
 }
 
+async function bareProject(before?: (p: Project) => void): Promise<Project> {
+  const p = project();
+  before?.(p);
+  await p.accept();
+  return p;
+}
+
 interface Case {
   p: Project;
   /** The environment of every call (the link case names the project through a link). */
@@ -40,6 +48,8 @@ interface Case {
 
 interface Attack {
   name: string;
+  /** A project with no validator installed (the shortcut then stats without node:fs), not the gated one. */
+  bare?: boolean;
   /** Set-up before the user accepts the project (the gate validator watches Write and Edit only). */
   before?: (p: Project) => void;
   /** A call's environment and event, when not the project's own. */
@@ -55,11 +65,35 @@ const blockedBy = (name: string) => (r: Traced) => {
   expect(r.json.reason).toContain(`[${name}]`);
 };
 
+/** The project named through a link (`links/project`); `links/other` leads to another, accepted, project. */
+const throughLink: Pick<Attack, 'before' | 'via'> = {
+  before: (p) => {
+    // The other project is accepted beforehand, in this project's avp home: the attack only turns the link.
+    const other = project();
+    other.validator('reads', { match: { tools: ['Read'] } }, READS_FAIL);
+    const accepted = Bun.spawnSync([BIN, 'accept'], {
+      cwd: other.root,
+      env: { PATH: process.env.PATH ?? '', HOME: p.home, AVP_HOME: join(p.home, '.avp') },
+    });
+    expect(accepted.exitCode).toBe(0);
+    mkdirSync(join(p.home, 'links'));
+    symlinkSync(p.root, join(p.home, 'links', 'project'));
+    symlinkSync(other.root, join(p.home, 'links', 'other'));
+  },
+  via: (p) => ({
+    env: { CLAUDE_PROJECT_DIR: join(p.home, 'links', 'project') },
+    event: () => readEvent(p, 'src/a.ts', { cwd: join(p.home, 'links', 'project') }),
+  }),
+};
+
 const attacks: Attack[] = [
   {
     name: 'a validator edited in place, its size and mtime kept',
     attack: ({ p }) => editKeepingSizeAndMtime(gateFile(p), 'Rules of gate.', 'Rules of GATE.'),
-    then: told('changed .avp/validators/gate/VALIDATOR.md'),
+    then: (r) => {
+      expect(r.why).toStartWith('changed: ');
+      told('changed .avp/validators/gate/VALIDATOR.md')(r);
+    },
   },
   {
     name: 'a new validator that concerns Reads (waits for the user, and is said)',
@@ -73,6 +107,22 @@ const attacks: Attack[] = [
       await p.accept();
     },
     then: blockedBy('reads'),
+  },
+  {
+    name: 'another session was told of an acceptance first and recorded the call again: this session is told too',
+    attack: async ({ p, env }) => {
+      p.validator('later', { match: { tools: ['Write'] } });
+      await p.accept();
+      const other = () => readEvent(p, 'src/a.ts', { session_id: 's2' });
+      await p.hook(other(), env);
+      // Past the racy window, session s2's Read is recorded anew, on the acceptance logs as they are now.
+      await Bun.sleep(2100);
+      await untilAnswered(p, other(), env);
+    },
+    then: (r) => {
+      expect(r.why).toBe('acceptances not told');
+      expect(r.json.systemMessage).toContain('later');
+    },
   },
   {
     name: "Claude Code's hooks switched off in a new settings file",
@@ -90,28 +140,45 @@ const attacks: Attack[] = [
   },
   {
     name: 'the project named through a link that now leads to another project, where a validator concerns Reads',
-    before: (p) => {
-      // The other project is accepted beforehand, in this project's avp home: the attack only turns the link.
-      const other = project();
-      other.validator('reads', { match: { tools: ['Read'] } }, READS_FAIL);
-      const accepted = Bun.spawnSync([BIN, 'accept'], {
-        cwd: other.root,
-        env: { PATH: process.env.PATH ?? '', HOME: p.home, AVP_HOME: join(p.home, '.avp') },
-      });
-      expect(accepted.exitCode).toBe(0);
-      mkdirSync(join(p.home, 'links'));
-      symlinkSync(p.root, join(p.home, 'links', 'project'));
-      symlinkSync(other.root, join(p.home, 'links', 'other'));
-    },
-    via: (p) => ({
-      env: { CLAUDE_PROJECT_DIR: join(p.home, 'links', 'project') },
-      event: () => readEvent(p, 'src/a.ts', { cwd: join(p.home, 'links', 'project') }),
-    }),
+    ...throughLink,
     attack: ({ p }) => renameSync(join(p.home, 'links', 'other'), join(p.home, 'links', 'project')),
     then: (r) => {
       expect(r.why).toBe('root');
       blockedBy('reads')(r);
     },
+  },
+  {
+    name: 'nothing installed: the project named through a link that now leads to another project',
+    bare: true,
+    ...throughLink,
+    attack: ({ p }) => renameSync(join(p.home, 'links', 'other'), join(p.home, 'links', 'project')),
+    then: (r) => {
+      expect(r.why).toBe('root');
+      blockedBy('reads')(r);
+    },
+  },
+  {
+    name: 'the link that named the project removed',
+    ...throughLink,
+    attack: ({ p }) => rmSync(join(p.home, 'links', 'project')),
+    then: (r) => expect(r.why).toBe('root'),
+  },
+  {
+    name: 'nothing installed: a validator that concerns Reads added to the project',
+    bare: true,
+    attack: ({ p }) => p.validator('reads', { match: { tools: ['Read'] } }, READS_FAIL),
+    then: told('added .avp/validators/reads/VALIDATOR.md'),
+  },
+  {
+    name: "avp's user config made a link to itself, which no stat can follow",
+    attack: ({ p }) => symlinkSync('config.json', join(p.home, '.avp', 'config.json')),
+    then: (r, { p }) => expect(r.why).toBe(`changed: ${join(p.home, '.avp', 'config.json')}`),
+  },
+  {
+    name: "nothing installed: avp's user config made a link to itself, which no stat can follow",
+    bare: true,
+    attack: ({ p }) => symlinkSync('config.json', join(p.home, '.avp', 'config.json')),
+    then: (r, { p }) => expect(r.why).toBe(`changed: ${join(p.home, '.avp', 'config.json')}`),
   },
   {
     name: 'a Stop ended the turn (a Stop validator is installed): the next call begins a turn, as the full path does',
@@ -155,8 +222,8 @@ const attacks: Attack[] = [
 describe('the hook shortcut never hides what the full path would see', () => {
   const cases = new Map<string, Case>();
   beforeAll(async () => {
-    for (const { name, before, via } of attacks) {
-      const p = await gatedProject(before);
+    for (const { name, bare, before, via } of attacks) {
+      const p = bare ? await bareProject(before) : await gatedProject(before);
       const c = { p, ...(via?.(p) ?? { env: {}, event: () => readEvent(p) }) };
       cases.set(name, c);
       await p.hook(c.event(), c.env);

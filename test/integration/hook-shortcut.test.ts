@@ -5,10 +5,11 @@
  * its record are in hook-shortcut-attacks.test.ts. Files are left to age past the racy window first.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
+import { openSync } from 'node:fs';
 import { join } from 'node:path';
 import { gateBlocked, gatedProject, writeEvent } from './hook-memo-support.ts';
 import { BIN, project, sh, type Project } from './hook-support.ts';
-import { countedCalls, readEvent, records, traced, untilAnswered } from './hook-shortcut-support.ts';
+import { countedCalls, readEvent, records, traced, tracedArgs, untilAnswered } from './hook-shortcut-support.ts';
 
 const FAILS = sh(
   `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"env","file":".env","line":1,"snippet":"x","suggestion":"y"}],"summary":"bad"}'`,
@@ -70,6 +71,39 @@ describe('the hook shortcut answers a call the full path answered, as the full p
   });
 });
 
+describe('what the shortcut leaves to the full path before it reads stdin', () => {
+  test("Claude Code's hook command lines are answered; a broken hook entry is refused as the full path refuses it", async () => {
+    await untilAnswered(gated, readEvent(gated));
+    for (const args of [['--agent', 'claude'], ['--agent=claude']]) {
+      const r = await tracedArgs(gated, args, readEvent(gated));
+      expect([r.answered, r.stdout]).toEqual([true, '{}\n']);
+    }
+    // The call was recorded, but only the full path reads the flags: a misspelt one is a usage error.
+    const typo = await tracedArgs(gated, ['--agnet', 'claude'], readEvent(gated));
+    expect([typo.why, typo.code, typo.stdout]).toEqual(['not Claude Code, or flags', 2, '']);
+    expect(typo.stderr).toContain('unknown flag --agnet');
+  });
+
+  test('the switches that need the full path (set empty, a switch is off), and a call without a project folder', async () => {
+    for (const name of ['AVP_SUBAGENT', 'AVP_DISABLE', 'AVP_PROFILE', 'AVP_DEBUG', 'AVP_NO_CACHE']) {
+      expect((await traced(gated, readEvent(gated), { [name]: '1' })).why).toBe(name);
+    }
+    await untilAnswered(gated, readEvent(gated), { AVP_DEBUG: '' });
+    expect((await traced(gated, readEvent(gated), { CLAUDE_PROJECT_DIR: '' })).why).toBe('no CLAUDE_PROJECT_DIR');
+    // avp's home spelled with a trailing slash: the shortcut does not resolve paths, the full path does.
+    const slash = await traced(gated, readEvent(gated), { AVP_HOME: `${join(gated.home, '.avp')}/` });
+    expect([slash.why, slash.stdout]).toEqual(['avp home not plainly spelled', '{}\n']);
+  });
+
+  test('without the trace, nothing on stderr, whether the shortcut answered or not', async () => {
+    await untilAnswered(gated, readEvent(gated));
+    const answered = await gated.hook(readEvent(gated));
+    expect([answered.code, answered.stdout, answered.stderr]).toEqual([0, '{}\n', '']);
+    const declined = await gated.hook(readEvent(gated, 'src/a.ts', { tool_name: 'Glob' }));
+    expect([declined.code, declined.stdout, declined.stderr]).toEqual([0, '{}\n', '']);
+  });
+});
+
 describe('what the shortcut never answers', () => {
   test("a session's first call: the full path notes what the session was told of acceptances", async () => {
     await untilAnswered(sessions, readEvent(sessions));
@@ -87,6 +121,8 @@ describe('what the shortcut never answers', () => {
     await untilAnswered(bare, readEvent(bare));
     const pre = { ...readEvent(bare), hook_event_name: 'PreToolUse' };
     for (let i = 0; i < 3; i++) expect((await traced(bare, pre)).why).toBe('the guard reads this event');
+    const permission = { ...readEvent(bare), hook_event_name: 'PermissionRequest' };
+    expect((await traced(bare, permission)).why).toBe('the guard reads this event');
     // With nothing installed the after-events are answered, and the guard still refuses a write to avp's hooks.
     const settings = join(bare.root, '.claude', 'settings.json');
     const write = {
@@ -102,6 +138,13 @@ describe('what the shortcut never answers', () => {
 
   test('with nothing installed, a Write after the fact is answered too (nothing could run on it)', async () => {
     const r = await untilAnswered(bare, writeEvent(bare));
+    expect(r.stdout).toBe('{}\n');
+  });
+
+  test('with nothing installed, an event that names no tool is answered too', async () => {
+    const { tool_name: _t, tool_input: _i, tool_response: _r, tool_use_id: _u, ...rest } = readEvent(bare);
+    const prompt = { ...rest, hook_event_name: 'UserPromptSubmit', prompt: 'go on' };
+    const r = await untilAnswered(bare, prompt);
     expect(r.stdout).toBe('{}\n');
   });
 
@@ -170,17 +213,120 @@ describe('input the full path refuses is refused the same way after the shortcut
     expect(out).toContain('no hook input: stdin is a terminal');
   });
 
-  const bad: [string, string, RegExp][] = [
-    ['not JSON', 'hello\n', /not JSON/],
-    ['a session id that is not a string', JSON.stringify({ hook_event_name: 'Stop', session_id: 5 }), /session_id/],
-    ['10 MB', `{"hook_event_name":"Stop","x":"${'a'.repeat(10 * 1024 * 1024)}"}`, /larger than 8 MiB/],
+  test('a time limit that is not a positive whole number is not one: input sent late is answered', async () => {
+    for (const wait of ['0', '0.5']) {
+      // Another environment, so another record first.
+      await untilAnswered(gated, readEvent(gated), { AVP_STDIN_TIMEOUT_MS: wait });
+      const proc = Bun.spawn([BIN, 'hook'], {
+        cwd: gated.root,
+        env: { ...envOf(gated), NO_COLOR: '1', AVP_STDIN_TIMEOUT_MS: wait, AVP_SHORTCUT_TRACE: '1' },
+        stdin: 'pipe',
+        stdout: 'pipe',
+        stderr: 'pipe',
+      });
+      await Bun.sleep(300);
+      proc.stdin.write(`${JSON.stringify(readEvent(gated))}\n`);
+      await proc.stdin.end();
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+      const [out, err, code] = await Promise.all([
+        new Response(proc.stdout).text(),
+        new Response(proc.stderr).text(),
+        proc.exited,
+      ]);
+      clearTimeout(timer);
+      expect({ wait, code, out, err }).toEqual({ wait, code: 0, out: '{}\n', err: 'avp shortcut: answered\n' });
+    }
+  });
+
+  test('input of exactly the size limit is read whole, as the full path reads it', async () => {
+    await untilAnswered(gated, readEvent(gated));
+    const event = readEvent(gated, 'src/a.ts', { pad: '' });
+    const pad = 8 * 1024 * 1024 - Buffer.byteLength(`${JSON.stringify(event)}\n`);
+    const r = await traced(gated, { ...event, pad: 'a'.repeat(pad) });
+    expect([r.answered, r.code, r.stdout]).toEqual([true, 0, '{}\n']);
+  });
+
+  test('stdin that cannot be read (a folder): refused with what the read said, the error handed over', async () => {
+    const said = await Bun.file(openSync(gated.root, 'r'))
+      .bytes()
+      .then(
+        () => 'read',
+        (e: Error) => e.message,
+      );
+    const proc = Bun.spawn([BIN, 'hook'], {
+      cwd: gated.root,
+      env: { ...envOf(gated), AVP_SHORTCUT_TRACE: '1' },
+      stdin: openSync(gated.root, 'r'),
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    const [out, err, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
+    expect({ code, out }).toEqual({ code: 2, out: '' });
+    expect(err).toContain(`avp shortcut: full path (could not read the hook input: ${said})`);
+    expect(err).toContain(`avp hook: could not read the hook input: ${said}`);
+  });
+
+  // Each field of the wrong type spells the recorded call when made a string (`${['Read']}` is `Read`), and a path
+  // too long for any file system names no file a validator could watch: only the types and bounds tell them apart.
+  const misshapen: [string, Record<string, unknown>, string][] = [
+    ['an event name in an array', { hook_event_name: ['PostToolUse'] }, 'no event name'],
+    ['a session id in an array', { session_id: ['s1'] }, 'no session'],
+    ['an empty session id', { session_id: '' }, 'no session'],
+    ['a working folder in an array', { cwd: ['<root>'] }, 'no cwd'],
+    ['a tool name in an array', { tool_name: ['Read'] }, 'tool_name is not a string'],
+    ['tool input that is a list', { tool_input: ['<root>/src/a.ts'] }, 'tool_input is not an object'],
+    ['tool input that is a string', { tool_input: '<root>/src/a.ts' }, 'tool_input is not an object'],
+    ['tool input that is null', { tool_input: null }, 'tool_input is not an object'],
+    ['a file path longer than any', { tool_input: { file_path: `/${'a'.repeat(5000)}` } }, 'a path out of bounds'],
+    [
+      'a notebook path longer than any',
+      { tool_input: { notebook_path: `/${'a/'.repeat(600)}x` } },
+      'a path out of bounds',
+    ],
   ];
-  for (const [name, input, said] of bad) {
+  for (const [name, fields, why] of misshapen) {
+    test(`a recorded call but ${name}: the full path's answer, whatever it is`, async () => {
+      await untilAnswered(gated, readEvent(gated));
+      const event = JSON.parse(JSON.stringify(readEvent(gated, 'src/a.ts', fields)).replaceAll('<root>', gated.root));
+      const full = await gated.hook(event, { AVP_SHORTCUT: '0' });
+      const r = await traced(gated, event);
+      expect([r.answered, r.why]).toEqual([false, why]);
+      const said = r.stderr.replace(/^avp shortcut: .*\n/m, '');
+      expect({ code: r.code, stdout: r.stdout, said }).toEqual({
+        code: full.code,
+        stdout: full.stdout,
+        said: full.stderr,
+      });
+    });
+  }
+
+  const bad: [string, string, RegExp, string][] = [
+    ['not JSON', 'hello\n', /not JSON/, 'not an event'],
+    ['JSON that is no object (a list)', '[{"hook_event_name": "Stop"}]', /an array, not a JSON object/, 'not an event'],
+    ['JSON null', 'null', /not a JSON object/, 'not an event'],
+    [
+      'a session id that is not a string',
+      JSON.stringify({ hook_event_name: 'Stop', session_id: 5 }),
+      /session_id/,
+      'no session',
+    ],
+    [
+      '10 MB',
+      `{"hook_event_name":"Stop","x":"${'a'.repeat(10 * 1024 * 1024)}"}`,
+      /larger than 8 MiB/,
+      'the hook input is larger than 8 MiB',
+    ],
+  ];
+  for (const [name, input, said, why] of bad) {
     test(name, async () => {
-      const r = await gated.hook(input, { AVP_SHORTCUT_TRACE: '1' });
+      const r = await traced(gated, input);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(said);
-      expect(r.stderr).not.toContain('avp shortcut: answered');
+      expect(r.why).toStartWith(why);
     });
   }
 });
