@@ -125,6 +125,25 @@ const attacks: Attack[] = [
     },
   },
   {
+    name: "the same, of a validator accepted in avp's home (the user's acceptances, not the project's)",
+    attack: async ({ p, env }) => {
+      const dir = join(p.home, '.avp', 'validators', 'mine');
+      mkdirSync(dir, { recursive: true });
+      const front = 'name: mine\ndescription: Test validator mine.\nseverity: error\ntrigger: PostToolUse';
+      writeFileSync(join(dir, 'VALIDATOR.md'), `---\n${front}\nmatch:\n  tools: ["Write"]\n---\nRules of mine.\n`);
+      await p.accept();
+      const other = () => readEvent(p, 'src/a.ts', { session_id: 's2' });
+      await p.hook(other(), env);
+      // Past the racy window, session s2's Read is recorded anew, on the acceptance logs as they are now.
+      await Bun.sleep(2100);
+      await untilAnswered(p, other(), env);
+    },
+    then: (r) => {
+      expect(r.why).toBe('acceptances not told');
+      expect(r.json.systemMessage).toContain('mine');
+    },
+  },
+  {
     name: "Claude Code's hooks switched off in a new settings file",
     attack: ({ p }) => p.write('.claude/settings.local.json', '{"disableAllHooks": true}'),
     then: told('hooks that call avp were changed'),

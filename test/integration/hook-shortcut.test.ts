@@ -82,6 +82,8 @@ describe('what the shortcut leaves to the full path before it reads stdin', () =
     const typo = await tracedArgs(gated, ['--agnet', 'claude'], readEvent(gated));
     expect([typo.why, typo.code, typo.stdout]).toEqual(['not Claude Code, or flags', 2, '']);
     expect(typo.stderr).toContain('unknown flag --agnet');
+    const split = await tracedArgs(gated, ['--agent=', 'claude'], readEvent(gated));
+    expect([split.why, split.code, split.stdout]).toEqual(['not Claude Code, or flags', 2, '']);
   });
 
   test('the switches that need the full path (set empty, a switch is off), and a call without a project folder', async () => {
