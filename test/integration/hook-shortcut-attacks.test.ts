@@ -1,107 +1,33 @@
 /**
  * The hook shortcut's record must never hide what the full path would have seen: each change below is made after
- * the shortcut answered a Read, and the next Read must go to the full path and say or judge what the full path says
- * and judges — as the agent's shell could make them (the guard refuses most of them to the agent's own tools).
+ * the shortcut answered a Read — to the control files, the acceptances, the project folder, the session — as the
+ * agent's shell could make them (the guard refuses most of them to the agent's own tools). Attacks on the record
+ * itself are in hook-shortcut-records.test.ts.
  */
-import { beforeAll, describe, expect, test } from 'bun:test';
-import {
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  symlinkSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { expect } from 'bun:test';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gatedProject, gateFile } from './hook-memo-support.ts';
-import { BIN, project, sh, type Project } from './hook-support.ts';
-import { readEvent, records, traced, untilAnswered, type Traced } from './hook-shortcut-support.ts';
-import { envDigest, SHORTCUT_FORMAT, shortcutCall, shortcutPath } from '../../src/hook/shortcut/shortcut-file.ts';
-import { toldFileName } from '../../src/trust/told-name.ts';
-import { VERSION } from '../../src/version.ts';
-
-const READS_FAIL = sh(
-  `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"r","file":"src/a.ts","line":1,"snippet":"x","suggestion":"y"}],"summary":"bad"}'`,
-);
-const PASSES = sh(`cat >/dev/null; echo '{"passed":true,"violations":[],"summary":"ok"}'`);
-
-/**
- * A record that answers `event` whatever is installed: written as avp writes one, for the environment the test's calls
- * run under (tests/support/run-avp.ts: PATH, HOME, AVP_HOME, NO_COLOR, then `env` and the project's own variables).
- */
-function plantRecord(p: Project, env: Record<string, string>, event: ReturnType<typeof readEvent>, installed = false) {
-  const full = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: p.home,
-    AVP_HOME: join(p.home, '.avp'),
-    NO_COLOR: '1',
-    CLAUDE_PROJECT_DIR: p.root,
-    ...env,
-  };
-  const digest = envDigest(full);
-  const root = statSync(p.root);
-  const trust = join(p.home, '.avp', 'trust', 'projects');
-  const told = readdirSync(trust).map((d) => join(trust, d))[0]!;
-  // What the session was told: the record matches it, so only the policy can keep the call from the record.
-  const session = JSON.parse(readFileSync(join(told, 'sessions', toldFileName(event.session_id)), 'utf8'));
-  const record = {
-    format: SHORTCUT_FORMAT,
-    version: VERSION,
-    env: digest,
-    seen: [],
-    root: { dir: p.root, id: `${root.dev}:${root.ino}` },
-    projectRoot: p.root,
-    told: { dir: join(told, 'sessions'), project: session.project, user: session.user },
-    sessions: join(p.home, '.avp', 'sessions'),
-    installed,
-    stopCheck: false,
-    stdout: '{}\n',
-    calls: [shortcutCall(event.hook_event_name, event.tool_name, event.cwd)],
-  };
-  mkdirSync(join(p.home, '.avp', 'cache', 'hook'), { recursive: true });
-  writeFileSync(shortcutPath(join(p.home, '.avp'), digest), JSON.stringify(record));
-}
-
-function editKeepingSizeAndMtime(path: string, from: string, to: string) {
-  const before = statSync(path);
-  writeFileSync(path, readFileSync(path, 'utf8').replace(from, to));
-  utimesSync(path, before.atimeMs / 1000, before.mtimeMs / 1000);
-  expect(statSync(path).mtimeMs).toBe(before.mtimeMs);
-}
-
-interface Case {
-  p: Project;
-  /** The environment of every call (the link case names the project through a link). */
-  env: Record<string, string>;
-  event: () => unknown;
-}
-
-interface Attack {
-  name: string;
-  /** Set-up before the user accepts the project (the gate validator watches Write and Edit only). */
-  before?: (p: Project) => void;
-  /** A call's environment and event, when not the project's own. */
-  via?: (p: Project) => Omit<Case, 'p'>;
-  attack: (c: Case) => void | Promise<void>;
-  /** No record comes by itself: the calls before the attack are not expected to be answered. */
-  plant?: boolean;
-  /** What the next Read must show. */
-  then: (r: Traced, c: Case) => void;
-}
-
-const told = (said: string) => (r: Traced) => expect(r.json.systemMessage).toContain(said);
-const blockedBy = (name: string) => (r: Traced) => {
-  expect(r.json.decision).toBe('block');
-  expect(r.json.reason).toContain(`[${name}]`);
-};
+import { gateFile } from './hook-memo-support.ts';
+import {
+  blockedBy,
+  describeAttacks,
+  editKeepingSizeAndMtime,
+  PASSES,
+  READS_FAIL,
+  throughLink,
+  told,
+  type Attack,
+} from './hook-shortcut-attack-support.ts';
+import { readEvent, untilAnswered } from './hook-shortcut-support.ts';
 
 const attacks: Attack[] = [
   {
     name: 'a validator edited in place, its size and mtime kept',
     attack: ({ p }) => editKeepingSizeAndMtime(gateFile(p), 'Rules of gate.', 'Rules of GATE.'),
-    then: told('changed .avp/validators/gate/VALIDATOR.md'),
+    then: (r) => {
+      expect(r.why).toStartWith('changed: ');
+      told('changed .avp/validators/gate/VALIDATOR.md')(r);
+    },
   },
   {
     name: 'a new validator that concerns Reads (waits for the user, and is said)',
@@ -115,6 +41,41 @@ const attacks: Attack[] = [
       await p.accept();
     },
     then: blockedBy('reads'),
+  },
+  {
+    name: 'another session was told of an acceptance first and recorded the call again: this session is told too',
+    attack: async ({ p, env }) => {
+      p.validator('later', { match: { tools: ['Write'] } });
+      await p.accept();
+      const other = () => readEvent(p, 'src/a.ts', { session_id: 's2' });
+      await p.hook(other(), env);
+      // Past the racy window, session s2's Read is recorded anew, on the acceptance logs as they are now.
+      await Bun.sleep(2100);
+      await untilAnswered(p, other(), env);
+    },
+    then: (r) => {
+      expect(r.why).toBe('acceptances not told');
+      expect(r.json.systemMessage).toContain('later');
+    },
+  },
+  {
+    name: "the same, of a validator accepted in avp's home (the user's acceptances, not the project's)",
+    attack: async ({ p, env }) => {
+      const dir = join(p.home, '.avp', 'validators', 'mine');
+      mkdirSync(dir, { recursive: true });
+      const front = 'name: mine\ndescription: Test validator mine.\nseverity: error\ntrigger: PostToolUse';
+      writeFileSync(join(dir, 'VALIDATOR.md'), `---\n${front}\nmatch:\n  tools: ["Write"]\n---\nRules of mine.\n`);
+      await p.accept();
+      const other = () => readEvent(p, 'src/a.ts', { session_id: 's2' });
+      await p.hook(other(), env);
+      // Past the racy window, session s2's Read is recorded anew, on the acceptance logs as they are now.
+      await Bun.sleep(2100);
+      await untilAnswered(p, other(), env);
+    },
+    then: (r) => {
+      expect(r.why).toBe('acceptances not told');
+      expect(r.json.systemMessage).toContain('mine');
+    },
   },
   {
     name: "Claude Code's hooks switched off in a new settings file",
@@ -132,28 +93,45 @@ const attacks: Attack[] = [
   },
   {
     name: 'the project named through a link that now leads to another project, where a validator concerns Reads',
-    before: (p) => {
-      // The other project is accepted beforehand, in this project's avp home: the attack only turns the link.
-      const other = project();
-      other.validator('reads', { match: { tools: ['Read'] } }, READS_FAIL);
-      const accepted = Bun.spawnSync([BIN, 'accept'], {
-        cwd: other.root,
-        env: { PATH: process.env.PATH ?? '', HOME: p.home, AVP_HOME: join(p.home, '.avp') },
-      });
-      expect(accepted.exitCode).toBe(0);
-      mkdirSync(join(p.home, 'links'));
-      symlinkSync(p.root, join(p.home, 'links', 'project'));
-      symlinkSync(other.root, join(p.home, 'links', 'other'));
-    },
-    via: (p) => ({
-      env: { CLAUDE_PROJECT_DIR: join(p.home, 'links', 'project') },
-      event: () => readEvent(p, 'src/a.ts', { cwd: join(p.home, 'links', 'project') }),
-    }),
+    ...throughLink,
     attack: ({ p }) => renameSync(join(p.home, 'links', 'other'), join(p.home, 'links', 'project')),
     then: (r) => {
       expect(r.why).toBe('root');
       blockedBy('reads')(r);
     },
+  },
+  {
+    name: 'nothing installed: the project named through a link that now leads to another project',
+    bare: true,
+    ...throughLink,
+    attack: ({ p }) => renameSync(join(p.home, 'links', 'other'), join(p.home, 'links', 'project')),
+    then: (r) => {
+      expect(r.why).toBe('root');
+      blockedBy('reads')(r);
+    },
+  },
+  {
+    name: 'the link that named the project removed',
+    ...throughLink,
+    attack: ({ p }) => rmSync(join(p.home, 'links', 'project')),
+    then: (r) => expect(r.why).toBe('root'),
+  },
+  {
+    name: 'nothing installed: a validator that concerns Reads added to the project',
+    bare: true,
+    attack: ({ p }) => p.validator('reads', { match: { tools: ['Read'] } }, READS_FAIL),
+    then: told('added .avp/validators/reads/VALIDATOR.md'),
+  },
+  {
+    name: "avp's user config made a link to itself, which no stat can follow",
+    attack: ({ p }) => symlinkSync('config.json', join(p.home, '.avp', 'config.json')),
+    then: (r, { p }) => expect(r.why).toBe(`changed: ${join(p.home, '.avp', 'config.json')}`),
+  },
+  {
+    name: "nothing installed: avp's user config made a link to itself, which no stat can follow",
+    bare: true,
+    attack: ({ p }) => symlinkSync('config.json', join(p.home, '.avp', 'config.json')),
+    then: (r, { p }) => expect(r.why).toBe(`changed: ${join(p.home, '.avp', 'config.json')}`),
   },
   {
     name: 'a Stop ended the turn (a Stop validator is installed): the next call begins a turn, as the full path does',
@@ -173,79 +151,6 @@ const attacks: Attack[] = [
       expect(r.stdout).toContain('no-keys');
     },
   },
-  {
-    name: 'a record planted under a managed policy (the policy requires a validator that concerns Reads)',
-    before: (p) => {
-      p.validator('reads', { match: { tools: ['Read'] } }, READS_FAIL);
-      writeFileSync(join(p.home, 'managed.json'), JSON.stringify({ requiredValidators: ['reads'] }));
-    },
-    via: (p) => ({ env: { AVP_MANAGED_CONFIG: join(p.home, 'managed.json') }, event: () => readEvent(p) }),
-    // Under the policy nothing is recorded: the record is planted, as an attacker with the agent's shell could.
-    plant: true,
-    attack: ({ p, env }) => plantRecord(p, env, readEvent(p)),
-    then: (r) => {
-      expect(r.why).toBe('a managed policy');
-      blockedBy('reads')(r);
-    },
-  },
-  {
-    name: 'the same, a record that says validators are installed (its checks take node:fs)',
-    before: (p) => {
-      p.validator('reads', { match: { tools: ['Read'] } }, READS_FAIL);
-      writeFileSync(join(p.home, 'managed.json'), JSON.stringify({ requiredValidators: ['reads'] }));
-    },
-    via: (p) => ({ env: { AVP_MANAGED_CONFIG: join(p.home, 'managed.json') }, event: () => readEvent(p) }),
-    // Under the policy nothing is recorded: the record is planted, as an attacker with the agent's shell could.
-    plant: true,
-    attack: ({ p, env }) => plantRecord(p, env, readEvent(p), true),
-    then: (r) => {
-      expect(r.why).toBe('a managed policy');
-      blockedBy('reads')(r);
-    },
-  },
-  {
-    name: 'the record replaced by bytes that are not one (a record is only used whole)',
-    attack: ({ p }) => {
-      for (const file of records(p)) writeFileSync(file, '{"format": 1, "calls": [');
-    },
-    then: (r) => {
-      expect(r.why).toBe('no record for this environment');
-      expect(r.stdout).toBe('{}\n');
-    },
-  },
-  {
-    name: "a record of another avp version (an upgrade's first calls)",
-    attack: ({ p }) => {
-      for (const file of records(p)) {
-        writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), version: '0.0.1' }));
-      }
-    },
-    then: (r) => expect(r.why).toBe('no record for this environment'),
-  },
 ];
 
-describe('the hook shortcut never hides what the full path would see', () => {
-  const cases = new Map<string, Case>();
-  beforeAll(async () => {
-    for (const { name, before, via } of attacks) {
-      const p = await gatedProject(before);
-      const c = { p, ...(via?.(p) ?? { env: {}, event: () => readEvent(p) }) };
-      cases.set(name, c);
-      await p.hook(c.event(), c.env);
-    }
-    // Past the racy window (see hook-shortcut.test.ts), then each project's Read is answered from a record.
-    await Bun.sleep(2100);
-    for (const [name, c] of cases)
-      if (!attacks.find((a) => a.name === name)!.plant) await untilAnswered(c.p, c.event(), c.env);
-  }, 120_000);
-
-  for (const { name, attack, then } of attacks) {
-    test(name, async () => {
-      const c = cases.get(name)!;
-      await attack(c);
-      const r = await traced(c.p, c.event(), c.env);
-      expect(r.answered).toBe(false);
-      then(r, c);
-    });
-  }
-});
+describeAttacks('the hook shortcut never hides what the full path would see', attacks);

@@ -1,7 +1,8 @@
 /** The hook shortcut tests' shared parts: the calls, what the trace says of them, and the calls that bring a record. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Project } from './hook-support.ts';
+import { runAvp, type AvpRun } from '../support/run-avp.ts';
+import { BIN, type Project } from './hook-support.ts';
 
 /** A Read of `rel` in session `s1`: a call no validator that watches only Write/Edit can concern. */
 export function readEvent(p: Project, rel = 'src/a.ts', extra: Record<string, unknown> = {}) {
@@ -30,14 +31,31 @@ export interface Traced {
   why?: string;
 }
 
-/** One call with the shortcut's trace on (`AVP_SHORTCUT_TRACE=1`, which no record depends on). */
-export async function traced(p: Project, event: unknown, env: Record<string, string> = {}): Promise<Traced> {
-  const r = await p.hook(event, { AVP_SHORTCUT_TRACE: '1', ...env });
+/** What the trace (`AVP_SHORTCUT_TRACE=1`, which no record depends on) says of a run. */
+function withTrace(r: AvpRun & { json: any }): Traced {
   return {
     ...r,
     answered: r.stderr.includes('avp shortcut: answered'),
     why: /avp shortcut: full path \((.*)\)/.exec(r.stderr)?.[1],
   };
+}
+
+/** One call with the shortcut's trace on. */
+export async function traced(p: Project, event: unknown, env: Record<string, string> = {}): Promise<Traced> {
+  return withTrace(await p.hook(event, { AVP_SHORTCUT_TRACE: '1', ...env }));
+}
+
+/** `avp hook <args>` under the environment of the project's own calls (so its records apply), the trace on. */
+export async function tracedArgs(p: Project, args: string[], event: unknown): Promise<Traced> {
+  const env = { HOME: p.home, AVP_HOME: join(p.home, '.avp'), CLAUDE_PROJECT_DIR: p.root, AVP_SHORTCUT_TRACE: '1' };
+  const r = await runAvp(['hook', ...args], { bin: BIN, cwd: p.root, stdin: `${JSON.stringify(event)}\n`, env });
+  let json: any;
+  try {
+    json = JSON.parse(r.stdout);
+  } catch {
+    json = undefined;
+  }
+  return withTrace({ ...r, json });
 }
 
 /**

@@ -2,25 +2,19 @@
  * The hook shortcut (src/hook/shortcut/): a Claude Code call the full path answered before — same event, tool and
  * working folder, same environment — is answered again from its record while nothing the answer stood on changed.
  * Here: what it answers and how (the same answer, the call counted), and what it must never answer. The attacks on
- * its record are in hook-shortcut-attacks.test.ts. Files are left to age past the racy window first.
+ * its record are in hook-shortcut-attacks.test.ts, its reading of stdin in hook-shortcut-input.test.ts. Files are
+ * left to age past the racy window first.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gateBlocked, gatedProject, writeEvent } from './hook-memo-support.ts';
-import { BIN, hookWithOpenStdin, project, sh, type Project } from './hook-support.ts';
-import { countedCalls, readEvent, records, traced, untilAnswered } from './hook-shortcut-support.ts';
+import { project, sh, type Project } from './hook-support.ts';
+import { countedCalls, readEvent, records, traced, tracedArgs, untilAnswered } from './hook-shortcut-support.ts';
 
 const FAILS = sh(
   `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"env","file":".env","line":1,"snippet":"x","suggestion":"y"}],"summary":"bad"}'`,
 );
-
-const envOf = (p: Project) => ({
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
-  HOME: p.home,
-  AVP_HOME: join(p.home, '.avp'),
-  CLAUDE_PROJECT_DIR: p.root,
-});
 
 let gated: Project;
 let watched: Project;
@@ -85,6 +79,41 @@ describe('the hook shortcut answers a call the full path answered, as the full p
   });
 });
 
+describe('what the shortcut leaves to the full path before it reads stdin', () => {
+  test("Claude Code's hook command lines are answered; a broken hook entry is refused as the full path refuses it", async () => {
+    await untilAnswered(gated, readEvent(gated));
+    for (const args of [['--agent', 'claude'], ['--agent=claude']]) {
+      const r = await tracedArgs(gated, args, readEvent(gated));
+      expect([r.answered, r.stdout]).toEqual([true, '{}\n']);
+    }
+    // The call was recorded, but only the full path reads the flags: a misspelt one is a usage error.
+    const typo = await tracedArgs(gated, ['--agnet', 'claude'], readEvent(gated));
+    expect([typo.why, typo.code, typo.stdout]).toEqual(['not Claude Code, or flags', 2, '']);
+    expect(typo.stderr).toContain('unknown flag --agnet');
+    const split = await tracedArgs(gated, ['--agent=', 'claude'], readEvent(gated));
+    expect([split.why, split.code, split.stdout]).toEqual(['not Claude Code, or flags', 2, '']);
+  });
+
+  test('the switches that need the full path (set empty, a switch is off), and a call without a project folder', async () => {
+    for (const name of ['AVP_SUBAGENT', 'AVP_DISABLE', 'AVP_PROFILE', 'AVP_DEBUG', 'AVP_NO_CACHE']) {
+      expect((await traced(gated, readEvent(gated), { [name]: '1' })).why).toBe(name);
+    }
+    await untilAnswered(gated, readEvent(gated), { AVP_DEBUG: '' });
+    expect((await traced(gated, readEvent(gated), { CLAUDE_PROJECT_DIR: '' })).why).toBe('no CLAUDE_PROJECT_DIR');
+    // avp's home spelled with a trailing slash: the shortcut does not resolve paths, the full path does.
+    const slash = await traced(gated, readEvent(gated), { AVP_HOME: `${join(gated.home, '.avp')}/` });
+    expect([slash.why, slash.stdout]).toEqual(['avp home not plainly spelled', '{}\n']);
+  });
+
+  test('without the trace, nothing on stderr, whether the shortcut answered or not', async () => {
+    await untilAnswered(gated, readEvent(gated));
+    const answered = await gated.hook(readEvent(gated));
+    expect([answered.code, answered.stdout, answered.stderr]).toEqual([0, '{}\n', '']);
+    const declined = await gated.hook(readEvent(gated, 'src/a.ts', { tool_name: 'Glob' }));
+    expect([declined.code, declined.stdout, declined.stderr]).toEqual([0, '{}\n', '']);
+  });
+});
+
 describe('what the shortcut never answers', () => {
   test("a session's first call: the full path notes what the session was told of acceptances", async () => {
     await untilAnswered(sessions, readEvent(sessions));
@@ -102,6 +131,8 @@ describe('what the shortcut never answers', () => {
     await untilAnswered(bare, readEvent(bare));
     const pre = { ...readEvent(bare), hook_event_name: 'PreToolUse' };
     for (let i = 0; i < 3; i++) expect((await traced(bare, pre)).why).toBe('the guard reads this event');
+    const permission = { ...readEvent(bare), hook_event_name: 'PermissionRequest' };
+    expect((await traced(bare, permission)).why).toBe('the guard reads this event');
     // With nothing installed the after-events are answered, and the guard still refuses a write to avp's hooks.
     const settings = join(bare.root, '.claude', 'settings.json');
     const write = {
@@ -117,6 +148,13 @@ describe('what the shortcut never answers', () => {
 
   test('with nothing installed, a Write after the fact is answered too (nothing could run on it)', async () => {
     const r = await untilAnswered(bare, writeEvent(bare));
+    expect(r.stdout).toBe('{}\n');
+  });
+
+  test('with nothing installed, an event that names no tool is answered too', async () => {
+    const { tool_name: _t, tool_input: _i, tool_response: _r, tool_use_id: _u, ...rest } = readEvent(bare);
+    const prompt = { ...rest, hook_event_name: 'UserPromptSubmit', prompt: 'go on' };
+    const r = await untilAnswered(bare, prompt);
     expect(r.stdout).toBe('{}\n');
   });
 
@@ -144,43 +182,4 @@ describe('what the shortcut never answers', () => {
     expect(env.json.decision).toBe('block');
     expect(env.json.reason).toContain('[env-reads]');
   });
-});
-
-describe('input the full path refuses is refused the same way after the shortcut read it', () => {
-  test('stdin left open: the shortcut gives up after the stdin time limit, as the full path does', async () => {
-    const { out, err, code } = await hookWithOpenStdin(gated.root, { ...envOf(gated), AVP_SHORTCUT_TRACE: '1' });
-    expect({ code, out }).toEqual({ code: 2, out: '' });
-    expect(err).toContain('avp shortcut: full path (no complete hook input on stdin after 0.5 s)');
-    expect(err).toContain('avp hook: no complete hook input on stdin after 0.5 s');
-  });
-
-  test.skipIf(!Bun.which('script'))('a terminal on stdin: refused at once, nothing read from it', async () => {
-    const proc = Bun.spawn(['script', '-qec', `${BIN} hook`, '/dev/null'], {
-      cwd: gated.root,
-      env: { ...envOf(gated), AVP_SHORTCUT_TRACE: '1' },
-      stdin: 'pipe',
-      stdout: 'pipe',
-      stderr: 'pipe',
-    });
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-    clearTimeout(timer);
-    expect(code).toBe(2);
-    expect(out).toContain('avp shortcut: full path (stdin is a terminal)');
-    expect(out).toContain('no hook input: stdin is a terminal');
-  });
-
-  const bad: [string, string, RegExp][] = [
-    ['not JSON', 'hello\n', /not JSON/],
-    ['a session id that is not a string', JSON.stringify({ hook_event_name: 'Stop', session_id: 5 }), /session_id/],
-    ['10 MB', `{"hook_event_name":"Stop","x":"${'a'.repeat(10 * 1024 * 1024)}"}`, /larger than 8 MiB/],
-  ];
-  for (const [name, input, said] of bad) {
-    test(name, async () => {
-      const r = await gated.hook(input, { AVP_SHORTCUT_TRACE: '1' });
-      expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(said);
-      expect(r.stderr).not.toContain('avp shortcut: answered');
-    });
-  }
 });
