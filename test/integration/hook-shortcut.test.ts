@@ -20,6 +20,7 @@ let gated: Project;
 let watched: Project;
 let bare: Project;
 let sessions: Project;
+let noticed: Project;
 
 beforeAll(async () => {
   gated = await gatedProject();
@@ -30,9 +31,10 @@ beforeAll(async () => {
   bare = project();
   await bare.accept();
   sessions = await gatedProject();
+  noticed = await gatedProject();
   // The first call of a session writes state (its told acceptances, the twin claims' folder) that the hook memo then
   // waits 2 s on (the racy rule): past it, every call after is what a session's calls are.
-  for (const p of [gated, watched, bare, sessions]) await p.hook(readEvent(p));
+  for (const p of [gated, watched, bare, sessions, noticed]) await p.hook(readEvent(p));
   await Bun.sleep(2100);
 }, 60_000);
 
@@ -125,6 +127,19 @@ describe('what the shortcut never answers', () => {
     const r = await traced(sessions, other);
     expect(r.answered).toBe(false);
     expect(r.json.systemMessage).toContain('later');
+  });
+
+  test('an answer that tells of an acceptance: told once, never recorded to be told again', async () => {
+    await untilAnswered(noticed, readEvent(noticed));
+    // A config change (no validator to parse): the next call writes the memo again, and only the news it tells
+    // keeps that call from being recorded.
+    noticed.write('avp.config.json', '{"maxStopBlocks": 3}');
+    await noticed.accept();
+    await Bun.sleep(2100);
+    const told = await traced(noticed, readEvent(noticed));
+    expect(told.json.systemMessage).toContain('avp.config.json');
+    for (let i = 0; i < 3; i++) expect((await traced(noticed, readEvent(noticed))).stdout).toBe('{}\n');
+    expect((await untilAnswered(noticed, readEvent(noticed))).stdout).toBe('{}\n');
   });
 
   test('before-tool events: the guard reads every one of them', async () => {
