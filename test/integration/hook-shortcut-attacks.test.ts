@@ -18,7 +18,30 @@ import {
   told,
   type Attack,
 } from './hook-shortcut-attack-support.ts';
+import type { Project } from './hook-support.ts';
 import { readEvent, untilAnswered } from './hook-shortcut-support.ts';
+
+/**
+ * A change the user accepts; then another session's Read is told of it and recorded again on the new acceptance
+ * logs. This session, not told yet, must be told at its next Read (`said`: what the news names).
+ */
+function toldFirstToAnotherSession(change: (p: Project) => void, said: string): Pick<Attack, 'attack' | 'then'> {
+  return {
+    attack: async ({ p, env }) => {
+      change(p);
+      await p.accept();
+      const other = () => readEvent(p, 'src/a.ts', { session_id: 's2' });
+      await p.hook(other(), env);
+      // Past the racy window, session s2's Read is recorded anew, on the acceptance logs as they are now.
+      await Bun.sleep(2100);
+      await untilAnswered(p, other(), env);
+    },
+    then: (r) => {
+      expect(r.why).toBe('acceptances not told');
+      expect(r.json.systemMessage).toContain(said);
+    },
+  };
+}
 
 const attacks: Attack[] = [
   {
@@ -44,38 +67,16 @@ const attacks: Attack[] = [
   },
   {
     name: 'another session was told of an acceptance first and recorded the call again: this session is told too',
-    attack: async ({ p, env }) => {
-      p.validator('later', { match: { tools: ['Write'] } });
-      await p.accept();
-      const other = () => readEvent(p, 'src/a.ts', { session_id: 's2' });
-      await p.hook(other(), env);
-      // Past the racy window, session s2's Read is recorded anew, on the acceptance logs as they are now.
-      await Bun.sleep(2100);
-      await untilAnswered(p, other(), env);
-    },
-    then: (r) => {
-      expect(r.why).toBe('acceptances not told');
-      expect(r.json.systemMessage).toContain('later');
-    },
+    ...toldFirstToAnotherSession((p) => p.validator('later', { match: { tools: ['Write'] } }), 'later'),
   },
   {
     name: "the same, of a validator accepted in avp's home (the user's acceptances, not the project's)",
-    attack: async ({ p, env }) => {
+    ...toldFirstToAnotherSession((p) => {
       const dir = join(p.home, '.avp', 'validators', 'mine');
       mkdirSync(dir, { recursive: true });
       const front = 'name: mine\ndescription: Test validator mine.\nseverity: error\ntrigger: PostToolUse';
       writeFileSync(join(dir, 'VALIDATOR.md'), `---\n${front}\nmatch:\n  tools: ["Write"]\n---\nRules of mine.\n`);
-      await p.accept();
-      const other = () => readEvent(p, 'src/a.ts', { session_id: 's2' });
-      await p.hook(other(), env);
-      // Past the racy window, session s2's Read is recorded anew, on the acceptance logs as they are now.
-      await Bun.sleep(2100);
-      await untilAnswered(p, other(), env);
-    },
-    then: (r) => {
-      expect(r.why).toBe('acceptances not told');
-      expect(r.json.systemMessage).toContain('mine');
-    },
+    }, 'mine'),
   },
   {
     name: "Claude Code's hooks switched off in a new settings file",

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { openSync } from 'node:fs';
 import { join } from 'node:path';
 import { gatedProject } from './hook-memo-support.ts';
-import { BIN, hookWithOpenStdin, type Project } from './hook-support.ts';
+import { BIN, hookFedBy, hookWithOpenStdin, type Project } from './hook-support.ts';
 import { readEvent, traced, untilAnswered } from './hook-shortcut-support.ts';
 
 const envOf = (p: Project) => ({
@@ -55,23 +55,12 @@ describe('input the full path refuses is refused the same way after the shortcut
     for (const wait of ['0', '0.5']) {
       // Another environment, so another record first.
       await untilAnswered(gated, readEvent(gated), { AVP_STDIN_TIMEOUT_MS: wait });
-      const proc = Bun.spawn([BIN, 'hook'], {
-        cwd: gated.root,
-        env: { ...envOf(gated), NO_COLOR: '1', AVP_STDIN_TIMEOUT_MS: wait, AVP_SHORTCUT_TRACE: '1' },
-        stdin: 'pipe',
-        stdout: 'pipe',
-        stderr: 'pipe',
+      const env = { ...envOf(gated), NO_COLOR: '1', AVP_STDIN_TIMEOUT_MS: wait, AVP_SHORTCUT_TRACE: '1' };
+      const { out, err, code } = await hookFedBy(gated.root, env, async (stdin) => {
+        await Bun.sleep(300);
+        stdin.write(`${JSON.stringify(readEvent(gated))}\n`);
+        await stdin.end();
       });
-      await Bun.sleep(300);
-      proc.stdin.write(`${JSON.stringify(readEvent(gated))}\n`);
-      await proc.stdin.end();
-      const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-      const [out, err, code] = await Promise.all([
-        new Response(proc.stdout).text(),
-        new Response(proc.stderr).text(),
-        proc.exited,
-      ]);
-      clearTimeout(timer);
       expect({ wait, code, out, err }).toEqual({ wait, code: 0, out: '{}\n', err: 'avp shortcut: answered\n' });
     }
   });

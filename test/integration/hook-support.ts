@@ -121,19 +121,15 @@ export function sessionStateDir(home: string, root: string, session: string): st
 }
 
 /**
- * `avp hook` given the start of an event on a stdin that is never closed, with `AVP_STDIN_TIMEOUT_MS=500`: what it
- * answers once it gives up waiting (killed after 10 s if it never does).
+ * `avp hook` on a pipe `feed` writes to (and may leave open): what it answers (killed after 10 s if it never does).
  */
-export async function hookWithOpenStdin(cwd: string, env: Record<string, string>) {
-  const proc = Bun.spawn([BIN, 'hook'], {
-    cwd,
-    env: { ...env, AVP_STDIN_TIMEOUT_MS: '500' },
-    stdin: 'pipe',
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  proc.stdin.write('{"hook_event_name": "Stop"');
-  proc.stdin.flush();
+export async function hookFedBy(
+  cwd: string,
+  env: Record<string, string>,
+  feed: (stdin: { write(s: string): unknown; flush(): unknown; end(): unknown }) => Promise<void> | void,
+) {
+  const proc = Bun.spawn([BIN, 'hook'], { cwd, env, stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' });
+  await feed(proc.stdin);
   const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
   const [out, err, code] = await Promise.all([
     new Response(proc.stdout).text(),
@@ -142,4 +138,12 @@ export async function hookWithOpenStdin(cwd: string, env: Record<string, string>
   ]);
   clearTimeout(timer);
   return { out, err, code };
+}
+
+/** `avp hook` given the start of an event on a stdin never closed, with `AVP_STDIN_TIMEOUT_MS=500`. */
+export function hookWithOpenStdin(cwd: string, env: Record<string, string>) {
+  return hookFedBy(cwd, { ...env, AVP_STDIN_TIMEOUT_MS: '500' }, (stdin) => {
+    stdin.write('{"hook_event_name": "Stop"');
+    stdin.flush();
+  });
 }
