@@ -67,9 +67,8 @@ async function inputText(given: ReadInput | undefined): Promise<string> {
   // Rebuilt: the compiled shortcut carries its own copy of the error class (scripts/build-options.ts).
   if (given && 'error' in given) throw new AvpError('hook-input', given.error.message, { fix: given.error.fix });
   if (given) return given.text;
-  const { readStdin } = await import('../hook/stdin.ts');
-  const wait = Number(process.env.AVP_STDIN_TIMEOUT_MS);
-  return readStdin(Number.isInteger(wait) && wait > 0 ? { timeoutMs: wait } : {});
+  const { readStdinText, stdinTimeout } = await import('../hook/stdin.ts');
+  return readStdinText(stdinTimeout(process.env));
 }
 
 /**

@@ -1,68 +1,72 @@
 /**
  * Reads the hook input from stdin with a size cap and a time limit: a hook must never hang on a terminal or an
- * unclosed pipe, and never buffer an unbounded document. Throws AvpError('hook-input') with what to do.
+ * unclosed pipe, and never buffer an unbounded document. One reader for the hook shortcut and the full path, with no
+ * node: built-in (the shortcut loads it before anything else): `Bun.file(0)`, not `Bun.stdin`/`process.stdin`, whose
+ * stream set-up costs ~5 ms of CPU per call (bench/hook-cost.ts' floors).
  */
-import { fstatSync, read, statSync } from 'node:fs';
 import { AvpError } from '../errors.ts';
 import { FIX, INPUT_TIMEOUT_MS, inputTimedOut, inputTooLarge, inputUnreadable, MAX_INPUT_BYTES } from './input.ts';
 
 export { MAX_INPUT_BYTES, MAX_INPUT_DEPTH, INPUT_TIMEOUT_MS, parseInput } from './input.ts';
 
-/**
- * The whole of stdin as text. Read with `fs.read` on fd 0, not `Bun.stdin`/`process.stdin`: setting up Bun's stdin
- * stream costs ~5 ms of CPU on every call (measured in bench/hook-cost.ts: a compiled program reading stdin through
- * `Bun.stdin.text()` costs 13.3 ms, through `fs.read` 8.5 ms), more than everything avp does on a no-match call but
- * discovery. A non-blocking stdin (EAGAIN) is polled; the time limit holds either way.
- */
-export async function readStdin(opts: { maxBytes?: number; timeoutMs?: number } = {}): Promise<string> {
-  const maxBytes = opts.maxBytes ?? MAX_INPUT_BYTES;
-  const timeoutMs = opts.timeoutMs ?? INPUT_TIMEOUT_MS;
-  if (stdinIsTerminal()) throw new AvpError('hook-input', 'no hook input: stdin is a terminal', { fix: FIX });
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const deadline = Date.now() + timeoutMs;
-  let buffer = Buffer.allocUnsafe(64 * 1024);
-  for (;;) {
-    const n = await readChunk(buffer, deadline, timeoutMs);
-    if (n === 0) break;
-    size += n;
-    if (size > maxBytes) throw inputTooLarge(maxBytes);
-    chunks.push(buffer.subarray(0, n));
-    // The chunk keeps its bytes: the next read goes into a fresh buffer (growing, so a 1 MB Write takes few reads).
-    buffer = Buffer.allocUnsafe(Math.min(Math.max(buffer.length, size), 1024 * 1024));
-  }
-  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
-}
+/** What a read of stdin gives: its text, the error that stopped it, or a terminal (nothing read). */
+export type StdinRead = { text: string } | { error: AvpError } | 'terminal';
 
 /**
- * Whether stdin is a terminal, without `process.stdin` or `node:tty` (each loads Node's stream modules, ~3 ms): a
- * character device other than /dev/null. Windows keeps Node's answer.
+ * The whole of stdin, or why not: past the size limit or the time limit, unreadable, or a terminal (`'terminal'`:
+ * nothing is read from one). Read as `Bun.file(0)` sliced to one byte past the limit (no more is ever buffered).
+ * Whether stdin is a terminal is asked only when no input came at once (the first file-system call costs as much as
+ * the rest of the read): an agent's input is in the pipe by then.
  */
-function stdinIsTerminal(): boolean {
-  if (process.platform === 'win32') return !!process.stdin.isTTY;
+export async function readStdin(timeoutMs = INPUT_TIMEOUT_MS): Promise<StdinRead> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
   try {
-    const s = fstatSync(0);
-    return s.isCharacterDevice() && s.rdev !== statSync('/dev/null').rdev;
-  } catch {
-    return false;
+    const read = Bun.file(0)
+      .slice(0, MAX_INPUT_BYTES + 1)
+      .bytes();
+    // Unref'd: a timer still pending must not keep the process from exiting once it answered.
+    const waiting = new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), 5).unref());
+    if ((await Promise.race([read, waiting])) === 'waiting' && (await stdinIsTerminal())) return 'terminal';
+    const bytes = await Promise.race([read, late]);
+    if (bytes === 'late') return { error: inputTimedOut(timeoutMs) };
+    if (bytes.length > MAX_INPUT_BYTES) return { error: inputTooLarge(MAX_INPUT_BYTES) };
+    return { text: new TextDecoder().decode(bytes) };
+  } catch (e) {
+    return { error: inputUnreadable(e instanceof Error ? e.message : String(e)) };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
-/** One read of fd 0 into `buffer` (0 at end of input), racing the time limit. */
-function readChunk(buffer: Buffer, deadline: number, timeoutMs: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(inputTimedOut(timeoutMs)), Math.max(0, deadline - Date.now()));
-    const attempt = () =>
-      read(0, buffer, 0, buffer.length, null, (error, n) => {
-        if (error && (error as NodeJS.ErrnoException).code === 'EAGAIN' && Date.now() < deadline) {
-          setTimeout(attempt, 5);
-          return;
-        }
-        clearTimeout(timer);
-        if (error && (error as NodeJS.ErrnoException).code === 'EOF') resolve(0);
-        else if (error) reject(inputUnreadable(error.message));
-        else resolve(n);
-      });
-    attempt();
-  });
+/** The time limit on stdin: `AVP_STDIN_TIMEOUT_MS` when it is a positive whole number, as the full path reads it. */
+export function stdinTimeout(env: NodeJS.ProcessEnv): number {
+  const wait = Number(env.AVP_STDIN_TIMEOUT_MS);
+  return Number.isInteger(wait) && wait > 0 ? wait : INPUT_TIMEOUT_MS;
+}
+
+/** A character device other than /dev/null (Windows: Node's answer). */
+async function stdinIsTerminal(): Promise<boolean> {
+  if (process.platform === 'win32') return !!process.stdin.isTTY;
+  const stdin = await Bun.file(0)
+    .stat()
+    .catch(() => undefined);
+  if (!stdin?.isCharacterDevice()) return false;
+  const nul = await Bun.file('/dev/null')
+    .stat()
+    .catch(() => undefined);
+  return stdin.rdev !== nul?.rdev;
+}
+
+/** Why a terminal on stdin is no hook input. */
+export function stdinIsATerminal(): AvpError {
+  return new AvpError('hook-input', 'no hook input: stdin is a terminal', { fix: FIX });
+}
+
+/** The text of stdin, for the full path: throws AvpError('hook-input') with what to do. */
+export async function readStdinText(timeoutMs = INPUT_TIMEOUT_MS): Promise<string> {
+  const read = await readStdin(timeoutMs);
+  if (read === 'terminal') throw stdinIsATerminal();
+  if ('error' in read) throw read.error;
+  return read.text;
 }

@@ -45,8 +45,8 @@ export interface TrustView {
   /** Set when nothing is pending: discovery hands its result here, and the memo is written for the next call. */
   remember?: (found: Discovery) => void;
   /**
-   * The memo this call's conclusion stands on — held, or written by `remember` — with the trust folders and their
-   * acceptance logs' sizes: what the hook shortcut (hook/shortcut/) checks before it answers a call alone.
+   * The memo this call's conclusion stands on — held, or written by `remember` — with the trust folders: what the
+   * hook shortcut (hook/shortcut/) checks before it answers a call alone.
    */
   memo?: MemoBasis;
 }
@@ -55,11 +55,6 @@ export interface TrustView {
 export interface MemoBasis {
   seen: [string, string][];
   trust: { project: string; user: string };
-  logSizes: { project: number; user: number };
-}
-
-function basisOf(seen: [string, string][], project: string, user: string): MemoBasis {
-  return { seen, trust: { project, user }, logSizes: { project: logSize(project), user: logSize(user) } };
 }
 
 function firstAcceptance(state: ScopeState, env: NodeJS.ProcessEnv): string | undefined {
@@ -164,7 +159,7 @@ export function hookTrustView(projectRoot: string, env: NodeJS.ProcessEnv, event
             },
             found,
           );
-          if (seen) view.memo = basisOf(seen, project.dir, user.dir);
+          if (seen) view.memo = { seen, trust: { project: project.dir, user: user.dir } };
         }
       : undefined,
   };
@@ -202,7 +197,7 @@ function heldView(projectRoot: string, env: NodeJS.ProcessEnv, sessionId: string
     tellModel: false,
     listing: snapshotListing(),
     discovery: held.discovery,
-    memo: basisOf(held.seen, held.project.dir, held.user.dir),
+    memo: { seen: held.seen, trust: { project: held.project.dir, user: held.user.dir } },
   };
   return view;
 }

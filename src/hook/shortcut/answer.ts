@@ -21,14 +21,8 @@ import { safeSegment } from '../../session/segment.ts';
 import { checkPathBounds } from '../../os/path-bounds.ts';
 import { seenPrint, type StatResult } from '../../os/stat-print.ts';
 import type { AvpError } from '../../errors.ts';
-import {
-  INPUT_TIMEOUT_MS,
-  inputTimedOut,
-  inputTooLarge,
-  inputUnreadable,
-  MAX_INPUT_BYTES,
-  parseInput,
-} from '../input.ts';
+import { parseInput } from '../input.ts';
+import { readStdin, stdinIsATerminal, stdinTimeout } from '../stdin.ts';
 import {
   envDigest,
   FULL_PATH_VARS,
@@ -50,8 +44,9 @@ export async function takeShortcut(argv: string[], env: NodeJS.ProcessEnv): Prom
   const trace = env.AVP_SHORTCUT_TRACE === '1';
   const skip = skipped(argv, env);
   if (skip) return declined(trace, skip);
-  const input = await readInput(stdinTimeout(env));
-  if (!input) return declined(trace, 'stdin is a terminal');
+  const input = await readStdin(stdinTimeout(env));
+  // Handed over as the full path's error: a second read of a terminal's fd would fail on the first one still waiting.
+  if (input === 'terminal') return declined(trace, 'stdin is a terminal', { error: stdinIsATerminal() });
   if ('error' in input) return declined(trace, input.error.message, input);
   let value: unknown;
   try {
@@ -86,51 +81,6 @@ function skipped(argv: string[], env: NodeJS.ProcessEnv): string | undefined {
   if (full) return full;
   if (!env.CLAUDE_PROJECT_DIR) return 'no CLAUDE_PROJECT_DIR';
   return undefined;
-}
-
-/**
- * stdin with the full path's limits (hook/stdin.ts): size, time; a terminal is left to the full path (undefined),
- * which refuses it. Read as `Bun.file(0)` sliced to one byte past the limit (no more is ever buffered), the cheapest
- * way measured in CPU and memory, and no node: built-in. Whether stdin is a terminal is asked only when no input came
- * at once (the first file-system call costs as much as the rest of the read): an agent's input is in the pipe by then.
- */
-async function readInput(timeoutMs: number): Promise<ReadInput | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
-  try {
-    const read = Bun.file(0)
-      .slice(0, MAX_INPUT_BYTES + 1)
-      .bytes();
-    // Unref'd: a timer still pending must not keep the process from exiting once it answered.
-    const waiting = new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), 5).unref());
-    if ((await Promise.race([read, waiting])) === 'waiting' && (await stdinIsTerminal())) return undefined;
-    const bytes = await Promise.race([read, late]);
-    if (bytes === 'late') return { error: inputTimedOut(timeoutMs) };
-    if (bytes.length > MAX_INPUT_BYTES) return { error: inputTooLarge(MAX_INPUT_BYTES) };
-    return { text: new TextDecoder().decode(bytes) };
-  } catch (e) {
-    return { error: inputUnreadable(e instanceof Error ? e.message : String(e)) };
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** The time limit on stdin: `AVP_STDIN_TIMEOUT_MS` when it is a positive whole number, as the full path reads it. */
-function stdinTimeout(env: NodeJS.ProcessEnv): number {
-  const wait = Number(env.AVP_STDIN_TIMEOUT_MS);
-  return Number.isInteger(wait) && wait > 0 ? wait : INPUT_TIMEOUT_MS;
-}
-
-/** A character device other than /dev/null, as hook/stdin.ts tells a terminal. */
-async function stdinIsTerminal(): Promise<boolean> {
-  const stdin = await Bun.file(0)
-    .stat()
-    .catch(() => undefined);
-  if (!stdin?.isCharacterDevice()) return false;
-  const nul = await Bun.file('/dev/null')
-    .stat()
-    .catch(() => undefined);
-  return stdin.rdev !== nul?.rdev;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);

@@ -12,6 +12,7 @@ import { seenPrint, type StatResult } from '../../os/stat-print.ts';
 import { RACY_MS } from '../../validator/cache.ts';
 import { avpHome } from '../../paths.ts';
 import { stateRoot } from '../../session/store.ts';
+import { logSize } from '../../trust/acceptance-log.ts';
 import { validatorMatches } from '../../validator/match.ts';
 import { VERSION } from '../../version.ts';
 import type { HookAnswer, HookContext } from '../context.ts';
@@ -72,7 +73,12 @@ function basisOf(ctx: HookContext, stdout: string): ShortcutBasis | undefined {
     seen,
     root: { dir, id },
     projectRoot,
-    told: { dir: join(memo.trust.project, 'sessions'), ...memo.logSizes },
+    // The logs as they are now: any growth since the memo's stats moves a print the shortcut compares anyway.
+    told: {
+      dir: join(memo.trust.project, 'sessions'),
+      project: logSize(memo.trust.project),
+      user: logSize(memo.trust.user),
+    },
     sessions: stateRoot(projectRoot, ctx.env),
     installed: !!ctx.installed,
     // As session tracking decides whether a call may begin a turn (session/session.ts, `baseline`).
