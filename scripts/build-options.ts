@@ -5,6 +5,9 @@
  */
 import { resolve } from 'node:path';
 
+/** How many times more reluctant than normal the executable starts JavaScriptCore's JIT (see `compile` below). */
+export const STARTUP_JIT_POLICY = 20;
+
 export async function compileOptions(
   entrypoint: string,
   outfile: string,
@@ -28,6 +31,10 @@ export async function compileOptions(
       // A user's stray .env or bunfig.toml in their project must never change how avp behaves.
       autoloadDotenv: false,
       autoloadBunfig: false,
+      // A hook call is a burst of run-once code: at the normal tier-up thresholds JavaScriptCore compiles functions
+      // it will never run again (measured: ~2 ms of a 15 ms no-match Bash call, bench/hook-cost.ts; the gain levels
+      // off from a scale of ~20). Commands other than the hook put the normal policy back (src/os/jit.ts).
+      jitPolicy: STARTUP_JIT_POLICY,
     },
   } as Parameters<typeof Bun.build>[0];
 }

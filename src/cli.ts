@@ -18,6 +18,8 @@ async function main(argv: string[]): Promise<number | undefined> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
+  // Every command but the hook may run long: the normal JIT policy (os/jit.ts).
+  (await import('./os/jit.ts')).normalJit();
   const [{ runMain }, { rootCommand, usageText, writeUsage }, args, { isAvpError }] = await Promise.all([
     import('citty'),
     import('./commands/usage.ts'),

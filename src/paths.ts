@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir } from './os/home.ts';
 import * as nodePath from 'node:path';
 import { dirname, join, resolve } from 'node:path';
 import { checkPathBounds, type PathResolver } from './os/real-paths.ts';

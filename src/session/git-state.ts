@@ -4,7 +4,7 @@
  * when the change was committed, staged or hidden behind a new ignore rule, and what each file held before — from the
  * earlier HEAD and index, never from the current ones (which a `git add` or `git commit` has already moved).
  */
-import { homedir } from 'node:os';
+import { homedir } from '../os/home.ts';
 import { join, resolve } from 'node:path';
 import { git as runGit } from '../os/git.ts';
 

@@ -6,7 +6,7 @@
  * the rare path: it runs only when an ignore file changed.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { nodeOs } from '../os/home.ts';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { readText, recallBlob } from './content.ts';
 import { entryFor, type Snapshot } from './fingerprint.ts';
@@ -126,7 +126,7 @@ export async function underEarlierRules(
 ): Promise<Snapshot> {
   const g = post.git;
   if (!g || !pre.git) return post;
-  const repo = mkdtempSync(join(tmpdir(), 'avp-ignore-'));
+  const repo = mkdtempSync(join(nodeOs().tmpdir(), 'avp-ignore-'));
   try {
     const init = await git(repo, ['init', '-q', '--template=']);
     if (!init || init.code !== 0) return post;

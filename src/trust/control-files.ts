@@ -9,7 +9,7 @@
  * shares it with discovery, which walks the same validators folders); contents are read when a stat differs.
  */
 import { readdirSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir } from '../os/home.ts';
 import { join } from 'node:path';
 import { liveListing, type Listing } from '../validator/listing.ts';
 import { filesUnder } from '../validator/walk.ts';

@@ -5,7 +5,7 @@
  * trust`), and every `avp` on PATH with the running binary. Each entry carries the reason a refusal gives.
  */
 import { existsSync, readlinkSync, realpathSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir } from '../os/home.ts';
 import { basename, delimiter, dirname, join, relative, resolve, sep } from 'node:path';
 import { avpHome } from '../paths.ts';
 import { PathResolver } from '../os/real-paths.ts';

@@ -8,7 +8,7 @@
  * when it moves or switches off avp's hooks or sets avp's environment (hook-switches.ts).
  */
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir } from '../os/home.ts';
 import { basename, join, relative, sep } from 'node:path';
 import { toolKindOf, type HookEvent } from '../protocol/event.ts';
 import { avpHome } from '../paths.ts';

@@ -5,7 +5,7 @@
  * Commands not listed here are judged by the guard itself (readers pass; anything else naming a control path is
  * refused).
  */
-import { userInfo } from 'node:os';
+import { nodeOs } from '../os/home.ts';
 import { basename, join } from 'node:path';
 
 /** One expanded argument: its text, and whether that text is what the shell will pass (no unknown expansion). */
@@ -96,7 +96,7 @@ function operands(args: Arg[], valued: RegExp = /^$/): { flags: string[]; ops: A
 /** `chown`'s owner operand names the user running the command (`$USER`, their name or uid; `$(whoami)` expanded). */
 function ownerIsSelf(owner: string): boolean {
   const user = owner.split(/[:.]/)[0]!;
-  const self = userInfo();
+  const self = nodeOs().userInfo();
   return ['$USER', '${USER}', self.username, String(self.uid)].includes(user);
 }
 

@@ -7,7 +7,7 @@
  * `$(…)`, interpreter code) is refused only when the command names a control path: that is "cannot be shown harmless".
  */
 import { lstatSync, realpathSync, statSync } from 'node:fs';
-import { homedir, userInfo } from 'node:os';
+import { homedir, nodeOs } from '../os/home.ts';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { mentionedBareName, mentionedControlName, type ControlTable, type Fold } from './control-paths.ts';
 import { EnvWrites } from './shell-env.ts';
@@ -66,7 +66,7 @@ function home(ctx: Context): string {
 function identity(script: string): string | undefined {
   const cmd = script.trim().replace(/\s+/g, ' ');
   if (!/^(?:whoami|id -un|id -nu|id -u|id -g)$/.test(cmd)) return undefined;
-  const me = userInfo();
+  const me = nodeOs().userInfo();
   return cmd === 'id -u' ? String(me.uid) : cmd === 'id -g' ? String(me.gid) : me.username;
 }
 

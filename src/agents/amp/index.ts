@@ -9,7 +9,7 @@
  *
  * Fail closed: the plugin rejects the call when avp exits non-zero, times out, is missing or answers unreadably.
  */
-import { homedir } from 'node:os';
+import { homedir } from '../../os/home.ts';
 import { join } from 'node:path';
 import type { NormalizeSpec } from '../normalize.ts';
 import { ampPlugin, pluginAnswer } from '../plugin-source.ts';

@@ -3,7 +3,7 @@
  * `.claude/settings.local.json` (this machine) or `~/.claude/settings.json`; every event's answer is one JSON
  * document on exit 0, and Claude Code ignores the AVP fields riding along (`passed`, `violations`, `summary`).
  */
-import { homedir } from 'node:os';
+import { homedir } from '../../os/home.ts';
 import { join } from 'node:path';
 import type { HookEvent } from '../../protocol/event.ts';
 import { TRIGGERS } from '../../validator/types.ts';

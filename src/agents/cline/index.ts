@@ -13,7 +13,7 @@
  * a non-zero exit, a timeout or output that is not JSON blocks. The Cline CLI sends its own event and tool names
  * and reads answers differently: cli.ts.
  */
-import { homedir } from 'node:os';
+import { homedir } from '../../os/home.ts';
 import { join } from 'node:path';
 import type { HookEvent } from '../../protocol/event.ts';
 import { internalReason, jsonAnswer } from '../claude-shape.ts';

@@ -9,7 +9,7 @@
  * with a model Codex has no metadata for, as a shell command `apply_patch <<'PATCH' …` that gets a PreToolUse and no
  * PostToolUse, so its PostToolUse validators judge it at the PreToolUse (see `alsoTrigger`).
  */
-import { homedir } from 'node:os';
+import { homedir } from '../../os/home.ts';
 import { join } from 'node:path';
 import type { HookEvent } from '../../protocol/event.ts';
 import { claudeShape, jsonAnswer } from '../claude-shape.ts';

@@ -10,7 +10,7 @@
  * above avp's whole-call budget so avp always answers first. File changes are also judged by the PostToolUse
  * validators at preToolUse: Copilot reads no refusal after a tool ran.
  */
-import { homedir } from 'node:os';
+import { homedir } from '../../os/home.ts';
 import { join } from 'node:path';
 import type { HookEvent } from '../../protocol/event.ts';
 import { jsonAnswer } from '../claude-shape.ts';

@@ -11,7 +11,7 @@
  *
  * Fail closed: the plugin refuses when avp exits non-zero, times out, is missing or answers something unreadable.
  */
-import { homedir } from 'node:os';
+import { homedir } from '../../os/home.ts';
 import { join } from 'node:path';
 import type { NormalizeSpec } from '../normalize.ts';
 import { pluginAnswer, opencodePlugin } from '../plugin-source.ts';

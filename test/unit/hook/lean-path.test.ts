@@ -2,8 +2,8 @@
  * What a no-match hook call loads, read from the bundler's own graph of the release build's chunks: each module kept
  * off it here was measured costing milliseconds of CPU on every call (bench/hook-cost.ts) — Node's stream modules
  * (behind `node:crypto`'s Hash, `node:tty`, `process.stdin`/`process.stdout`), `node:child_process` (~1 ms; spawn
- * with `Bun.spawnSync`), jsonc-parser's enum tables, the shell guard (loaded for before-tool events only). A static
- * import of one of them into the hook path fails here.
+ * with `Bun.spawnSync`), `node:os` (~0.3 ms; the home folder comes from os/home.ts), jsonc-parser's enum tables, the
+ * shell guard (loaded for before-tool events only). A static import of one of them into the hook path fails here.
  */
 import { describe, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -31,7 +31,10 @@ async function hookPath(): Promise<{ inputs: Set<string>; externals: Set<string>
     });
     expect(built.success).toBe(true);
     const outputs = built.metafile!.outputs as Record<string, Output>;
-    const sources = built.metafile!.inputs as Record<string, { imports: { original?: string; external?: boolean }[] }>;
+    const sources = built.metafile!.inputs as Record<
+      string,
+      { imports: { original?: string; external?: boolean; kind?: string }[] }
+    >;
     const byName = new Map(Object.entries(outputs).map(([k, v]) => [k.replace(/^.*\//, ''), v]));
     const hasInput = (o: Output, file: string) => Object.keys(o.inputs).some((i) => i.endsWith(file));
     const inputs = new Set<string>();
@@ -42,8 +45,10 @@ async function hookPath(): Promise<{ inputs: Set<string>; externals: Set<string>
       seen.add(o);
       for (const i of Object.keys(o.inputs)) {
         inputs.add(i.replace(/^.*node_modules\//, 'node_modules/'));
-        // Built-in modules are external: the bundle's inputs say which of them each module imports.
-        for (const im of sources[i]?.imports ?? []) if (im.external && im.original) externals.add(im.original);
+        // Built-in modules are external: the bundle's inputs say which of them each module imports (a `require()`
+        // inside a function loads when called: os/home.ts's node:os).
+        for (const im of sources[i]?.imports ?? [])
+          if (im.external && im.original && im.kind !== 'require-call') externals.add(im.original);
       }
       for (const im of o.imports ?? [])
         if (im.kind === 'import-statement') visit(byName.get(im.path.replace(/^.*\//, ''))!);
@@ -64,13 +69,13 @@ async function hookPath(): Promise<{ inputs: Set<string>; externals: Set<string>
 }
 
 describe('the hook path stays lean', () => {
-  test('no stream-backed node: module, no jsonc-parser, no shell guard before the call needs them', async () => {
+  test('no stream-backed node: module, no node:os, no jsonc-parser, no shell guard before the call needs them', async () => {
     const { inputs, externals } = await hookPath();
     // The walk is real: it reaches the accepted-state check, discovery and matching.
     for (const f of ['src/trust/hook-view.ts', 'src/validator/discover.ts', 'src/validator/match.ts'])
       expect([...inputs].some((i) => i.endsWith(f))).toBe(true);
     expect(externals.has('node:fs')).toBe(true);
-    expect([...externals].filter((m) => /^(node:)?(crypto|tty|stream|readline|child_process)$/.test(m))).toEqual([]);
+    expect([...externals].filter((m) => /^(node:)?(crypto|tty|stream|readline|child_process|os)$/.test(m))).toEqual([]);
     expect([...inputs].filter((i) => i.includes('jsonc-parser'))).toEqual([]);
     expect([...inputs].filter((i) => /src\/trust\/(guard|shell-[a-z]+)\.ts$/.test(i))).toEqual([]);
     // stdin and stdout go through fs on fd 0 and 1: Bun's and Node's stream objects are never created (stderr's
