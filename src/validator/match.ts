@@ -62,16 +62,24 @@ function anchored(source: string): RegExp {
   }
 }
 
+// One compiled test per glob, shared by every validator that uses it (`**/*.ts` recurs across a catalog).
+const globs = new Map<string, (s: string) => boolean>();
+
 /**
  * picomatch's regex with the `s` flag: its `**` is built from `.`, which would otherwise stop at a line break in a
  * folder name (`a\nb/c.ts` escaped `**\/*`). `basename`: match the last segment only.
  */
 function glob(pattern: string, basename: boolean, nocase: boolean): (s: string) => boolean {
+  const key = `${basename ? 'b' : 'p'}${nocase ? 'i' : 's'}${pattern}`;
+  let test = globs.get(key);
+  if (test) return test;
   // `windows: false`: paths reach matching with `/` on every OS, so a glob means the same on Windows as elsewhere
   // (picomatch would otherwise switch to Windows rules by the platform it runs on).
   const re = picomatch.makeRe(pattern, { dot: true, nocase, windows: false });
   const dotAll = new RegExp(re.source, re.flags.includes('s') ? re.flags : `${re.flags}s`);
-  return basename ? (s) => dotAll.test(s.slice(s.lastIndexOf('/') + 1)) : (s) => dotAll.test(s);
+  test = basename ? (s) => dotAll.test(s.slice(s.lastIndexOf('/') + 1)) : (s) => dotAll.test(s);
+  globs.set(key, test);
+  return test;
 }
 
 function globMatcher(pattern: string): (f: FileChange) => boolean {
@@ -80,11 +88,10 @@ function globMatcher(pattern: string): (f: FileChange) => boolean {
   const basenameOnly = !pattern.includes('/');
   // `**`, `**/*`, `**/*.ts`: any depth, so a file outside the project is still "any file".
   const anyDepth = pattern.startsWith('**');
-  const exact = glob(pattern, basenameOnly, false);
-  let folded: ((s: string) => boolean) | undefined;
+  // Compiled on first need: most calls ask no validator about a file (a Bash call, a tool the validator does not
+  // list), and most file systems are case-sensitive.
   return (f) => {
-    // Compiled on first need: most file systems are case-sensitive.
-    const isMatch = f.caseInsensitive ? (folded ??= glob(pattern, basenameOnly, true)) : exact;
+    const isMatch = glob(pattern, basenameOnly, !!f.caseInsensitive);
     const abs = f.path.replaceAll('\\', '/');
     if (absolute) return isMatch(abs);
     if (f.inProject) return isMatch(f.relPath);
