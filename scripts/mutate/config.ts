@@ -113,9 +113,10 @@ export const TARGETS: MutationTarget[] = [
   },
   {
     name: 'protected-files',
-    files: scripts('protected-files', 'check', 'writes'),
+    files: scripts('protected-files', 'check', 'globs', 'writes'),
     tests: catalogTests(
       'protected-files',
+      'test/catalog/protected-lazy-globs.test.ts',
       'test/catalog/protected-writes.test.ts',
       'test/catalog/protected-targets.test.ts',
       'test/catalog/protected-files.test.ts',

@@ -4,5 +4,5 @@ export const BUILTIN_SCRIPTS: Record<string, () => Promise<{ validate?: unknown 
   "scripts/check.ts:47b35cc7a49d52d94adf78aa859220a648f49354deb7d524b5ffb8d01bb0b2d9": () => import("../../validators/dangerous-commands/scripts/check.ts"), // dangerous-commands
   "scripts/check.ts:4f8799d57adfcaf908981bfe84c94aa72bc8967db5c615b9059840e3f5d3ec0a": () => import("../../validators/no-debug-leftovers/scripts/check.ts"), // no-debug-leftovers
   "scripts/check.ts:f0a6d2851a6c4d212be5dd369df064fa699f82e3000e88a588ba1cbdfe0991a0": () => import("../../validators/no-secrets/scripts/check.ts"), // no-secrets, no-secrets-before
-  "scripts/check.ts:83e2730f7148146b0b5a0c3a2dc8aedfc78285da5aada06b300e99806109b839": () => import("../../validators/protected-files/scripts/check.ts"), // protected-files
+  "scripts/check.ts:a898f85bd3682c0510fc7a0204208562ad2a63ebc6d9eb42c3510d55eb46e233": () => import("../../validators/protected-files/scripts/check.ts"), // protected-files
 };

@@ -10,6 +10,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { globSource, lazyGlobTest } from './globs.ts';
 import { realPath, shellWrites } from './writes.ts';
 
 interface FileChange {
@@ -51,35 +52,6 @@ export interface Pattern {
   credentials?: boolean;
 }
 
-/**
- * Glob → RegExp source: `**` spans directories, `*` and `?` stay within one, `{a,b}` alternates, `[…]` is a set.
- * A `[` or `{` that is never closed is taken literally, as gitignore and fnmatch take it (a typo in a user's list
- * must neither hang the validator nor widen what it matches).
- */
-function globSource(glob: string): string {
-  let out = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    const close = c === '{' ? glob.indexOf('}', i) : c === '[' ? glob.indexOf(']', i) : -1;
-    if (glob.startsWith('**/', i)) ((out += '(?:.*/)?'), (i += 2));
-    else if (glob.startsWith('**', i)) ((out += '.*'), (i += 1));
-    else if (c === '*') out += '[^/]*';
-    else if (c === '?') out += '[^/]';
-    else if (c === '{' && close !== -1) {
-      out += `(?:${glob
-        .slice(i + 1, close)
-        .split(',')
-        .map(globSource)
-        .join('|')})`;
-      i = close;
-    } else if (c === '[' && close !== -1) {
-      out += glob.slice(i, close + 1);
-      i = close;
-    } else out += /[.+^$()|\\[{]/.test(c) ? `\\${c}` : c;
-  }
-  return out;
-}
-
 /** Parses protected.txt. Throws with the line number on a pattern that does not compile. */
 export function parsePatterns(text: string, file = 'protected.txt'): Pattern[] {
   const patterns: Pattern[] = [];
@@ -100,24 +72,24 @@ export function parsePatterns(text: string, file = 'protected.txt'): Pattern[] {
     if (dir) glob = glob.slice(0, -1);
     const anchored = home || glob.includes('/');
     const body = home ? glob.slice(2) : glob.replace(/^\//, '');
-    let exact: RegExp;
-    let folded: RegExp;
-    try {
-      const src = `${anchored ? '^' : '(?:^|/)'}${globSource(body)}${dir ? '/' : '$'}`;
-      exact = new RegExp(src);
-      folded = new RegExp(src, 'i');
-    } catch (err) {
-      throw new Error(`${file}:${i + 1}: invalid pattern "${line}": ${(err as Error).message}`);
-    }
+    const source = () => `${anchored ? '^' : '(?:^|/)'}${globSource(body)}${dir ? '/' : '$'}`;
+    // Only a set (`[…]`, copied as written) can make the expression invalid: compiled now, so the line is named.
+    if (body.includes('['))
+      try {
+        new RegExp(source());
+      } catch (err) {
+        throw new Error(`${file}:${i + 1}: invalid pattern "${line}": ${(err as Error).message}`);
+      }
+    const matches = lazyGlobTest(body, source);
     const test = home
       ? (_rel: string, abs: string, nocase?: boolean) => {
           const h = `${homedir()}/`;
           const inHome = nocase ? abs.toLowerCase().startsWith(h.toLowerCase()) : abs.startsWith(h);
-          return inHome && (nocase ? folded : exact).test(abs.slice(h.length));
+          return inHome && matches(abs.slice(h.length), nocase);
         }
       : anchored
-        ? (rel: string, _abs: string, nocase?: boolean) => !rel.startsWith('/') && (nocase ? folded : exact).test(rel)
-        : (rel: string, _abs: string, nocase?: boolean) => (nocase ? folded : exact).test(rel);
+        ? (rel: string, _abs: string, nocase?: boolean) => !rel.startsWith('/') && matches(rel, nocase)
+        : (rel: string, _abs: string, nocase?: boolean) => matches(rel, nocase);
     patterns.push({ glob: line, negate, test, reason, line: i + 1, credentials });
   }
   return patterns;
