@@ -87,6 +87,24 @@ describe('a pattern compiled only when a path could match it', () => {
     expect(requiredText('conf{a,b')).toBe('conf{a,b');
   });
 
+  test('a path without the required text is answered without making the expression, in both case modes', () => {
+    let made = 0;
+    const source = () => (made++, `(?:^|/)${globSource('.ssh/id_*')}$`);
+    const test = lazyGlobTest('.ssh/id_*', source);
+    expect([test('src/app.ts'), test('SRC/APP.TS', true), test('.ssh/known_hosts', true)]).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    expect(made).toBe(0);
+    expect([test('.ssh/id_rsa'), test('.SSH/ID_RSA', true)]).toEqual([true, true]);
+    expect(made).toBe(2);
+    // A run of other than ASCII characters is not used to rule out a case-folded path: the expression decides.
+    const sigma = lazyGlobTest('σ.txt', () => (made++, `^${globSource('σ.txt')}$`));
+    expect([sigma('ς.TXT', true), sigma('x.txt')]).toEqual([true, false]);
+    expect(made).toBe(3);
+  });
+
   test('answers exactly as the compiled expression, for every glob, path and case mode', () => {
     const globs = [...new Set([...catalogGlobs, ...tricky])];
     expect(globs.length).toBeGreaterThan(100);
