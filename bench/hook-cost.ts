@@ -17,9 +17,10 @@
  *                                            (the projects' empty `.git` is no repository: no git runs; the same
  *                                            call in a git repository runs one `git status`, shown beside them)
  *
- * Shown beside them, untargeted: a Read with 50 validators, the call the hook shortcut answers (docs/hook-mode.md); the
- * Write rows with validators installed take the full path (session tracking records a written file), the Write row
- * with none installed and the catalog's Read row are the shortcut's.
+ * Shown beside them, untargeted: a Read with 50 validators, after the tool ran and before (the guard never refuses a
+ * Read), the calls the hook shortcut answers (docs/hook-mode.md); the Write rows with validators installed take the
+ * full path (session tracking records a written file), the Write row with none installed and the catalog's Read row
+ * are the shortcut's.
  *
  * Peak RSS is mostly the executable's own pages mapped from its file, and a binary just written (a build, an install)
  * sits in the page cache in large folios: each run maps ~6 MB more of it than once its pages were read back from
@@ -167,6 +168,14 @@ const readEvent = (root: string) =>
     tool_response: { type: 'text', file: { filePath: join(root, 'src/config.ts'), content: 'x\n' } },
     tool_use_id: 'toolu_r',
   });
+const preReadEvent = (root: string) =>
+  enc({
+    ...base(root),
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Read',
+    tool_input: { file_path: join(root, 'src/config.ts') },
+    tool_use_id: 'toolu_pr',
+  });
 const bashEvent = (root: string, command: string) =>
   enc({
     ...base(root),
@@ -237,6 +246,7 @@ try {
     v50: { argv: HOOK, input: writeEvent(p50), cwd: p50 },
     v200: { argv: HOOK, input: writeEvent(p200), cwd: p200 },
     v50read: { argv: HOOK, input: readEvent(p50), cwd: p50 },
+    v50preRead: { argv: HOOK, input: preReadEvent(p50), cwd: p50 },
     catalog: { argv: HOOK, input: readEvent(pCat), cwd: pCat },
     ls: { argv: HOOK, input: bashEvent(p50, 'ls -la'), cwd: p50 },
     npmTest: { argv: HOOK, input: bashEvent(p50, 'npm test'), cwd: p50 },
@@ -300,6 +310,7 @@ try {
   row('PostToolUse Write .ts, 50 validators, none matching', 'v50', c('v50') / floor, 1.5, 40);
   row('PostToolUse Write .ts, 200 validators, none matching', 'v200', c('v200') / floor);
   row('PostToolUse Read, 50 validators, none matching', 'v50read', c('v50read') / floor);
+  row('PreToolUse Read, 50 validators, none matching', 'v50preRead', c('v50preRead') / floor);
   row('PostToolUse Read, 50 catalog copies, none matching', 'catalog', c('catalog') / floor, undefined, 40);
   row('PreToolUse Bash `ls -la` (shell guard), 50 validators', 'ls', c('ls') / floor, 1.5);
   row('PreToolUse Bash `npm test` (shell guard), 50 validators', 'npmTest', c('npmTest') / floor, 1.5);

@@ -13,6 +13,16 @@ import type { Project } from './hook-support.ts';
 import { blockedBy, describeAttacks, READS_FAIL, type Attack } from './hook-shortcut-attack-support.ts';
 import { readEvent, records } from './hook-shortcut-support.ts';
 
+/** A before-tool call that would switch the project's hooks off: a Write of the settings, or a shell command's. */
+function switchOff(p: Project, tool: 'Write' | 'Bash') {
+  const { tool_response: _r, ...rest } = readEvent(p);
+  const settings = join(p.root, '.claude', 'settings.json');
+  const content = '{"disableAllHooks": true}';
+  const tool_input =
+    tool === 'Write' ? { file_path: settings, content } : { command: `echo '${content}' > ${settings}` };
+  return { ...rest, hook_event_name: 'PreToolUse', tool_name: tool, tool_input };
+}
+
 /**
  * A record that answers `event` whatever is installed: written as avp writes one, for the environment the test's calls
  * run under (tests/support/run-avp.ts: PATH, HOME, AVP_HOME, NO_COLOR, then `env` and the project's own variables).
@@ -81,6 +91,17 @@ const attacks: Attack[] = [
       blockedBy('reads')(r);
     },
   },
+  ...(['Write', 'Bash'] as const).map((tool): Attack => ({
+    name: `a record planted for a before-tool ${tool} that switches the hooks off (the guard's call, not a record's)`,
+    bare: true,
+    plant: true,
+    via: (p) => ({ env: {}, event: () => switchOff(p, tool) }),
+    attack: ({ p }) => plantRecord(p, {}, switchOff(p, tool) as ReturnType<typeof readEvent>),
+    then: (r) => {
+      expect(r.why).toBe('the guard reads this event');
+      expect(r.json.hookSpecificOutput.permissionDecision).toBe('deny');
+    },
+  })),
   {
     name: 'the record replaced by bytes that are not one (a record is only used whole)',
     attack: ({ p }) => {

@@ -21,6 +21,7 @@ let watched: Project;
 let bare: Project;
 let sessions: Project;
 let noticed: Project;
+let guardsReads: Project;
 
 beforeAll(async () => {
   gated = await gatedProject();
@@ -32,9 +33,13 @@ beforeAll(async () => {
   await bare.accept();
   sessions = await gatedProject();
   noticed = await gatedProject();
+  // A validator that refuses some Reads before they happen (secrets): which, the file decides.
+  guardsReads = await gatedProject((p) =>
+    p.validator('env-reads', { trigger: 'PreToolUse', match: { tools: ['Read'], files: ['*.env'] } }, FAILS),
+  );
   // The first call of a session writes state (its told acceptances, the twin claims' folder) that the hook memo then
   // waits 2 s on (the racy rule): past it, every call after is what a session's calls are.
-  for (const p of [gated, watched, bare, sessions, noticed]) await p.hook(readEvent(p));
+  for (const p of [gated, watched, bare, sessions, noticed, guardsReads]) await p.hook(readEvent(p));
   await Bun.sleep(2100);
 }, 60_000);
 
@@ -142,23 +147,61 @@ describe('what the shortcut never answers', () => {
     expect((await untilAnswered(noticed, readEvent(noticed))).stdout).toBe('{}\n');
   });
 
-  test('before-tool events: the guard reads every one of them', async () => {
+  test('before-tool calls: those the guard reads (file-changing and shell tools, permission requests) never', async () => {
     await untilAnswered(bare, readEvent(bare));
-    const pre = { ...readEvent(bare), hook_event_name: 'PreToolUse' };
-    for (let i = 0; i < 3; i++) expect((await traced(bare, pre)).why).toBe('the guard reads this event');
-    const permission = { ...readEvent(bare), hook_event_name: 'PermissionRequest' };
-    expect((await traced(bare, permission)).why).toBe('the guard reads this event');
-    // With nothing installed the after-events are answered, and the guard still refuses a write to avp's hooks.
+    const pre = (tool: string, tool_input: Record<string, unknown>) => {
+      const { tool_response: _r, ...rest } = readEvent(bare);
+      return { ...rest, hook_event_name: 'PreToolUse', tool_name: tool, tool_input };
+    };
     const settings = join(bare.root, '.claude', 'settings.json');
+    const guarded = [
+      pre('Write', { file_path: settings, content: '{"disableAllHooks": true}' }),
+      pre('Edit', { file_path: settings, old_string: '{', new_string: '{"disableAllHooks": true,' }),
+      pre('MultiEdit', { file_path: settings, edits: [] }),
+      pre('NotebookEdit', { notebook_path: join(bare.root, 'n.ipynb'), new_source: 'x' }),
+      pre('Bash', { command: `echo '{"disableAllHooks": true}' > ${settings}` }),
+      { ...pre('Read', { file_path: settings }), hook_event_name: 'PermissionRequest' },
+    ];
+    for (const event of guarded)
+      for (let i = 0; i < 3; i++) expect((await traced(bare, event)).why).toBe('the guard reads this event');
+    // With nothing installed the after-events are answered, and the guard still refuses a write to avp's hooks.
+    const r = await traced(bare, guarded[0]);
+    expect(r.answered).toBe(false);
+    expect(r.json.hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+
+  test('a before-tool Read (the guard never refuses one) is answered once recorded, the guard as before', async () => {
+    const { tool_response: _r, ...rest } = readEvent(gated);
+    const preRead = { ...rest, hook_event_name: 'PreToolUse' };
+    const r = await untilAnswered(gated, preRead);
+    expect([r.code, r.stdout]).toEqual([0, '{}\n']);
+    expect(countedCalls(gated).at(-1)).toMatchObject({ event: 'PreToolUse', call: 'toolu_read' });
+    // The recorded Read leaves a before-tool Write to the guard: refused, not answered from a record.
+    const settings = join(gated.root, '.claude', 'settings.json');
     const write = {
-      ...readEvent(bare),
-      hook_event_name: 'PreToolUse',
+      ...preRead,
       tool_name: 'Write',
       tool_input: { file_path: settings, content: '{"disableAllHooks": true}' },
     };
-    const r = await traced(bare, write);
-    expect(r.answered).toBe(false);
-    expect(r.json.hookSpecificOutput.permissionDecision).toBe('deny');
+    const refused = await traced(gated, write);
+    expect(refused.why).toBe('the guard reads this event');
+    expect(refused.json.hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+
+  test('a before-tool Read a validator could concern is never recorded: each one is judged', async () => {
+    const { tool_response: _r, ...rest } = readEvent(guardsReads);
+    const preRead = { ...rest, hook_event_name: 'PreToolUse' };
+    for (let i = 0; i < 4; i++) {
+      const r = await traced(guardsReads, preRead);
+      expect(r.answered).toBe(false);
+      expect(r.stdout).toBe('{}\n');
+    }
+    const secret = { ...preRead, tool_input: { file_path: join(guardsReads.root, 'prod.env') } };
+    for (let i = 0; i < 2; i++) {
+      const r = await traced(guardsReads, secret);
+      expect(r.answered).toBe(false);
+      expect(r.json.hookSpecificOutput.permissionDecision).toBe('deny');
+    }
   });
 
   test('with nothing installed, a Write after the fact is answered too (nothing could run on it)', async () => {

@@ -9,20 +9,9 @@ import type { HookEvent } from '../../protocol/event.ts';
 import { TRIGGERS } from '../../validator/types.ts';
 import { claudeShape, jsonAnswer } from '../claude-shape.ts';
 import { claudeResponse, normalizeWith, type NormalizeSpec } from '../normalize.ts';
-import type { Decision, EventAbilities, ToolMapping } from '../types.ts';
+import type { Decision, EventAbilities } from '../types.ts';
+import { CLAUDE_TOOLS } from './tools.ts';
 import { defineAdapter } from '../define.ts';
-
-const TOOLS: Record<string, ToolMapping> = {
-  Write: { tool: 'Write', kind: 'write' },
-  Edit: { tool: 'Edit', kind: 'edit' },
-  MultiEdit: { tool: 'MultiEdit', kind: 'edit' },
-  NotebookEdit: { tool: 'NotebookEdit', kind: 'edit' },
-  Bash: { tool: 'Bash', kind: 'shell' },
-  Read: { tool: 'Read', kind: 'read' },
-  Grep: { tool: 'Grep', kind: 'read' },
-  Glob: { tool: 'Glob', kind: 'read' },
-  LS: { tool: 'LS', kind: 'read' },
-};
 
 /**
  * What each answer can do. `additionalContext` is not used on Stop/SubagentStop (accepted, but observed with the
@@ -48,7 +37,7 @@ const SPEC: NormalizeSpec = {
   name: 'claude',
   displayName: 'Claude Code',
   events: EVENTS,
-  tools: TOOLS,
+  tools: CLAUDE_TOOLS,
   projectDirVars: ['CLAUDE_PROJECT_DIR'],
   sessionEnv: 'CLAUDE_CODE_SESSION_ID',
   lastMessageField: 'last_assistant_message',

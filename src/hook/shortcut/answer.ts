@@ -6,11 +6,12 @@
  * else, and anything this module cannot check, goes to the full path with the input already read.
  *
  * Which calls are recorded is the full path's decision (record.ts): calls no installed validator can concern whatever
- * file they name (a Read, a search, a web fetch, an MCP tool — most of an agent's calls), or any call when no
- * validator is installed — never a before-tool event (the guard reads those), never a file-changing or shell tool
- * while validators are installed (session tracking records those). The answer is the recorded one; the call is
- * counted in `.avp/logs/calls-…` as the full path counts it. A twin call (the plugin's and the settings' hook at
- * once) answers too: both answer the same, and stats counts one call by its key.
+ * file they name (a Read, a search, a web fetch, an MCP tool — most of an agent's calls, before the tool runs and
+ * after), or any call when no validator is installed — never a permission request or a before-tool call of a
+ * file-changing or shell tool (the guard reads those; decided here too, whatever a record says), never such a tool's
+ * after-tool call while validators are installed (session tracking records those). The answer is the recorded one;
+ * the call is counted in `.avp/logs/calls-…` as the full path counts it. A twin call (the plugin's and the settings'
+ * hook at once) answers too: both answer the same, and stats counts one call by its key.
  *
  * No node: built-in is loaded unless the call is counted (node:fs for the append): this module and what it imports
  * are all the shortcut loads (test/unit/hook/shortcut-imports.test.ts).
@@ -26,6 +27,7 @@ import { readStdin, stdinIsATerminal, stdinTimeout } from '../stdin.ts';
 import {
   envDigest,
   FULL_PATH_VARS,
+  guardedTool,
   recordHolds,
   shortcutCall,
   shortcutHome,
@@ -94,10 +96,12 @@ async function answerFromRecord(
   if (!isObject(value)) return 'not an event';
   const { hook_event_name: event, session_id: session, cwd, tool_name: tool, tool_input: toolInput } = value;
   if (typeof event !== 'string') return 'no event name';
-  if (event === 'PreToolUse' || event === 'PermissionRequest') return 'the guard reads this event';
+  if (event === 'PermissionRequest') return 'the guard reads this event';
   if (typeof session !== 'string' || !session) return 'no session';
   if (typeof cwd !== 'string') return 'no cwd';
   if (tool !== undefined && typeof tool !== 'string') return 'tool_name is not a string';
+  // Decided here, not by the record: a planted one must not answer for the guard.
+  if (event === 'PreToolUse' && (tool === undefined || guardedTool(tool))) return 'the guard reads this event';
   if (toolInput !== undefined && !isObject(toolInput)) return 'tool_input is not an object';
   if (!boundedPaths(toolInput)) return 'a path out of bounds';
   const home = shortcutHome(env);

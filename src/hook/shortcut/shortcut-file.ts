@@ -8,6 +8,7 @@
  * arbitrary code running as the user could plant one, which the guard's refusal of writes under `$AVP_HOME` stands
  * against (docs/accepted-state.md).
  */
+import { CLAUDE_TOOLS } from '../../agents/claude/tools.ts';
 import { VERSION } from '../../version.ts';
 
 /** Bumped when the record's shape or what it stands for changes (the avp version is checked too). */
@@ -49,12 +50,25 @@ export const FULL_PATH_VARS = ['AVP_SUBAGENT', 'AVP_DISABLE', 'AVP_PROFILE', 'AV
 const IGNORED_VARS = new Set(['AVP_SHORTCUT_TRACE']);
 
 /**
- * Whether a call of this event and tool kind may be recorded at all: never a before-tool event (the guard reads each);
- * with validators installed only an after-tool event of a tool that changes no file avp tracks (session tracking
- * records file tools and shell calls). The rest of the decision is the recorder's (record.ts).
+ * The tool kinds the guard reads before the tool runs (the files it would change, the command it would run): their
+ * before-tool calls, and permission requests, are the full path's alone, whatever a record says.
+ */
+const GUARDED_KINDS: ReadonlySet<string> = new Set(['write', 'edit', 'shell']);
+
+/** Whether the guard reads a Claude Code before-tool call of `tool` (a tool avp does not know is one of kind other). */
+export function guardedTool(tool: string): boolean {
+  return Object.hasOwn(CLAUDE_TOOLS, tool) && GUARDED_KINDS.has(CLAUDE_TOOLS[tool]!.kind);
+}
+
+/**
+ * Whether a call of this event and tool kind may be recorded at all: never a permission request, nor a before-tool
+ * call the guard reads (a file-changing or shell tool); with validators installed, of the other events only an
+ * after-tool call of a tool that changes no file avp tracks (session tracking records file tools and shell calls).
+ * The rest of the decision is the recorder's (record.ts).
  */
 export function recordable(event: string, toolKind: string | undefined, installed: boolean): boolean {
-  if (event === 'PreToolUse' || event === 'PermissionRequest') return false;
+  if (event === 'PermissionRequest') return false;
+  if (event === 'PreToolUse') return toolKind !== undefined && !GUARDED_KINDS.has(toolKind);
   if (!installed) return true;
   if (event !== 'PostToolUse' && event !== 'PostToolUseFailure') return false;
   return toolKind !== 'write' && toolKind !== 'edit' && toolKind !== 'shell';
