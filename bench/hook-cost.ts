@@ -159,23 +159,23 @@ const writeEvent = (root: string) => {
     tool_use_id: 'toolu_w',
   });
 };
-const readEvent = (root: string) =>
-  enc({
+/** A Read of src/config.ts, after the tool ran (with its response) or before. */
+const readOf = (root: string, when: 'PostToolUse' | 'PreToolUse') => {
+  const file = join(root, 'src/config.ts');
+  const response =
+    when === 'PostToolUse' ? { tool_response: { type: 'text', file: { filePath: file, content: 'x\n' } } } : {};
+  const id = when === 'PostToolUse' ? 'toolu_r' : 'toolu_pr';
+  return enc({
     ...base(root),
-    hook_event_name: 'PostToolUse',
+    hook_event_name: when,
     tool_name: 'Read',
-    tool_input: { file_path: join(root, 'src/config.ts') },
-    tool_response: { type: 'text', file: { filePath: join(root, 'src/config.ts'), content: 'x\n' } },
-    tool_use_id: 'toolu_r',
+    tool_input: { file_path: file },
+    ...response,
+    tool_use_id: id,
   });
-const preReadEvent = (root: string) =>
-  enc({
-    ...base(root),
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Read',
-    tool_input: { file_path: join(root, 'src/config.ts') },
-    tool_use_id: 'toolu_pr',
-  });
+};
+const readEvent = (root: string) => readOf(root, 'PostToolUse');
+const preReadEvent = (root: string) => readOf(root, 'PreToolUse');
 const bashEvent = (root: string, command: string) =>
   enc({
     ...base(root),
