@@ -24,12 +24,7 @@ const CODE_CONFIG = /\.[cm]?[jt]s$/;
 
 /** `$AVP_HOME/cache/config/<16 hex of sha256(root)>.json`. */
 export function configCachePath(root: string, env: NodeJS.ProcessEnv): string {
-  return join(
-    avpHome(env),
-    'cache',
-    'config',
-    `${new Bun.CryptoHasher('sha256').update(root).digest('hex').slice(0, 16)}.json`,
-  );
+  return join(avpHome(env), 'cache', 'config', `${Bun.SHA256.hash(root, 'hex').slice(0, 16)}.json`);
 }
 
 /** The cached layer when every present config file is unchanged since it was stored; else undefined. */

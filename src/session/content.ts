@@ -93,7 +93,7 @@ interface Seen extends Fingerprint {
 }
 
 function seenPath(dir: string, path: string): string {
-  return join(dir, 'seen', new Bun.CryptoHasher('sha1').update(path).digest('hex'));
+  return join(dir, 'seen', Bun.SHA1.hash(path, 'hex'));
 }
 
 /** Remembers that `path`, with fingerprint `fp`, held `text` (one small file per path, replaced atomically). */

@@ -20,7 +20,7 @@ export interface OnceState {
 }
 
 function keyOf(id: string): string {
-  return new Bun.CryptoHasher('sha1').update(id).digest('hex');
+  return Bun.SHA1.hash(id, 'hex');
 }
 
 /** Creates the mark; true when this call created it. */

@@ -66,7 +66,7 @@ export const PRIVATE_FILE = 0o600;
  * the real path hook mode resolved).
  */
 export function stateRoot(projectRoot: string, env: NodeJS.ProcessEnv = process.env): string {
-  const key = new Bun.CryptoHasher('sha256').update(projectRoot).digest('hex').slice(0, 16);
+  const key = Bun.SHA256.hash(projectRoot, 'hex').slice(0, 16);
   return join(avpHome(env), 'sessions', key);
 }
 
@@ -122,7 +122,7 @@ export function readRecords(dir: string): SessionRecord[] {
 /** Largest content kept in the blob store (bigger files get no before/after text, only their change kind). */
 export const MAX_BLOB_BYTES = 512 * 1024;
 
-const blobHash = (bytes: Uint8Array) => new Bun.CryptoHasher('sha256').update(bytes).digest('hex');
+const blobHash = (bytes: Uint8Array) => Bun.SHA256.hash(bytes, 'hex');
 
 /**
  * Stores `text` as a content-addressed blob and returns its hash, or undefined when it is too big to keep or was

@@ -50,7 +50,7 @@ export type HookMemo = Pick<MemoFile, 'project' | 'user' | 'discovery' | 'seen'>
 function memoKey(projectRoot: string, env: NodeJS.ProcessEnv): string {
   const paths = [userHookFiles(env), userOwnedHookFiles(env), userEnvFiles(env)].flat().map((f) => f.path);
   const parts = [VERSION, projectRoot, avpHome(env), userRcPath(env), ...paths];
-  return new Bun.CryptoHasher('sha256').update(parts.join('\0')).digest('hex');
+  return Bun.SHA256.hash(parts.join('\0'), 'hex');
 }
 
 function memoPath(env: NodeJS.ProcessEnv, key: string): string {

@@ -44,7 +44,7 @@ export interface DiscoverOptions {
  * project on purpose: a cache the agent could write would let it replace what a validator says.
  */
 export function discoveryCachePath(dir: string, env: NodeJS.ProcessEnv): string {
-  const key = new Bun.CryptoHasher('sha256').update(dir).digest('hex').slice(0, 16);
+  const key = Bun.SHA256.hash(dir, 'hex').slice(0, 16);
   return join(avpHome(env), 'cache', 'discovery', `${key}.json`);
 }
 

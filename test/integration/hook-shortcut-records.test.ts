@@ -23,11 +23,14 @@ function switchOff(p: Project, tool: 'Write' | 'Bash') {
   return { ...rest, hook_event_name: 'PreToolUse', tool_name: tool, tool_input };
 }
 
+/** What a record's key and told file are made of: any call's fields. */
+type Call = Pick<ReturnType<typeof readEvent>, 'session_id' | 'hook_event_name' | 'tool_name' | 'cwd'>;
+
 /**
  * A record that answers `event` whatever is installed: written as avp writes one, for the environment the test's calls
  * run under (tests/support/run-avp.ts: PATH, HOME, AVP_HOME, NO_COLOR, then `env` and the project's own variables).
  */
-function plantRecord(p: Project, env: Record<string, string>, event: ReturnType<typeof readEvent>, installed = false) {
+function plantRecord(p: Project, env: Record<string, string>, event: Call, installed = false) {
   const full = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: p.home,
@@ -96,7 +99,7 @@ const attacks: Attack[] = [
     bare: true,
     plant: true,
     via: (p) => ({ env: {}, event: () => switchOff(p, tool) }),
-    attack: ({ p }) => plantRecord(p, {}, switchOff(p, tool) as ReturnType<typeof readEvent>),
+    attack: ({ p }) => plantRecord(p, {}, switchOff(p, tool)),
     then: (r) => {
       expect(r.why).toBe('the guard reads this event');
       expect(r.json.hookSpecificOutput.permissionDecision).toBe('deny');
