@@ -188,6 +188,13 @@ describe('what the shortcut never answers', () => {
     expect(refused.json.hookSpecificOutput.permissionDecision).toBe('deny');
   });
 
+  test("a before-tool call of a tool avp does not know (an MCP server's) is answered once recorded", async () => {
+    const { tool_response: _r, ...rest } = readEvent(gated);
+    const mcp = { ...rest, hook_event_name: 'PreToolUse', tool_name: 'mcp__files__list', tool_input: { dir: '.' } };
+    const r = await untilAnswered(gated, mcp);
+    expect([r.code, r.stdout, r.stderr.includes('avp shortcut: answered')]).toEqual([0, '{}\n', true]);
+  });
+
   test('a before-tool Read a validator could concern is never recorded: each one is judged', async () => {
     const { tool_response: _r, ...rest } = readEvent(guardsReads);
     const preRead = { ...rest, hook_event_name: 'PreToolUse' };
