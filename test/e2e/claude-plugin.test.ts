@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startAnthropicServer } from '../support/anthropic-server.ts';
 import { AVP_BIN } from '../support/run-avp.ts';
+import { slowPassValidator } from './slow-validator.ts';
 import { CLAUDE_BIN, FIXTURES, mainRequests, newInput, runClaude, turnOf, type Project } from './claude-support.ts';
 
 const REPO = resolve(import.meta.dir, '../..');
@@ -45,6 +46,8 @@ function pluginProject(opts: { init?: boolean } = {}): Project {
   cpSync(join(FIXTURES, 'no-hardcoded-keys'), join(root, '.avp', 'validators', 'no-hardcoded-keys'), {
     recursive: true,
   });
+  // The twin test: the claiming call outlives its twin's start (test/e2e/slow-validator.ts).
+  if (opts.init) slowPassValidator(root, 'PostToolUse');
   sh(['avp', 'accept']);
   return { root, home, env, cleanup: () => rmSync(base, { recursive: true, force: true }) };
 }

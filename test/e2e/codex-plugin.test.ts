@@ -16,6 +16,7 @@ import { AVP_BIN } from '../support/run-avp.ts';
 import { type AgentProject, type AgentRun, runAgent } from './agents/agent-support.ts';
 import { CODEX_BIN, codexModel, makeCodexProject, runCodex } from './agents/codex-support.ts';
 import type { Step } from './agents/turn-support.ts';
+import { slowPassValidator } from './slow-validator.ts';
 
 const REPO = resolve(import.meta.dir, '../..');
 const PLUGIN = join(REPO, 'plugins', 'avp-codex');
@@ -102,6 +103,8 @@ async function runWithPlugin(installPlugin: boolean, trustHooks = true, init = f
     };
     cpSync(KEY_VALIDATOR, join(project.root, '.avp', 'validators', 'no-hardcoded-keys'), { recursive: true });
     if (init) sh(['avp', 'init', '--agent', 'codex', '--no-validators']);
+    // The twin test: the claiming call outlives its twin's start (test/e2e/slow-validator.ts).
+    if (init) slowPassValidator(project.root, 'PreToolUse');
     sh(['avp', 'accept']);
     sh([CODEX_BIN, 'plugin', 'marketplace', 'add', REPO]);
     if (installPlugin) sh([CODEX_BIN, 'plugin', 'add', 'avp@avp']);
