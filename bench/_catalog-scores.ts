@@ -144,6 +144,9 @@ function hookInput(c: LabelledEvent, root: string, home: string, i: number): Rec
   };
 }
 
+/** The corpora whose cases avp's guard may refuse first (commands and paths that touch avp's own files). */
+const GUARDED_CORPORA = new Set(['dangerous-commands', 'protected-files']);
+
 /** Every case through `bin hook` with the validators (copied from `source`) in a throwaway project (two at a time). */
 export async function throughBinary(
   labelled: Record<string, LabelledEvent[]>,
@@ -158,6 +161,7 @@ export async function throughBinary(
   for (const v of Object.keys(labelled)) cpSync(join(source, v), join(root, '.avp/validators', v), { recursive: true });
   const jobs = Object.entries(labelled).flatMap(([v, cs]) => cs.map((c) => ({ v, c })));
   const out = new Map<string, Outcome[]>(Object.keys(labelled).map((v) => [v, []]));
+  const byGuard = new Map<string, number>();
   let next = 0;
   const worker = async () => {
     while (next < jobs.length) {
@@ -178,7 +182,14 @@ export async function throughBinary(
       const text = await new Response(p.stdout).text();
       await p.exited;
       const json = text.trim() ? JSON.parse(text) : {};
-      const flagged = (json.violations ?? []).some((x: { validator?: string }) => x.validator === v);
+      // avp's own guard refuses a command or write that would delete its state or switch its hooks off (`rm -rf ~`,
+      // `.claude/settings.json`) before any validator runs: on the command and path corpora that is the call refused,
+      // counted as flagged as test/integration/catalog-corpus.test.ts counts it, and said apart below.
+      const guard =
+        GUARDED_CORPORA.has(v) &&
+        String(json.hookSpecificOutput?.permissionDecisionReason ?? '').startsWith('avp refuses this');
+      if (guard) byGuard.set(v, (byGuard.get(v) ?? 0) + 1);
+      const flagged = guard || (json.violations ?? []).some((x: { validator?: string }) => x.validator === v);
       out.get(v)!.push({ c, flagged });
     }
   };
@@ -188,7 +199,9 @@ export async function throughBinary(
     const s = summarize(v, os);
     const wrong = os.filter((o) => o.flagged !== (o.c.expect === 'flag')).map((o) => o.c.id);
     console.log(
-      `${pad(v, 20)} recall ${pad(pct(s.found, s.positives), 9)} FP ${s.falsePositives}/${s.negatives}${wrong.length ? `  differs on: ${wrong.slice(0, 8).join(', ')}` : ''}`,
+      `${pad(v, 20)} recall ${pad(pct(s.found, s.positives), 9)} FP ${s.falsePositives}/${s.negatives}` +
+        (byGuard.get(v) ? `  (${byGuard.get(v)} refused by avp's guard before the validator ran)` : '') +
+        (wrong.length ? `  differs on: ${wrong.slice(0, 8).join(', ')}` : ''),
     );
   }
   return out;
