@@ -50,8 +50,9 @@ export const FULL_PATH_VARS = ['AVP_SUBAGENT', 'AVP_DISABLE', 'AVP_PROFILE', 'AV
 const IGNORED_VARS = new Set(['AVP_SHORTCUT_TRACE']);
 
 /**
- * The tool kinds the guard reads before the tool runs (the files it would change, the command it would run): their
- * before-tool calls, and permission requests, are the full path's alone, whatever a record says.
+ * File-changing and shell tools: the guard reads their before-tool calls (the files they would change, the command
+ * they would run), and session tracking records their after-tool calls. With permission requests, those calls are
+ * the full path's alone — the guard's whatever a record says.
  */
 const GUARDED_KINDS: ReadonlySet<string> = new Set(['write', 'edit', 'shell']);
 
@@ -71,7 +72,7 @@ export function recordable(event: string, toolKind: string | undefined, installe
   if (event === 'PreToolUse') return toolKind !== undefined && !GUARDED_KINDS.has(toolKind);
   if (!installed) return true;
   if (event !== 'PostToolUse' && event !== 'PostToolUseFailure') return false;
-  return toolKind !== 'write' && toolKind !== 'edit' && toolKind !== 'shell';
+  return toolKind === undefined || !GUARDED_KINDS.has(toolKind);
 }
 
 /** A call's key in the record: its event, tool and working folder, as the agent sent them. */

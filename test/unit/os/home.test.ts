@@ -8,15 +8,12 @@ import { resolve } from 'node:path';
 const HOME_MODULE = resolve(import.meta.dir, '../../../src/os/home.ts');
 
 /** `homedir()` from os/home.ts and from node:os, in a fresh process with `home` as HOME (undefined: unset). */
-function bothHomes(home: string | undefined): { ours: string; nodes: string; loaded: boolean } {
+function bothHomes(home: string | undefined): { ours: string; nodes: string } {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
   if (home !== undefined) env.HOME = home;
   const script =
     `const { homedir } = await import(${JSON.stringify(HOME_MODULE)});` +
-    // Asked first, before anything loads node:os here: was it needed?
-    'const ours = homedir();' +
-    "const loaded = Object.keys(require.cache).some((k) => k === 'node:os');" +
-    "console.log(JSON.stringify({ ours, nodes: (await import('node:os')).homedir(), loaded }));";
+    "console.log(JSON.stringify({ ours: homedir(), nodes: (await import('node:os')).homedir() }));";
   const p = Bun.spawnSync([process.execPath, '-e', script], { env, stdout: 'pipe', stderr: 'pipe' });
   if (p.exitCode !== 0) throw new Error(p.stderr.toString());
   return JSON.parse(p.stdout.toString());
