@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { AvpError } from '../errors.ts';
 import type { FileChange, HookEvent } from '../protocol/event.ts';
 import { TOOL_TRIGGERS } from '../protocol/trigger.ts';
-import { diffForCreate, diffFromHunks, isPatchHunks, type PatchHunk } from '../file-changes/diff.ts';
+import { diffForCreate, diffFromHunks, isPatchHunks, setCreateDiff, type PatchHunk } from '../file-changes/diff.ts';
 import { locateProject, relativize } from '../paths.ts';
 import { checkPathBounds, PathResolver, type RealPath } from '../os/real-paths.ts';
 import { parsePatch, patchFromShell, sectionDiff, type PatchOp } from '../file-changes/patch.ts';
@@ -292,7 +292,7 @@ function fileChange(
     if (created === true) change.kind = 'create';
     if (original !== undefined) change.before = original;
     if (content !== undefined) change.after = content;
-    if (created && content !== undefined) change.diff = diffForCreate(relPath, content);
+    if (created && content !== undefined) setCreateDiff(change, relPath, content);
     else if (hunks) change.diff = diffFromHunks(relPath, hunks);
     return change;
   }

@@ -11,7 +11,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { applyPatchSection } from './patch.ts';
 import type { FileChange, HookEvent } from '../protocol/event.ts';
-import { applyEditsBounded, diffTextsWithin, EDIT_BOUNDS, toolEdits } from './diff.ts';
+import { applyEditsBounded, diffTextsWithin, EDIT_BOUNDS, hasDiff, setCreateDiff, toolEdits } from './diff.ts';
 import { isEvent } from '../protocol/trigger.ts';
 
 /** Files larger than this are not read into the prompt (validators still see the path and the proposed edit). */
@@ -98,7 +98,7 @@ async function complete(event: HookEvent, change: FileChange, deadline: number |
   const isEdit = event.tool === 'Edit' || event.tool === 'MultiEdit';
   // An Edit's hunks give the diff, but validators also read `after`: rebuild it whenever the original is known.
   const rebuild = isEdit && typeof change.before === 'string' && change.after === undefined;
-  if (change.diff !== undefined && !rebuild) return change;
+  if (hasDiff(change) && !rebuild) return change;
   const next = { ...change };
   const pending = !isEvent(event, 'PostToolUse');
   if (pending && next.before === undefined && event.tool !== 'NotebookEdit') {
@@ -115,7 +115,9 @@ async function complete(event: HookEvent, change: FileChange, deadline: number |
       if (unavailable !== undefined) next.unavailable = unavailable;
     }
   }
-  if (next.diff === undefined && next.before !== undefined && next.after !== undefined) {
+  if (next.before === null && typeof next.after === 'string' && !hasDiff(next)) {
+    setCreateDiff(next, next.relPath, next.after);
+  } else if (!hasDiff(next) && next.before !== undefined && next.after !== undefined) {
     const diff = await diffTextsWithin(
       next.relPath,
       next.before,

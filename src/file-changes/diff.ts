@@ -3,6 +3,8 @@
  * `originalFile`), so the common cases are formatted here without a diff algorithm; only when both sides are known
  * and no hunks were given is the `diff` package loaded (lazily: it is never on the no-match path).
  */
+import type { FileChange } from '../protocol/event.ts';
+import { lazyProperty } from './lazy.ts';
 
 /** One hunk as Claude Code's Write/Edit responses carry it. */
 export interface PatchHunk {
@@ -64,6 +66,22 @@ export function diffForCreate(relPath: string, after: string): string {
   let count = 1;
   for (let at = body.indexOf('\n'); at >= 0; at = body.indexOf('\n', at + 1)) count++;
   return `${header(relPath, null, after)}@@ -0,0 +1,${count} @@\n+${body.replaceAll('\n', '\n+')}\n`;
+}
+
+/**
+ * Gives a created file's change its diff as a property built the first time it is read. That diff is the whole text
+ * again, one `+` per line (a 1 MB file written, 1 MB more of diff): a call no-one reads it in (no validator matched,
+ * or only one that reads paths, a path rule) never builds it. The property is enumerable like a plain one, so JSON,
+ * spreads and copies read it and get the text; assigning it makes it a plain value.
+ */
+export function setCreateDiff(change: FileChange, relPath: string, after: string): void {
+  lazyProperty(change, 'diff', () => diffForCreate(relPath, after));
+}
+
+/** Whether `change` has a diff, without building one that is built when read (`setCreateDiff`). */
+export function hasDiff(change: FileChange): boolean {
+  const own = Object.getOwnPropertyDescriptor(change, 'diff');
+  return !!own && (own.get !== undefined || own.value !== undefined);
 }
 
 /** The diff of a deleted file (every line removed). */

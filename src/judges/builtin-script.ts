@@ -8,6 +8,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { lazyProperty } from '../file-changes/lazy.ts';
 
 /** sha256 over the files of a validator's `scripts/` folder (relative paths and bytes, in path order). */
 export function scriptsDirHash(dir: string): string | undefined {
@@ -83,9 +84,15 @@ export function jsonCopy(value: unknown): unknown {
   if (Array.isArray(v)) return v.map((x) => jsonCopy(x) ?? null);
   if (v instanceof Number || v instanceof String || v instanceof Boolean) return jsonCopy(v.valueOf());
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) {
-    const c = jsonCopy(x);
-    if (c !== undefined) out[k] = c;
+  for (const k of Object.keys(v)) {
+    const get = Object.getOwnPropertyDescriptor(v, k)!.get;
+    // A property built when first read (a created file's diff, file-changes/diff.ts `setCreateDiff`) stays so in the
+    // copy: a script that never reads it never builds it.
+    if (get) lazyProperty(out, k, () => jsonCopy(get.call(v)));
+    else {
+      const c = jsonCopy((v as Record<string, unknown>)[k]);
+      if (c !== undefined) out[k] = c;
+    }
   }
   return out;
 }

@@ -3,6 +3,7 @@
  * trip), built without serializing its strings again: same value, and the script's copy is its own.
  */
 import { describe, expect, test } from 'bun:test';
+import { lazyProperty } from '../../../src/file-changes/lazy.ts';
 import { jsonCopy } from '../../../src/judges/builtin-script.ts';
 
 const roundTrip = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
@@ -40,5 +41,24 @@ describe('jsonCopy', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(() => jsonCopy(cyclic)).toThrow();
+  });
+});
+
+describe("jsonCopy of a property built when read (a created file's diff)", () => {
+  test('stays unbuilt in the copy until the script reads it, then reads as the original', () => {
+    let built = 0;
+    const change: Record<string, unknown> = { path: 'a.ts' };
+    lazyProperty(change, 'diff', () => {
+      built++;
+      return '+x\n';
+    });
+    const event = { files: [change] };
+    const copy = jsonCopy(event) as { files: Array<Record<string, unknown>> };
+    expect(built).toBe(0);
+    expect(copy.files[0]!.diff).toBe('+x\n');
+    expect(built).toBe(1);
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(event));
+    copy.files[0]!.diff = 'mine';
+    expect(change.diff).toBe('+x\n');
   });
 });
