@@ -73,6 +73,20 @@ describe('input the full path refuses is refused the same way after the shortcut
     expect([r.answered, r.code, r.stdout]).toEqual([true, 0, '{}\n']);
   });
 
+  test('the limit counts bytes, not characters: 3-byte ones up to it are read whole, a read cut inside one refused', async () => {
+    await untilAnswered(gated, readEvent(gated));
+    const event = readEvent(gated, 'src/a.ts', { pad: '' });
+    const room = 8 * 1024 * 1024 - Buffer.byteLength(`${JSON.stringify(event)}\n`);
+    // '€' is one character of 3 bytes: a count of characters would see a third of what was read.
+    const euros = (bytes: number) => 'a'.repeat(bytes % 3) + '€'.repeat(Math.floor(bytes / 3));
+    const whole = await traced(gated, { ...event, pad: euros(room) });
+    expect([whole.answered, whole.code, whole.stdout]).toEqual([true, 0, '{}\n']);
+    // Five bytes more: the last '€' spans the limit's last byte and the next one, so the read stops inside it.
+    const over = await traced(gated, { ...event, pad: euros(room + 5) });
+    expect([over.answered, over.code]).toEqual([false, 2]);
+    expect(over.why).toStartWith('the hook input is larger than 8 MiB');
+  });
+
   test('stdin that cannot be read (a folder): refused with what the read said, the error handed over', async () => {
     const said = await Bun.file(openSync(gated.root, 'r'))
       .bytes()
