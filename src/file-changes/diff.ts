@@ -71,8 +71,8 @@ export function diffForCreate(relPath: string, after: string): string {
 /**
  * Gives a created file's change its diff as a property built the first time it is read. That diff is the whole text
  * again, one `+` per line (a 1 MB file written, 1 MB more of diff): a call where nothing reads it (no validator
- * matched, or only one that reads paths, a path rule) never builds it. The property is enumerable like a plain one, so JSON,
- * spreads and copies read it and get the text; assigning it makes it a plain value.
+ * matched, or only one that reads paths, a path rule) never builds it. The property is enumerable like a plain one,
+ * so JSON, spreads and copies read it and get the text; assigning it makes it a plain value.
  */
 export function setCreateDiff(change: FileChange, relPath: string, after: string): void {
   lazyProperty(change, 'diff', () => diffForCreate(relPath, after));
