@@ -172,6 +172,14 @@ export const TARGETS: MutationTarget[] = [
     ],
   },
   {
+    // Hostile input is refused at the cost of reading it: the size, time and nesting limits of the one stdin reader
+    // the shortcut and the full path share.
+    name: 'hook input',
+    files: ['src/hook/input.ts', 'src/hook/stdin.ts'],
+    tests: ['test/unit/hook/stdin-depth.test.ts'],
+    binaryTests: ['test/integration/hook-shortcut-input.test.ts', 'test/integration/hook-fail-closed.test.ts'],
+  },
+  {
     name: 'accept refusal',
     files: ['src/trust/agent-env.ts'],
     tests: ['test/unit/trust/agent-env.test.ts'],
