@@ -56,8 +56,8 @@ export function stdinTimeout(env: NodeJS.ProcessEnv): number {
   return Number.isInteger(wait) && wait > 0 ? wait : INPUT_TIMEOUT_MS;
 }
 
-/** A character device other than /dev/null (Windows: Node's answer). */
-async function stdinIsTerminal(): Promise<boolean> {
+/** A character device other than /dev/null (Windows: Node's answer). Exported for its test. */
+export async function stdinIsTerminal(): Promise<boolean> {
   if (process.platform === 'win32') return !!process.stdin.isTTY;
   const stdin = await Bun.file(0)
     .stat()

@@ -35,21 +35,32 @@ describe('input the full path refuses is refused the same way after the shortcut
     expect(err).toContain('avp hook: no complete hook input on stdin after 0.5 s');
   });
 
-  test.skipIf(!Bun.which('script'))('a terminal on stdin: refused at once, nothing read from it', async () => {
-    const proc = Bun.spawn(['script', '-qec', `${BIN} hook`, '/dev/null'], {
-      cwd: gated.root,
-      env: { ...envOf(gated), AVP_SHORTCUT_TRACE: '1' },
-      stdin: 'pipe',
-      stdout: 'pipe',
-      stderr: 'pipe',
-    });
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-    clearTimeout(timer);
-    expect(code).toBe(2);
-    expect(out).toContain('avp shortcut: full path (stdin is a terminal)');
-    expect(out).toContain('no hook input: stdin is a terminal');
-  });
+  test.skipIf(!Bun.which('script'))(
+    'a terminal on stdin: refused at once as bad input, nothing read from it',
+    async () => {
+      // Read by the shortcut and handed over, and read by the full path itself (the shortcut switched off).
+      for (const [env, trace] of [
+        [{}, 'avp shortcut: full path (stdin is a terminal)'],
+        [{ AVP_SHORTCUT: '0' }, 'avp shortcut: full path (AVP_SHORTCUT=0)'],
+      ] as const) {
+        const proc = Bun.spawn(['script', '-qec', `${BIN} hook`, '/dev/null'], {
+          cwd: gated.root,
+          env: { ...envOf(gated), AVP_SHORTCUT_TRACE: '1', ...env },
+          stdin: 'pipe',
+          stdout: 'pipe',
+          stderr: 'pipe',
+        });
+        const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+        const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+        clearTimeout(timer);
+        expect(code).toBe(2);
+        expect(out).toContain(trace);
+        // The bad-input answer, not avp's own failure (which would say "internal error" and print a refusal).
+        expect(out).toContain('avp hook: no hook input: stdin is a terminal');
+        expect(out).not.toContain('internal error');
+      }
+    },
+  );
 
   test('a time limit that is not a positive whole number is not one: input sent late is answered', async () => {
     for (const wait of ['0', '0.5']) {
