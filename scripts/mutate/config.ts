@@ -176,7 +176,11 @@ export const TARGETS: MutationTarget[] = [
     // the shortcut and the full path share.
     name: 'hook input',
     files: ['src/hook/input.ts', 'src/hook/stdin.ts'],
-    tests: ['test/unit/hook/stdin-depth.test.ts', 'test/unit/hook/stdin-terminal.test.ts'],
+    tests: [
+      'test/unit/hook/input-errors.test.ts',
+      'test/unit/hook/stdin-depth.test.ts',
+      'test/unit/hook/stdin-terminal.test.ts',
+    ],
     binaryTests: ['test/integration/hook-shortcut-input.test.ts', 'test/integration/hook-fail-closed.test.ts'],
   },
   {

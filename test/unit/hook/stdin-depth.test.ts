@@ -40,6 +40,31 @@ describe('the hook input is refused when it nests deeper than the bound', () => 
     expect(() => parseInput(bomb(''))).toThrow(/is not JSON/);
   });
 
+  test('on the scanned path, brackets side by side never add up: thousands of small objects and arrays parse', () => {
+    const siblings = `[${'{},[],'.repeat(5_000)}{}]`;
+    const value = parseInput(event(`"pad":"${'x'.repeat(BIG)}","list":${siblings}`)) as { list: unknown[] };
+    expect(value.list).toHaveLength(10_001);
+  });
+
+  test('on the scanned path, an unclosed bomb of objects is "too deep" too, not "not JSON"', () => {
+    const bomb = `{"pad":"${'x'.repeat(BIG)}","deep":${'{"a":'.repeat(MAX_INPUT_DEPTH + 1)}`;
+    expect(() => parseInput(bomb)).toThrow(/nests deeper than 512 levels/);
+  });
+
+  test('on the scanned path, strings are skipped whatever they hold: escaped quotes, a trailing backslash, brackets', () => {
+    const open = '['.repeat(MAX_INPUT_DEPTH + 100);
+    const fields = [
+      `"a":${JSON.stringify(`say "hi" ${open}`)}`,
+      `"b":${JSON.stringify('ends in a backslash \\')}`,
+      `"c":${JSON.stringify(`${open} "quoted" {{{`)}`,
+      `"d":${JSON.stringify(`\\"${open}`)}`,
+    ];
+    const value = parseInput(event(`"pad":"${'x'.repeat(BIG)}",${fields.join(',')}`)) as Record<string, string>;
+    expect(value.a).toBe(`say "hi" ${open}`);
+    expect(value.b).toBe('ends in a backslash \\');
+    expect(value.d).toBe(`\\"${open}`);
+  });
+
   test('text that is not JSON is still reported as not JSON on the scanned path', () => {
     expect(() => parseInput(event(`"pad":"${'x'.repeat(BIG)}`))).toThrow(/is not JSON/);
     expect(() => parseInput(event(`"pad":"${'x'.repeat(BIG)}\\"`))).toThrow(/is not JSON/);
