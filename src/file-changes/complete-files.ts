@@ -115,18 +115,20 @@ async function complete(event: HookEvent, change: FileChange, deadline: number |
       if (unavailable !== undefined) next.unavailable = unavailable;
     }
   }
-  if (next.before === null && typeof next.after === 'string' && !hasDiff(next)) {
+  if (hasDiff(next) || next.before === undefined || next.after === undefined) return next;
+  // A created file's diff is its whole text again: built when something reads it (diff.ts `setCreateDiff`).
+  if (next.before === null && next.after !== null) {
     setCreateDiff(next, next.relPath, next.after);
-  } else if (!hasDiff(next) && next.before !== undefined && next.after !== undefined) {
-    const diff = await diffTextsWithin(
-      next.relPath,
-      next.before,
-      next.after,
-      deadline === undefined ? undefined : deadline - Date.now(),
-    );
-    if (diff !== undefined) next.diff = diff;
-    else next.unavailable = "computing the change's diff ran out of the hook call's time";
+    return next;
   }
+  const diff = await diffTextsWithin(
+    next.relPath,
+    next.before,
+    next.after,
+    deadline === undefined ? undefined : deadline - Date.now(),
+  );
+  if (diff !== undefined) next.diff = diff;
+  else next.unavailable = "computing the change's diff ran out of the hook call's time";
   return next;
 }
 
