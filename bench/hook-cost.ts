@@ -28,7 +28,8 @@
  * measured as just written — what a user has right after an install, the worse case for memory; the "disk" column is
  * the same calls after `dd iflag=nocache` dropped both binaries' cached pages.
  *
- * Usage: node_modules/.bin/bun bench/hook-cost.ts [rounds]   (AVP_BENCH_BIN=path to bench another binary)
+ * Usage: node_modules/.bin/bun bench/hook-cost.ts [rounds]   (AVP_BENCH_BIN=path to bench another binary;
+ * AVP_BENCH_KEEP=1 keeps the projects, home and binaries and prints where, to run one series by hand)
  */
 import {
   chmodSync,
@@ -351,5 +352,6 @@ try {
   console.log(`(1 MB rows: ratio of the unmatched call to the floor on the same input; path rule to unmatched)`);
   console.log(`${missed ? `${missed} target(s) missed` : 'every target met'}`);
 } finally {
-  rmSync(work, { recursive: true, force: true });
+  if (process.env.AVP_BENCH_KEEP === '1') console.log(`kept: ${work}`);
+  else rmSync(work, { recursive: true, force: true });
 }
