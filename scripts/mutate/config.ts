@@ -163,7 +163,12 @@ export const TARGETS: MutationTarget[] = [
   {
     name: 'hook shortcut',
     files: ['src/hook/shortcut/answer.ts', 'src/hook/shortcut/record.ts', 'src/hook/shortcut/shortcut-file.ts'],
-    tests: ['test/unit/hook/shortcut-imports.test.ts', 'test/unit/hook/shortcut-file.test.ts'],
+    tests: [
+      'test/unit/hook/shortcut-imports.test.ts',
+      'test/unit/hook/shortcut-file.test.ts',
+      'test/unit/hook/shortcut-record.test.ts',
+      'test/unit/hook/shortcut-record-basis.test.ts',
+    ],
     binaryTests: [
       'test/integration/hook-shortcut.test.ts',
       'test/integration/hook-shortcut-attacks.test.ts',

@@ -23,8 +23,14 @@ function switchOff(p: Project, tool: 'Write' | 'Bash') {
   return { ...rest, hook_event_name: 'PreToolUse', tool_name: tool, tool_input };
 }
 
+/** The same before-tool call naming no tool: not one the guard can tell apart from a Write, so never a record's. */
+function noTool(p: Project) {
+  const { tool_name: _t, ...rest } = switchOff(p, 'Bash');
+  return rest;
+}
+
 /** What a record's key and told file are made of: any call's fields. */
-type Call = Pick<ReturnType<typeof readEvent>, 'session_id' | 'hook_event_name' | 'tool_name' | 'cwd'>;
+type Call = Pick<ReturnType<typeof readEvent>, 'session_id' | 'hook_event_name' | 'cwd'> & { tool_name?: string };
 
 /**
  * A record that answers `event` whatever is installed: written as avp writes one, for the environment the test's calls
@@ -105,6 +111,14 @@ const attacks: Attack[] = [
       expect(r.json.hookSpecificOutput.permissionDecision).toBe('deny');
     },
   })),
+  {
+    name: 'a record planted for a before-tool call that names no tool (the guard decides what it is, not a record)',
+    bare: true,
+    plant: true,
+    via: (p) => ({ env: {}, event: () => noTool(p) }),
+    attack: ({ p }) => plantRecord(p, {}, noTool(p)),
+    then: (r) => expect(r.why).toBe('the guard reads this event'),
+  },
   {
     name: 'the record replaced by bytes that are not one (a record is only used whole)',
     attack: ({ p }) => {
