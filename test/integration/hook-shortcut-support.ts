@@ -1,5 +1,5 @@
 /** The hook shortcut tests' shared parts: the calls, what the trace says of them, and the calls that bring a record. */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAvp, type AvpRun } from '../support/run-avp.ts';
 import { BIN, type Project } from './hook-support.ts';
@@ -83,6 +83,12 @@ export function countedCalls(p: Project): { event: string; call: string }[] {
 }
 
 /** The shortcut's records (`$AVP_HOME/cache/hook/shortcut-*.json`). */
+/** The hook memos in the project's avp home (none before the first is written). */
+export function memos(p: Project): string[] {
+  const dir = join(p.home, '.avp', 'cache', 'hook');
+  return existsSync(dir) ? readdirSync(dir).filter((f) => !f.startsWith('shortcut-')) : [];
+}
+
 export function records(p: Project): string[] {
   const dir = join(p.home, '.avp', 'cache', 'hook');
   return readdirSync(dir)
