@@ -12,6 +12,7 @@ import type { ShortcutFile } from '../../../src/hook/shortcut/shortcut-file.ts';
 import { seenPrint } from '../../../src/os/stat-print.ts';
 import type { Validator, ValidatorSpec } from '../../../src/validator/types.ts';
 import { tempDir } from '../../support/run-avp.ts';
+import { specValidator } from '../validator/helpers.ts';
 
 /** A home, an avp home with both acceptance logs, and a project folder: what a memo's paths name. */
 export function world() {
@@ -30,29 +31,8 @@ export type World = ReturnType<typeof world>;
 
 export const print = (path: string) => seenPrint(statSync(path, { throwIfNoEntry: false }) ?? null);
 
-export function validator(id: string, spec: Partial<ValidatorSpec>): Validator {
-  return {
-    id,
-    name: id,
-    source: 'project',
-    form: 'file',
-    path: `/nowhere/${id}.md`,
-    spec: {
-      name: id,
-      description: 'd',
-      severity: 'error',
-      trigger: 'PostToolUse',
-      match: {},
-      tags: [],
-      once: false,
-      timeout: 60,
-      ...spec,
-    },
-    body: '',
-    references: [],
-    hash: 'h',
-  };
-}
+/** A validator matching by its spec alone (`validatorMatches` reads nothing else). */
+export const validator = (id: string, spec: Partial<ValidatorSpec>): Validator => specValidator(id, spec);
 
 /** The context of a full hook call that passed a Read after the tool ran, with `over` changed. */
 export function contextFor(

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll } from 'bun:test';
+import type { Validator, ValidatorSpec } from '../../../src/validator/types.ts';
 
 const made: string[] = [];
 afterAll(() => {
@@ -36,4 +37,29 @@ export function md(fields: Record<string, string | undefined>, body = '# Check\n
 /** The minimal valid frontmatter for `name`, overridable. */
 export function valid(name: string, extra: Record<string, string | undefined> = {}): string {
   return md({ name, description: `Checks ${name}.`, severity: 'error', trigger: 'PostToolUse', ...extra });
+}
+
+/** A one-file validator of `root` with the minimal spec, `spec` overriding it: for tests of matching, not loading. */
+export function specValidator(id: string, spec: Partial<ValidatorSpec> = {}, root = '/home/dev/project'): Validator {
+  return {
+    id,
+    name: id,
+    source: 'project',
+    form: 'file',
+    path: `${root}/.avp/validators/${id}.md`,
+    spec: {
+      name: id,
+      description: 'd',
+      severity: 'error',
+      trigger: 'PostToolUse',
+      match: {},
+      tags: [],
+      once: false,
+      timeout: 60,
+      ...spec,
+    },
+    body: '',
+    references: [],
+    hash: 'h',
+  };
 }

@@ -7,32 +7,11 @@ import { loadErrorsForEvent, matchedFiles, matchValidators, toolFiles } from '..
 import type { LoadError, Validator, ValidatorSpec } from '../../../src/validator/types.ts';
 import { normalizeClaudeEvent } from '../../../src/agents/claude/index.ts';
 import { tempDir } from '../../support/run-avp.ts';
+import { specValidator } from './helpers.ts';
 
 const ROOT = '/home/dev/project';
 
-function v(id: string, spec: Partial<ValidatorSpec> = {}): Validator {
-  return {
-    id,
-    name: id,
-    source: 'project',
-    form: 'file',
-    path: `${ROOT}/.avp/validators/${id}.md`,
-    spec: {
-      name: id,
-      description: 'd',
-      severity: 'error',
-      trigger: 'PostToolUse',
-      match: {},
-      tags: [],
-      once: false,
-      timeout: 60,
-      ...spec,
-    },
-    body: '',
-    references: [],
-    hash: 'h',
-  };
-}
+const v = (id: string, spec: Partial<ValidatorSpec> = {}): Validator => specValidator(id, spec, ROOT);
 
 function file(rel: string): FileChange {
   const inProject = !rel.startsWith('/');
