@@ -6,7 +6,7 @@
  * left to age past the racy window first.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gateBlocked, gatedProject, writeEvent } from './hook-memo-support.ts';
 import { project, sh, type Project } from './hook-support.ts';
@@ -113,6 +113,11 @@ describe('what the shortcut leaves to the full path before it reads stdin', () =
     // avp's home spelled with a trailing slash: the shortcut does not resolve paths, the full path does.
     const slash = await traced(gated, readEvent(gated), { AVP_HOME: `${join(gated.home, '.avp')}/` });
     expect([slash.why, slash.stdout]).toEqual(['avp home not plainly spelled', '{}\n']);
+    // A folder or a link loop where a managed policy could be is no policy, to the full path and the shortcut alike.
+    mkdirSync(join(gated.home, 'policy-folder'));
+    symlinkSync('policy-loop', join(gated.home, 'policy-loop'));
+    for (const at of ['policy-folder', 'policy-loop'])
+      await untilAnswered(gated, readEvent(gated), { AVP_MANAGED_CONFIG: join(gated.home, at) });
   });
 
   test('without the trace, nothing on stderr, whether the shortcut answered or not', async () => {
