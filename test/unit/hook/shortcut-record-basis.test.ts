@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { recordShortcut } from '../../../src/hook/shortcut/record.ts';
 import { MAX_CALLS, shortcutCall } from '../../../src/hook/shortcut/shortcut-file.ts';
 import { RACY_MS } from '../../../src/validator/cache.ts';
-import { contextFor, passed, print, recorded, recordOf, validator, world } from './shortcut-record-support.ts';
+import { specValidator as validator } from '../validator/helpers.ts';
+import { contextFor, passed, print, recorded, recordOf, world, type World } from './shortcut-record-support.ts';
 
 afterEach(() => setSystemTime());
 
@@ -55,12 +56,12 @@ describe('with validators installed, a call none of them could concern', () => {
 
 describe('the paths the memo found missing, folded into the folders above them', () => {
   /** A memo that also found `missing` missing. */
-  const withMissing = (w: ReturnType<typeof world>, missing: string[]) => {
+  const withMissing = (w: World, missing: string[]) => {
     const ctx = contextFor(w);
     ctx.view.memo!.seen.push(...missing.map((path): [string, string] => [path, '-']));
     return ctx;
   };
-  const seenOf = (w: ReturnType<typeof world>) => new Map(recordOf(w)!.seen);
+  const seenOf = (w: World) => new Map(recordOf(w)!.seen);
 
   test('a folder that has not changed for a while stands for the paths missing under it, however deep', () => {
     const w = world();

@@ -10,9 +10,7 @@ import { recordShortcut } from '../../../src/hook/shortcut/record.ts';
 import { envDigest, shortcutCall, shortcutPath } from '../../../src/hook/shortcut/shortcut-file.ts';
 import type { ShortcutFile } from '../../../src/hook/shortcut/shortcut-file.ts';
 import { seenPrint } from '../../../src/os/stat-print.ts';
-import type { Validator, ValidatorSpec } from '../../../src/validator/types.ts';
 import { tempDir } from '../../support/run-avp.ts';
-import { specValidator } from '../validator/helpers.ts';
 
 /** A home, an avp home with both acceptance logs, and a project folder: what a memo's paths name. */
 export function world() {
@@ -30,9 +28,6 @@ export function world() {
 export type World = ReturnType<typeof world>;
 
 export const print = (path: string) => seenPrint(statSync(path, { throwIfNoEntry: false }) ?? null);
-
-/** A validator matching by its spec alone (`validatorMatches` reads nothing else). */
-export const validator = (id: string, spec: Partial<ValidatorSpec>): Validator => specValidator(id, spec);
 
 /** The context of a full hook call that passed a Read after the tool ran, with `over` changed. */
 export function contextFor(
