@@ -42,7 +42,7 @@ export async function compileOptions(
 /**
  * The hook shortcut (src/hook/shortcut/answer.ts) compiled as one module, its small imports inlined: split chunks
  * would make a call the shortcut answers load ten chunks where two do, and each costs ~30 µs of CPU at startup
- * (bench/hook-cost.ts). Its lazy import of the call counter (stats/calls.ts, which loads node:fs) stays a chunk apart.
+ * (bench/hook-cost.ts). It imports nothing lazily (it counts a call without node:fs, stats/call-line.ts).
  * The inlined copies are the same source: the shortcut's AvpError is another class than the rest's, which is why
  * the full path rebuilds an input error it hands over (commands/hook.ts).
  */
@@ -54,7 +54,6 @@ export async function shortcutModule(): Promise<string> {
     entrypoints: [SHORTCUT],
     target: 'bun',
     format: 'esm',
-    external: ['*/stats/calls.ts'],
   });
   if (!inner.success) throw new Error(`the hook shortcut did not build: ${inner.logs.join('\n')}`);
   return inner.outputs[0]!.text();

@@ -177,6 +177,14 @@ export const TARGETS: MutationTarget[] = [
     ],
   },
   {
+    // The calls the shortcut counts wait in a folder the agent can write to: nothing there may lead avp to read, write
+    // or remove anything else, and no call may be lost or counted twice.
+    name: 'pending calls',
+    files: ['src/stats/pending-calls.ts', 'src/stats/call-line.ts'],
+    tests: ['test/unit/stats/pending-calls.test.ts'],
+    binaryTests: ['test/integration/hook-shortcut.test.ts', 'test/integration/hook-shortcut-attacks.test.ts'],
+  },
+  {
     // Hostile input is refused at the cost of reading it: the size, time and nesting limits of the one stdin reader
     // the shortcut and the full path share.
     name: 'hook input',

@@ -1,6 +1,7 @@
 /**
- * Reads the run logs (`.avp/logs/hook-YYYY-MM-DD.jsonl`) and the hook-call counter (`calls-YYYY-MM-DD.jsonl`) of a
- * project back into checked records. The files sit in the project, where the agent can write too, so every field is
+ * Reads the run logs (`.avp/logs/hook-YYYY-MM-DD.jsonl`) and the hook-call counter (`calls-YYYY-MM-DD.jsonl`, and the
+ * calls the hook shortcut counted that no full-path call has folded in yet: `pending-calls/`) of a project back into
+ * checked records. The files sit in the project, where the agent can write too, so every field is
  * checked: a line that is not a run (cut short by a crash, hand-edited, forged badly) is skipped and named — file and
  * line — and never stops the rest from being counted.
  */
@@ -8,6 +9,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TokenUsage, Violation } from '../judges/types.ts';
 import type { CallRecord, LogData, RunRecord, SkippedLine } from './types.ts';
+import { PENDING_CALLS } from './call-line.ts';
+import { MAX_PENDING_BYTES, pendingFiles } from './pending-calls.ts';
 
 /** Longer lines are not runs avp wrote (a run line is a few KiB at most): skipped unread. */
 const MAX_LINE = 1024 * 1024;
@@ -142,6 +145,12 @@ export function readLogs(logsDir: string, since = 0): LogData {
       firstCalls ??= m[2];
       data.calls.push(...readLines(file, parseCallLine, since, data.skipped));
     }
+  }
+  for (const { path, stat } of pendingFiles(join(logsDir, PENDING_CALLS))) {
+    const call = stat.size <= MAX_PENDING_BYTES ? readLines(path, parseCallLine, 0, data.skipped)[0] : undefined;
+    if (!call) continue;
+    if (firstCalls === undefined || call.day < firstCalls) firstCalls = call.day;
+    if (call.ts >= since) data.calls.push(call);
   }
   // The counter covers the period only if it existed on the first day runs were logged in it.
   const firstRunDay = data.runs.reduce<string | undefined>(

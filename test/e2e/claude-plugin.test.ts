@@ -6,10 +6,11 @@
  *     the same; (c) in a project that also ran `avp init`, avp runs once per event, not twice.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startAnthropicServer } from '../support/anthropic-server.ts';
+import { countedCalls } from '../support/counted-calls.ts';
 import { AVP_BIN } from '../support/run-avp.ts';
 import { slowPassValidator } from './slow-validator.ts';
 import { CLAUDE_BIN, FIXTURES, mainRequests, newInput, runClaude, turnOf, type Project } from './claude-support.ts';
@@ -67,13 +68,9 @@ async function keyServer(file: string) {
   });
 }
 
-/** avp's hook calls per event in this project, from its call counter. */
+/** avp's hook calls per event in this project, from its call counter (pending ones included). */
 function callsOf(project: Project, event: string): number {
-  const logs = join(project.root, '.avp', 'logs');
-  return readdirSync(logs)
-    .filter((f) => f.startsWith('calls-'))
-    .flatMap((f) => readFileSync(join(logs, f), 'utf8').trim().split('\n'))
-    .filter((l) => l && JSON.parse(l).event === event).length;
+  return countedCalls(project.root).filter((c) => c.event === event).length;
 }
 
 async function expectKeyBlocked(project: Project, args: string[]): Promise<void> {

@@ -8,9 +8,10 @@
  * adapter: only events avp maps, only `avp hook --agent codex`, only the keys Codex accepts in a hooks file.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, symlinkSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import codex from '../../src/agents/codex/index.ts';
+import { countedCalls } from '../support/counted-calls.ts';
 import { startResponsesServer } from '../support/responses-server.ts';
 import { AVP_BIN } from '../support/run-avp.ts';
 import { type AgentProject, type AgentRun, runAgent } from './agents/agent-support.ts';
@@ -136,16 +137,8 @@ async function runWithPlugin(installPlugin: boolean, trustHooks = true, init = f
 
 const said = (o: Outcome) => `codex exit ${o.run.code}${o.run.timedOut ? ' (timed out)' : ''}\n${o.run.stderr}`;
 
-/** avp's hook calls in the project, from its call counter. */
-function avpCalls(project: AgentProject): any[] {
-  const logs = join(project.root, '.avp', 'logs');
-  if (!existsSync(logs)) return [];
-  return readdirSync(logs)
-    .filter((f) => f.startsWith('calls-'))
-    .flatMap((f) => readFileSync(join(logs, f), 'utf8').trim().split('\n'))
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
-}
+/** avp's hook calls in the project, from its call counter (pending ones included). */
+const avpCalls = (project: AgentProject) => countedCalls(project.root);
 
 describe.skipIf(!existsSync(CODEX_BIN))('the Codex plugin in the real Codex CLI', () => {
   test('installed from this repository, it blocks a hard-coded key before the write, with no avp init', async () => {

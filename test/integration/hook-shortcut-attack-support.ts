@@ -38,7 +38,7 @@ export interface Case {
 
 export interface Attack {
   name: string;
-  /** A project with no validator installed (the shortcut then stats without node:fs), not the gated one. */
+  /** A project with no validator installed (the shortcut then counts no call), not the gated one. */
   bare?: boolean;
   /** Set-up before the user accepts the project (the gate validator watches Write and Edit only). */
   before?: (p: Project) => void;

@@ -144,6 +144,21 @@ const attacks: Attack[] = [
     then: (r) => expect(r.why).toBe('a turn ended'),
   },
   {
+    name: 'the folder calls are counted in made a link to another folder (the shortcut would write there)',
+    attack: ({ p }) => {
+      const pending = join(p.root, '.avp', 'logs', 'pending-calls');
+      mkdirSync(join(p.home, 'elsewhere'));
+      rmSync(pending, { recursive: true });
+      symlinkSync(join(p.home, 'elsewhere'), pending);
+    },
+    then: (r, { p }) => {
+      expect(r.why).toBe('the folder to count in');
+      expect(r.stdout).toBe('{}\n');
+      // Neither the shortcut nor the full path's fold followed the link.
+      expect(readdirSync(join(p.home, 'elsewhere'))).toEqual([]);
+    },
+  },
+  {
     name: 'a managed policy appears that requires a validator the project lacks',
     via: (p) => ({ env: { AVP_MANAGED_CONFIG: join(p.home, 'managed.json') }, event: () => readEvent(p) }),
     attack: ({ p }) => writeFileSync(join(p.home, 'managed.json'), JSON.stringify({ requiredValidators: ['no-keys'] })),

@@ -51,6 +51,9 @@ function plantRecord(p: Project, env: Record<string, string>, event: Call, insta
   const told = readdirSync(trust).map((d) => join(trust, d))[0]!;
   // What the session was told: the record matches it, so only the policy can keep the call from the record.
   const session = JSON.parse(readFileSync(join(told, 'sessions', toldFileName(event.session_id)), 'utf8'));
+  // With validators installed a record names the folder calls are counted in, made by the full path's count.
+  const pending = join(p.root, '.avp', 'logs', 'pending-calls');
+  if (installed) mkdirSync(pending, { recursive: true });
   const record = {
     format: SHORTCUT_FORMAT,
     version: VERSION,
@@ -61,6 +64,7 @@ function plantRecord(p: Project, env: Record<string, string>, event: Call, insta
     told: { dir: join(told, 'sessions'), project: session.project, user: session.user },
     sessions: join(p.home, '.avp', 'sessions'),
     installed,
+    ...(installed ? { pending: { dir: pending, id: `${statSync(pending).dev}:${statSync(pending).ino}` } } : {}),
     stopCheck: false,
     stdout: '{}\n',
     calls: [shortcutCall(event.hook_event_name, event.tool_name, event.cwd)],
@@ -86,7 +90,7 @@ const attacks: Attack[] = [
     },
   },
   {
-    name: 'the same, a record that says validators are installed (its checks take node:fs)',
+    name: 'the same, a record that says validators are installed (the call would be counted)',
     before: (p) => {
       p.validator('reads', { match: { tools: ['Read'] } }, READS_FAIL);
       writeFileSync(join(p.home, 'managed.json'), JSON.stringify({ requiredValidators: ['reads'] }));

@@ -1,6 +1,7 @@
 /** The hook shortcut tests' shared parts: the calls, what the trace says of them, and the calls that bring a record. */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { countedCalls as countedCallsOf, pendingCalls as pendingCallsOf } from '../support/counted-calls.ts';
 import { runAvp, type AvpRun } from '../support/run-avp.ts';
 import { BIN, type Project } from './hook-support.ts';
 
@@ -72,15 +73,11 @@ export async function untilAnswered(p: Project, event: unknown, env: Record<stri
   throw new Error(`the shortcut never answered: ${seen.join(' | ')}`);
 }
 
-/** The hook-call counter's lines of the project (`.avp/logs/calls-*.jsonl`). */
-export function countedCalls(p: Project): { event: string; call: string }[] {
-  const logs = join(p.root, '.avp', 'logs');
-  return readdirSync(logs)
-    .filter((f) => f.startsWith('calls-'))
-    .flatMap((f) => readFileSync(join(logs, f), 'utf8').trim().split('\n'))
-    .filter(Boolean)
-    .map((line) => JSON.parse(line));
-}
+/** The project's counted calls, oldest first, pending ones included (test/support/counted-calls.ts). */
+export const countedCalls = (p: Project) => countedCallsOf(p.root);
+
+/** The calls the shortcut counted that wait for a full-path call to fold them in. */
+export const pendingCalls = (p: Project) => pendingCallsOf(p.root);
 
 /** The shortcut's records (`$AVP_HOME/cache/hook/shortcut-*.json`). */
 /** The hook memos in the project's avp home (none before the first is written). */

@@ -10,7 +10,17 @@ import { existsSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { gateBlocked, gatedProject, writeEvent } from './hook-memo-support.ts';
 import { project, sh, type Project } from './hook-support.ts';
-import { countedCalls, memos, readEvent, records, traced, tracedArgs, untilAnswered } from './hook-shortcut-support.ts';
+import { readLogs } from '../../src/stats/read.ts';
+import {
+  countedCalls,
+  memos,
+  pendingCalls,
+  readEvent,
+  records,
+  traced,
+  tracedArgs,
+  untilAnswered,
+} from './hook-shortcut-support.ts';
 
 const FAILS = sh(
   `cat >/dev/null; echo '{"passed":false,"violations":[{"rule":"env","file":".env","line":1,"snippet":"x","suggestion":"y"}],"summary":"bad"}'`,
@@ -61,6 +71,24 @@ describe('the hook shortcut answers a call the full path answered, as the full p
     expect(counted.length).toBe(before + 3);
     expect(counted.at(-1)).toMatchObject({ event: 'PostToolUse', call: 'toolu_read' });
     expect(records(gated)).toHaveLength(1);
+  });
+
+  test('the calls it counts wait as files of their own until a full-path call folds them into the day’s counter', async () => {
+    await untilAnswered(gated, readEvent(gated));
+    const waiting = pendingCalls(gated);
+    expect(waiting.length).toBeGreaterThan(0);
+    const before = countedCalls(gated);
+    // `avp stats` reads them where they wait.
+    const read = readLogs(join(gated.root, '.avp', 'logs')).calls.map((c) => c.ts);
+    expect(read).toEqual(expect.arrayContaining(before.map((c) => Date.parse(c.ts))));
+    const w = await traced(gated, writeEvent(gated));
+    expect(w.answered).toBe(false);
+    gateBlocked(w);
+    expect(pendingCalls(gated)).toEqual([]);
+    const after = countedCalls(gated);
+    expect(after).toEqual(expect.arrayContaining(before));
+    expect(after).toHaveLength(before.length + 1);
+    expect(after.filter((c) => c.call === 't1').length).toBeGreaterThan(0);
   });
 
   test('a new record removes the records of environments unused for a week, and nothing else', async () => {

@@ -10,17 +10,21 @@
  * after), or any call when no validator is installed — never a permission request or a before-tool call of a
  * file-changing or shell tool (the guard reads those; decided here too, whatever a record says), never such a tool's
  * after-tool call while validators are installed (session tracking records those). The answer is the recorded one;
- * the call is counted in `.avp/logs/calls-…` as the full path counts it. A twin call (the plugin's and the settings'
+ * with validators installed the call is counted as the full path counts it, in a file of its own that the next
+ * full-path call folds into `.avp/logs/calls-…` (stats/pending-calls.ts). A twin call (the plugin's and the settings'
  * hook at once) answers too: both answer the same, and stats counts one call by its key.
  *
- * No node: built-in is loaded unless the call is counted (node:fs for the append): this module and what it imports
- * are all the shortcut loads (test/unit/hook/shortcut-imports.test.ts).
+ * No node: built-in is loaded: this module and what it imports are all the shortcut loads
+ * (test/unit/hook/shortcut-imports.test.ts). node:fs alone would cost more than the rest of the shortcut (its load,
+ * and the ~16 KB blocks of JavaScript objects it adds take the engine past the point where it starts a thread that
+ * pre-faults more of them: ~1.2 ms and ~1.5 MB per call, bench/hook-cost.ts).
  */
 import { systemManagedConfigPath } from '../../config/managed-path.ts';
 import { toldFileName } from '../../trust/told-name.ts';
 import { safeSegment } from '../../session/segment.ts';
 import { checkPathBounds } from '../../os/path-bounds.ts';
 import { seenPrint, type StatResult } from '../../os/stat-print.ts';
+import { callKey, callLine, pendingName } from '../../stats/call-line.ts';
 import type { AvpError } from '../../errors.ts';
 import { parseInput } from '../input.ts';
 import { readStdin, stdinIsATerminal, stdinTimeout } from '../stdin.ts';
@@ -110,14 +114,14 @@ async function answerFromRecord(
   const file = readJson(shortcutPath(home, digest));
   if (!recordHolds(file, digest)) return 'no record for this environment';
   if (!file.calls.includes(shortcutCall(event, tool, cwd))) return 'call not recorded';
-  // With validators installed the call is counted: node:fs is loaded for the append, and stats through it too.
-  const fs = file.installed ? await import('node:fs') : undefined;
-  const changed = await firstChange(file, env, session, fs);
+  if (file.installed && !file.pending) return 'no folder to count in';
+  const changed = await firstChange(file, env, session);
   if (changed) return changed;
-  if (file.installed) {
-    const { callKey, countCall } = await import('../../stats/calls.ts');
-    const counted = { agent: 'claude' as const, event, cwd, projectRoot: file.projectRoot, files: [], raw: value };
-    countCall(counted, callKey(counted, startedAt));
+  // With validators installed the call is counted, as a file of its own (stats/call-line.ts): no node:fs for an append.
+  if (file.pending) {
+    const line = callLine(event, callKey({ event, raw: value }, startedAt));
+    const wrote = await Bun.write(`${file.pending.dir}/${pendingName()}`, line, { createPath: false }).catch(() => 0);
+    if (!wrote) return 'the call could not be counted';
   }
   return { stdout: file.stdout };
 }
@@ -135,18 +139,11 @@ function boundedPaths(toolInput: Record<string, unknown> | undefined): boolean {
   }
 }
 
-type NodeFs = typeof import('node:fs');
-
 /**
- * What changed since the record was written (undefined: nothing). With node:fs loaded the stats are synchronous and
- * stop at the first change; without, Bun's own, all at once.
+ * What changed since the record was written (undefined: nothing), from Bun's own stats, all at once (node:fs would
+ * cost more to load than they take).
  */
-async function firstChange(
-  file: ShortcutFile,
-  env: NodeJS.ProcessEnv,
-  session: string,
-  fs: NodeFs | undefined,
-): Promise<string | undefined> {
+async function firstChange(file: ShortcutFile, env: NodeJS.ProcessEnv, session: string): Promise<string | undefined> {
   const told = readJson(`${file.told.dir}/${toldFileName(session)}`) as Record<string, unknown> | undefined;
   if (!told) return 'session not told yet';
   if (told.project !== file.told.project || told.user !== file.told.user) return 'acceptances not told';
@@ -157,22 +154,20 @@ async function firstChange(
   if (policy.some((p) => !p.startsWith('/'))) return 'a managed policy';
   const stopped = `${file.sessions}/${safeSegment(session)}/turn/stopped`;
   const expected: [string, string][] = file.stopCheck ? [...file.seen, [stopped, '-']] : file.seen;
-  const why = (path: string) => (path === stopped ? 'a turn ended' : `changed: ${path}`);
-  if (fs) {
-    if (policy.some((p) => isFile(syncStat(fs, p)))) return 'a managed policy';
-    if (identity(syncStat(fs, root)) !== file.root.id) return 'root';
-    const at = expected.find(([path, was]) => seenPrint(syncStat(fs, path)) !== was);
-    return at && why(at[0]);
-  }
+  const folders = file.pending ? [root, file.pending.dir] : [root];
   const bunStat = (path: string) =>
     Bun.file(path)
       .stat()
       .catch((e: { code?: string }) => (e?.code === 'ENOENT' ? null : ('error' as const)));
-  const [rootStat, ...stats] = await Promise.all([root, ...policy, ...expected.map(([path]) => path)].map(bunStat));
+  const stats = await Promise.all([...folders, ...policy, ...expected.map(([path]) => path)].map(bunStat));
+  const [rootStat, pendingStat] = stats.splice(0, folders.length);
   if (stats.splice(0, policy.length).some(isFile)) return 'a managed policy';
   if (identity(rootStat!) !== file.root.id) return 'root';
+  // Where the call is counted must still be the folder the full path found (a link put in its place leads elsewhere).
+  if (file.pending && identity(pendingStat!) !== file.pending.id) return 'the folder to count in';
   const at = expected.findIndex(([, was], i) => seenPrint(stats[i]!) !== was);
-  return at < 0 ? undefined : why(expected[at]![0]);
+  if (at < 0) return undefined;
+  return expected[at]![0] === stopped ? 'a turn ended' : `changed: ${expected[at]![0]}`;
 }
 
 /** A file, as the full path tells a managed policy from anything else at its place (config/managed.ts). */
@@ -181,15 +176,6 @@ const isFile = (s: StatResult) => !!s && s !== 'error' && s.isFile();
 /** The folder a stat names, whatever path led there: device and inode. */
 const identity = (s: { dev: number; ino: number } | null | 'error') =>
   s && s !== 'error' ? `${s.dev}:${s.ino}` : undefined;
-
-/** A stat as the hook memo's listing takes it: null when missing, `'error'` when it cannot be taken. */
-function syncStat(fs: NodeFs, path: string): StatResult {
-  try {
-    return fs.statSync(path, { throwIfNoEntry: false }) ?? null;
-  } catch {
-    return 'error';
-  }
-}
 
 /**
  * A small JSON file, read synchronously through a memory map (Bun's only synchronous read; an asynchronous read costs

@@ -5,13 +5,14 @@
  * A record whose basis is unchanged gains the call; any other basis starts a new record. Failures are ignored:
  * only speed is lost.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../os/atomic-write.ts';
 import { seenPrint, type StatResult } from '../../os/stat-print.ts';
 import { RACY_MS } from '../../validator/cache.ts';
 import { avpHome } from '../../paths.ts';
 import { stateRoot } from '../../session/store.ts';
+import { pendingDirOf } from '../../stats/call-line.ts';
 import { logSize } from '../../trust/acceptance-log.ts';
 import { validatorMatches } from '../../validator/match.ts';
 import { VERSION } from '../../version.ts';
@@ -69,6 +70,8 @@ function basisOf(ctx: HookContext, stdout: string): ShortcutBasis | undefined {
   const seen = compacted(memo.seen, avpHome(ctx.env));
   if (!seen) return undefined;
   const projectRoot = ctx.normalized.projectRoot;
+  const pending = ctx.installed ? pendingFolder(projectRoot) : undefined;
+  if (ctx.installed && !pending) return undefined;
   return {
     seen,
     root: { dir, id },
@@ -81,10 +84,22 @@ function basisOf(ctx: HookContext, stdout: string): ShortcutBasis | undefined {
     },
     sessions: stateRoot(projectRoot, ctx.env),
     installed: !!ctx.installed,
+    ...(pending ? { pending } : {}),
     // As session tracking decides whether a call may begin a turn (session/session.ts, `baseline`).
     stopCheck: !!ctx.installed && ctx.active.some((v) => v.spec.trigger === 'Stop'),
     stdout,
   };
+}
+
+/** The folder the shortcut counts its calls in, made by the full path's count: a folder itself, never a link. */
+function pendingFolder(projectRoot: string): ShortcutBasis['pending'] {
+  const dir = pendingDirOf(projectRoot);
+  try {
+    const s = lstatSync(dir, { throwIfNoEntry: false });
+    return s?.isDirectory() ? { dir, id: `${s.dev}:${s.ino}` } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

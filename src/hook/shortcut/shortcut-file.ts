@@ -12,7 +12,7 @@ import { CLAUDE_TOOLS } from '../../agents/claude/tools.ts';
 import { VERSION } from '../../version.ts';
 
 /** Bumped when the record's shape or what it stands for changes (the avp version is checked too). */
-export const SHORTCUT_FORMAT = 1;
+export const SHORTCUT_FORMAT = 2;
 
 /** At most this many calls per record: a session uses a few dozen tools; the oldest are dropped first. */
 export const MAX_CALLS = 256;
@@ -30,6 +30,11 @@ export interface ShortcutBasis {
   sessions: string;
   /** Validators are installed: the call is counted, and only listed calls are answered. */
   installed: boolean;
+  /**
+   * With validators installed, where the shortcut counts its calls (`.avp/logs/pending-calls`, stats/call-line.ts)
+   * and the folder the full path found there: a folder, not a link (`dev:ino`).
+   */
+  pending?: { dir: string; id: string };
   /** A Stop validator is installed: after a Stop the next call begins a turn, which only the full path does. */
   stopCheck: boolean;
   /** The full path's answer, written as it is. */

@@ -5,7 +5,7 @@
  * answers and calls are recorded at all: shortcut-record.test.ts.
  */
 import { afterEach, describe, expect, setSystemTime, test } from 'bun:test';
-import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { recordShortcut } from '../../../src/hook/shortcut/record.ts';
 import { MAX_CALLS, shortcutCall } from '../../../src/hook/shortcut/shortcut-file.ts';
@@ -37,6 +37,27 @@ describe('with validators installed, a call none of them could concern', () => {
     expect(recorded(w, contextFor(w, {}, { installed: true, active: [watching, other] }))).toBe(false);
     expect(recorded(w, contextFor(w, {}, { installed: true, active: [other] }))).toBe(true);
     expect(recordOf(w)!.installed).toBe(true);
+  });
+
+  test('the record names the folder the call is counted in: a folder, never a link, nor a missing one', () => {
+    const w = world();
+    const other = validator('fetch', { match: { tools: ['WebFetch'] } });
+    const installed = () => contextFor(w, {}, { installed: true, active: [other] });
+    rmSync(w.pending, { recursive: true });
+    expect(recorded(w, installed())).toBe(false);
+    mkdirSync(join(w.root, 'elsewhere'));
+    symlinkSync(join(w.root, 'elsewhere'), w.pending);
+    expect(recorded(w, installed())).toBe(false);
+    rmSync(w.pending);
+    mkdirSync(w.pending);
+    expect(recorded(w, installed())).toBe(true);
+    const s = statSync(w.pending);
+    expect(recordOf(w)!.pending).toEqual({ dir: w.pending, id: `${s.dev}:${s.ino}` });
+    // With nothing installed no call is counted: no folder is named, none is needed.
+    const bare = world();
+    rmSync(bare.pending, { recursive: true });
+    expect(recorded(bare, contextFor(bare))).toBe(true);
+    expect(recordOf(bare)!.pending).toBeUndefined();
   });
 
   test('a Stop validator installed: the record says a turn that ended must go to the full path', () => {
@@ -103,7 +124,7 @@ describe('the paths the memo found missing, folded into the folders above them',
 
   test('a path under a folder already in the memo adds nothing', () => {
     const w = world();
-    expect(recorded(w, withMissing(w, [join(w.project, '.avp/validators')]))).toBe(true);
+    expect(recorded(w, withMissing(w, [join(w.project, '.claude/settings.json')]))).toBe(true);
     expect(recordOf(w)!.seen.map(([path]) => path)).toEqual(contextFor(w).view.memo!.seen.map(([path]) => path));
   });
 

@@ -19,11 +19,13 @@ export function world() {
   const avp = join(home, '.avp');
   const project = join(root, 'project');
   const trust = { project: join(avp, 'trust/projects/p1'), user: join(avp, 'trust/user') };
-  for (const dir of [project, trust.project, trust.user]) mkdirSync(dir, { recursive: true });
+  // The folder the shortcut counts calls in, as the full path's count makes it once validators are installed.
+  const pending = join(project, '.avp/logs/pending-calls');
+  for (const dir of [pending, trust.project, trust.user]) mkdirSync(dir, { recursive: true });
   writeFileSync(join(trust.project, 'acceptances.jsonl'), '{"n":1}\n');
   writeFileSync(join(trust.user, 'acceptances.jsonl'), '{"n":1}\n{"n":2}\n');
   const env: NodeJS.ProcessEnv = { HOME: home, AVP_HOME: avp, CLAUDE_PROJECT_DIR: project };
-  return { root, home, avp, project, trust, env };
+  return { root, home, avp, project, pending, trust, env };
 }
 export type World = ReturnType<typeof world>;
 

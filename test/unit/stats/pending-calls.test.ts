@@ -1,0 +1,134 @@
+/**
+ * The calls the hook shortcut counts as files of their own (src/stats/pending-calls.ts): folded into their days'
+ * counter files by the next full-path call and read by `avp stats` until then — and, since the folder sits where the
+ * agent can write, nothing else in it read, followed or removed.
+ */
+import { describe, expect, test } from 'bun:test';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { callLine, callsFile, isPendingName, pendingDirOf, pendingName } from '../../../src/stats/call-line.ts';
+import { countCall } from '../../../src/stats/calls.ts';
+import { foldPending, MAX_PENDING_BYTES } from '../../../src/stats/pending-calls.ts';
+import { readLogs } from '../../../src/stats/read.ts';
+import type { HookEvent } from '../../../src/protocol/event.ts';
+import { tempDir } from '../../support/run-avp.ts';
+
+/** A project whose logs folder and pending folder exist, as the full path's first count leaves them. */
+function projectWithPending() {
+  const root = tempDir('avp-pending-calls-');
+  const pending = pendingDirOf(root);
+  mkdirSync(pending, { recursive: true });
+  const logs = join(root, '.avp', 'logs');
+  const pend = (key: string, when: string, name = pendingName()) => {
+    writeFileSync(join(pending, name), callLine('PostToolUse', key, new Date(when)));
+    return join(pending, name);
+  };
+  return { root, pending, logs, pend };
+}
+
+const linesOf = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l).call);
+/** Sets a file's times back past the while a file being written is left alone. */
+const aged = (path: string) => utimesSync(path, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
+
+describe('pending calls', () => {
+  test('named at random, and only such names are taken for one', () => {
+    const names = new Set(Array.from({ length: 100 }, pendingName));
+    expect(names.size).toBe(100);
+    for (const name of names) expect(isPendingName(name)).toBe(true);
+    const upper = pendingName().toUpperCase().replace('.CALL', '.call');
+    for (const name of ['x.call', `../${pendingName()}`, `${pendingName()}.tmp`, upper, 'calls-2026-11-27.jsonl'])
+      expect(isPendingName(name)).toBe(false);
+  });
+
+  test('folded into the counter file of their own day, then removed; the day’s earlier lines kept', () => {
+    const p = projectWithPending();
+    writeFileSync(callsFile(p.root, new Date('2026-11-26T10:00:00Z')), callLine('Stop', 'before', new Date()));
+    p.pend('a', '2026-11-26T23:59:59Z');
+    p.pend('b', '2026-11-27T00:00:01Z');
+    p.pend('c', '2026-11-27T08:00:00Z');
+    foldPending(p.root);
+    expect(readdirSync(p.pending)).toEqual([]);
+    expect(linesOf(join(p.logs, 'calls-2026-11-26.jsonl'))).toEqual(['before', 'a']);
+    expect(linesOf(join(p.logs, 'calls-2026-11-27.jsonl')).sort()).toEqual(['b', 'c']);
+  });
+
+  test('the full path counts its own call first, then folds the pending ones', () => {
+    const p = projectWithPending();
+    p.pend('read', '2026-11-27T08:00:00Z');
+    const event = { event: 'PreToolUse', projectRoot: p.root, raw: {} } as unknown as HookEvent;
+    countCall(event, 'write', new Date('2026-11-27T08:00:05Z'));
+    expect(linesOf(join(p.logs, 'calls-2026-11-27.jsonl'))).toEqual(['write', 'read']);
+    expect(readdirSync(p.pending)).toEqual([]);
+  });
+
+  test('a missing folder is made, so the shortcut has somewhere to count; none without a logs folder', () => {
+    const p = projectWithPending();
+    const bare = tempDir('avp-pending-calls-bare-');
+    Bun.spawnSync(['rmdir', p.pending]);
+    foldPending(p.root);
+    expect(existsSync(p.pending)).toBe(true);
+    foldPending(bare);
+    expect(existsSync(pendingDirOf(bare))).toBe(false);
+  });
+
+  test('other names, links and oversized files are never read or followed; what is no call goes once it is old', () => {
+    const p = projectWithPending();
+    const outside = join(tempDir('avp-pending-calls-out-'), 'secret.json');
+    writeFileSync(outside, callLine('PostToolUse', 'outside', new Date()));
+    symlinkSync(outside, join(p.pending, pendingName()));
+    writeFileSync(join(p.pending, 'notes.txt'), callLine('PostToolUse', 'unnamed', new Date()));
+    const big = p.pend('big', '2026-11-27T08:00:00Z');
+    writeFileSync(big, `${readFileSync(big, 'utf8').trim()}${' '.repeat(MAX_PENDING_BYTES)}\n`);
+    const young = join(p.pending, pendingName());
+    writeFileSync(young, '');
+    const old = join(p.pending, pendingName());
+    writeFileSync(old, '{"ts": "never"}');
+    aged(old);
+    aged(big);
+    foldPending(p.root);
+    expect(readdirSync(p.logs).filter((n) => n.startsWith('calls-'))).toEqual([]);
+    const left = readdirSync(p.pending);
+    expect(left).toContain('notes.txt');
+    expect(left).toContain(young.split('/').pop()!);
+    expect(left).not.toContain(old.split('/').pop()!);
+    expect(left).not.toContain(big.split('/').pop()!);
+    expect(left).toHaveLength(3);
+    expect(readFileSync(outside, 'utf8')).toContain('"outside"');
+  });
+
+  test('the folder made a link to another folder: nothing there is read or removed', () => {
+    const p = projectWithPending();
+    const elsewhere = tempDir('avp-pending-calls-elsewhere-');
+    const name = pendingName();
+    writeFileSync(join(elsewhere, name), callLine('PostToolUse', 'elsewhere', new Date()));
+    Bun.spawnSync(['rmdir', p.pending]);
+    symlinkSync(elsewhere, p.pending);
+    foldPending(p.root);
+    expect(readdirSync(elsewhere)).toEqual([name]);
+    expect(readdirSync(p.logs).filter((n) => n.startsWith('calls-'))).toEqual([]);
+    expect(readLogs(p.logs).calls).toEqual([]);
+  });
+
+  test('`avp stats` reads them before they are folded, and names one that is not a call', () => {
+    const p = projectWithPending();
+    writeFileSync(callsFile(p.root, new Date('2026-11-27T07:00:00Z')), callLine('Stop', 'folded', new Date()));
+    p.pend('waiting', '2026-11-26T08:00:00Z');
+    const bad = join(p.pending, pendingName());
+    writeFileSync(bad, 'not json\n');
+    const data = readLogs(p.logs);
+    expect(data.calls.map((c) => c.call).sort()).toEqual(['folded', 'waiting']);
+    // The counter covers the days from the oldest call it holds, pending ones included.
+    const run = { ts: '2026-11-26T09:00:00Z', validator: 'v', status: 'passed', durationMs: 1, call: 'waiting' };
+    writeFileSync(join(p.logs, 'hook-2026-11-26.jsonl'), `${JSON.stringify(run)}\n`);
+    expect(readLogs(p.logs).counted).toBe(true);
+    expect(data.skipped).toEqual([{ file: bad, line: 1, reason: 'not JSON (a line cut short?)' }]);
+  });
+});
