@@ -10,7 +10,7 @@ import { appendFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, unlink
 import { join } from 'node:path';
 import { callsFile, isPendingName, pendingDirOf } from './call-line.ts';
 
-/** At most this many entries of the folder are looked at per fold: the rest wait for the next call. */
+/** At most this many entries of the folder are looked at per fold (on the hook path): the rest wait for the next. */
 const MAX_FOLD = 512;
 /** A counter line is under 400 bytes (a key is at most 200 characters): a larger file is not one. */
 export const MAX_PENDING_BYTES = 1024;
@@ -25,12 +25,12 @@ function lstatOf(path: string): Stats | undefined {
   }
 }
 
-/** The pending calls' files of `dir`: regular files named as the shortcut names them, up to MAX_FOLD entries. */
-export function pendingFiles(dir: string): { path: string; stat: Stats }[] {
+/** The pending calls' files of `dir`: regular files named as the shortcut names them, among its first `max` entries. */
+export function pendingFiles(dir: string, max = MAX_FOLD): { path: string; stat: Stats }[] {
   if (!lstatOf(dir)?.isDirectory()) return [];
   let names: string[];
   try {
-    names = readdirSync(dir).slice(0, MAX_FOLD);
+    names = readdirSync(dir).slice(0, max);
   } catch {
     return [];
   }
@@ -42,7 +42,7 @@ export function pendingFiles(dir: string): { path: string; stat: Stats }[] {
 }
 
 /** A counted call's time and its line, or undefined when the text is not one. */
-export function pendingCall(text: string): { day: string; line: string } | undefined {
+function pendingCall(text: string): { day: string; line: string } | undefined {
   try {
     const j = JSON.parse(text) as Record<string, unknown>;
     const ts = typeof j?.ts === 'string' ? Date.parse(j.ts) : NaN;

@@ -146,7 +146,8 @@ export function readLogs(logsDir: string, since = 0): LogData {
       data.calls.push(...readLines(file, parseCallLine, since, data.skipped));
     }
   }
-  for (const { path, stat } of pendingFiles(join(logsDir, PENDING_CALLS))) {
+  // All of them, however many a session without a full-path call left (the fold takes them a few hundred at a time).
+  for (const { path, stat } of pendingFiles(join(logsDir, PENDING_CALLS), Infinity)) {
     const call = stat.size <= MAX_PENDING_BYTES ? readLines(path, parseCallLine, 0, data.skipped)[0] : undefined;
     if (!call) continue;
     if (firstCalls === undefined || call.day < firstCalls) firstCalls = call.day;
