@@ -3,10 +3,22 @@
  * the next call of the full path into the day's `calls-YYYY-MM-DD.jsonl`, and read by `avp stats` until then.
  *
  * The folder sits in the project, where the agent can write too. Only files named as the shortcut names them are read
- * or removed, links are never followed (the folder itself must be a folder, not a link to one), anything larger than
- * a counter line is not read, and what is not a counted call is removed once it is too old to be a write in progress.
+ * or removed, links are never followed (the folder itself must be a folder, not a link to one), a pipe is never
+ * waited on, nothing larger than a counter line is read, and what is not a counted call is removed once it is too old
+ * to be a write in progress.
  */
-import { appendFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, unlinkSync, type Stats } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  unlinkSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { callsFile, isPendingName, pendingDirOf } from './call-line.ts';
 
@@ -17,28 +29,39 @@ export const MAX_PENDING_BYTES = 1024;
 /** A file the shortcut is writing can be read empty or cut short: such a file is left alone this long. */
 const WRITING_MS = 60_000;
 
-function lstatOf(path: string): Stats | undefined {
+/**
+ * The pending calls' files of `dir`: regular files named as the shortcut names them, among its first `max` entries.
+ * None when `dir` is not a folder itself (a link to one is not followed).
+ */
+export function pendingFiles(dir: string, max = MAX_FOLD): string[] {
   try {
-    return lstatSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-}
-
-/** The pending calls' files of `dir`: regular files named as the shortcut names them, among its first `max` entries. */
-export function pendingFiles(dir: string, max = MAX_FOLD): { path: string; stat: Stats }[] {
-  if (!lstatOf(dir)?.isDirectory()) return [];
-  let names: string[];
-  try {
-    names = readdirSync(dir).slice(0, max);
+    if (!lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
+    const entries = readdirSync(dir, { withFileTypes: true }).slice(0, max);
+    return entries.filter((e) => e.isFile() && isPendingName(e.name)).map((e) => join(dir, e.name));
   } catch {
     return [];
   }
-  return names.flatMap((name) => {
-    const path = join(dir, name);
-    const stat = isPendingName(name) ? lstatOf(path) : undefined;
-    return stat?.isFile() ? [{ path, stat }] : [];
-  });
+}
+
+/**
+ * A pending call's text (undefined when larger than a counter line) and when it was written; undefined when it is
+ * no regular file. Opened without following a link and without waiting on a pipe put in a file's place since the
+ * listing (it would hold the hook), and read no further than the limit.
+ */
+export function readPending(path: string): { text?: string; mtimeMs: number } | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return undefined;
+    const bytes = Buffer.alloc(MAX_PENDING_BYTES + 1);
+    const n = readSync(fd, bytes, 0, bytes.length, 0);
+    return { mtimeMs: stat.mtimeMs, ...(n <= MAX_PENDING_BYTES ? { text: bytes.toString('utf8', 0, n) } : {}) };
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** A counted call's time and its line, or undefined when the text is not one. */
@@ -60,26 +83,24 @@ function pendingCall(text: string): { day: string; line: string } | undefined {
  */
 export function foldPending(projectRoot: string): void {
   const dir = pendingDirOf(projectRoot);
-  if (lstatOf(dir) === undefined) {
-    try {
+  try {
+    if (!lstatSync(dir, { throwIfNoEntry: false })) {
       mkdirSync(dir);
-    } catch {
-      // no logs folder yet, or not writable: the shortcut's record then names no folder and it counts nothing
+      return;
     }
+  } catch {
+    // no logs folder yet, or not writable: the shortcut's record then names no folder and it counts nothing
     return;
   }
   const byDay = new Map<string, { lines: string; paths: string[] }>();
   const done: string[] = [];
   const settled = Date.now() - WRITING_MS;
-  for (const { path, stat } of pendingFiles(dir)) {
-    let call: { day: string; line: string } | undefined;
-    try {
-      call = stat.size <= MAX_PENDING_BYTES ? pendingCall(readFileSync(path, 'utf8')) : undefined;
-    } catch {
-      continue;
-    }
+  for (const path of pendingFiles(dir)) {
+    const read = readPending(path);
+    if (!read) continue;
+    const call = read.text === undefined ? undefined : pendingCall(read.text);
     if (!call) {
-      if (stat.mtimeMs < settled) done.push(path);
+      if (read.mtimeMs < settled) done.push(path);
       continue;
     }
     const day = byDay.get(call.day) ?? { lines: '', paths: [] };

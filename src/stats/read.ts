@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { TokenUsage, Violation } from '../judges/types.ts';
 import type { CallRecord, LogData, RunRecord, SkippedLine } from './types.ts';
 import { PENDING_CALLS } from './call-line.ts';
-import { MAX_PENDING_BYTES, pendingFiles } from './pending-calls.ts';
+import { MAX_PENDING_BYTES, pendingFiles, readPending } from './pending-calls.ts';
 
 /** Longer lines are not runs avp wrote (a run line is a few KiB at most): skipped unread. */
 const MAX_LINE = 1024 * 1024;
@@ -147,9 +147,17 @@ export function readLogs(logsDir: string, since = 0): LogData {
     }
   }
   // All of them, however many a session without a full-path call left (the fold takes them a few hundred at a time).
-  for (const { path, stat } of pendingFiles(join(logsDir, PENDING_CALLS), Infinity)) {
-    const call = stat.size <= MAX_PENDING_BYTES ? readLines(path, parseCallLine, 0, data.skipped)[0] : undefined;
-    if (!call) continue;
+  for (const file of pendingFiles(join(logsDir, PENDING_CALLS), Infinity)) {
+    const read = readPending(file);
+    if (read?.text === undefined) {
+      if (read) data.skipped.push({ file, line: 0, reason: `larger than ${MAX_PENDING_BYTES} bytes: not read` });
+      continue;
+    }
+    const call = parseCallLine(read.text);
+    if (typeof call === 'string') {
+      data.skipped.push({ file, line: 1, reason: call });
+      continue;
+    }
     if (firstCalls === undefined || call.day < firstCalls) firstCalls = call.day;
     if (call.ts >= since) data.calls.push(call);
   }

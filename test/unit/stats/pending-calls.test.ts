@@ -9,14 +9,15 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  statSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { callLine, callsFile, isPendingName, pendingDirOf, pendingName } from '../../../src/stats/call-line.ts';
 import { countCall } from '../../../src/stats/calls.ts';
-import { foldPending, MAX_PENDING_BYTES } from '../../../src/stats/pending-calls.ts';
+import { foldPending, MAX_PENDING_BYTES, pendingFiles, readPending } from '../../../src/stats/pending-calls.ts';
 import { readLogs } from '../../../src/stats/read.ts';
 import type { HookEvent } from '../../../src/protocol/event.ts';
 import { tempDir } from '../../support/run-avp.ts';
@@ -34,7 +35,11 @@ function projectWithPending() {
   return { root, pending, logs, pend };
 }
 
-const linesOf = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l).call);
+const linesOf = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l).call);
 /** Sets a file's times back past the while a file being written is left alone. */
 const aged = (path: string) => utimesSync(path, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
 
@@ -109,11 +114,32 @@ describe('pending calls', () => {
     expect(readdirSync(p.logs).filter((n) => n.startsWith('calls-'))).toEqual([]);
     const left = readdirSync(p.pending);
     expect(left).toContain('notes.txt');
-    expect(left).toContain(young.split('/').pop()!);
-    expect(left).not.toContain(old.split('/').pop()!);
-    expect(left).not.toContain(big.split('/').pop()!);
+    expect(left).toContain(basename(young));
+    expect(left).not.toContain(basename(old));
+    expect(left).not.toContain(basename(big));
     expect(left).toHaveLength(3);
     expect(readFileSync(outside, 'utf8')).toContain('"outside"');
+  });
+
+  test('read without following a link, without waiting on a pipe, and no further than a counter line', () => {
+    const p = projectWithPending();
+    const outside = join(tempDir('avp-pending-calls-out-'), 'secret.json');
+    writeFileSync(outside, callLine('PostToolUse', 'outside', new Date()));
+    const link = join(p.pending, pendingName());
+    symlinkSync(outside, link);
+    const pipe = join(p.pending, pendingName());
+    expect(Bun.spawnSync(['mkfifo', pipe]).exitCode).toBe(0);
+    const big = p.pend('big', '2026-11-27T08:00:00Z');
+    writeFileSync(big, 'x'.repeat(MAX_PENDING_BYTES + 1));
+    const fits = p.pend('fits', '2026-11-27T08:00:00Z');
+    // A pipe opened to read waits for a writer; a listing taken before it was put there would not know.
+    expect(readPending(pipe)).toBeUndefined();
+    expect(readPending(link)).toBeUndefined();
+    expect(readPending(big)).toEqual({ mtimeMs: statSync(big).mtimeMs });
+    expect(readPending(fits)?.text).toContain('"fits"');
+    expect(pendingFiles(p.pending).sort()).toEqual([big, fits].sort());
+    foldPending(p.root);
+    expect(readdirSync(p.pending).sort()).toEqual([link, pipe, big].map((f) => basename(f)).sort());
   });
 
   test('the folder made a link to another folder: nothing there is read or removed', () => {
