@@ -15,7 +15,14 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, join } from 'node:path';
-import { callLine, callsFile, isPendingName, pendingDirOf, pendingName } from '../../../src/stats/call-line.ts';
+import {
+  callKey,
+  callLine,
+  callsFile,
+  isPendingName,
+  pendingDirOf,
+  pendingName,
+} from '../../../src/stats/call-line.ts';
 import { countCall } from '../../../src/stats/calls.ts';
 import { foldPending, MAX_PENDING_BYTES, pendingFiles, readPending } from '../../../src/stats/pending-calls.ts';
 import { readLogs } from '../../../src/stats/read.ts';
@@ -63,6 +70,41 @@ describe('pending calls', () => {
     expect(readdirSync(p.pending)).toEqual([]);
     expect(linesOf(join(p.logs, 'calls-2026-11-26.jsonl'))).toEqual(['before', 'a']);
     expect(linesOf(join(p.logs, 'calls-2026-11-27.jsonl')).sort()).toEqual(['b', 'c']);
+  });
+
+  test('only a counted call is folded: a time, a key; a file of exactly the limit is still read', () => {
+    const p = projectWithPending();
+    const odd = ['{"ts": 1795740000000, "call": "n"}', '{"ts": "2026-11-27T08:00:00Z", "call": ""}', '[1]', 'null'];
+    for (const text of odd) writeFileSync(join(p.pending, pendingName()), text);
+    for (const name of readdirSync(p.pending)) aged(join(p.pending, name));
+    const full = p.pend('full', '2026-11-27T08:00:00Z');
+    const line = readFileSync(full, 'utf8').trim();
+    writeFileSync(full, `${line}${' '.repeat(MAX_PENDING_BYTES - line.length)}`);
+    expect(statSync(full).size).toBe(MAX_PENDING_BYTES);
+    foldPending(p.root);
+    expect(linesOf(join(p.logs, 'calls-2026-11-27.jsonl'))).toEqual(['full']);
+    expect(readdirSync(p.pending)).toEqual([]);
+  });
+
+  test('a day whose counter cannot be written keeps its pending calls; the other days are folded', () => {
+    const p = projectWithPending();
+    mkdirSync(callsFile(p.root, new Date('2026-11-26T00:00:00Z')));
+    const stuck = p.pend('stuck', '2026-11-26T08:00:00Z');
+    p.pend('moved', '2026-11-27T08:00:00Z');
+    foldPending(p.root);
+    expect(readdirSync(p.pending)).toEqual([basename(stuck)]);
+    expect(linesOf(join(p.logs, 'calls-2026-11-27.jsonl'))).toEqual(['moved']);
+  });
+
+  test('the counter’s paths and keys: a root spelled with a trailing slash, a key too long to be a tool call’s', () => {
+    const p = projectWithPending();
+    expect(pendingDirOf(`${p.root}/`)).toBe(p.pending);
+    expect(callsFile(`${p.root}/`, new Date('2026-11-27T08:00:00Z'))).toBe(join(p.logs, 'calls-2026-11-27.jsonl'));
+    const event = (id: unknown) => ({ event: 'PostToolUse', raw: { tool_use_id: id } });
+    expect(callKey(event('toolu_1'), 5)).toBe('toolu_1');
+    expect(callKey(event('t'.repeat(200)), 5)).toBe('t'.repeat(200));
+    for (const id of ['t'.repeat(201), '', 7, undefined])
+      expect(callKey(event(id), 5)).toBe(`PostToolUse-${process.pid}-5`);
   });
 
   test('the full path counts its own call first, then folds the pending ones', () => {
