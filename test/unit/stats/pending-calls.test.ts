@@ -74,7 +74,14 @@ describe('pending calls', () => {
 
   test('only a counted call is folded: a time, a key; a file of exactly the limit is still read', () => {
     const p = projectWithPending();
-    const odd = ['{"ts": 1795740000000, "call": "n"}', '{"ts": "2026-11-27T08:00:00Z", "call": ""}', '[1]', 'null'];
+    const odd = [
+      '{"ts": 2026, "call": "a year as a number"}',
+      '{"ts": "2026-11-27T08:00:00Z", "call": ""}',
+      '{"ts": "2026-11-27T08:00:00Z", "call": 5}',
+      '{"ts": "yesterday", "call": "k"}',
+      '[1]',
+      'null',
+    ];
     for (const text of odd) writeFileSync(join(p.pending, pendingName()), text);
     for (const name of readdirSync(p.pending)) aged(join(p.pending, name));
     const full = p.pend('full', '2026-11-27T08:00:00Z');
@@ -179,6 +186,11 @@ describe('pending calls', () => {
     expect(readPending(link)).toBeUndefined();
     expect(readPending(big)).toEqual({ mtimeMs: statSync(big).mtimeMs });
     expect(readPending(fits)?.text).toContain('"fits"');
+    // Every descriptor it opens is closed, whatever it found (the hook process runs on after a fold).
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (let i = 0; i < 20; i++) for (const f of [link, pipe, big, fits]) readPending(f);
+    expect(open()).toBe(before);
     expect(pendingFiles(p.pending).sort()).toEqual([big, fits].sort());
     foldPending(p.root);
     expect(readdirSync(p.pending).sort()).toEqual([link, pipe, big].map((f) => basename(f)).sort());
