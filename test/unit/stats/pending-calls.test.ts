@@ -89,6 +89,7 @@ describe('pending calls', () => {
     writeFileSync(full, `${line}${' '.repeat(MAX_PENDING_BYTES - line.length)}`);
     expect(statSync(full).size).toBe(MAX_PENDING_BYTES);
     foldPending(p.root);
+    expect(readdirSync(p.logs).filter((n) => n.startsWith('calls-'))).toEqual(['calls-2026-11-27.jsonl']);
     expect(linesOf(join(p.logs, 'calls-2026-11-27.jsonl'))).toEqual(['full']);
     expect(readdirSync(p.pending)).toEqual([]);
   });
@@ -110,7 +111,7 @@ describe('pending calls', () => {
     const event = (id: unknown) => ({ event: 'PostToolUse', raw: { tool_use_id: id } });
     expect(callKey(event('toolu_1'), 5)).toBe('toolu_1');
     expect(callKey(event('t'.repeat(200)), 5)).toBe('t'.repeat(200));
-    for (const id of ['t'.repeat(201), '', 7, undefined])
+    for (const id of ['t'.repeat(201), '', 7, ['toolu_1'], undefined])
       expect(callKey(event(id), 5)).toBe(`PostToolUse-${process.pid}-5`);
   });
 
@@ -133,6 +134,15 @@ describe('pending calls', () => {
     expect(readLogs(p.logs).calls).toHaveLength(600);
     foldPending(p.root);
     expect(readdirSync(p.pending)).toEqual([]);
+  });
+
+  test('a path that cannot be a folder (a file on the way) holds no pending calls, and a fold there does nothing', () => {
+    const root = tempDir('avp-pending-calls-file-');
+    mkdirSync(join(root, '.avp'));
+    writeFileSync(join(root, '.avp', 'logs'), 'not a folder');
+    expect(pendingFiles(pendingDirOf(root))).toEqual([]);
+    foldPending(root);
+    expect(readFileSync(join(root, '.avp', 'logs'), 'utf8')).toBe('not a folder');
   });
 
   test('a missing folder is made, so the shortcut has somewhere to count; none without a logs folder', () => {
