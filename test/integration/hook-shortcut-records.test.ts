@@ -36,7 +36,7 @@ type Call = Pick<ReturnType<typeof readEvent>, 'session_id' | 'hook_event_name' 
  * A record that answers `event` whatever is installed: written as avp writes one, for the environment the test's calls
  * run under (tests/support/run-avp.ts: PATH, HOME, AVP_HOME, NO_COLOR, then `env` and the project's own variables).
  */
-function plantRecord(p: Project, env: Record<string, string>, event: Call, installed = false) {
+function plantRecord(p: Project, env: Record<string, string>, event: Call, installed = false, countIn = installed) {
   const full = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: p.home,
@@ -53,7 +53,7 @@ function plantRecord(p: Project, env: Record<string, string>, event: Call, insta
   const session = JSON.parse(readFileSync(join(told, 'sessions', toldFileName(event.session_id)), 'utf8'));
   // With validators installed a record names the folder calls are counted in, made by the full path's count.
   const pending = join(p.root, '.avp', 'logs', 'pending-calls');
-  if (installed) mkdirSync(pending, { recursive: true });
+  if (countIn) mkdirSync(pending, { recursive: true });
   const record = {
     format: SHORTCUT_FORMAT,
     version: VERSION,
@@ -64,7 +64,7 @@ function plantRecord(p: Project, env: Record<string, string>, event: Call, insta
     told: { dir: join(told, 'sessions'), project: session.project, user: session.user },
     sessions: join(p.home, '.avp', 'sessions'),
     installed,
-    ...(installed ? { pending: { dir: pending, id: `${statSync(pending).dev}:${statSync(pending).ino}` } } : {}),
+    ...(countIn ? { pending: { dir: pending, id: `${statSync(pending).dev}:${statSync(pending).ino}` } } : {}),
     stopCheck: false,
     stdout: '{}\n',
     calls: [shortcutCall(event.hook_event_name, event.tool_name, event.cwd)],
@@ -102,6 +102,15 @@ const attacks: Attack[] = [
     then: (r) => {
       expect(r.why).toBe('a managed policy');
       blockedBy('reads')(r);
+    },
+  },
+  {
+    name: 'a record that says validators are installed and names no folder to count in (the call would go uncounted)',
+    plant: true,
+    attack: ({ p }) => plantRecord(p, {}, readEvent(p), true, false),
+    then: (r) => {
+      expect(r.why).toBe('no folder to count in');
+      expect(r.stdout).toBe('{}\n');
     },
   },
   ...(['Write', 'Bash'] as const).map((tool): Attack => ({

@@ -53,10 +53,12 @@ describe('with validators installed, a call none of them could concern', () => {
     expect(recorded(w, installed())).toBe(true);
     const s = statSync(w.pending);
     expect(recordOf(w)!.pending).toEqual({ dir: w.pending, id: `${s.dev}:${s.ino}` });
-    // With nothing installed no call is counted: no folder is named, none is needed.
+    // With nothing installed no call is counted: no folder is named (the shortcut counts where one is), none needed.
     const bare = world();
-    rmSync(bare.pending, { recursive: true });
     expect(recorded(bare, contextFor(bare))).toBe(true);
+    expect(recordOf(bare)!.pending).toBeUndefined();
+    rmSync(bare.pending, { recursive: true });
+    expect(recorded(bare, contextFor(bare, { tool_name: 'Grep' }))).toBe(true);
     expect(recordOf(bare)!.pending).toBeUndefined();
   });
 
