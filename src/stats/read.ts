@@ -1,9 +1,9 @@
 /**
  * Reads the run logs (`.avp/logs/hook-YYYY-MM-DD.jsonl`) and the hook-call counter (`calls-YYYY-MM-DD.jsonl`, and the
  * calls the hook shortcut counted that no full-path call has folded in yet: `pending-calls/`) of a project back into
- * checked records. The files sit in the project, where the agent can write too, so every field is
- * checked: a line that is not a run (cut short by a crash, hand-edited, forged badly) is skipped and named — file and
- * line — and never stops the rest from being counted.
+ * checked records. The files sit in the project, where the agent can write too, so every field is checked: a line
+ * that is not a run (cut short by a crash, hand-edited, forged badly) is skipped and named — file and line — and never
+ * stops the rest from being counted.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
