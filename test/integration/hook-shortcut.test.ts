@@ -6,7 +6,7 @@
  * left to age past the racy window first.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gateBlocked, gatedProject, writeEvent } from './hook-memo-support.ts';
 import { project, sh, type Project } from './hook-support.ts';
@@ -89,6 +89,20 @@ describe('the hook shortcut answers a call the full path answered, as the full p
     expect(after).toEqual(expect.arrayContaining(before));
     expect(after).toHaveLength(before.length + 1);
     expect(after.filter((c) => c.call === 't1').length).toBeGreaterThan(0);
+  });
+
+  test('the answer is the recorded one, byte for byte (no newline added to one without, a % printed as it is)', async () => {
+    await untilAnswered(bare, readEvent(bare));
+    const saved = records(bare).map((file) => [file, readFileSync(file, 'utf8')] as const);
+    try {
+      for (const stdout of ['{"a":1}', '{"m":"100%% %s %d"}\n']) {
+        for (const [file, text] of saved) writeFileSync(file, JSON.stringify({ ...JSON.parse(text), stdout }));
+        const r = await traced(bare, readEvent(bare));
+        expect([r.answered, r.stdout]).toEqual([true, stdout]);
+      }
+    } finally {
+      for (const [file, text] of saved) writeFileSync(file, text);
+    }
   });
 
   test('a new record removes the records of environments unused for a week, and nothing else', async () => {
