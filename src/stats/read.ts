@@ -7,6 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { AvpError } from '../errors.ts';
 import type { TokenUsage, Violation } from '../judges/types.ts';
 import type { CallRecord, LogData, RunRecord, SkippedLine } from './types.ts';
 import { PENDING_CALLS } from './call-line.ts';
@@ -132,6 +133,11 @@ function readLines<T extends { ts: number }>(
 export function readLogs(logsDir: string, since = 0): LogData {
   const data: LogData = { runs: [], calls: [], counted: false, skipped: [], files: [] };
   if (!existsSync(logsDir)) return data;
+  if (!statSync(logsDir).isDirectory())
+    throw new AvpError('logs-not-a-folder', 'a file stands where avp keeps its run logs and call counter (a folder)', {
+      file: logsDir,
+      fix: 'move or remove that file; the next hook call makes the folder again',
+    });
   const sinceDay = new Date(since).toISOString().slice(0, 10);
   const names = readdirSync(logsDir).sort();
   let firstCalls: string | undefined;

@@ -142,6 +142,10 @@ describe('pending calls', () => {
     writeFileSync(join(root, '.avp', 'logs'), 'not a folder');
     expect(pendingFiles(pendingDirOf(root))).toEqual([]);
     foldPending(root);
+    // `avp stats` says what is wrong there, and what to do, rather than failing on the listing.
+    expect(() => readLogs(join(root, '.avp', 'logs'))).toThrow(
+      expect.objectContaining({ code: 'logs-not-a-folder', file: join(root, '.avp', 'logs') }),
+    );
     expect(readFileSync(join(root, '.avp', 'logs'), 'utf8')).toBe('not a folder');
   });
 
