@@ -22,8 +22,11 @@ import {
 import { join } from 'node:path';
 import { callsFile, isPendingName, pendingDirOf } from './call-line.ts';
 
-/** At most this many entries of the folder are looked at per fold (on the hook path): the rest wait for the next. */
-const MAX_FOLD = 512;
+/**
+ * At most this many entries of the folder are looked at per fold, on the hook path (~30 µs each: a few milliseconds at
+ * most, however long a run of calls the shortcut answered before): the rest wait for the next full-path call.
+ */
+const MAX_FOLD = 128;
 /** A counter line is under 400 bytes (a key is at most 200 characters): a larger file is not one. */
 export const MAX_PENDING_BYTES = 1024;
 /** A file the shortcut is writing can be read empty or cut short: such a file is left alone this long. */

@@ -124,14 +124,14 @@ describe('pending calls', () => {
     expect(readdirSync(p.pending)).toEqual([]);
   });
 
-  test('a fold takes a few hundred at a time (it runs on the hook path); `avp stats` reads them all', () => {
+  test('a fold takes 128 at a time (it runs on the hook path); `avp stats` reads them all', () => {
     const p = projectWithPending();
-    for (let i = 0; i < 600; i++) p.pend(`k${i}`, '2026-11-27T08:00:00Z');
-    expect(readLogs(p.logs).calls).toHaveLength(600);
+    for (let i = 0; i < 200; i++) p.pend(`k${i}`, '2026-11-27T08:00:00Z');
+    expect(readLogs(p.logs).calls).toHaveLength(200);
     foldPending(p.root);
-    expect(readdirSync(p.pending)).toHaveLength(600 - 512);
-    expect(linesOf(join(p.logs, 'calls-2026-11-27.jsonl'))).toHaveLength(512);
-    expect(readLogs(p.logs).calls).toHaveLength(600);
+    expect(readdirSync(p.pending)).toHaveLength(200 - 128);
+    expect(linesOf(join(p.logs, 'calls-2026-11-27.jsonl'))).toHaveLength(128);
+    expect(readLogs(p.logs).calls).toHaveLength(200);
     foldPending(p.root);
     expect(readdirSync(p.pending)).toEqual([]);
   });
