@@ -35,7 +35,8 @@ function projectWithPending() {
   const pending = pendingDirOf(root);
   mkdirSync(pending, { recursive: true });
   const logs = join(root, '.avp', 'logs');
-  const pend = (key: string, when: string, name = pendingName()) => {
+  const pend = (key: string, when: string) => {
+    const name = pendingName();
     writeFileSync(join(pending, name), callLine('PostToolUse', key, new Date(when)));
     return join(pending, name);
   };
@@ -47,7 +48,7 @@ const linesOf = (file: string) =>
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l).call);
-/** Sets a file's times back past the while a file being written is left alone. */
+/** Sets a file's times two minutes back: past the minute a file that may be being written is left alone. */
 const aged = (path: string) => utimesSync(path, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
 
 describe('pending calls', () => {
