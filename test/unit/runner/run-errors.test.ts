@@ -15,30 +15,12 @@ import type { HookEvent } from '../../../src/protocol/event.ts';
 import { loadErrorRun, runValidators, whenAborted } from '../../../src/runner/run.ts';
 import type { ValidatorRun } from '../../../src/runner/types.ts';
 import type { LoadError, Validator } from '../../../src/validator/types.ts';
+import { specValidator } from '../validator/helpers.ts';
 
 const config = (over: Partial<AvpConfig> = {}): AvpConfig => ({ ...defaultConfig(), ...over });
 
 function validator(name: string, timeout = 10): Validator {
-  return {
-    id: name,
-    name,
-    source: 'project',
-    form: 'file',
-    path: `/p/.avp/validators/${name}.md`,
-    spec: {
-      name,
-      description: 'd',
-      severity: 'error',
-      trigger: 'PostToolUse',
-      match: {},
-      tags: [],
-      once: false,
-      timeout,
-    },
-    body: 'Rules.',
-    references: [],
-    hash: name,
-  };
+  return { ...specValidator(name, { timeout }, '/p'), body: 'Rules.', hash: name };
 }
 
 const event = (over: Partial<HookEvent['files'][number]> = {}): HookEvent => ({

@@ -14,6 +14,7 @@ import type { HookEvent } from '../../../src/protocol/event.ts';
 import { dayFile, readSpend, sessionFile } from '../../../src/runner/budget.ts';
 import { runValidators } from '../../../src/runner/run.ts';
 import type { Validator } from '../../../src/validator/types.ts';
+import { specValidator } from '../validator/helpers.ts';
 import { startAnthropicServer, type AnthropicServer } from '../../support/anthropic-server.ts';
 import { tempDir } from '../../support/run-avp.ts';
 
@@ -24,24 +25,8 @@ const config = (over: Partial<AvpConfig> = {}, judge: Partial<AvpConfig['judge']
 
 /** An LLM validator, or a script validator when `script` is given (the injected judge answers for both). */
 const validator = (name: string, script?: string): Validator => ({
-  id: name,
-  name,
-  source: 'project',
-  form: 'file',
-  path: `/p/.avp/validators/${name}.md`,
-  spec: {
-    name,
-    description: 'd',
-    severity: 'error',
-    trigger: 'PostToolUse',
-    match: {},
-    tags: [],
-    once: false,
-    timeout: 10,
-    ...(script ? { script } : {}),
-  },
+  ...specValidator(name, { timeout: 10, ...(script ? { script } : {}) }, '/p'),
   body: 'Rules.',
-  references: [],
   hash: name,
 });
 

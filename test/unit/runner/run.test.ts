@@ -9,6 +9,7 @@ import type { HookEvent } from '../../../src/protocol/event.ts';
 import type { Validator } from '../../../src/validator/types.ts';
 import { barrierScript } from '../../support/barrier.ts';
 import { tempDir } from '../../support/run-avp.ts';
+import { specValidator } from '../validator/helpers.ts';
 
 const root = tempDir('avp-e-run-');
 
@@ -24,26 +25,11 @@ function scriptValidator(
   writeFileSync(join(dir, 'scripts', file), content);
   chmodSync(join(dir, 'scripts', file), 0o755);
   return {
-    id: name,
-    name,
-    source: 'project',
+    ...specValidator(name, { timeout: 10, script: `scripts/${file}`, ...over }),
     form: 'directory',
     path: join(dir, 'VALIDATOR.md'),
     dir,
-    spec: {
-      name,
-      description: 'd',
-      severity: 'error',
-      trigger: 'PostToolUse',
-      match: {},
-      tags: [],
-      once: false,
-      timeout: 10,
-      script: `scripts/${file}`,
-      ...over,
-    },
     body: `Rules of ${name}.`,
-    references: [],
     hash: name,
   };
 }

@@ -39,7 +39,7 @@ export function valid(name: string, extra: Record<string, string | undefined> = 
   return md({ name, description: `Checks ${name}.`, severity: 'error', trigger: 'PostToolUse', ...extra });
 }
 
-/** A one-file validator of `root` with the minimal spec, `spec` overriding it: for tests of matching, not loading. */
+/** A one-file validator of `root` with the minimal spec, `spec` overriding it: for tests of matching and running. */
 export function specValidator(id: string, spec: Partial<ValidatorSpec> = {}, root = '/home/dev/project'): Validator {
   return {
     id,
