@@ -14,8 +14,6 @@ import type { HookEvent } from '../protocol/event.ts';
 import { callLine, callsFile, logsOf } from './call-line.ts';
 import { foldPending } from './pending-calls.ts';
 
-export { callKey, callsFile } from './call-line.ts';
-
 /** Appends this call's line and folds the pending ones; never throws. */
 export function countCall(event: HookEvent, key: string, when = new Date()): void {
   const line = callLine(event.event, key, when);

@@ -5,7 +5,8 @@
  */
 import { missingRequired } from '../../config/managed.ts';
 import { isDisabled } from '../../config/config.ts';
-import { callKey, countCall } from '../../stats/calls.ts';
+import { callKey } from '../../stats/call-line.ts';
+import { countCall } from '../../stats/calls.ts';
 import { applyPrecedence, discover as discoverValidators, loadSource } from '../../validator/discover.ts';
 import type { Discovery } from '../../validator/types.ts';
 import { PASS_DECISION } from '../decision.ts';
