@@ -15,9 +15,9 @@
  * hook at once) answers too: both answer the same, and stats counts one call by its key.
  *
  * No node: built-in is loaded: this module and what it imports are all the shortcut loads
- * (test/unit/hook/shortcut-imports.test.ts). node:fs alone would cost more than the rest of the shortcut (its load,
- * and the ~16 KB blocks of JavaScript objects it adds take the engine past the point where it starts a thread that
- * pre-faults more of them: ~1.2 ms and ~1.5 MB per call, bench/hook-cost.ts).
+ * (test/unit/hook/shortcut-imports.test.ts). Counting through node:fs cost ~0.8 ms and ~1.3 MB more on a Read with 50
+ * validators installed (side by side, docs/hook-mode.md): its load, and the 16 KB heap blocks it adds take the engine
+ * past the point where it starts a thread that pre-faults more of them.
  */
 import { systemManagedConfigPath } from '../../config/managed-path.ts';
 import { toldFileName } from '../../trust/told-name.ts';
