@@ -6,6 +6,8 @@
  *   --file=<word>    only the target files whose path contains the word (a long target split over several runs)
  *   --rerun          only the mutants that survived in the target's last result file; the others keep their result
  *                    (after tests were added for the survivors)
+ *   --in-process     the in-process tests alone, no build: a first pass over a large target, whose survivors are not
+ *                    yet final — a `--rerun` afterwards meets them with the binary's tests too
  *   --help           this text
  * Each mutant (scripts/mutate/mutants.ts) is applied alone to a copy of the repository, where the target's tests run
  * and stop at the first failure; a mutant they miss then meets the binary's tests, after a build. A mutant is killed
@@ -93,7 +95,7 @@ function sandbox(): string {
   return dir;
 }
 
-async function testOnce(dir: string, t: MutationTarget, timeoutMs: number) {
+async function testOnce(dir: string, t: MutationTarget, timeoutMs: number, inProcess = false) {
   const started = performance.now();
   const tier = async (tests: string[]) => {
     const r = await run([BUN, 'test', '--bail', '--timeout', '120000', ...tests], dir, timeoutMs);
@@ -102,7 +104,7 @@ async function testOnce(dir: string, t: MutationTarget, timeoutMs: number) {
     return r.timedOut ? ('timeout' as const) : r.code === 0 ? ('pass' as const) : ('fail' as const);
   };
   let result: 'pass' | 'fail' | 'timeout' | 'error' = await tier(t.tests);
-  if (result === 'pass' && t.binaryTests) {
+  if (result === 'pass' && t.binaryTests && !inProcess) {
     const b = await run([BUN, 'run', 'build.ts'], dir, 120_000);
     result = b.code !== 0 ? 'error' : await tier(t.binaryTests);
   }
@@ -138,7 +140,7 @@ async function mutateTarget(t: MutationTarget, known: Map<string, string>, previ
           continue;
         }
         writeFileSync(join(dir, file), original.slice(0, m.start) + m.replacement + original.slice(m.end));
-        const r = await testOnce(dir, t, timeoutMs);
+        const r = await testOnce(dir, t, timeoutMs, IN_PROCESS);
         const status =
           r.result === 'fail'
             ? 'killed'
@@ -176,6 +178,7 @@ function summary(name: string, outcomes: Outcome[]): string {
 
 const args = process.argv.slice(2);
 const words = args.filter((a) => !a.startsWith('--'));
+const IN_PROCESS = args.includes('--in-process');
 const fileWord = args.find((a) => a.startsWith('--file='))?.slice('--file='.length);
 const chosen = TARGETS.filter((t) => !words.length || words.some((w) => t.name.includes(w)))
   .map((t) => (fileWord ? { ...t, files: t.files.filter((f) => f.includes(fileWord)) } : t))

@@ -197,6 +197,33 @@ export const TARGETS: MutationTarget[] = [
     binaryTests: ['test/integration/hook-shortcut-input.test.ts', 'test/integration/hook-fail-closed.test.ts'],
   },
   {
+    // What a shell command does to avp's control paths, read as sh would read it: a mutant here is a command that
+    // switches avp off, or hides an edit from it, and passes the guard.
+    name: 'shell guard',
+    files: [
+      'src/trust/shell-writes.ts',
+      'src/trust/shell-commands.ts',
+      'src/trust/shell-expand.ts',
+      'src/trust/shell-lex.ts',
+      'src/trust/hook-switches.ts',
+      'src/trust/env-switches.ts',
+      'src/trust/control-paths.ts',
+    ],
+    tests: [
+      'test/unit/trust/shell-writes.test.ts',
+      'test/unit/trust/shell-routine.test.ts',
+      'test/unit/trust/shell-env.test.ts',
+      'test/unit/trust/guard-calls.test.ts',
+      'test/unit/trust/guard.test.ts',
+    ],
+    binaryTests: [
+      'test/integration/guard-switches.test.ts',
+      'test/integration/guard-env-files.test.ts',
+      'test/integration/guard-after.test.ts',
+      'test/integration/trust.test.ts',
+    ],
+  },
+  {
     name: 'accept refusal',
     files: ['src/trust/agent-env.ts'],
     tests: ['test/unit/trust/agent-env.test.ts'],
