@@ -202,6 +202,10 @@ export const TARGETS: MutationTarget[] = [
     name: 'shell guard',
     files: [
       'src/trust/shell-writes.ts',
+      'src/trust/shell-words.ts',
+      'src/trust/shell-targets.ts',
+      'src/trust/shell-programs.ts',
+      'src/trust/shell-find.ts',
       'src/trust/shell-commands.ts',
       'src/trust/shell-expand.ts',
       'src/trust/shell-lex.ts',
