@@ -140,8 +140,13 @@ export function commandWrites(name: string, args: Arg[], ctx: CommandContext): W
     }
     case 'mv':
       return copyLike(args, ctx, /^-[tS]$/, true, true);
-    case 'install':
-      return copyLike(args, ctx, /^-[tSmogC]$/, false, false);
+    case 'install': {
+      // Valued: -t DIR, -S SUFFIX, -m MODE, -o OWNER, -g GROUP (`-C` compares, it takes no value). `-d` makes each
+      // operand a folder, as mkdir does.
+      const { flags, ops } = operands(args, /^-[tSmog]$/);
+      if (has(flags, 'd', ['--directory'])) return ops.map((a) => ({ arg: a, tree: false }));
+      return copyLike(args, ctx, /^-[tSmog]$/, false, false);
+    }
     case 'ln': {
       const { ops } = operands(args, /^-[tS]$/);
       const writes = copyLike(args, ctx, /^-[tS]$/, true, false);
@@ -161,8 +166,7 @@ export function commandWrites(name: string, args: Arg[], ctx: CommandContext): W
         .map((s) =>
           s.text.endsWith('/') ? { arg: dest, tree: true, ...adds(s) } : { arg: dest, join: s, tree: true, ...adds(s) },
         );
-      if (has(flags, '', ['--remove-source-files']))
-        out.push(...local.slice(0, -1).map((s) => ({ arg: s, tree: true })));
+      if (flags.includes('--remove-source-files')) out.push(...local.slice(0, -1).map((s) => ({ arg: s, tree: true })));
       return out;
     }
     case 'rm':

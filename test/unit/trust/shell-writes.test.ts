@@ -64,6 +64,9 @@ describe('refused: commands that change a control path', () => {
     `ln -sf /dev/null .claude/settings.json`,
     `ln -s .claude/settings.json s.json`,
     `install -m 644 /tmp/x .claude/settings.json`,
+    // `-C` takes no value: the next word is the source, not an option's value.
+    `install -C /tmp/x .claude/settings.json`,
+    `install -d .claude/settings.local.json`,
     `rsync -a /tmp/evil/ .claude/`,
     `sed -i 's/avp/true/' .claude/settings.json`,
     `sed -i.bak -e 's/avp/true/' .claude/settings.json`,
@@ -164,6 +167,9 @@ describe('allowed: reads and writes elsewhere', () => {
     `echo '> .claude/settings.json' > notes.txt`,
     `cat .claude/settings.json > /tmp/backup.json`,
     `cp .claude/settings.json /tmp/backup.json`,
+    // Copied out, not moved: only --remove-source-files changes the source.
+    `rsync -a .claude/ /tmp/claude-backup/`,
+    `rsync -av --progress ~/.avp /tmp/avp-backup`,
     `ls -la .claude ~/.avp`,
     `diff .claude/settings.json /tmp/x`,
     `printf 'shell-ran' > from-shell.txt`,
