@@ -214,6 +214,7 @@ export const TARGETS: MutationTarget[] = [
       'src/trust/control-paths.ts',
     ],
     tests: [
+      'test/unit/trust/shell-commands.test.ts',
       'test/unit/trust/shell-writes.test.ts',
       'test/unit/trust/shell-routine.test.ts',
       'test/unit/trust/shell-env.test.ts',
