@@ -119,7 +119,7 @@ function resultPath(t: MutationTarget): string {
 async function mutateTarget(t: MutationTarget, known: Map<string, string>, previous?: Outcome[]): Promise<Outcome[]> {
   const dir = sandbox();
   try {
-    const baseline = await testOnce(dir, t, 900_000);
+    const baseline = await testOnce(dir, t, 900_000, IN_PROCESS);
     if (baseline.result !== 'pass') throw new Error(`${t.name}: the unmutated tests do not pass (${baseline.result})`);
     const timeoutMs = Math.max(3 * baseline.ms, baseline.ms + 20_000);
     const outcomes: Outcome[] = [];
