@@ -55,7 +55,9 @@ export function command(args: Arg[], redirs: Redirect[], st: State, ctx: Context
     }
     return;
   }
-  if (['case', 'function', 'in'].includes(name)) return;
+  // `function f { rm …; }`: the body follows the name on the same simple command, and runs when f is called.
+  if (name === 'function') return command(rest.slice(1), redirs, st, ctx, depth);
+  if (name === 'case' || name === 'in') return;
   if (name === 'cd' || name === 'pushd') {
     const to = rest.find((a) => !a.text.startsWith('-') || a.text === '-');
     const path = to === undefined ? home(ctx) : to.text === '-' ? undefined : pathOf(to, st);

@@ -1,0 +1,124 @@
+/**
+ * The shell guard construct by construct, each as a pair: the command that reaches a control path through it
+ * (refused) and its twin that does not (passes). A guard that stops reading a construct lets the first through; one
+ * that reads it too eagerly refuses the second — a false alarm on an everyday command.
+ */
+import { describe, expect, test } from 'bun:test';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { controlTable, folding } from '../../../src/trust/control-paths.ts';
+import { shellWriteDenial } from '../../../src/trust/shell-writes.ts';
+
+const base = realpathSync(mkdtempSync(join(tmpdir(), 'avp-constructs-')));
+const root = join(base, 'project');
+const home = join(base, 'home');
+for (const d of [join(root, '.claude'), join(root, '.avp/validators'), join(root, 'src'), join(home, '.claude')])
+  mkdirSync(d, { recursive: true });
+writeFileSync(join(root, '.claude/settings.json'), '{"hooks":{}}\n');
+writeFileSync(join(home, '.claude/settings.json'), '{"hooks":{}}\n');
+writeFileSync(join(root, 'src/a.ts'), 'x\n');
+// Folders named after who runs the command, leading into the project's .claude: `$(whoami)` and `$(id -u)` decide.
+const me = userInfo();
+for (const id of new Set([me.username, String(me.uid)])) symlinkSync(join(root, '.claude'), join(base, `as-${id}`));
+const env = { HOME: home, AVP_HOME: join(home, '.avp'), PATH: '/usr/bin:/bin', CLAUDE_PROJECT_DIR: root };
+
+function denial(command: string, cwd = root, given: Record<string, string> = env): string | undefined {
+  return shellWriteDenial(command, cwd, given, controlTable(root, given), folding());
+}
+
+/** [refused, passes]: the same construct, once reaching a control path and once not. */
+function pairs(title: string, cases: [string, string][]) {
+  describe(title, () => {
+    for (const [refused, passes] of cases) {
+      test(`refused: ${refused.replaceAll('\n', '⏎')}`, () => expect(denial(refused)).toBeString());
+      test(`passes: ${passes.replaceAll('\n', '⏎')}`, () => expect(denial(passes)).toBeUndefined());
+    }
+  });
+}
+
+pairs('shells: each one reads its -c script again', [
+  ...['zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish'].map((sh): [string, string] => [
+    `${sh} -c 'echo {} > .claude/settings.json'`,
+    `${sh} -c 'echo {} > src/out.json'`,
+  ]),
+  [`busybox sh -c 'rm .claude/settings.json'`, `busybox sh -c 'rm src/a.ts'`],
+  [`bash -ec 'rm .claude/settings.json'`, `bash -ec 'rm src/a.ts'`],
+  [`bash <<< 'rm .claude/settings.json'`, `bash <<< 'rm src/a.ts'`],
+  [`bash ./install.sh .claude/settings.json`, `bash ./install.sh src/a.ts`],
+  [`sh ./x.sh # .claude`, `sh ./x.sh`],
+]);
+
+pairs('interpreters: code that names a control path', [
+  [`perl -e 'unlink ".claude/settings.json"'`, `perl -e 'print 1'`],
+  [`ruby <<'EOF'\nFile.delete('.claude/settings.json')\nEOF`, `ruby <<'EOF'\nputs 1\nEOF`],
+  [`awk 'BEGIN { print "{}" > ".claude/settings.json" }'`, `awk '{ print $1 }' src/a.ts`],
+]);
+
+pairs('bare names count where control files are, or where the guard lost track', [
+  [`cd .claude && python3 -c "open('settings.json','w')"`, `cd src && python3 -c "open('settings.json','w')"`],
+  [`cd "$NOWHERE" && python3 -c "open('settings.json','w')"`, `cd /tmp && python3 -c "open('settings.json','w')"`],
+  [`cd .claude && sed -n 'w settings.json' /dev/null`, `cd src && sed -n 'w settings.json' /dev/null`],
+]);
+
+pairs('who runs the command: $(whoami), $(id -u) expand to them', [
+  [`echo {} > ${base}/as-$(whoami)/settings.json`, `echo .claude/settings.json > /tmp/list-$(whoami).txt`],
+  [`echo {} > ${base}/as-$( whoami )/settings.json`, `echo .claude/settings.json > /tmp/list-$( whoami ).txt`],
+  [`echo {} > ${base}/as-$(id -un)/settings.json`, `echo .claude/settings.json > /tmp/list-$(id -un).txt`],
+  [`echo {} > ${base}/as-$(id -u)/settings.json`, `echo .claude/settings.json > /tmp/list-$(id -u).txt`],
+  [`echo {} > ${base}/as-$(id  -u)/settings.json`, `echo .claude/settings.json > /tmp/list-$(id -g).txt`],
+  // Anything else a substitution prints is unknown: refused only in a command naming a control path.
+  [`echo {} > $(hostname)/.claude/settings.json`, `echo {} > /tmp/list-$(hostname).txt`],
+]);
+
+pairs('variables: set, exported, read, looped over', [
+  [`D=.claude; rm "$D/settings.json"`, `D=src; rm "$D/a.ts"`],
+  [`export D=.claude; rm "$D/settings.json"`, `export D=src; rm "$D/a.ts"`],
+  [`declare D=.claude; rm "$D/settings.json"`, `declare D=src; rm "$D/a.ts"`],
+  [`typeset D=.claude; rm "$D/settings.json"`, `typeset D=src; rm "$D/a.ts"`],
+  [`local D=.claude; rm "$D/settings.json"`, `local D=src; rm "$D/a.ts"`],
+  [`readonly D=.claude; rm "$D/settings.json"`, `readonly D=src; rm "$D/a.ts"`],
+  [`D=src; D=.claude; rm "$D/settings.json"`, `D=.claude; D=src; rm "$D/a.ts"`],
+  [`read D; rm "$D/settings.json" # .claude`, `read D; rm "$D/a.ts"`],
+  [`mapfile D; rm -rf "$D" .claude`, `mapfile D; rm -rf "$D"`],
+  [`readarray D; rm -rf "$D" .claude`, `readarray D; rm -rf "$D"`],
+  [`for d in src .claude; do rm -rf "$d"; done`, `for d in src dist; do rm -rf "$d"; done`],
+  [`select d in src .claude; do rm -rf "$d"; done`, `select d in src dist; do rm -rf "$d"; done`],
+  [`for d in src $X; do rm -rf "$d/settings.json"; done # .claude`, `for d in src $X; do rm -rf "$d/a.ts"; done`],
+  [`echo {} > "$PWD/.claude/settings.json"`, `echo {} > "$PWD/src/out.json"`],
+  [`echo {} > "\${UNSET_DIR:-.claude}/settings.json"`, `echo {} > "\${UNSET_DIR:-src}/settings.json"`],
+  [`echo {} > "\${UNSET_DIR:-$HOME/.claude}/settings.json"`, `echo {} > "\${UNSET_DIR:-$HOME/src}/settings.json"`],
+  [`rm -rf "$UNSET_DIR"/.claude`, `rm -rf "$UNSET_DIR"/tmp/build`],
+  [`rm -rf ~nobody/x .claude`, `rm -rf ~nobody/x src`],
+]);
+
+pairs('cd, pushd and subshells: the folder each command runs in', [
+  [`cd .claude; rm settings.json`, `cd src; rm settings.json`],
+  [`pushd .claude; rm settings.json`, `pushd src; rm settings.json`],
+  [`cd src; cd; rm .claude/settings.json`, `cd; cd src; rm .claude/settings.json`],
+  [`cd -P .claude && rm settings.json`, `cd -P src && rm settings.json`],
+  [`cd .claude; cd -; rm settings.json`, `cd src && rm settings.json`],
+  [`(cd src); rm .claude/settings.json`, `(cd src; rm .claude/settings.json)`],
+]);
+
+pairs('keywords and compound commands: the command after them is read', [
+  ...['{', '!', 'if', 'then', 'elif', 'else', 'do', 'while', 'until'].map((kw): [string, string] => [
+    `${kw} rm .claude/settings.json`,
+    `${kw} rm src/a.ts`,
+  ]),
+  [`case x in x) rm .claude/settings.json;; esac`, `case x in x) rm src/a.ts;; esac`],
+  [`f() { rm .claude/settings.json; }`, `f() { rm src/a.ts; }`],
+  [`function f { rm .claude/settings.json; }; f`, `function f { rm src/a.ts; }; f`],
+  [`function f() { rm .claude/settings.json; }`, `function f() { rm src/a.ts; }`],
+]);
+
+pairs('redirections: what writes and what only reads', [
+  [`echo {} > .claude/settings.json`, `echo {} < .claude/settings.json`],
+  [`echo {} >> .claude/settings.json`, `cat < .claude/settings.json > /tmp/copy.json`],
+  [`echo {} &>> .claude/settings.json`, `echo {} 2>&1`],
+  [`echo {} <> .claude/settings.json`, `echo {} >&2`],
+  [`echo {} >& .claude/settings.json`, `echo {} >&-`],
+  [`cat <<.claude/settings.json\nx\n.claude/settings.json\n > .claude/settings.json`, `cat <<EOF > src/x\n{}\nEOF`],
+  [`cat <<-X > .claude/settings.json\n\tx\nX`, `cat <<-.claude/settings.json\n\tx\n.claude/settings.json`],
+  [`echo {} > /dev/null > .claude/settings.json`, `echo {} > /dev/null 2>/dev/stderr >/dev/tty >/dev/fd/3`],
+]);
