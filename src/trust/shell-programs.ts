@@ -162,18 +162,12 @@ function wrapped(name: string, rest: Arg[], redirs: Redirect[], st: State, ctx: 
     }
     if (!a.startsWith('-')) break;
     if (name === 'env' && a === '-C') inner.cwd = pathOf(rest[i + 1] ?? rest[i]!, st);
-    if (name === 'env' && (a === '-S' || a.startsWith('--split-string')))
-      return code(
-        true,
-        rest
-          .slice(i + 1)
-          .map((x) => x.text)
-          .join(' '),
-        st,
-        ctx,
-        depth,
-        'env -S',
-      );
+    if (name === 'env' && (a === '-S' || a.startsWith('--split-string'))) {
+      // `--split-string='rm …'` carries its script in the same word; `-S 'rm …'` in the words after it.
+      const glued = a.startsWith('--split-string=') ? [a.slice('--split-string='.length)] : [];
+      const script = [...glued, ...rest.slice(i + 1).map((x) => x.text)].join(' ');
+      return code(true, script, st, ctx, depth, 'env -S');
+    }
     if (valued.test(a)) i++;
   }
   const tail = rest.slice(i);

@@ -5,7 +5,7 @@
  */
 import { lstatSync, realpathSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
-import { mentionedBareName } from './control-paths.ts';
+import { mentionedBareName, mentionedControlName } from './control-paths.ts';
 import { joined, type Arg } from './shell-commands.ts';
 import { named, namedBesidesBinary, pathOf, shPaths, type Context, type State } from './shell-words.ts';
 
@@ -98,7 +98,13 @@ function links(path: string): number {
 
 /** An argument of a program the guard does not know: refused when it is (or, unresolved, names) a control path. */
 export function judgeUnknown(a: Arg, st: State, ctx: Context, what: string): void {
-  const value = a.text.startsWith('-') && a.text.includes('=') ? a.text.slice(a.text.indexOf('=') + 1) : a.text;
+  // An option's value: after `=` (`--out=PATH`), or glued to a short option when it starts like a path (`-o./x`).
+  const value =
+    a.text.startsWith('-') && a.text.includes('=')
+      ? a.text.slice(a.text.indexOf('=') + 1)
+      : /^-[A-Za-z][./~]/.test(a.text)
+        ? a.text.slice(2)
+        : a.text;
   if (a.exact && (value.startsWith('-') || !value)) return;
   if (!a.exact && a.sh) {
     // Unknown only through variables unset in the shell: as `judge` does, where sh takes it.
@@ -122,6 +128,9 @@ export function judgeUnknown(a: Arg, st: State, ctx: Context, what: string): voi
     if (name) throw new Refusal(`it ${what} ${a.literal}, which names ${name}`);
     return;
   }
-  const why = ctx.table.check(ctx.fold(path), false);
+  // A control folder itself (`npx rimraf .claude`): the program may change anything it holds. Other folders holding
+  // control files (the project, `.`) are what everyday tools are given: only their control paths count.
+  const whole = mentionedControlName(basename(path)) !== undefined;
+  const why = ctx.table.check(ctx.fold(path), whole);
   if (why) throw new Refusal(`it ${what} ${a.literal}: ${why}`);
 }

@@ -122,3 +122,89 @@ pairs('redirections: what writes and what only reads', [
   [`cat <<-X > .claude/settings.json\n\tx\nX`, `cat <<-.claude/settings.json\n\tx\n.claude/settings.json`],
   [`echo {} > /dev/null > .claude/settings.json`, `echo {} > /dev/null 2>/dev/stderr >/dev/tty >/dev/fd/3`],
 ]);
+
+pairs('eval, patches and sed scripts: the text they act on', [
+  [`eval rm .claude/settings.json`, `eval rm src/a.ts`],
+  [`eval 'cd .claude' '&&' 'rm settings.json'`, `eval 'cd src' '&&' 'rm settings.json'`],
+  [`patch -p1 <<< '+++ b/.claude/settings.json'`, `patch -p1 <<< '+++ b/src/a.ts'`],
+  [`git apply <<'EOF'\n+++ b/.claude/settings.json\nEOF`, `git apply <<'EOF'\n+++ b/src/a.ts\nEOF`],
+  [`git am <<'EOF'\n+++ b/.claude/settings.json\nEOF`, `git log <<'EOF'\n+++ b/.claude/settings.json\nEOF`],
+  [`gsed -n 'w .claude/settings.json' src/a.ts`, `gsed -n 's/.claude/x/p' src/a.ts`],
+  [`sed -e 'w .claude/settings.json' src/a.ts`, `sed -e 's/.claude/x/' src/a.ts`],
+  [`sed --expression 'w .claude/settings.json' src/a.ts`, `sed --expression 's/.claude/x/' src/a.ts`],
+  [`sed --expression='w .claude/settings.json' src/a.ts`, `sed --expression='s/.claude/x/' src/a.ts`],
+  [`sed -e p -e 'w .claude/settings.json' src/a.ts`, `sed -e p -e 's/.claude/x/' src/a.ts`],
+  [`sed -n 'W .claude/settings.json' src/a.ts`, `sed -n 's/x/.claude/p' src/a.ts`],
+  // With -e the operands are files read, whatever their names; without, the first is the script.
+  [`sed 'w .claude/settings.json' src/a.ts`, `sed -e 1p src/a.ts 'w .claude/settings.json'`],
+]);
+
+pairs('git: the folder -C names, and what a subcommand changes', [
+  [`git -C .claude checkout settings.json`, `git -C src checkout settings.json`],
+  [`git -C "$UNSET_DIR/.claude" checkout settings.json`, `git -C src checkout settings.json a.ts`],
+  [`git checkout -- .claude/settings.json`, `git checkout -- src/a.ts`],
+  [`git update-index --assume-unchanged src/a.ts`, `git update-index --really-refresh`],
+]);
+
+pairs('avp itself: its hooks are removed only by the user', [
+  [`avp deinit`, `avp init --help`],
+  [`avp uninstall`, `avp list`],
+  [`/usr/local/bin/avp deinit --all`, `avp check src/a.ts`],
+]);
+
+pairs('programs the guard does not know: their arguments, options included', [
+  [`some-tool --out=.claude/settings.json`, `some-tool --out=src/out.json`],
+  [`some-tool --out= .claude/settings.json`, `some-tool --out= src/a.ts`],
+  [`some-tool -o.claude/settings.json`, `some-tool -o src/a.ts`],
+  [`some-tool "$UNSET_DIR/.claude"`, `some-tool "$UNSET_DIR/src"`],
+  [`some-tool "$(pwd)/.claude/settings.json"`, `some-tool "$(pwd)/src/a.ts"`],
+  [`npx rimraf ./.claude`, `npx rimraf ./src .`],
+  [`npx rimraf ~/.avp`, `npx prettier --write . src .claude/commands/review.md`],
+  [`some-tool ~/.claude/settings.json`, `some-tool ~/src`],
+  [`cd .claude && some-tool settings.json`, `cd src && some-tool settings.json`],
+  [`$TOOL .claude/settings.json`, `$TOOL src/a.ts`],
+  [`$(which rm) .claude/settings.json`, `$(which rm) src/a.ts`],
+]);
+
+pairs('wrappers: the command they run', [
+  [`env -C .claude rm settings.json`, `env -C src rm settings.json`],
+  [`env -S 'rm .claude/settings.json'`, `env -S 'rm src/a.ts'`],
+  [`env --split-string='rm .claude/settings.json'`, `env --split-string='rm src/a.ts'`],
+  [`env A=1 B=2 rm .claude/settings.json`, `env A=1 B=2 rm src/a.ts`],
+  [`env -u HOME rm .claude/settings.json`, `env -u HOME rm src/a.ts`],
+  [`env -- rm .claude/settings.json`, `env -- rm src/a.ts`],
+  [`timeout 5 rm .claude/settings.json`, `timeout 5 rm src/a.ts`],
+  [`timeout -s KILL 5 rm .claude/settings.json`, `timeout -s KILL 5 rm src/a.ts`],
+  [`timeout 5s rm .claude/settings.json`, `timeout 5s cat .claude/settings.json`],
+  [`sudo -u root rm .claude/settings.json`, `sudo -u root rm src/a.ts`],
+  [`nice -n 5 rm .claude/settings.json`, `nice -n 5 rm src/a.ts`],
+  [`xargs -n1 rm < list.txt # .claude`, `xargs -n1 rm < list.txt`],
+  [`xargs -I{} cp {} .claude/`, `xargs -I{} cp {} src/`],
+  [`watch -n 1 rm .claude/settings.json`, `watch -n 1 rm src/a.ts`],
+  [`watch 'rm .claude/settings.json'`, `watch 'cat .claude/settings.json'`],
+  [`command rm .claude/settings.json`, `command -v rm`],
+  [`exec -a x rm .claude/settings.json`, `exec -a x rm src/a.ts`],
+]);
+
+pairs('find: only a branch that writes, limited by name or not', [
+  [`find . -name '*.json' -delete`, `find . -name '*.tmp' -delete`],
+  [`find . -user root -delete`, `find . -user root -print`],
+  [`find . -size +1k -delete`, `find . -size +1k -name '*.log' -delete`],
+  [`find . -mtime +1 -exec rm {} +`, `find . -mtime +1 -exec cat {} +`],
+  [`find . -newer src/a.ts -delete`, `find . -newer src/a.ts -name '*.o' -delete`],
+  [`find . -newermt 2020-01-01 -delete`, `find . -newermt 2020-01-01 -name '*.o' -delete`],
+  [`find . -regex '.*' -delete`, `find . -regex '.*' -name '*.o' -delete`],
+  [`find . -printf '%p' -delete`, `find . -printf '%p' -name '*.o' -delete`],
+  [`find . -fprint .claude/settings.json`, `find . -fprint /tmp/list.txt -name x`],
+  [`find . -fprintf /tmp/x '%p' -o -delete`, `find . -fprintf /tmp/x '%p' -name '*.o'`],
+  [`find . -name '*.o' , -delete`, `find . -name '*.o' , -name '*.a' -delete`],
+  [`find . -not -name '*.o' -delete`, `find . -empty -delete`],
+  [`find . ! -name '*.o' -delete`, `find . \\( -name '*.o' -o -name '*.a' \\) -delete`],
+  [`find . \\( -name '*.o' -o -type f \\) -delete`, `find . -iname '*.O' -delete`],
+  [`find . -iname 'SETTINGS.JSON' -delete`, `find . -name 'SETTINGS.JSON' -delete`],
+  [`find . -name 'settings.?son' -delete`, `find . -name 'settings.?' -delete`],
+  [`find . -execdir rm {} \\;`, `find . -execdir cat {} \\;`],
+  [`find . -ok rm {} \\;`, `find . -okdir cat {} \\;`],
+  [`find . -path ./src -prune -o -delete`, `find . -path ./src -prune -o -name '*.o' -delete`],
+  [`find .claude -delete`, `find src -delete`],
+]);
