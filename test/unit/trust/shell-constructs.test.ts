@@ -21,6 +21,9 @@ writeFileSync(join(root, 'src/a.ts'), 'x\n');
 // Folders named after who runs the command, leading into the project's .claude: `$(whoami)` and `$(id -u)` decide.
 const me = userInfo();
 for (const id of new Set([me.username, String(me.uid)])) symlinkSync(join(root, '.claude'), join(base, `as-${id}`));
+// A template holding a .claude folder of its own, copied in by its trailing-slash name.
+mkdirSync(join(base, 'tpl/.claude'), { recursive: true });
+writeFileSync(join(base, 'tpl/.claude/settings.json'), '{}\n');
 const env = { HOME: home, AVP_HOME: join(home, '.avp'), PATH: '/usr/bin:/bin', CLAUDE_PROJECT_DIR: root };
 
 function denial(command: string, cwd = root, given: Record<string, string> = env): string | undefined {
@@ -207,4 +210,17 @@ pairs('find: only a branch that writes, limited by name or not', [
   [`find . -ok rm {} \\;`, `find . -okdir cat {} \\;`],
   [`find . -path ./src -prune -o -delete`, `find . -path ./src -prune -o -name '*.o' -delete`],
   [`find .claude -delete`, `find src -delete`],
+]);
+
+pairs('readers: every one passes on a control file, as its writing twin does not', [
+  [`shred .claude/settings.json`, `sha256sum .claude/settings.json && b2sum .claude/settings.json`],
+  [`truncate -s0 .claude/settings.json`, `xxd .claude/settings.json | hexdump -C && strings .claude/settings.json`],
+  [
+    `sponge .claude/settings.json`,
+    `tac .claude/settings.json; rev .claude/settings.json; comm a .claude/settings.json`,
+  ],
+]);
+
+pairs('a folder copied in by its trailing-slash name lands under that name', [
+  [`cp -r ${base}/tpl/.claude/ ./`, `cp -r ${base}/tpl/.claude/ ./backup/`],
 ]);
