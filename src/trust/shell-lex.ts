@@ -60,12 +60,13 @@ function ansiC(s: string, i: number): { text: string; end: number } {
     const c = s[i + 1] ?? '';
     const hex = /^x([0-9a-fA-F]{1,2})/.exec(s.slice(i + 1));
     const oct = /^([0-7]{1,3})/.exec(s.slice(i + 1));
-    const uni = /^[uU]([0-9a-fA-F]{1,8})/.exec(s.slice(i + 1));
+    // As bash reads them: `\u` takes at most four hex digits, `\U` eight (`$'\u002eclaude'` is `.claude`).
+    const uni = /^(?:u([0-9a-fA-F]{1,4})|U([0-9a-fA-F]{1,8}))/.exec(s.slice(i + 1));
     if (hex) {
       out += String.fromCharCode(parseInt(hex[1]!, 16));
       i += 1 + hex[0].length;
     } else if (uni) {
-      out += String.fromCodePoint(Math.min(parseInt(uni[1]!, 16), 0x10ffff));
+      out += String.fromCodePoint(Math.min(parseInt(uni[1] ?? uni[2]!, 16), 0x10ffff));
       i += 1 + uni[0].length;
     } else if (oct) {
       out += String.fromCharCode(parseInt(oct[1]!, 8));

@@ -224,3 +224,20 @@ pairs('readers: every one passes on a control file, as its writing twin does not
 pairs('a folder copied in by its trailing-slash name lands under that name', [
   [`cp -r ${base}/tpl/.claude/ ./`, `cp -r ${base}/tpl/.claude/ ./backup/`],
 ]);
+
+pairs("$'…' escapes spell what they stand for: a separator, or a character of another file's name", [
+  [`bash -c $'rm .claude/settings.json\\nls'`, `rm $'.claude/settings.json\\r'`],
+  [`bash -c $'rm\\t.claude/settings.json'`, `rm $'.claude/settings.json\\a' $'.claude/settings.json\\b'`],
+  [`rm $'.claude\\x2fsettings.json'`, `rm $'.claude/settings.json\\e' $'.claude/settings.json\\E'`],
+  [`rm $'\\056claude/settings.json'`, `rm $'\\056claude/settings.jso'`],
+  [`rm $'\\u002eclaude/settings.json'`, `rm $'\\u002eclaude/settings.jsonx'`],
+  [`rm $'\\U0000002eclaude/settings.json'`, `rm $'\\U0000002eclaude/settings.jsonx'`],
+]);
+
+pairs('separators: tabs and parentheses end a word', [
+  [`rm\t.claude/settings.json`, `rm\tsrc/a.ts`],
+  [`(rm .claude/settings.json)`, `(rm src/a.ts)`],
+  [`true&&rm .claude/settings.json`, `true&&rm src/a.ts`],
+  [`true;rm .claude/settings.json`, `true;rm src/a.ts`],
+  [`true|rm .claude/settings.json`, `true|rm src/a.ts`],
+]);
