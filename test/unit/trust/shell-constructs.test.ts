@@ -20,7 +20,8 @@ writeFileSync(join(home, '.claude/settings.json'), '{"hooks":{}}\n');
 writeFileSync(join(root, 'src/a.ts'), 'x\n');
 // Folders named after who runs the command, leading into the project's .claude: `$(whoami)` and `$(id -u)` decide.
 const me = userInfo();
-for (const id of new Set([me.username, String(me.uid)])) symlinkSync(join(root, '.claude'), join(base, `as-${id}`));
+symlinkSync(join(root, '.claude'), join(base, `user-${me.username}`));
+symlinkSync(join(root, '.claude'), join(base, `uid-${me.uid}`));
 // A template holding a .claude folder of its own, copied in by its trailing-slash name.
 mkdirSync(join(base, 'tpl/.claude'), { recursive: true });
 writeFileSync(join(base, 'tpl/.claude/settings.json'), '{}\n');
@@ -65,11 +66,12 @@ pairs('bare names count where control files are, or where the guard lost track',
 ]);
 
 pairs('who runs the command: $(whoami), $(id -u) expand to them', [
-  [`echo {} > ${base}/as-$(whoami)/settings.json`, `echo .claude/settings.json > /tmp/list-$(whoami).txt`],
-  [`echo {} > ${base}/as-$( whoami )/settings.json`, `echo .claude/settings.json > /tmp/list-$( whoami ).txt`],
-  [`echo {} > ${base}/as-$(id -un)/settings.json`, `echo .claude/settings.json > /tmp/list-$(id -un).txt`],
-  [`echo {} > ${base}/as-$(id -u)/settings.json`, `echo .claude/settings.json > /tmp/list-$(id -u).txt`],
-  [`echo {} > ${base}/as-$(id  -u)/settings.json`, `echo .claude/settings.json > /tmp/list-$(id -g).txt`],
+  [`echo {} > ${base}/user-$(whoami)/settings.json`, `echo {} > ${base}/uid-$(whoami)/settings.json`],
+  [`echo {} > ${base}/user-$( whoami )/settings.json`, `echo .claude/settings.json > /tmp/list-$( whoami ).txt`],
+  [`echo {} > ${base}/user-$(id -un)/settings.json`, `echo {} > ${base}/uid-$(id -un)/settings.json`],
+  [`echo {} > ${base}/uid-$(id -u)/settings.json`, `echo {} > ${base}/user-$(id -u)/settings.json`],
+  [`echo {} > ${base}/uid-$(id  -u)/settings.json`, `echo .claude/settings.json > /tmp/list-$(id -g).txt`],
+  [`echo {} > ${base}/uid-$(id -g)/settings.json`, `echo {} > ${base}/user-$(id -g)/settings.json`],
   // Anything else a substitution prints is unknown: refused only in a command naming a control path.
   [`echo {} > $(hostname)/.claude/settings.json`, `echo {} > /tmp/list-$(hostname).txt`],
 ]);
@@ -241,3 +243,20 @@ pairs('separators: tabs and parentheses end a word', [
   [`true;rm .claude/settings.json`, `true;rm src/a.ts`],
   [`true|rm .claude/settings.json`, `true|rm src/a.ts`],
 ]);
+
+pairs('quotes, ~user, $PWD and loops: what the guard can know of a word', [
+  [`rm .claude/settings.js*`, `rm '.claude/settings.js*' ".claude/settings.js?"`],
+  [`echo .claude > ~nobody/list.txt`, `echo .claude > ~/list.txt`],
+  [`cd .claude && echo {} > "$PWD/settings.json"`, `echo .claude > "$PWD/list.txt"`],
+  [
+    `for a in 1 2 3 4 5 6 7 8 9; do for b in 1 2 3 4 5 6 7 8 9; do rm "$a$b"; done; done # .claude`,
+    `for a in 1 2 3 4 5 6 7 8; do for b in 1 2 3 4 5 6 7 8; do rm "$a$b"; done; done # .claude`,
+  ],
+  [`for d in a b; do rm "$(hostname)/$d"; done # .claude`, `for d in a b; do rm "$(hostname)/$d"; done`],
+]);
+
+test('without HOME, ~ is the home folder the system names', () => {
+  const { HOME: _, ...noHome } = env;
+  expect(denial(`echo {} > ~/.claude/settings.json`, root, noHome)).toBeString();
+  expect(denial(`echo {} > ~/notes.txt`, root, noHome)).toBeUndefined();
+});
