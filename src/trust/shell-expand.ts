@@ -22,6 +22,17 @@ const unmark = (s: string) => s.replace(/[\uE000-\uE006]/g, (c) => UNMARK.get(c)
 /** At most this many words come out of one word: more is refused as unreadable by the caller. */
 export const MAX_WORDS = 256;
 
+/** Stands where an unquoted variable's value had blanks: sh splits the word there (`F='a b'; rm $F` is two). */
+export const FIELD_BREAK = '\uE007';
+
+/**
+ * An unquoted variable's value as sh uses it: split at blanks into fields, each globbed (`F=.cla*; rm -rf $F`
+ * removes `.claude`); braces in a value stay plain.
+ */
+export function markValue(value: string): string {
+  return value.replace(/[*?[\]]/g, (c) => MARK[c]!).replace(/[ \t\n]+/g, FIELD_BREAK);
+}
+
 /** Marks the characters of unquoted text that braces and globs act on. */
 export function markUnquoted(text: string): string {
   return text.replace(/[{},*?[\]]/g, (c) => MARK[c]!);
@@ -146,7 +157,8 @@ function glob(pattern: string, cwd: string | undefined): string[] | undefined {
  */
 export function expandMarked(marked: string, cwd: string | undefined): Array<{ text: string; exact: boolean }> {
   const out: Array<{ text: string; exact: boolean }> = [];
-  for (const word of expandAll(marked).slice(0, MAX_WORDS)) {
+  const fields = marked.split(FIELD_BREAK).filter((f, i, all) => f !== '' || all.length === 1);
+  for (const word of fields.flatMap(expandAll).slice(0, MAX_WORDS)) {
     if (!/[\uE003-\uE005]/.test(word)) {
       out.push({ text: unmark(word), exact: true });
       continue;

@@ -9,7 +9,7 @@
 /** One piece of a word: literal text (quoted: no glob), a `$NAME` / `${NAME}` expansion, a command substitution. */
 export type Part =
   | { kind: 'lit'; text: string; quoted: boolean }
-  | { kind: 'var'; name: string; fallback?: string }
+  | { kind: 'var'; name: string; fallback?: string; quoted?: boolean }
   | { kind: 'sub'; script: string }
   | { kind: 'tilde'; user: string };
 
@@ -182,7 +182,8 @@ export function lex(script: string): Token[] {
           i += 2;
         } else if (s[i] === '$') {
           const d = dollar(s, i);
-          parts.push(d.part.kind === 'lit' ? { ...d.part, quoted: true } : d.part);
+          // A variable inside double quotes is one field, never split or globbed.
+          parts.push(d.part.kind === 'lit' || d.part.kind === 'var' ? { ...d.part, quoted: true } : d.part);
           i = d.end;
         } else if (s[i] === '`') {
           const end = s.indexOf('`', i + 1);

@@ -9,7 +9,7 @@ import { homedir, nodeOs } from '../os/home.ts';
 import { mentionedBareName, mentionedControlName, type ControlTable, type Fold } from './control-paths.ts';
 import type { EnvWrites } from './shell-env.ts';
 import { joined, type Arg } from './shell-commands.ts';
-import { expandMarked, markUnquoted } from './shell-expand.ts';
+import { expandMarked, markUnquoted, markValue } from './shell-expand.ts';
 import { lex, literalText, type Token, type Word } from './shell-lex.ts';
 
 export interface State {
@@ -98,13 +98,13 @@ export function expand(word: Word, st: State, ctx: Context, depth: number): Arg[
     else if (p.name && st.vars.has(p.name)) {
       const v = st.vars.get(p.name);
       const loop = ctx.loops.get(p.name);
-      if (v !== undefined) add(v);
+      if (v !== undefined) add(p.quoted ? v : markValue(v));
       else if (loop && sh && sh.length * loop.length <= MAX_SPELLINGS) {
         exact = false;
         sh = sh.flatMap((x) => loop.map((l) => x + l));
       } else [exact, sh] = [false, undefined];
     } else if (p.name && ctx.env[p.name] !== undefined && !(p.fallback !== undefined && ctx.env[p.name] === ''))
-      add(ctx.env[p.name]!);
+      add(p.quoted ? ctx.env[p.name]! : markValue(ctx.env[p.name]!));
     else {
       exact = false;
       if (!p.name || !unsetInShell(p.name, st, ctx)) sh = undefined;
@@ -141,7 +141,7 @@ function fallbackText(raw: string, st: State, ctx: Context, depth: number): stri
 /** A word as one value (an assignment, a here-string): braces and globs do not apply there. */
 export function expandOne(word: Word, st: State, ctx: Context, depth: number): Arg {
   const [first] = expand(
-    { parts: word.parts.map((p) => (p.kind === 'lit' ? { ...p, quoted: true } : p)) },
+    { parts: word.parts.map((p) => (p.kind === 'lit' || p.kind === 'var' ? { ...p, quoted: true } : p)) },
     st,
     ctx,
     depth,

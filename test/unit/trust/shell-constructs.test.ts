@@ -260,3 +260,17 @@ test('without HOME, ~ is the home folder the system names', () => {
   expect(denial(`echo {} > ~/.claude/settings.json`, root, noHome)).toBeString();
   expect(denial(`echo {} > ~/notes.txt`, root, noHome)).toBeUndefined();
 });
+
+pairs("an unquoted variable's value is split at blanks and globbed, as sh does; a quoted one is one word", [
+  [`F=.cla*; rm -rf $F`, `F=.cla*; rm -rf "$F"`],
+  [`F='.claude/settings.js*'; rm $F`, `F='.claude/settings.js*'; rm "$F"`],
+  [`F='x .claude'; rm -rf $F`, `F='x .claude'; rm -rf "$F"`],
+  [`F='x .claude'; G=$F; rm -rf $G`, `F='x .claude'; G=$F; rm -rf "$G"`],
+  [`F=' .claude'; rm -rf $F`, `F=' '; rm -rf $F`],
+]);
+
+pairs('${X:-word}: the word, when the guard can read it', [
+  [`echo .claude > "\${UNSET:-$(hostname)}/list.txt"`, `echo .claude > "\${UNSET:-/tmp}/list.txt"`],
+  [`echo .claude > "\${UNSET:-a b}/list.txt"`, `echo .claude > "\${UNSET:-}/tmp/list.txt"`],
+  [`echo .claude > "\${UNSET:-;}/list.txt"`, `echo {} > "/tmp/$(hostname)\${UNSET:-x}"`],
+]);
