@@ -98,13 +98,10 @@ function links(path: string): number {
 
 /** An argument of a program the guard does not know: refused when it is (or, unresolved, names) a control path. */
 export function judgeUnknown(a: Arg, st: State, ctx: Context, what: string): void {
-  // An option's value: after `=` (`--out=PATH`), or glued to a short option when it starts like a path (`-o./x`).
-  const value =
-    a.text.startsWith('-') && a.text.includes('=')
-      ? a.text.slice(a.text.indexOf('=') + 1)
-      : /^-[A-Za-z][./~]/.test(a.text)
-        ? a.text.slice(2)
-        : a.text;
+  // An option's or a setting's value: after `=` (`--out=PATH`, `make DEST=PATH`), or glued to a short option when
+  // it starts like a path (`-o./x`).
+  const setting = /^(?:-{1,2}[\w-]+|[A-Za-z_]\w*)=/.exec(a.text);
+  const value = setting ? a.text.slice(setting[0].length) : /^-[A-Za-z][./~]/.test(a.text) ? a.text.slice(2) : a.text;
   if (a.exact && (value.startsWith('-') || !value)) return;
   if (!a.exact && a.sh) {
     // Unknown only through variables unset in the shell: as `judge` does, where sh takes it.

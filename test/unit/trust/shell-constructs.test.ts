@@ -274,3 +274,10 @@ pairs('${X:-word}: the word, when the guard can read it', [
   [`echo .claude > "\${UNSET:-a b}/list.txt"`, `echo .claude > "\${UNSET:-}/tmp/list.txt"`],
   [`echo .claude > "\${UNSET:-;}/list.txt"`, `echo {} > "/tmp/$(hostname)\${UNSET:-x}"`],
 ]);
+
+pairs('what an unknown program is given: settings, sources it cannot know, a folder the guard lost', [
+  [`make install DEST=.claude/settings.json`, `make install DEST=dist/out.json`],
+  [`some-tool -Dout=.claude/settings.json`, `some-tool -Dout=dist/out.json`],
+  [`cp "$(hostname)" .claude/`, `cp "$(hostname)" src/`],
+  [`cd "$NOWHERE"; some-tool ./.claude`, `cd "$NOWHERE"; some-tool ./src`],
+]);
