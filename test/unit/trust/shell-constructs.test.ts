@@ -78,17 +78,18 @@ pairs('who runs the command: $(whoami), $(id -u) expand to them', [
 
 pairs('variables: set, exported, read, looped over', [
   [`D=.claude; rm "$D/settings.json"`, `D=src; rm "$D/a.ts"`],
-  [`export D=.claude; rm "$D/settings.json"`, `export D=src; rm "$D/a.ts"`],
-  [`declare D=.claude; rm "$D/settings.json"`, `declare D=src; rm "$D/a.ts"`],
-  [`typeset D=.claude; rm "$D/settings.json"`, `typeset D=src; rm "$D/a.ts"`],
-  [`local D=.claude; rm "$D/settings.json"`, `local D=src; rm "$D/a.ts"`],
-  [`readonly D=.claude; rm "$D/settings.json"`, `readonly D=src; rm "$D/a.ts"`],
+  ...['export', 'declare', 'typeset', 'local', 'readonly'].map((set): [string, string] => [
+    `${set} D=.claude; rm "$D/settings.json"`,
+    `${set} D=.claude; cat "$D/settings.json"`,
+  ]),
   [`D=src; D=.claude; rm "$D/settings.json"`, `D=.claude; D=src; rm "$D/a.ts"`],
   [`read D; rm "$D/settings.json" # .claude`, `read D; rm "$D/a.ts"`],
   [`mapfile D; rm -rf "$D" .claude`, `mapfile D; rm -rf "$D"`],
   [`readarray D; rm -rf "$D" .claude`, `readarray D; rm -rf "$D"`],
   [`for d in src .claude; do rm -rf "$d"; done`, `for d in src dist; do rm -rf "$d"; done`],
-  [`select d in src .claude; do rm -rf "$d"; done`, `select d in src dist; do rm -rf "$d"; done`],
+  [`select d in src .claude; do rm -rf "$d"; done`, `select d in .claude/settings.json; do cat "$d"; done`],
+  [`for d in src .claude; do rm -rf "$d"; done`, `for d in .claude/settings.json; do cat "$d"; done`],
+  [`for d; do rm -rf "$d"; done # .claude`, `for d in src; do rm -rf "$d"; done # .claude`],
   [`for d in src $X; do rm -rf "$d/settings.json"; done # .claude`, `for d in src $X; do rm -rf "$d/a.ts"; done`],
   [`echo {} > "$PWD/.claude/settings.json"`, `echo {} > "$PWD/src/out.json"`],
   [`echo {} > "\${UNSET_DIR:-.claude}/settings.json"`, `echo {} > "\${UNSET_DIR:-src}/settings.json"`],
@@ -99,7 +100,7 @@ pairs('variables: set, exported, read, looped over', [
 
 pairs('cd, pushd and subshells: the folder each command runs in', [
   [`cd .claude; rm settings.json`, `cd src; rm settings.json`],
-  [`pushd .claude; rm settings.json`, `pushd src; rm settings.json`],
+  [`pushd .claude; rm settings.json`, `pushd .claude && cat settings.json`],
   [`cd src; cd; rm .claude/settings.json`, `cd; cd src; rm .claude/settings.json`],
   [`cd -P .claude && rm settings.json`, `cd -P src && rm settings.json`],
   [`cd .claude; cd -; rm settings.json`, `cd src && rm settings.json`],
@@ -109,9 +110,9 @@ pairs('cd, pushd and subshells: the folder each command runs in', [
 pairs('keywords and compound commands: the command after them is read', [
   ...['{', '!', 'if', 'then', 'elif', 'else', 'do', 'while', 'until'].map((kw): [string, string] => [
     `${kw} rm .claude/settings.json`,
-    `${kw} rm src/a.ts`,
+    `${kw} cat .claude/settings.json`,
   ]),
-  [`case x in x) rm .claude/settings.json;; esac`, `case x in x) rm src/a.ts;; esac`],
+  [`case x in x) rm .claude/settings.json;; esac`, `case .claude in *) true;; esac`],
   [`f() { rm .claude/settings.json; }`, `f() { rm src/a.ts; }`],
   [`function f { rm .claude/settings.json; }; f`, `function f { rm src/a.ts; }; f`],
   [`function f() { rm .claude/settings.json; }`, `function f() { rm src/a.ts; }`],
@@ -129,11 +130,13 @@ pairs('redirections: what writes and what only reads', [
 ]);
 
 pairs('eval, patches and sed scripts: the text they act on', [
-  [`eval rm .claude/settings.json`, `eval rm src/a.ts`],
+  [`eval rm .claude/settings.json`, `eval cat .claude/settings.json`],
   [`eval 'cd .claude' '&&' 'rm settings.json'`, `eval 'cd src' '&&' 'rm settings.json'`],
   [`patch -p1 <<< '+++ b/.claude/settings.json'`, `patch -p1 <<< '+++ b/src/a.ts'`],
   [`git apply <<'EOF'\n+++ b/.claude/settings.json\nEOF`, `git apply <<'EOF'\n+++ b/src/a.ts\nEOF`],
   [`git am <<'EOF'\n+++ b/.claude/settings.json\nEOF`, `git log <<'EOF'\n+++ b/.claude/settings.json\nEOF`],
+  [`patch <<< '+++ b/.claude/settings.json'`, `cat apply <<< '+++ b/.claude/settings.json'`],
+  [`sed 'w .claude/settings.json' /dev/null`, `echo 'w .claude/settings.json'`],
   [`gsed -n 'w .claude/settings.json' src/a.ts`, `gsed -n 's/.claude/x/p' src/a.ts`],
   [`sed -e 'w .claude/settings.json' src/a.ts`, `sed -e 's/.claude/x/' src/a.ts`],
   [`sed --expression 'w .claude/settings.json' src/a.ts`, `sed --expression 's/.claude/x/' src/a.ts`],
