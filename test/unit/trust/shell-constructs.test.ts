@@ -284,3 +284,27 @@ pairs('what an unknown program is given: settings, sources it cannot know, a fol
   [`cp "$(hostname)" .claude/`, `cp "$(hostname)" src/`],
   [`cd "$NOWHERE"; some-tool ./.claude`, `cd "$NOWHERE"; some-tool ./src`],
 ]);
+
+pairs('$(…) ends at its own parenthesis: quoted or escaped ones inside do not close it', [
+  [`x=$(echo ')'; rm .claude/settings.json)`, `x=$(echo ')'; rm src/a.ts)`],
+  [`x=$(echo ")"; rm .claude/settings.json)`, `x=$(echo ")"; rm src/a.ts)`],
+  [`x=$(echo \\); rm .claude/settings.json)`, `x=$(echo \\); rm src/a.ts)`],
+  [`x=$(echo "a\\")"; rm .claude/settings.json)`, `x=$(echo "a\\")"; rm src/a.ts)`],
+  [`x=$( (true) ; rm .claude/settings.json)`, `x=$( (true) ; rm src/a.ts)`],
+]);
+
+pairs('unterminated quotes and expansions: unreadable, refused only when the command names a control path', [
+  [`echo 'x > .claude/settings.json`, `echo 'x > src/out.txt`],
+  [`echo "x > .claude/settings.json`, `echo "x > src/out.txt`],
+  [`echo $'x > .claude/settings.json`, `echo $'x > src/out.txt`],
+  [`echo \${X > .claude/settings.json`, `echo \${X > src/out.txt`],
+  [`echo $(rm .claude/settings.json`, `echo $(rm src/a.ts`],
+]);
+
+pairs('quoting decides what globs, and where a heredoc body is data', [
+  [`rm '.claude/settings.js'*`, `rm '.claude/settings.js*'`],
+  [`rm .claude/settings.js*`, `rm .claude/settings.js\\*`],
+  [`rm .claude/settings\\\n.json`, `rm src/a\\\n.ts`],
+  [`bash <<-X\n\trm .claude/settings.json\nX`, `cat <<-X\n\trm .claude/settings.json\nX`],
+  [`bash <<X\nrm .claude/settings.json\nX`, `cat <<X\nrm .claude/settings.json\nX`],
+]);
