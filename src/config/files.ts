@@ -3,8 +3,8 @@
  * `.avprc` files (user, then project), plus `$AVP_HOME/config.json`; valibot checks each file on its own so an error
  * names the file and the key at fault.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readRegularText } from '../os/read-regular.ts';
 import * as v from 'valibot';
 import type { AvpConfig } from './types.ts';
 import { closest } from '../did-you-mean.ts';
@@ -158,7 +158,7 @@ function layer(into: Partial<AvpConfig>, over: Partial<AvpConfig>): Partial<AvpC
 async function readRc(path: string): Promise<Record<string, unknown> | undefined> {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularText(path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new AvpError('config-invalid', `cannot read config: ${(e as Error).message}`, {
@@ -183,7 +183,7 @@ export async function loadConfigFiles(
 ): Promise<Partial<AvpConfig>> {
   let merged: Partial<AvpConfig> = {};
   try {
-    merged = toPartial(check(JSON.parse(readFileSync(user.json, 'utf8')), user.json));
+    merged = toPartial(check(JSON.parse(readRegularText(user.json)), user.json));
   } catch (e) {
     if (e instanceof AvpError) throw e;
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {

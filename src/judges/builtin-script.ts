@@ -6,8 +6,9 @@
  * no process, no transpiling. These scripts are avp's own, tested code (linear-time rules, fuzzed in
  * test/catalog), which is what makes running them in the hook process acceptable; every other script stays a process.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { readRegularFile } from '../os/read-regular.ts';
 import { lazyProperty } from '../file-changes/lazy.ts';
 
 /** sha256 over the files of a validator's `scripts/` folder (relative paths and bytes, in path order). */
@@ -25,7 +26,7 @@ export function scriptsDirHash(dir: string): string | undefined {
     walk('');
     for (const f of files)
       h.update(`${f}\0`)
-        .update(readFileSync(join(dir, f)))
+        .update(readRegularFile(join(dir, f)))
         .update('\0');
   } catch {
     return undefined;

@@ -4,8 +4,8 @@
  * it sits between `<untrusted-NONCE>` tags whose nonce is random per prompt, so code under review cannot close the
  * block (it cannot know the nonce) and the judge is told that everything inside is data.
  */
-import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { readRegularFile } from '../os/read-regular.ts';
 import { toolKindOf, type HookEvent } from '../protocol/event.ts';
 import type { Validator } from '../validator/types.ts';
 import { changeSection, clip, clipTail } from './prompt-context.ts';
@@ -81,7 +81,7 @@ export function validatorSection(validator: Validator, opts: PromptOptions = {})
       const name = validator.dir ? relative(validator.dir, ref) : ref;
       let text: string;
       try {
-        const buf = readFileSync(ref);
+        const buf = readRegularFile(ref);
         text = looksBinary(buf) ? '[binary file, not shown]' : buf.toString('utf8');
       } catch (e) {
         text = `[could not be read: ${(e as Error).message}]`;

@@ -6,8 +6,9 @@
  * `.ts/.js/.mjs/.cjs/.mts/.cts` scripts run on the runtime inside the avp binary (`BUN_BE_BUN=1 avp run <script>`),
  * so no Node or Bun install is needed; any other file is executed directly (shebang + executable bit).
  */
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { extname, isAbsolute, relative, resolve } from 'node:path';
+import { readRegularText } from '../os/read-regular.ts';
 import { runProcess, stderrNote } from '../os/spawn.ts';
 import { AvpError } from '../errors.ts';
 import { liveOfAccepted } from '../trust/live-path.ts';
@@ -237,7 +238,7 @@ async function tryWorker(req: JudgeRequest, path: string): Promise<JudgeResult |
   let source: string;
   try {
     if (statSync(path).size > 1024 * 1024) return undefined;
-    source = readFileSync(path, 'utf8');
+    source = readRegularText(path);
   } catch {
     return undefined;
   }

@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readRegularText } from '../os/read-regular.ts';
 import { liveListing, type Listing } from '../validator/listing.ts';
 import {
   projectControlFiles,
@@ -59,7 +60,7 @@ const ENV_KEYS = new Set([...projectEnvFiles(''), ...userEnvFiles({ HOME: '' })]
 /** The first line of a `.env` file that switches hooks off, or undefined. */
 function envSwitch(path: string): string | undefined {
   try {
-    return envSwitchLines(readFileSync(path, 'utf8'))[0];
+    return envSwitchLines(readRegularText(path))[0];
   } catch {
     return undefined;
   }

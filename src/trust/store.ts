@@ -16,6 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { readRegularFile } from '../os/read-regular.ts';
 import { AvpError } from '../errors.ts';
 import { liveListing, type Listing } from '../validator/listing.ts';
 import { avpHome } from '../paths.ts';
@@ -100,7 +101,7 @@ export function sameFingerprint(live: string, recorded: string): boolean {
 export function digest(file: ControlFile): string {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(file.path);
+    bytes = readRegularFile(file.path);
   } catch {
     return '-';
   }

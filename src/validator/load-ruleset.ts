@@ -3,8 +3,9 @@
  * (id `name/rule`) whose prompt is the RuleSet's body followed by the rule's body; a rule's frontmatter may override
  * `severity` and `timeout` (and give its own `description`); keys that would change what it matches are errors.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { readRegularText } from '../os/read-regular.ts';
 import { isProblem, parseFrontmatter, type Frontmatter } from './frontmatter.ts';
 import { mapReferenceDialect } from './reference-dialect.ts';
 import { TOOL_RULE_NOT_RUN, validateRuleFrontmatter, type RuleFrontmatter } from './rule-frontmatter.ts';
@@ -85,7 +86,7 @@ export function loadRules({ dir, path, fm, spec, references, files, c }: RuleSet
     }
     let text: string;
     try {
-      text = readFileSync(rulePath, 'utf8');
+      text = readRegularText(rulePath);
     } catch (e) {
       c.add(rulePath, {
         line: 1,

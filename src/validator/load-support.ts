@@ -1,6 +1,7 @@
 /** Checks shared by the loaders: files named in the prompt, the `script` path, and the content hash. */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
+import { readRegularFile } from '../os/read-regular.ts';
 import type { Collector } from './load.ts';
 import { findMentions } from './references.ts';
 
@@ -81,7 +82,7 @@ export function hashFiles(root: string, files: string[]): string {
     h.update(relative(root, f).split(sep).join('/'));
     h.update('\0');
     try {
-      h.update(readFileSync(f));
+      h.update(readRegularFile(f));
     } catch {
       h.update('\u0001missing');
     }

@@ -6,8 +6,9 @@
  * Imports gray-matter and valibot (through frontmatter.ts / schema.ts): discovery loads this module only on a cache
  * miss.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { readRegularText } from '../os/read-regular.ts';
 import { isProblem, parseFrontmatter, type Frontmatter, type Problem } from './frontmatter.ts';
 import { readableIdentity, validateSpec } from './schema.ts';
 import { loadRules } from './load-ruleset.ts';
@@ -61,7 +62,7 @@ export class Collector {
 export function readFrontmatter(path: string, c: Collector): (Frontmatter & { text: string }) | undefined {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularText(path);
   } catch (e) {
     c.add(path, {
       line: 1,
@@ -100,7 +101,7 @@ function notAValidator(path: string, c: Collector): LoadResult | undefined {
   }
   let head = '';
   try {
-    head = readFileSync(path, 'utf8').split(/\r?\n/).slice(0, 30).join('\n');
+    head = readRegularText(path).split(/\r?\n/).slice(0, 30).join('\n');
   } catch {
     return undefined;
   }

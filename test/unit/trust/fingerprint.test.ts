@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'bun:test';
 import { snapshotListing } from '../../../src/validator/listing.ts';
-import { sameFingerprint, statFingerprint } from '../../../src/trust/store.ts';
+import { digest, sameFingerprint, statFingerprint } from '../../../src/trust/store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'avp-fp-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -58,5 +58,21 @@ describe('sameFingerprint', () => {
     expect(sameFingerprint('-', '3:10:20')).toBe(false);
     // Recorded and looked at in the same timestamp tick: an edit in that tick keeps the stat, so it is hashed.
     expect(sameFingerprint('racy:3:10:20:99', 'racy:3:10:20:99')).toBe(false);
+  });
+});
+
+describe('digest', () => {
+  test('a pipe put where a control file was reads as gone, at once: the hook is never held by a writer that never comes', () => {
+    const fifo = join(dir, 'VALIDATOR.md');
+    expect(Bun.spawnSync(['mkfifo', fifo]).exitCode).toBe(0);
+    const started = performance.now();
+    expect(digest({ key: 'v', path: fifo, kind: 'file', copy: true })).toBe('-');
+    expect(digest({ key: 'e', path: fifo, kind: 'env', copy: false })).toBe('-');
+    expect(performance.now() - started).toBeLessThan(5_000);
+    const file = join(dir, 'c.md');
+    writeFileSync(file, 'x');
+    expect(digest({ key: 'c', path: file, kind: 'file', copy: true })).toBe(
+      new Bun.CryptoHasher('sha256').update('x').digest('hex'),
+    );
   });
 });
