@@ -308,3 +308,11 @@ pairs('quoting decides what globs, and where a heredoc body is data', [
   [`bash <<-X\n\trm .claude/settings.json\nX`, `cat <<-X\n\trm .claude/settings.json\nX`],
   [`bash <<X\nrm .claude/settings.json\nX`, `cat <<X\nrm .claude/settings.json\nX`],
 ]);
+
+pairs('nesting past what the guard reads is refused when it names a control path', [
+  [
+    `eval eval eval eval eval eval eval eval cat .claude/settings.json`,
+    `eval eval eval eval eval cat .claude/settings.json`,
+  ],
+  [`echo x > .claude/settings.json || true`, `echo x > .claude || true`],
+]);

@@ -222,6 +222,14 @@ describe('PowerShell (Copilot): a command naming a control path must only read i
     expect(powershellWriteDenial('Get-Content .claude\\settings.json | ConvertFrom-Json')).toBeUndefined();
     expect(powershellWriteDenial("Set-Content notes.txt 'hi'")).toBeUndefined();
   });
+  test('every statement must read: one writer among readers is refused; empty statements and blanks are none', () => {
+    expect(powershellWriteDenial('Get-Content .claude/settings.json; Remove-Item .claude/settings.json')).toBeString();
+    expect(powershellWriteDenial('Get-Content .claude/settings.json > copy.json')).toBeString();
+    expect(powershellWriteDenial('Get-Content .claude/settings.json;')).toBeUndefined();
+    expect(
+      powershellWriteDenial('Test-Path .claude/settings.json &&  Get-Content .claude/settings.json'),
+    ).toBeUndefined();
+  });
 });
 
 describe('git index flags that would hide edits from the change tracking', () => {
