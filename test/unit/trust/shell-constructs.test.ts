@@ -22,6 +22,8 @@ writeFileSync(join(root, 'src/a.ts'), 'x\n');
 const me = userInfo();
 symlinkSync(join(root, '.claude'), join(base, `user-${me.username}`));
 symlinkSync(join(root, '.claude'), join(base, `uid-${me.uid}`));
+// Numbered folders leading into .claude, reached by brace ranges.
+for (const n of ['n2', 'n10']) symlinkSync(join(root, '.claude'), join(base, n));
 // A template holding a .claude folder of its own, copied in by its trailing-slash name.
 mkdirSync(join(base, 'tpl/.claude'), { recursive: true });
 writeFileSync(join(base, 'tpl/.claude/settings.json'), '{}\n');
@@ -315,4 +317,19 @@ pairs('nesting past what the guard reads is refused when it names a control path
     `eval eval eval eval eval cat .claude/settings.json`,
   ],
   [`echo x > .claude/settings.json || true`, `echo x > .claude || true`],
+]);
+
+pairs('braces and globs: each word they make is judged, and a glob matches what sh would', [
+  [`rm -rf .cl{a..a}ude`, `rm -rf .cl{b..c}ude`],
+  [`rm -rf .cl{c..a}ude`, `rm -rf .cl{d..b}ude`],
+  [`rm ${base}/n{1..3}/settings.json`, `rm ${base}/n{3..4}/settings.json`],
+  [`rm ${base}/n{3..1}/settings.json`, `rm ${base}/n{5..3}/settings.json`],
+  [`rm ${base}/n{9..11}/settings.json`, `rm ${base}/n{11..12}/settings.json`],
+  [`rm -rf .{x,cl{a,b}ude}`, `rm -rf .{x,cl{b,c}ude}`],
+  [`rm -rf .cl[!x]ude`, `rm -rf .cl[!a]ude`],
+  [`rm -rf .cl[^x]ude`, `rm -rf .cl[^a]ude`],
+  [`rm -rf .cl[a-b]ude`, `rm -rf src/[abc`],
+  [`rm -rf .*`, `rm -rf *`],
+  [`rm -rf ${root}/.cla*`, `rm -rf ${root}/sr*`],
+  [`echo .claude > nomatch*.txt`, `echo .claude > list.txt`],
 ]);
