@@ -94,8 +94,11 @@ export function expand(word: Word, st: State, ctx: Context, depth: number): Arg[
       const id = identity(p.script);
       if (id !== undefined) add(id);
       else [exact, sh] = [false, undefined];
-    } else if (p.name === 'PWD' && st.cwd) add(st.cwd);
-    else if (p.name && st.vars.has(p.name)) {
+    } else if (p.name === 'PWD') {
+      // The shell always sets PWD: the folder the command is in, unknown once the guard lost track of it.
+      if (st.cwd) add(st.cwd);
+      else [exact, sh] = [false, undefined];
+    } else if (p.name && st.vars.has(p.name)) {
       const v = st.vars.get(p.name);
       const loop = ctx.loops.get(p.name);
       if (v !== undefined) add(p.quoted ? v : markValue(v));

@@ -333,3 +333,28 @@ pairs('braces and globs: each word they make is judged, and a glob matches what 
   [`rm -rf ${root}/.cla*`, `rm -rf ${root}/sr*`],
   [`echo .claude > nomatch*.txt`, `echo .claude > list.txt`],
 ]);
+
+pairs('$PWD is where the command is; a fallback word the guard cannot read; a source name only sh knows', [
+  [`cd .avp && rm -rf "$PWD/logs"`, `cd src && rm -rf "$PWD/logs"`],
+  // PWD is never unset: in a folder the guard lost track of, `$PWD/avp` may be avp's binary.
+  [`cd "$(dirname "$(command -v avp)")" && rm -f "$PWD/avp"`, `cd /tmp && rm -f "$PWD/avp"`],
+  [`cd "$NOWHERE"; echo {} > .claude/settings.json`, `cd "$NOWHERE"; echo .claude > /tmp/list.txt`],
+  [`echo .claude > "\${UNSET:- }/list.txt"`, `echo .claude > "\${UNSET:-/tmp}/list.txt"`],
+  [`echo .claude > "\${UNSET:-~nobody}/list.txt"`, `echo .claude > "\${UNSET:-~}/list.txt"`],
+  [`echo .claude > "\${UNSET:-'x}/list.txt"`, `echo .claude > "\${UNSET:-x}/list.txt"`],
+  [`cp "$UNSET_DIR/settings.json" ${base}/uid-${me.uid}/`, `cp "$UNSET_DIR/settings.json" ${base}/`],
+]);
+
+test("an environment variable's value splits and globs unquoted, as a set one does", () => {
+  const given = { ...env, GLOBBED: '.cla*', SPACED: 'x .claude' };
+  expect(denial(`rm -rf $GLOBBED`, root, given)).toBeString();
+  expect(denial(`rm -rf "$GLOBBED"`, root, given)).toBeUndefined();
+  expect(denial(`rm -rf $SPACED`, root, given)).toBeString();
+  expect(denial(`rm -rf "$SPACED"`, root, given)).toBeUndefined();
+});
+
+test('an empty variable with a fallback is unknown: ${X-w} and ${X:-w} differ there, and the guard reads both alike', () => {
+  const given = { ...env, EMPTY: '' };
+  expect(denial(`echo .claude > "\${EMPTY:-/tmp}/list.txt"`, root, given)).toBeString();
+  expect(denial(`echo {} > "\${EMPTY:-/tmp}/list.txt"`, root, given)).toBeUndefined();
+});
