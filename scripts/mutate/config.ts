@@ -216,6 +216,7 @@ export const TARGETS: MutationTarget[] = [
     tests: [
       'test/unit/trust/shell-commands.test.ts',
       'test/unit/trust/shell-constructs.test.ts',
+      'test/unit/trust/hook-switches.test.ts',
       'test/unit/trust/shell-writes.test.ts',
       'test/unit/trust/shell-routine.test.ts',
       'test/unit/trust/shell-env.test.ts',

@@ -7,7 +7,7 @@
  * `config.toml` (`[features] hooks`). A file-tool change to any of these is refused by the guard (guard.ts), and the
  * hook view says so when it finds them changed behind avp's back.
  */
-import { readFileSync } from 'node:fs';
+import { readRegularText } from '../os/read-regular.ts';
 import { parseJsonc } from './jsonc.ts';
 import { isAvpHookCommand } from './avp-command.ts';
 import { avpHookEntries } from './hook-entries.ts';
@@ -113,7 +113,7 @@ function listsAvpHook(row: string): boolean {
 export function hooksOff(file: { path: string }, hadEntries = false): string | undefined {
   let text: string;
   try {
-    text = readFileSync(file.path, 'utf8');
+    text = readRegularText(file.path);
   } catch {
     return 'the file cannot be read';
   }
