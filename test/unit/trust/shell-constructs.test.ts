@@ -358,3 +358,10 @@ test('an empty variable with a fallback is unknown: ${X-w} and ${X:-w} differ th
   expect(denial(`echo .claude > "\${EMPTY:-/tmp}/list.txt"`, root, given)).toBeString();
   expect(denial(`echo {} > "\${EMPTY:-/tmp}/list.txt"`, root, given)).toBeUndefined();
 });
+
+pairs("find: a primary's value is never an operator or a name test, and -exec … + ends its command", [
+  [`find . -printf -name x -delete`, `find . -name x -printf -name -delete`],
+  [`find . -group -name x -delete`, `find . -name x -group -name -delete`],
+  [`find . -name '*.o' -exec rm {} + -o -delete`, `find . -name '*.o' -exec rm {} + -o -name '*.a' -delete`],
+  [`find . -name x -o -fprint .claude/settings.json`, `find . -name x -o -print`],
+]);
