@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { controlTable, folding } from '../../../src/trust/control-paths.ts';
-import { addedEnvSwitch, AVP_NAMES, envSwitchLines } from '../../../src/trust/env-switches.ts';
+import { addedEnvSwitch, AVP_NAMES, envSwitchLines, mentionedEnvSwitch } from '../../../src/trust/env-switches.ts';
 import { shellDenial } from '../../../src/trust/shell-writes.ts';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'avp-env-')));
@@ -100,5 +100,38 @@ describe('the AVP_* names a .env line may not set', () => {
     }
     expect([...seen].filter((n) => !AVP_NAMES.includes(n)).sort()).toEqual([]);
     expect(envSwitchLines('AVP_POLICY_STORE_ID=ps-1\nAVP_HOME=/tmp/x\n')).toEqual(['AVP_HOME=/tmp/x']);
+  });
+});
+
+describe('which .env lines switch something off, as dotenv reads them', () => {
+  test('values: empty sets nothing, off flags are off, trust is distrust unless "true", anything else switches', () => {
+    expect(envSwitchLines('QWEN_CODE_SAFE_MODE=\nAVP_DISABLE=0\nAVP_SUBAGENT=off\nGEMINI_RESTRICTED_MODE=no')).toEqual(
+      [],
+    );
+    expect(envSwitchLines('GEMINI_CLI_TRUST_WORKSPACE=true\nGEMINI_CLI_TRUST_WORKSPACE=TRUE')).toEqual([]);
+    expect(envSwitchLines('GEMINI_CLI_TRUST_WORKSPACE=false')).toEqual(['GEMINI_CLI_TRUST_WORKSPACE=false']);
+    expect(envSwitchLines('GEMINI_CLI_TRUST_WORKSPACE=0')).toEqual(['GEMINI_CLI_TRUST_WORKSPACE=0']);
+    expect(envSwitchLines('AVP_DISABLE=yes')).toEqual(['AVP_DISABLE=yes']);
+    expect(envSwitchLines('QWEN_CODE_SYSTEM_SETTINGS_PATH=/tmp/x.json')).toEqual([
+      'QWEN_CODE_SYSTEM_SETTINGS_PATH=/tmp/x.json',
+    ]);
+    expect(envSwitchLines('DATABASE_URL=postgres://x')).toEqual([]);
+  });
+
+  test('quotes, comments and blanks are taken off the value, as dotenv does', () => {
+    expect(envSwitchLines('  export AVP_DISABLE =  1   # off for now')).toEqual(['AVP_DISABLE=1']);
+    expect(envSwitchLines('AVP_DISABLE="0"  # still on')).toEqual([]);
+    expect(envSwitchLines("AVP_DISABLE='1 # not a comment'")).toEqual(['AVP_DISABLE=1 # not a comment']);
+    expect(envSwitchLines('AVP_DISABLE=   0   ')).toEqual([]);
+    expect(envSwitchLines('AVP_DISABLE=0   # on')).toEqual([]);
+  });
+
+  test('a command naming a switch: with a value that switches, an empty one (the value may follow), or bare', () => {
+    expect(mentionedEnvSwitch('echo AVP_DISABLE=1 >> .env')).toBe('AVP_DISABLE=1');
+    expect(mentionedEnvSwitch('echo "AVP_DISABLE="1 >> .env')).toBe('AVP_DISABLE=1');
+    expect(mentionedEnvSwitch('echo AVP_DISABLE= "$V" >> .env')).toBe('AVP_DISABLE=');
+    expect(mentionedEnvSwitch("printf '%s=1' QWEN_CODE_SAFE_MODE >> .env")).toBe('QWEN_CODE_SAFE_MODE');
+    expect(mentionedEnvSwitch('echo AVP_DISABLE=0 >> .env')).toBeUndefined();
+    expect(mentionedEnvSwitch('echo DATABASE_URL=x >> .env')).toBeUndefined();
   });
 });
