@@ -129,7 +129,7 @@ describe('which .env lines switch something off, as dotenv reads them', () => {
   test('a command naming a switch: with a value that switches, an empty one (the value may follow), or bare', () => {
     expect(mentionedEnvSwitch('echo AVP_DISABLE=1 >> .env')).toBe('AVP_DISABLE=1');
     expect(mentionedEnvSwitch('echo "AVP_DISABLE="1 >> .env')).toBe('AVP_DISABLE=1');
-    expect(mentionedEnvSwitch('echo AVP_DISABLE= "$V" >> .env')).toBe('AVP_DISABLE=');
+    expect(mentionedEnvSwitch("printf 'AVP_DISABLE=' >> .env")).toBe('AVP_DISABLE=');
     expect(mentionedEnvSwitch("printf '%s=1' QWEN_CODE_SAFE_MODE >> .env")).toBe('QWEN_CODE_SAFE_MODE');
     expect(mentionedEnvSwitch('echo AVP_DISABLE=0 >> .env')).toBeUndefined();
     expect(mentionedEnvSwitch('echo DATABASE_URL=x >> .env')).toBeUndefined();
