@@ -217,6 +217,7 @@ export const TARGETS: MutationTarget[] = [
       'test/unit/trust/shell-commands.test.ts',
       'test/unit/trust/shell-constructs.test.ts',
       'test/unit/trust/hook-switches.test.ts',
+      'test/unit/trust/control-paths.test.ts',
       'test/unit/trust/shell-writes.test.ts',
       'test/unit/trust/shell-routine.test.ts',
       'test/unit/trust/shell-env.test.ts',
