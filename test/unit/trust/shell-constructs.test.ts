@@ -365,3 +365,18 @@ pairs("find: a primary's value is never an operator or a name test, and -exec â€
   [`find . -name '*.o' -exec rm {} + -o -delete`, `find . -name '*.o' -exec rm {} + -o -name '*.a' -delete`],
   [`find . -name x -o -fprint .claude/settings.json`, `find . -name x -o -print`],
 ]);
+
+pairs('the lexer: double-quote escapes, backquotes, process substitution, comments, heredocs', [
+  [`rm ".claude/settings.json"`, `rm ".claude/settings\\.json"`],
+  [`rm ".claude/settings\\\n.json"`, `rm ".claude/settings\\\nx.json"`],
+  [`echo "\`rm .claude/settings.json\`"`, `echo "\`cat .claude/settings.json\`"`],
+  [`echo \`rm .claude/settings.json\``, `echo "\\$(rm .claude/settings.json)"`],
+  [`echo "\\"\`rm .claude/settings.json\`"`, `echo "\\\\\\$HOME" > /tmp/x`],
+  [`tee >(rm .claude/settings.json) < /dev/null`, `diff <(cat .claude/settings.json) /tmp/x`],
+  [`echo x#; rm .claude/settings.json`, `echo hi # ; rm .claude/settings.json`],
+  [`cat <<A\nx\nA\nrm .claude/settings.json`, `cat <<A <<B\nx\nA\nrm .claude/settings.json\nB`],
+  [`cat <<-A\n\tx\n\tA\nrm .claude/settings.json`, `cat <<A\n\tx\n\tA\nrm .claude/settings.json\nA`],
+  [`X=~/.claude/settings.json; rm "$X"`, `X=~/notes.txt; rm "$X"`],
+  [`echo "2"> .claude/settings.json`, `echo 2>/dev/null`],
+  [`echo x &> .claude/settings.json`, `echo x & cat .claude/settings.json`],
+]);
