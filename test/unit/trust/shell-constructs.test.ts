@@ -380,3 +380,24 @@ pairs('the lexer: double-quote escapes, backquotes, process substitution, commen
   [`echo "2"> .claude/settings.json`, `echo 2>/dev/null`],
   [`echo x &> .claude/settings.json`, `echo x & cat .claude/settings.json`],
 ]);
+
+pairs('how deep the guard reads: six nested evals are read, a seventh is judged by the names it holds', [
+  [
+    `eval eval eval eval eval eval eval cat .claude/settings.json`,
+    `eval eval eval eval eval eval cat .claude/settings.json`,
+  ],
+  [
+    `eval eval eval eval eval eval eval eval rm .claude/settings.json`,
+    `eval eval eval eval eval eval eval eval cat src/a.ts`,
+  ],
+  [`echo x >& .claude/settings.json`, `echo x >& .claude || true`],
+]);
+
+test('a refusal says what the command does to which path', () => {
+  expect(denial(`echo {} > .claude/settings.json`)).toStartWith('it writes .claude/settings.json: ');
+  expect(denial(`echo {} >& .claude/settings.json`)).toStartWith('it writes .claude/settings.json: ');
+  expect(denial(`rm .claude/settings.json`)).toStartWith('it changes .claude/settings.json: ');
+  expect(denial(`ln -s /dev/null .claude/settings.json`)).toStartWith('it links .claude/settings.json: ');
+  expect(denial(`git -C .claude checkout settings.json`)).toStartWith('it lets git change settings.json: ');
+  expect(denial(`find .claude -delete`)).toStartWith('it lets find change what it finds under .claude: ');
+});
