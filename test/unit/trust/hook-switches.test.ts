@@ -61,6 +61,26 @@ describe('hookSwitches: the rows that decide whether hooks run', () => {
     ]);
   });
 
+  test('null and nested lists are values, lists mixing groups and values are groups, env under a hook key is a row', () => {
+    expect(hookSwitches('settings.json', settings({ disableAllHooks: null, hooks: null }))).toBe(
+      'disableAllHooks=null\nhooks=null',
+    );
+    expect(hookSwitches('settings.json', settings({ hooks: { Stop: [[AVP]] } }))).toBe(
+      'hooks.Stop=[[{"type":"command","command":"avp hook"}]]',
+    );
+    expect(hookSwitches('settings.json', settings({ hooks: { Stop: [{ hooks: [AVP] }, 'x'] } }))).toBe(
+      'entry hooks.Stop type=command',
+    );
+    expect(hookSwitches('settings.json', settings({ permissions: { allow: ['Bash'] }, env: 'x' }))).toBe('');
+    expect(hookSwitches('settings.json', settings({ hooksConfig: { env: 'AVP' } }))).toBe('hooksConfig.env="AVP"');
+  });
+
+  test('six levels deep are read, the seventh is not', () => {
+    expect(hookSwitches('settings.json', settings({ hooks: { a: { b: { c: { d: { e: 1 } } } } } }))).toBe(
+      'hooks.a.b.c.d.e=1',
+    );
+  });
+
   test('a value nested past six levels is not read; comments in JSON are; empty text has no rows', () => {
     const deep = { hooks: { a: { b: { c: { d: { e: { f: { g: 1 } } } } } } } };
     expect(hookSwitches('settings.json', settings(deep))).toBe('');
@@ -107,6 +127,7 @@ describe('hooksOffReason: what switches avp off, beside what does not', () => {
       settings({ hooksConfig: { disabled: ['avp hook --agent gemini'] } }),
       'hooksConfig.disabled=["avp hook --agent gemini"]',
     ],
+    [settings({ hooksConfig: { disabled: ['prettier', 'avp hook'] } }), 'hooksConfig.disabled=["prettier","avp hook"]'],
   ];
   for (const [text, row] of off) test(`off: ${row}`, () => expect(hooksOffReason('settings.json', text)).toBe(row));
 
@@ -127,6 +148,7 @@ describe('hooksOffReason: what switches avp off, beside what does not', () => {
     expect(hooksOffReason('config.toml', '[features]\ncodex_hooks = false\n')).toBe('codex_hooks = false');
     expect(hooksOffReason('config.toml', '[features]\nhooks = false\n')).toBe('hooks = false');
     expect(hooksOffReason('config.toml', '[features]\ncodex_hooks = true\n')).toBeUndefined();
+    expect(hooksOffReason('config.toml', '[features]\n   hooks = false   # indented\n')).toBe('hooks = false');
   });
 });
 
