@@ -81,7 +81,7 @@ pairs('who runs the command: $(whoami), $(id -u) expand to them', [
 pairs('variables: set, exported, read, looped over', [
   [`D=.claude; rm "$D/settings.json"`, `D=src; rm "$D/a.ts"`],
   ...['export', 'declare', 'typeset', 'local', 'readonly'].map((set): [string, string] => [
-    `${set} D=.claude; rm "$D/settings.json"`,
+    `${set} D=${base}/uid-${me.uid}; rm "$D/settings.json"`,
     `${set} D=.claude; cat "$D/settings.json"`,
   ]),
   [`D=src; D=.claude; rm "$D/settings.json"`, `D=.claude; D=src; rm "$D/a.ts"`],
@@ -116,7 +116,7 @@ pairs('keywords and compound commands: the command after them is read', [
   ]),
   [`case x in x) rm .claude/settings.json;; esac`, `case .claude in *) true;; esac`],
   [`f() { rm .claude/settings.json; }`, `f() { rm src/a.ts; }`],
-  [`function f { rm .claude/settings.json; }; f`, `function f { rm src/a.ts; }; f`],
+  [`function f { rm .claude/settings.json; }; f`, `function f { cat .claude/settings.json; }; f`],
   [`function f() { rm .claude/settings.json; }`, `function f() { rm src/a.ts; }`],
 ]);
 
