@@ -401,3 +401,10 @@ test('a refusal says what the command does to which path', () => {
   expect(denial(`git -C .claude checkout settings.json`)).toStartWith('it lets git change settings.json: ');
   expect(denial(`find .claude -delete`)).toStartWith('it lets find change what it finds under .claude: ');
 });
+
+pairs('nested $(…) past what the guard reads is judged by the names it holds', [
+  [
+    `echo $(echo $(echo $(echo $(echo $(echo $(echo $(cat .claude/settings.json)))))))`,
+    `echo $(echo $(echo $(echo $(echo $(echo $(cat .claude/settings.json))))))`,
+  ],
+]);
