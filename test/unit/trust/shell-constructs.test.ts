@@ -408,3 +408,30 @@ pairs('nested $(…) past what the guard reads is judged by the names it holds',
     `echo $(echo $(echo $(echo $(echo $(echo $(cat .claude/settings.json))))))`,
   ],
 ]);
+
+// Through a link into .claude whose path names no control folder: the lexer's reading alone decides these.
+const L = `${base}/uid-${me.uid}`;
+symlinkSync(join(home, '.claude'), join(home, 'hl'));
+pairs('the lexer, where no control name in the text would refuse the command anyway', [
+  [`x=$(echo ')'; rm ${L}/settings.json)`, `x=$(echo ')'; rm ${L}/other.json)`],
+  [`x=$(echo ")"; rm ${L}/settings.json)`, `x=$(echo ")"; rm ${L}/other.json)`],
+  [`x=$(echo \\); rm ${L}/settings.json)`, `x=$(echo \\); rm ${L}/other.json)`],
+  [`x=$(echo "a\\")"; rm ${L}/settings.json)`, `x=$(echo "a\\")"; rm ${L}/other.json)`],
+  [`x=$( (true) ; rm ${L}/settings.json)`, `x=$( (true) ; rm ${L}/other.json)`],
+  [`echo \`rm ${L}/settings.json\``, `echo \`rm ${L}/other.json\``],
+  [`echo "\`rm ${L}/settings.json\`"`, `echo "\\\`rm ${L}/settings.json\\\`"`],
+  [`tee >(rm ${L}/settings.json) < /dev/null`, `tee >(rm ${L}/other.json) < /dev/null`],
+  [`cat <(rm ${L}/settings.json)`, `cat <(cat ${L}/settings.json)`],
+  [`echo x#; rm ${L}/settings.json`, `echo x # ; rm ${L}/settings.json`],
+  [`cat <<A\nx\nA\nrm ${L}/settings.json`, `cat <<A\nrm ${L}/settings.json\nA`],
+  [`cat <<-A\n\tx\n\tA\nrm ${L}/settings.json`, `cat <<-A\n\trm ${L}/settings.json\n\tA`],
+  [`cat <<A <<B\nx\nA\ny\nB\nrm ${L}/settings.json`, `cat <<A <<B\nx\nA\nrm ${L}/settings.json\nB`],
+  [`echo $((1+2)); rm ${L}/settings.json`, `echo $((1+2)) > /tmp/n.txt`],
+  [`rm $'${L}/settings.json'`, `rm $'${L}/settings.json\\a'`],
+  [`rm "${L}/settings.json"`, `rm "${L}/settings\\.json"`],
+  [`X=~/hl/settings.json; rm "$X"`, `X=a~/hl/settings.json; rm "$X"`],
+  [`echo x 2>${L}/settings.json`, `echo x 2>/tmp/err.txt`],
+  [`echo x &>${L}/settings.json`, `echo x & cat ${L}/settings.json`],
+  [`true\nrm ${L}/settings.json`, `true\ncat ${L}/settings.json`],
+  [`rm '${L}/settings.json'`, `rm '${L}/settings.json`],
+]);
