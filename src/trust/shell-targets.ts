@@ -7,7 +7,15 @@ import { lstatSync, realpathSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { mentionedBareName, mentionedControlName } from './control-paths.ts';
 import { joined, type Arg } from './shell-commands.ts';
-import { named, namedBesidesBinary, pathOf, shPaths, type Context, type State } from './shell-words.ts';
+import {
+  binaryWhereLost,
+  named,
+  namedBesidesBinary,
+  pathOf,
+  shPaths,
+  type Context,
+  type State,
+} from './shell-words.ts';
 
 export class Refusal extends Error {}
 
@@ -71,7 +79,10 @@ export function judge(a: Arg, st: State, ctx: Context, tree: boolean, what: stri
       throw new Refusal(`it ${what} a path the guard cannot resolve before it runs (${a.literal}), naming ${name}`);
     return;
   }
-  const name = named(`${a.literal} ${into?.literal ?? ''}`, st, ctx) ?? named(ctx.command, st, ctx);
+  const name =
+    named(`${a.literal} ${into?.literal ?? ''}`, st, ctx) ??
+    binaryWhereLost(into ? joined(a.literal, into.literal) : a.literal, st) ??
+    named(ctx.command, st, ctx);
   if (name)
     throw new Refusal(
       `it ${what} a path the guard cannot resolve before it runs (${a.literal}), in a command naming ${name}`,
@@ -122,7 +133,8 @@ export function judgeUnknown(a: Arg, st: State, ctx: Context, what: string): voi
   const path = pathOf({ ...a, text: value }, st);
   ctx.envWrites.target(a.literal, path);
   if (path === undefined) {
-    if (name) throw new Refusal(`it ${what} ${a.literal}, which names ${name}`);
+    const lost = name ?? binaryWhereLost(value, st);
+    if (lost) throw new Refusal(`it ${what} ${a.literal}, which names ${lost}`);
     return;
   }
   // A control folder itself (`npx rimraf .claude`): the program may change anything it holds. Other folders holding

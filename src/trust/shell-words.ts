@@ -4,7 +4,7 @@
  * names. The state a command carries from one simple command to the next (its folder and variables) and the context
  * of one judgement are defined here; the walk over the command is shell-writes.ts.
  */
-import { isAbsolute, resolve } from 'node:path';
+import { basename, isAbsolute, resolve } from 'node:path';
 import { homedir, nodeOs } from '../os/home.ts';
 import { mentionedBareName, mentionedControlName, type ControlTable, type Fold } from './control-paths.ts';
 import type { EnvWrites } from './shell-env.ts';
@@ -45,6 +45,14 @@ export function named(text: string, st: State, ctx: Context): string | undefined
   const bare = mentionedBareName(text);
   if (!bare || (st.cwd !== undefined && !ctx.table.holds(ctx.fold(st.cwd)))) return undefined;
   return bare;
+}
+
+/**
+ * `avp` (a word naming avp's binary by its bare name) in a folder the guard lost track of (`cd "$(dirname …)"`): it
+ * may be the binary the hooks run. Only a target word counts, not the whole command (`avp list > out.txt` runs it).
+ */
+export function binaryWhereLost(word: string, st: State): string | undefined {
+  return st.cwd === undefined && /^avp(?:\.exe)?$/i.test(basename(word.replace(/[/\\]+$/, ''))) ? 'avp' : undefined;
 }
 
 export function home(ctx: Context): string {

@@ -435,3 +435,13 @@ pairs('the lexer, where no control name in the text would refuse the command any
   [`true\nrm ${L}/settings.json`, `true\ncat ${L}/settings.json`],
   [`rm '${L}/settings.json'`, `rm '${L}/settings.json`],
 ]);
+
+pairs(
+  "avp's binary by its bare name, in a folder the guard lost track of: only as a target, never as the command run",
+  [
+    [`cd "$(dirname "$(command -v avp)")" && rm avp`, `cd "$(mktemp -d)" && avp list > out.txt`],
+    [`cd "$(dirname "$(command -v avp)")" && echo 'exit 0' > avp`, `cd "$(mktemp -d)" && rm -rf avp-build`],
+    [`cd "$(dirname "$(command -v avp)")" && ln -sf /bin/true avp`, `cd src && rm avp`],
+    [`cd "$(dirname "$(command -v avp)")" && some-tool avp.exe`, `cd "$(mktemp -d)" && some-tool avpx`],
+  ],
+);
