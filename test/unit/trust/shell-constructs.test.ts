@@ -445,3 +445,20 @@ pairs(
     [`cd "$(dirname "$(command -v avp)")" && some-tool avp.exe`, `cd "$(mktemp -d)" && some-tool avpx`],
   ],
 );
+
+pairs('wrappers, shells and sed scripts: what they run is read, so a reader inside them passes', [
+  [`sudo -C 3 rm .claude/settings.json`, `env -- cat .claude/settings.json`],
+  [`env A=1 rm .claude/settings.json`, `env A=1 cat .claude/settings.json`],
+  [`timeout 5 rm .claude/settings.json`, `timeout 5 cat .claude/settings.json`],
+  [`timeout -s KILL 5 rm .claude/settings.json`, `timeout -s KILL 5 cat .claude/settings.json`],
+  [`env -C .claude rm settings.json`, `env -C .claude cat settings.json`],
+  [`env -S 'rm .claude/settings.json'`, `env -S 'cat .claude/settings.json'`],
+  [`env --split-string='rm .claude/settings.json'`, `env --split-string='cat .claude/settings.json'`],
+  [`watch 'rm .claude/settings.json'`, `watch -n 1 cat .claude/settings.json`],
+  [`bash -c 'rm .claude/settings.json'`, `bash -c 'cat .claude/settings.json'`],
+  [`bash <<< 'rm .claude/settings.json'`, `bash <<< 'cat .claude/settings.json'`],
+  [`bash <<'EOF'\nrm .claude/settings.json\nEOF`, `bash <<'EOF'\ncat .claude/settings.json\nEOF`],
+  [`sh -c 'rm "$0"' .claude/settings.json`, `bash -c`],
+  [`sed -n -e 'w /tmp/x' -e 'w .claude/settings.json' src/a.ts`, `sed -n -e 'w /tmp/x' -e 'w /tmp/y' src/a.ts`],
+  [`$(true)cat .claude/settings.json`, `cat .claude/settings.json`],
+]);
