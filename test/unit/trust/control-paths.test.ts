@@ -119,3 +119,38 @@ describe('inside and names', () => {
     expect(mentionedControlName('.claudex')).toBeUndefined();
   });
 });
+
+describe('the rest of the table', () => {
+  test("the hook files avp writes whole, in the project and the user's config folders", () => {
+    expect(check(join(root, '.opencode/plugins/avp.ts'))).toBe(".opencode/plugins/avp.ts is avp's hook");
+    expect(check(join(home, '.config/amp/plugins/avp.ts'))).toBe("~/.config/amp/plugins/avp.ts is avp's hook");
+    expect(check(join(root, '.opencode/plugins/other.ts'))).toBeUndefined();
+  });
+
+  test("without CLAUDE_CONFIG_DIR or CODEX_HOME, the plugins and Codex's config are under the home folder", () => {
+    const t = controlTable(root, { HOME: home, PATH: '/usr/bin' });
+    expect(t.check(fold(join(home, '.claude/plugins/avp/hooks/hooks.json')), false)).toContain('installed plugins');
+    expect(t.check(fold(join(home, '.codex/config.toml')), false)).toBe(
+      "~/.codex/config.toml switches Codex's hooks on and off",
+    );
+    expect(t.check(fold(join(home, '.codex/plugins/x')), false)).toContain('installed plugins');
+  });
+
+  test('a control path under a link to a folder not made yet, or under a loop of links, is still answered', () => {
+    symlinkSync(join(base, 'not-yet'), join(base, 'dangling'));
+    const t = controlTable(root, { ...env, AVP_HOME: join(base, 'dangling', '.avp') });
+    expect(t.check(join(base, 'not-yet/.avp/trust/x'), false)).toContain("avp's own state");
+    symlinkSync(join(base, 'loop-b'), join(base, 'loop-a'));
+    symlinkSync(join(base, 'loop-a'), join(base, 'loop-b'));
+    const looped = controlTable(root, { ...env, AVP_HOME: join(base, 'loop-a', '.avp') });
+    expect(looped.check(join(base, 'elsewhere'), false)).toBeUndefined();
+  });
+
+  test('on a file system that tells case apart, another case of a control path is another file', () => {
+    const upper = join(base, 'CaseProject');
+    mkdirSync(join(upper, '.claude'), { recursive: true });
+    const t = controlTable(upper, env);
+    expect(t.check(fold(join(upper, '.claude/settings.json')), false)).toContain('hook settings');
+    expect(t.check(join(base, 'caseproject/.claude/settings.json'), false)).toBeUndefined();
+  });
+});
