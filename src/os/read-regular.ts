@@ -4,7 +4,7 @@
  * a file was — between a stat that saw a file and this read — is refused at once instead of holding the hook until
  * the agent's time limit lets the tool call through unchecked. Symlinks are followed, as `readFileSync` does.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 
 /** Thrown for a path that is no regular file; `code` as the other file errors carry theirs. */
 export class NotARegularFile extends Error {
@@ -14,13 +14,28 @@ export class NotARegularFile extends Error {
   }
 }
 
-/** The bytes of regular file `path`; throws as `readFileSync` does, or `NotARegularFile`. */
-export function readRegularFile(path: string): Buffer {
+/**
+ * Regular file `path` opened for reading, never waiting on a pipe, with its stat; `noFollow`: a link in its place is
+ * refused too. Throws as `openSync` does, or `NotARegularFile`; the caller closes `fd`.
+ */
+export function openRegularFile(path: string, opts: { noFollow?: boolean } = {}): { fd: number; stat: Stats } {
   // O_NONBLOCK is undefined on Windows, where opening a pipe by path does not wait for a writer.
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  const noFollow = opts.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0;
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | noFollow);
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new NotARegularFile(path);
+    return { fd, stat };
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+}
+
+/** The bytes of regular file `path`; throws as `readFileSync` does, or `NotARegularFile`. */
+export function readRegularFile(path: string): Buffer {
+  const { fd, stat } = openRegularFile(path);
+  try {
     // The size is where to start (one byte more, so the read that finds the end needs no second buffer); a file that
     // grows while it is read is read to its end, as readFileSync reads it.
     let buffer = Buffer.allocUnsafe(stat.size + 1);

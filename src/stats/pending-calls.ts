@@ -10,15 +10,14 @@
 import {
   appendFileSync,
   closeSync,
-  constants,
-  fstatSync,
   lstatSync,
   mkdirSync,
-  openSync,
   readdirSync,
   readSync,
   unlinkSync,
+  type Stats,
 } from 'node:fs';
+import { openRegularFile } from '../os/read-regular.ts';
 import { join } from 'node:path';
 import { callsFile, isPendingName, pendingDirOf } from './call-line.ts';
 
@@ -52,18 +51,21 @@ export function pendingFiles(dir: string, max = MAX_FOLD): string[] {
  * listing (it would hold the hook), and read no further than the limit.
  */
 export function readPending(path: string): { text?: string; mtimeMs: number } | undefined {
-  let fd: number | undefined;
+  let opened: { fd: number; stat: Stats };
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return undefined;
+    opened = openRegularFile(path, { noFollow: true });
+  } catch {
+    return undefined;
+  }
+  try {
     const bytes = Buffer.alloc(MAX_PENDING_BYTES + 1);
-    const n = readSync(fd, bytes, 0, bytes.length, 0);
-    return { mtimeMs: stat.mtimeMs, ...(n <= MAX_PENDING_BYTES ? { text: bytes.toString('utf8', 0, n) } : {}) };
+    const n = readSync(opened.fd, bytes, 0, bytes.length, 0);
+    const mtimeMs = opened.stat.mtimeMs;
+    return { mtimeMs, ...(n <= MAX_PENDING_BYTES ? { text: bytes.toString('utf8', 0, n) } : {}) };
   } catch {
     return undefined;
   } finally {
-    if (fd !== undefined) closeSync(fd);
+    closeSync(opened.fd);
   }
 }
 

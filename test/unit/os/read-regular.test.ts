@@ -3,10 +3,10 @@
  * a device or a folder is refused at once — a pipe with no writer would otherwise hold the reading hook forever.
  */
 import { describe, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NotARegularFile, readRegularFile, readRegularText } from '../../../src/os/read-regular.ts';
+import { NotARegularFile, openRegularFile, readRegularFile, readRegularText } from '../../../src/os/read-regular.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'avp-read-regular-'));
 
@@ -27,6 +27,16 @@ describe('readRegularFile', () => {
     expect(readRegularFile(join(dir, 'big')).equals(big)).toBe(true);
   });
 
+  test("a link in the file's place is refused when asked, followed otherwise", () => {
+    symlinkSync(join(dir, 'a.md'), join(dir, 'link2.md'));
+    expect(() => openRegularFile(join(dir, 'link2.md'), { noFollow: true })).toThrow(
+      expect.objectContaining({ code: 'ELOOP' }),
+    );
+    const { fd, stat } = openRegularFile(join(dir, 'link2.md'));
+    expect(stat.isFile()).toBe(true);
+    closeSync(fd);
+  });
+
   test('a named pipe with no writer is refused at once, not waited on', () => {
     const fifo = join(dir, 'VALIDATOR.md');
     expect(Bun.spawnSync(['mkfifo', fifo]).exitCode).toBe(0);
@@ -40,12 +50,15 @@ describe('readRegularFile', () => {
     mkdirSync(join(dir, 'folder'));
     expect(() => readRegularFile(join(dir, 'folder'))).toThrow(NotARegularFile);
     expect(() => readRegularFile(join(dir, 'missing'))).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+    // Caught and then checked, so a read that threw nothing fails here too.
+    let thrown: unknown;
     try {
       readRegularFile('/dev/zero');
     } catch (e) {
-      expect((e as NotARegularFile).code).toBe('ENOTREG');
-      expect((e as Error).message).toContain('/dev/zero is not a regular file');
+      thrown = e;
     }
+    expect((thrown as NotARegularFile).code).toBe('ENOTREG');
+    expect((thrown as Error).message).toContain('/dev/zero is not a regular file');
   });
 
   // A file whose size says 0 but which holds text (Linux's /proc): read to its end, past the size it started from.
