@@ -20,7 +20,8 @@
  * Shown beside them, untargeted: a Read with 50 validators, after the tool ran and before (the guard never refuses a
  * Read), the calls the hook shortcut answers (docs/hook-mode.md); the Write rows with validators installed take the
  * full path (session tracking records a written file), the Write row with none installed and the catalog's Read row
- * are the shortcut's.
+ * are the shortcut's. And what a user of `avp init` pays: a Bash call and a Write with the catalog's recommended
+ * validators installed unmodified (their scripts run in avp's own process; each call's report is checked to pass).
  *
  * Peak RSS is mostly the executable's own pages mapped from its file, and a binary just written (a build, an install)
  * sits in the page cache in large folios: each run maps ~6 MB more of it than once its pages were read back from
@@ -223,6 +224,14 @@ try {
     git(['add', '.']);
     git(['commit', '-qm', 'bench']);
   });
+  // What `avp init` installs: the catalog's recommended validators, unmodified (their scripts run in-process).
+  const pRecommended = project('recommended', (r) => {
+    for (const name of readdirSync(CATALOG)) {
+      const md = join(CATALOG, name, 'VALIDATOR.md');
+      if (existsSync(md) && /^\s*recommended: true$/m.test(readFileSync(md, 'utf8')))
+        cpSync(join(CATALOG, name), join(r, '.avp/validators', name), { recursive: true });
+    }
+  });
   const pPath = project('v50-path-rule', (r) => {
     oneFileValidators(r, 50);
     cpSync(join(CATALOG, 'protected-files'), join(r, '.avp/validators/protected-files'), { recursive: true });
@@ -231,7 +240,7 @@ try {
   await Bun.sleep(2100);
   // A working copy's index is newer than its files (any `git status` refreshes it): no racily clean entries.
   Bun.spawnSync(['git', 'update-index', '-q', '--refresh'], { cwd: pGit, env });
-  for (const root of [p0, p10, p50, p200, pCat, pPath, pGit]) {
+  for (const root of [p0, p10, p50, p200, pCat, pPath, pGit, pRecommended]) {
     const r = Bun.spawnSync([BIN, 'accept'], { cwd: root, env, stdout: 'pipe', stderr: 'pipe' });
     if (r.exitCode !== 0) throw new Error(`avp accept in ${root}: ${r.stderr.toString()}`);
   }
@@ -252,10 +261,13 @@ try {
     ls: { argv: HOOK, input: bashEvent(p50, 'ls -la'), cwd: p50 },
     npmTest: { argv: HOOK, input: bashEvent(p50, 'npm test'), cwd: p50 },
     lsGit: { argv: HOOK, input: bashEvent(pGit, 'ls -la'), cwd: pGit },
+    recBash: { argv: HOOK, input: bashEvent(pRecommended, 'ls -la'), cwd: pRecommended },
+    recWrite: { argv: HOOK, input: writeEvent(pRecommended), cwd: pRecommended },
     floorBig: { argv: FLOOR, input: bigWrite(p50), cwd: p50 },
     bigNone: { argv: HOOK, input: bigWrite(p50), cwd: p50 },
     bigPath: { argv: HOOK, input: bigWrite(pPath), cwd: pPath },
   };
+  const RUNS_VALIDATORS = new Set(['bigPath', 'recBash', 'recWrite']);
   const cpu: Record<string, number[]> = Object.fromEntries(Object.keys(series).map((k) => [k, []]));
   const rss: Record<string, number[]> = Object.fromEntries(Object.keys(series).map((k) => [k, []]));
   // Warm-up (caches built, session folders made, binaries paged in); every avp call must pass with `{}` or no output.
@@ -266,7 +278,9 @@ try {
     if (i === 2) await Bun.sleep(2100);
     for (const [k, s] of Object.entries(series)) {
       const out = call(s.argv, s.input, s.cwd).stdout.trim();
-      if (k !== 'bigPath' && out !== '{}') throw new Error(`bench series ${k} did not pass silently: ${out}`);
+      // The calls whose validators run (and pass) answer with their report; every other call matches nothing.
+      if (!RUNS_VALIDATORS.has(k) && out !== '{}') throw new Error(`bench series ${k} did not pass silently: ${out}`);
+      if (RUNS_VALIDATORS.has(k) && !/"passed":true/.test(out)) throw new Error(`bench series ${k} ran none: ${out}`);
       if (/deny|block/.test(out)) throw new Error(`bench series ${k} was refused: ${out}`);
     }
   }
@@ -316,6 +330,8 @@ try {
   row('PreToolUse Bash `ls -la` (shell guard), 50 validators', 'ls', c('ls') / floor, 1.5);
   row('PreToolUse Bash `npm test` (shell guard), 50 validators', 'npmTest', c('npmTest') / floor, 1.5);
   row('  the `ls -la` call in a git repository (300 files)', 'lsGit', c('lsGit') / floor);
+  row('PreToolUse Bash `ls -la`, recommended set (3 scripts run)', 'recBash', c('recBash') / floor);
+  row('PostToolUse Write .ts, recommended set (2 scripts run)', 'recWrite', c('recWrite') / floor);
   // Least-squares slope of CPU over installed validators.
   const pts = [
     [10, c('v10')],
