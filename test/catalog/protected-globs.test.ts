@@ -116,3 +116,25 @@ describe('the list itself', () => {
     expect(hits('~/.ssh/', join(HOME, '.SSH/id'), false)).toBe(false);
   });
 });
+
+describe('the home folder of `~/` patterns is the one node:os reports (the scripts load node:os only without HOME)', () => {
+  const saved = process.env.HOME;
+  const withHome = <T>(home: string | undefined, run: () => T): T => {
+    if (home === undefined) delete process.env.HOME;
+    else process.env.HOME = home;
+    try {
+      return run();
+    } finally {
+      process.env.HOME = saved;
+    }
+  };
+  test('HOME set: that folder, not the account database', () => {
+    expect(withHome('/srv/agent', () => hits('~/.ssh/', '/srv/agent/.ssh/id_rsa'))).toBe(true);
+    expect(withHome('/srv/agent', () => hits('~/.ssh/', join(HOME, '.ssh/id_rsa')))).toBe(HOME === '/srv/agent');
+  });
+  test('HOME empty or unset: the account database home, as node:os falls back to it', () => {
+    const home = withHome(undefined, () => homedir());
+    for (const value of ['', undefined])
+      expect(withHome(value, () => hits('~/.ssh/', join(home, '.ssh/id_rsa')))).toBe(true);
+  });
+});

@@ -9,7 +9,6 @@
  * Options (environment): AVP_DANGEROUS_COMMANDS_ALLOW turns rules or checks off, AVP_DANGEROUS_COMMANDS_DENY turns
  * opt-in checks on (both comma-separated ids).
  */
-import { homedir } from 'node:os';
 import { type Ctx, type Finding, finding, flagsOf } from './context.ts';
 import {
   checkDisk,
@@ -26,6 +25,9 @@ import { checkDatabase, checkInfra } from './infra.ts';
 import { cdTarget, type Place } from './paths.ts';
 import { checkCode, checkPipeline, checkReverseShell, inlineCode, runsStdin, SHELLS } from './remote.ts';
 import { base, parseShell, unwrap, type Command } from './shell.ts';
+
+/** The home folder as node:os gives it (HOME when set), without loading node:os on every call (~0.3 ms). */
+const homeDir = () => process.env.HOME || process.getBuiltinModule('node:os').homedir();
 
 interface HookEvent {
   tool?: string;
@@ -235,7 +237,7 @@ export function validate(event: HookEvent): Verdict {
   const ctx: Ctx = {
     project,
     cwd,
-    home: (process.env.HOME || homedir()).replace(/(.)\/+$/, '$1'),
+    home: homeDir().replace(/(.)\/+$/, '$1'),
     strict: ids(process.env.AVP_DANGEROUS_COMMANDS_DENY),
     recurse: (src, place) => analyze(src, ctx, place, 4),
   };

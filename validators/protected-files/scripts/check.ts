@@ -8,10 +8,12 @@
  * found through AVP_VALIDATOR_DIR (set by avp for script judges) or, when run in-process, next to this script.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { globSource, lazyGlobTest } from './globs.ts';
 import { realPath, shellWrites } from './writes.ts';
+
+/** The home folder as node:os gives it (HOME when set), without loading node:os on every call (~0.3 ms). */
+const homeDir = () => process.env.HOME || process.getBuiltinModule('node:os').homedir();
 
 interface FileChange {
   path?: string;
@@ -83,7 +85,7 @@ export function parsePatterns(text: string, file = 'protected.txt'): Pattern[] {
     const matches = lazyGlobTest(body, source);
     const test = home
       ? (_rel: string, abs: string, nocase?: boolean) => {
-          const h = `${homedir()}/`;
+          const h = `${homeDir()}/`;
           const inHome = nocase ? abs.toLowerCase().startsWith(h.toLowerCase()) : abs.startsWith(h);
           return inHome && matches(abs.slice(h.length), nocase);
         }
@@ -130,7 +132,7 @@ function targets(event: HookEvent): Target[] {
   if (out.length) return out;
   const input = event.toolInput ?? {};
   if (typeof input.command === 'string' && !input.file_path) {
-    const writes = shellWrites(input.command, resolve(event.cwd ?? root), process.env.HOME || homedir(), root);
+    const writes = shellWrites(input.command, resolve(event.cwd ?? root), homeDir(), root);
     if (!writes.length) return [];
     const realRoot = realPath(root);
     // Judged by the file really written and by the name used, as for the file tools (a symlink changes nothing).
