@@ -4,7 +4,7 @@
  * avp's own state (`$AVP_HOME` but its validators and config, which wait for `avp accept`; `.avp/state|cache|logs|
  * trust`), and every `avp` on PATH with the running binary. Each entry carries the reason a refusal gives.
  */
-import { existsSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from '../os/home.ts';
 import { basename, delimiter, dirname, join, relative, resolve, sep } from 'node:path';
 import { avpHome } from '../paths.ts';
@@ -21,6 +21,26 @@ export function folding(): Fold {
     const real = resolver.resolve(path);
     return real.caseInsensitive ? real.path.toLowerCase() : real.path;
   };
+}
+
+/**
+ * Whether `folded` (a path already folded) is one of `paths` once folded, folding only the candidates that could be:
+ * a path with nothing at it (no file, folder or symlink) folds to its real folder joined with its own name, so unless
+ * that name is `folded`'s (in any case: folding may lowercase) it cannot be `folded`. Most candidates are such paths
+ * (every agent's settings files, `avp` in each PATH folder), and resolving each costs more than one `lstat`.
+ */
+export function foldsTo(paths: string[], folded: string, fold: Fold): boolean {
+  const name = basename(folded).toLowerCase();
+  return paths.some((p) => (basename(resolve(p)).toLowerCase() === name || !nothingAt(p)) && fold(p) === folded);
+}
+
+/** Nothing at `path`, not even a dangling symlink; a path that cannot be examined counts as something (resolved). */
+function nothingAt(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) === undefined;
+  } catch {
+    return false;
+  }
 }
 
 export function inside(path: string, dir: string): boolean {

@@ -12,7 +12,7 @@ import { homedir } from '../os/home.ts';
 import { basename, join, relative, sep } from 'node:path';
 import { toolKindOf, type HookEvent } from '../protocol/event.ts';
 import { avpHome } from '../paths.ts';
-import { avpBinaries, controlTable, folding, inside, type Fold } from './control-paths.ts';
+import { avpBinaries, controlTable, folding, foldsTo, inside, type Fold } from './control-paths.ts';
 import {
   OWNED_MARKER,
   projectHookFiles,
@@ -43,10 +43,10 @@ function protectedReason(real: string, projectRoot: string, env: NodeJS.ProcessE
  * Every agent's hook settings files (project and user) and Codex's `config.toml` (its `hooks` feature): a file tool
  * may edit them, but not avp's entries nor what switches hooks off.
  */
-function settingsFiles(projectRoot: string, env: NodeJS.ProcessEnv, fold: Fold): string[] {
+function settingsFiles(projectRoot: string, env: NodeJS.ProcessEnv): string[] {
   const codex = join(env.CODEX_HOME || join(env.HOME || homedir(), '.codex'), 'config.toml');
   const files = [...projectHookFiles(projectRoot), ...userHookFiles(env)].map((f) => f.path);
-  return [...files, codex, join(projectRoot, '.codex', 'config.toml')].map(fold);
+  return [...files, codex, join(projectRoot, '.codex', 'config.toml')];
 }
 
 /**
@@ -62,8 +62,8 @@ function pluginRoots(env: NodeJS.ProcessEnv, fold: Fold): string[] {
 }
 
 /** The hook files avp writes whole (plugins, Cline's scripts), project and user. */
-function ownedFiles(projectRoot: string, env: NodeJS.ProcessEnv, fold: Fold): string[] {
-  return [...projectOwnedHookFiles(projectRoot), ...userOwnedHookFiles(env)].map((f) => fold(f.path));
+function ownedFiles(projectRoot: string, env: NodeJS.ProcessEnv): string[] {
+  return [...projectOwnedHookFiles(projectRoot), ...userOwnedHookFiles(env)].map((f) => f.path);
 }
 
 function readText(path: string): string {
@@ -100,14 +100,15 @@ export function controlPlaneDenial(event: HookEvent, env: NodeJS.ProcessEnv): st
         "only the user changes them (`avp init` / `avp deinit` in their own terminal). Read them if you need to; don't write them."
       );
   }
-  // Listed and resolved once per call, on the first file that needs them (most calls never do).
+  // Listed once per call, on the first file that needs them (most calls never do); folded only where they could be
+  // the file (foldsTo).
   let owned: string[] | undefined;
   let settings: string[] | undefined;
   let plugins: string[] | undefined;
   let binaries: string[] | undefined;
   for (const file of event.files) {
     const folded = fold(file.path);
-    if ((binaries ??= avpBinaries(env).map(fold)).includes(folded))
+    if (foldsTo((binaries ??= avpBinaries(env)), folded, fold))
       return (
         `avp refuses this ${event.tool ?? 'file'} change: ${file.relPath} is an avp that agents' hooks run. ` +
         'Leave it alone; the user installs or upgrades avp in their own terminal.'
@@ -119,7 +120,7 @@ export function controlPlaneDenial(event: HookEvent, env: NodeJS.ProcessEnv): st
         'Leave it alone; if the user wants avp reset, they run avp commands in their own terminal.'
       );
     }
-    if ((owned ??= ownedFiles(event.projectRoot, env, fold)).includes(folded)) {
+    if (foldsTo((owned ??= ownedFiles(event.projectRoot, env)), folded, fold)) {
       const text = readText(file.path);
       // A plugin or hook script avp wrote whole: any change to it is a change to avp's hook.
       if (!text.includes(OWNED_MARKER) || file.after === text) continue;
@@ -138,7 +139,7 @@ export function controlPlaneDenial(event: HookEvent, env: NodeJS.ProcessEnv): st
     }
     const pluginHooks =
       basename(folded) === 'hooks.json' && (plugins ??= pluginRoots(env, fold)).some((r) => inside(folded, r));
-    if (!pluginHooks && !(settings ??= settingsFiles(event.projectRoot, env, fold)).includes(folded)) continue;
+    if (!pluginHooks && !foldsTo((settings ??= settingsFiles(event.projectRoot, env)), folded, fold)) continue;
     const text = readText(file.path);
     // An Edit whose result is not known yet: refused here, judged again on its rebuilt result (guardDenial).
     if (file.after === undefined)

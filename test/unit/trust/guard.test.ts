@@ -239,3 +239,48 @@ describe('the edges of what the guard looks at', () => {
     }
   });
 });
+
+describe('a control file reached under a name of its own (the guard resolves only the names that could be it)', () => {
+  const dropHooks = '{"hooks": {}}';
+  const hooksOff = '{"disableAllHooks": true}';
+  test('a settings file that is a symlink to a file of another name: writing that file is judged as the settings', () => {
+    const g = setup();
+    g.put(join(g.root, 'dotfiles/claude.json'), AVP_HOOK);
+    mkdirSync(join(g.root, '.claude'));
+    symlinkSync('../dotfiles/claude.json', join(g.root, '.claude/settings.json'));
+    expect(g.deny(join(g.root, 'dotfiles/claude.json'), dropHooks)).toContain("avp's hook entries");
+    g.put(join(g.home, 'dots/user-claude.json'), AVP_HOOK);
+    mkdirSync(join(g.home, '.claude'));
+    symlinkSync(join(g.home, 'dots/user-claude.json'), join(g.home, '.claude/settings.json'));
+    expect(g.deny(join(g.home, 'dots/user-claude.json'), dropHooks)).toContain("avp's hook entries");
+  });
+  test('a dangling symlink in place of a settings file: creating its target is judged as the settings', () => {
+    const g = setup();
+    mkdirSync(join(g.root, '.claude'));
+    symlinkSync('../notes/later.json', join(g.root, '.claude/settings.local.json'));
+    expect(g.deny(join(g.root, 'notes/later.json'), hooksOff)).toContain('hook');
+    expect(g.deny(join(g.root, 'notes/other.json'), hooksOff)).toBeUndefined();
+  });
+  test("a settings folder that is a symlink: a file of the settings' name inside its target is the settings", () => {
+    const g = setup();
+    mkdirSync(join(g.root, 'claude-real'));
+    symlinkSync('claude-real', join(g.root, '.claude'));
+    expect(g.deny(join(g.root, 'claude-real/settings.local.json'), hooksOff)).toContain('hook');
+    expect(g.deny(join(g.root, 'claude-real/notes.json'), hooksOff)).toBeUndefined();
+  });
+  test('an avp on PATH that is a symlink, present or dangling: writing where it leads is refused', () => {
+    const g = setup();
+    const env = { ...g.env, PATH: join(g.home, 'bin') };
+    mkdirSync(join(g.home, 'bin'));
+    g.put(join(g.home, 'tools/avp-1.2'), 'binary');
+    symlinkSync('../tools/avp-1.2', join(g.home, 'bin/avp'));
+    const deny = (path: string) => controlPlaneDenial(g.write(path, 'x'), env);
+    expect(deny(join(g.home, 'tools/avp-1.2'))).toContain('is an avp that agents');
+    expect(deny(join(g.home, 'bin/avp'))).toContain('is an avp that agents');
+    expect(deny(join(g.home, 'tools/avp-1.3'))).toBeUndefined();
+    const next = { ...env, PATH: join(g.home, 'next') };
+    mkdirSync(join(g.home, 'next'));
+    symlinkSync('../tools/avp-next', join(g.home, 'next/avp'));
+    expect(controlPlaneDenial(g.write(join(g.home, 'tools/avp-next'), 'x'), next)).toContain('is an avp that agents');
+  });
+});
