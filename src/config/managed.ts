@@ -46,7 +46,8 @@ export function managedConfigPaths(env: NodeJS.ProcessEnv = process.env): string
 
 function isFile(path: string): boolean {
   try {
-    return statSync(path).isFile();
+    // No file is the usual case (no policy installed): asked without a thrown ENOENT, which costs ~10× the stat.
+    return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
   } catch {
     return false;
   }

@@ -20,8 +20,8 @@ export function sameFingerprint(a: Fingerprint | undefined, b: Fingerprint | und
 
 export function fingerprintOf(path: string): Fingerprint | undefined {
   try {
-    const st = statSync(path);
-    if (!st.isFile()) return undefined;
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (!st?.isFile()) return undefined;
     return { size: st.size, mtime: st.mtimeMs };
   } catch {
     return undefined;

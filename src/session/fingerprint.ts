@@ -32,8 +32,8 @@ const SKIP_DIRS = new Set(['.git', 'node_modules', '.avp', '.hg', '.svn']);
 
 export function entryFor(abs: string, tag: string): Entry {
   try {
-    const st = statSync(abs);
-    if (!st.isFile()) return [-1, 0, tag];
+    const st = statSync(abs, { throwIfNoEntry: false });
+    if (!st?.isFile()) return [-1, 0, tag];
     return [st.size, st.mtimeMs, tag];
   } catch {
     return [-1, 0, tag];
