@@ -232,6 +232,19 @@ export const TARGETS: MutationTarget[] = [
     ],
   },
   {
+    // Where a path really leads (symlinks, dangling ones, case-folding volumes): the guard compares control paths and
+    // validators match files through it, so a mutant here is a write that reaches a control file under another name.
+    name: 'real paths',
+    files: ['src/os/real-paths.ts'],
+    tests: [
+      'test/unit/paths-real.test.ts',
+      'test/unit/win32-paths.test.ts',
+      'test/unit/trust/guard.test.ts',
+      'test/unit/trust/control-paths.test.ts',
+    ],
+    binaryTests: ['test/integration/hook-paths.test.ts', 'test/integration/trust.test.ts'],
+  },
+  {
     name: 'accept refusal',
     files: ['src/trust/agent-env.ts'],
     tests: ['test/unit/trust/agent-env.test.ts'],

@@ -60,6 +60,27 @@ describe('case sensitivity is measured, never assumed', () => {
     expect(new PathResolver(strict).resolve('/data/proj/.env').caseInsensitive).toBe(false);
   });
 
+  test('a name with no lower-case letter is probed too (swapped to lower case)', () => {
+    const folded = fakeDisk(['/vol', '/vol/README', '/vol/MAKEFILE.TXT'], ['/vol']);
+    expect(new PathResolver(folded).resolve('/vol/README').caseInsensitive).toBe(true);
+    expect(new PathResolver(folded).resolve('/vol/MAKEFILE.TXT/x').caseInsensitive).toBe(true);
+  });
+
+  test('a name without letters says nothing: its folder decides; with none above, case matters', () => {
+    const strict = fakeDisk(['/data', '/data/2024', '/1', '/1/2']);
+    expect(new PathResolver(strict).resolve('/data/2024').caseInsensitive).toBe(false);
+    expect(new PathResolver(strict).resolve('/1/2/3').caseInsensitive).toBe(false);
+    const folded = fakeDisk(['/vol', '/vol/proj', '/vol/proj/2024'], ['/vol']);
+    expect(new PathResolver(folded).resolve('/vol/proj/2024/7').caseInsensitive).toBe(true);
+  });
+
+  test("one resolver answers a folder's case once, and the same way for every path in it", () => {
+    const r = new PathResolver(disk);
+    for (const name of ['a.ts', 'b.ts', '.ENV']) expect(r.resolve(`/vol/proj/${name}`).caseInsensitive).toBe(true);
+    const strict = new PathResolver(fakeDisk(['/data', '/data/proj']));
+    for (const name of ['a.ts', 'b.ts']) expect(strict.resolve(`/data/proj/${name}`).caseInsensitive).toBe(false);
+  });
+
   test('this machine: a real temp folder is case-sensitive (Linux ext4/tmpfs)', () => {
     const dir = tempDir('avp-case-');
     writeFileSync(join(dir, 'abc'), 'x');
@@ -89,6 +110,21 @@ describe('real paths on this disk', () => {
     expect(r.resolve(join(root, 'dangling')).path).toBe(join(root, '.claude/settings.local.json'));
     expect(r.resolve(join(root, 'cc/new/deeper/x.ts')).path).toBe(join(root, '.claude/new/deeper/x.ts'));
     expect(r.resolve(join(root, 'src/../cc/x')).path).toBe(join(root, '.claude/x'));
+  });
+
+  test('nothing of the path exists, not even its root (a drive that is gone): the path as given', () => {
+    const nothing: FsProbe = { realpath: () => undefined, readlink: () => undefined, identity: () => undefined };
+    expect(new PathResolver(nothing).resolve('/gone/x/y')).toEqual({ path: '/gone/x/y', caseInsensitive: false });
+  });
+
+  test('a chain of dangling links is followed for 40 hops, as the kernel follows symlinks, and no further', () => {
+    const chain: FsProbe = {
+      realpath: () => undefined,
+      readlink: (p) => (/^\/l\d+$/.test(p) ? `/l${Number(p.slice(2)) + 1}` : undefined),
+      identity: (p) => (p === '/' ? 'root' : undefined),
+    };
+    expect(new PathResolver(chain).resolve('/l0').path).toBe('/l40');
+    expect(new PathResolver(chain).resolve('/l5').path).toBe('/l45');
   });
 
   test('a symlink loop ends (bounded hops), it does not hang or throw', () => {
