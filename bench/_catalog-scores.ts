@@ -4,7 +4,7 @@
  * validator | recall overall | recall on claimed formats | FP rate. Used by bench/catalog.ts (the `_` keeps
  * bench/run.ts from running it alone).
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CATALOG, type CategoryScore, type LabelledEvent, PROJECT, score } from '../test/catalog/corpus.ts';
@@ -162,6 +162,7 @@ export async function throughBinary(
   const jobs = Object.entries(labelled).flatMap(([v, cs]) => cs.map((c) => ({ v, c })));
   const out = new Map<string, Outcome[]>(Object.keys(labelled).map((v) => [v, []]));
   const byGuard = new Map<string, number>();
+  const guarded = new Set<number>();
   let next = 0;
   const worker = async () => {
     while (next < jobs.length) {
@@ -179,8 +180,13 @@ export async function throughBinary(
         stdout: 'pipe',
         stderr: 'pipe',
       });
-      const text = await new Response(p.stdout).text();
-      await p.exited;
+      const [text, err, code] = await Promise.all([
+        new Response(p.stdout).text(),
+        new Response(p.stderr).text(),
+        p.exited,
+      ]);
+      // A call that failed answers nothing: counted, it would pass every near miss and miss every positive.
+      if (code !== 0) throw new Error(`${v} case ${c.id}: avp hook exited ${code}: ${err}`);
       const json = text.trim() ? JSON.parse(text) : {};
       // avp's own guard refuses a command or write that would delete its state or switch its hooks off (`rm -rf ~`,
       // `.claude/settings.json`) before any validator runs: on the command and path corpora that is the call refused,
@@ -188,19 +194,39 @@ export async function throughBinary(
       const guard =
         GUARDED_CORPORA.has(v) &&
         String(json.hookSpecificOutput?.permissionDecisionReason ?? '').startsWith('avp refuses this');
-      if (guard) byGuard.set(v, (byGuard.get(v) ?? 0) + 1);
+      if (guard) {
+        byGuard.set(v, (byGuard.get(v) ?? 0) + 1);
+        guarded.add(i);
+      }
       const flagged = guard || (json.violations ?? []).some((x: { validator?: string }) => x.validator === v);
       out.get(v)!.push({ c, flagged });
     }
   };
   await Promise.all([worker(), worker()]);
+  // What each case's validator did, from the run log (one session per case): a validator error would count as a pass
+  // on a near miss, so it stops the bench; a case its validator never judged (outside its match) is said below.
+  const logs = join(root, '.avp/logs');
+  const judged = new Set<string>();
+  const failed: string[] = [];
+  for (const f of existsSync(logs) ? readdirSync(logs).filter((n) => /^hook-.*\.jsonl$/.test(n)) : [])
+    for (const line of readFileSync(join(logs, f), 'utf8').split('\n').filter(Boolean)) {
+      const run = JSON.parse(line) as { session: string; validator: string; status: string };
+      const key = `${run.session}\0${run.validator.split(/[/:]/).pop()}`;
+      if (run.status === 'passed' || run.status === 'failed') judged.add(key);
+      else failed.push(`${key.replace('\0', ' ')}: ${run.status}`);
+    }
   rmSync(work, { recursive: true, force: true });
+  if (failed.length) throw new Error(`${failed.length} validator run(s) without a verdict: ${failed.slice(0, 5)}`);
+  const unjudged = new Map<string, number>();
+  for (const [i, { v }] of jobs.entries())
+    if (!guarded.has(i) && !judged.has(`bench-${i}\0${v}`)) unjudged.set(v, (unjudged.get(v) ?? 0) + 1);
   for (const [v, os] of out) {
     const s = summarize(v, os);
     const wrong = os.filter((o) => o.flagged !== (o.c.expect === 'flag')).map((o) => o.c.id);
     console.log(
       `${pad(v, 20)} recall ${pad(pct(s.found, s.positives), 9)} FP ${s.falsePositives}/${s.negatives}` +
         (byGuard.get(v) ? `  (${byGuard.get(v)} refused by avp's guard before the validator ran)` : '') +
+        (unjudged.get(v) ? `  (${unjudged.get(v)} outside the validator's match: not run)` : '') +
         (wrong.length ? `  differs on: ${wrong.slice(0, 8).join(', ')}` : ''),
     );
   }

@@ -4,7 +4,8 @@
  *      positive on the near misses, recall ≥ 95 %;
  *   2. their cost on a hook call: `dist/avp hook` on the same matching event with no validator installed, with one
  *      script validator (no-secrets on a PostToolUse Write; dangerous-commands on a PreToolUse Bash), and with all
- *      four recommended ones — runs interleaved, medians and differences side by side;
+ *      four recommended ones — runs interleaved, medians and differences side by side, every row on the full path
+ *      (`AVP_SHORTCUT=0`) and every call's validator runs checked in the run log;
  *   3. the in-process cost of each script's `validate` (what an in-process fast path would pay);
  *   4. a field check: the validators on every file and script of the installed npm packages (expected: no finding).
  * Usage: node_modules/.bin/bun bench/catalog.ts [runs]   (AVP_BENCH_BIN=path to bench another binary than dist/avp)
@@ -110,6 +111,9 @@ function hookMs(root: string, input: unknown, extra: Record<string, string> = {}
     HOME: home,
     AVP_HOME: join(home, '.avp'),
     CLAUDE_PROJECT_DIR: root,
+    // The full path on every row: the shortcut answers a Write with nothing installed once its record is 2 s old,
+    // so the baseline would be the shortcut on some calls and the full path on others (more of them the fewer runs).
+    AVP_SHORTCUT: '0',
     ...extra,
   };
   const t0 = performance.now();
@@ -127,20 +131,37 @@ function hookMs(root: string, input: unknown, extra: Record<string, string> = {}
   return { wall: ms, cpu: Number(p.resourceUsage.cpuTime.total) / 1000 };
 }
 
+/** Runs per `validator:status` in a project's run logs (.avp/logs/hook-*.jsonl). */
+function runsOf(root: string): Map<string, number> {
+  const dir = join(root, '.avp/logs');
+  const counts = new Map<string, number>();
+  for (const f of existsSync(dir) ? readdirSync(dir).filter((n) => /^hook-.*\.jsonl$/.test(n)) : [])
+    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
+      if (!line) continue;
+      const run = JSON.parse(line) as { validator: string; status: string };
+      const key = `${run.validator.split(/[/:]/).pop()}:${run.status}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  return counts;
+}
+
 const setups: Array<{
   label: string;
   root: string;
   input: (root: string) => unknown;
   baseline: string;
+  /** The validators each call of the row must run (and pass): checked in the run log after the timed runs. */
+  runs: string[];
   env?: Record<string, string>;
 }> = [];
 const none = makeProject('none', []);
-setups.push({ label: 'no validator (PostToolUse Write)', root: none, input: write, baseline: '' });
+setups.push({ label: 'no validator (PostToolUse Write)', root: none, input: write, baseline: '', runs: [] });
 setups.push({
   label: 'no-secrets (PostToolUse Write)',
   root: makeProject('secrets', ['no-secrets']),
   input: write,
   baseline: 'no validator (PostToolUse Write)',
+  runs: ['no-secrets'],
 });
 // A realistic source file (this bench's own text, ~300 lines): what the rules cost per line shows here.
 const bigFile = readFileSync(join(import.meta.dir, 'hook.ts'), 'utf8');
@@ -149,6 +170,7 @@ setups.push({
   root: join(work, 'secrets'),
   input: (root) => write(root, bigFile),
   baseline: 'no validator (PostToolUse Write)',
+  runs: ['no-secrets'],
 });
 if (existsSync(join(SOURCE, 'no-secrets-before'))) {
   const before = makeProject('secrets-before', ['no-secrets-before']);
@@ -161,18 +183,21 @@ if (existsSync(join(SOURCE, 'no-secrets-before'))) {
     root: before,
     input: pre,
     baseline: 'no validator (PostToolUse Write)',
+    runs: ['no-secrets-before'],
   });
   setups.push({
     label: 'no-secrets-before, 300-line Write',
     root: before,
     input: (root) => pre(root, bigFile),
     baseline: 'no validator (PostToolUse Write)',
+    runs: ['no-secrets-before'],
   });
   setups.push({
     label: 'no-secrets-before (PreToolUse Bash)',
     root: before,
     input: bash,
     baseline: 'no validator (PreToolUse Bash)',
+    runs: ['no-secrets-before'],
   });
 }
 setups.push({
@@ -180,6 +205,7 @@ setups.push({
   root: join(work, 'secrets'),
   input: write,
   baseline: 'no validator (PostToolUse Write)',
+  runs: ['no-secrets'],
   env: { AVP_SCRIPT_PROCESS: '1' },
 });
 setups.push({
@@ -187,6 +213,7 @@ setups.push({
   root: join(work, 'secrets'),
   input: write,
   baseline: 'no validator (PostToolUse Write)',
+  runs: ['no-secrets'],
   env: { AVP_SCRIPT_PROCESS: '1', AVP_SCRIPT_WORKER: '1' },
 });
 setups.push({
@@ -194,27 +221,50 @@ setups.push({
   root: makeProject('all', ['no-secrets', 'dangerous-commands', 'protected-files', 'no-debug-leftovers']),
   input: write,
   baseline: 'no validator (PostToolUse Write)',
+  runs: ['no-secrets', 'no-debug-leftovers'],
 });
-setups.push({ label: 'no validator (PreToolUse Bash)', root: none, input: bash, baseline: '' });
+setups.push({ label: 'no validator (PreToolUse Bash)', root: none, input: bash, baseline: '', runs: [] });
 setups.push({
   label: 'dangerous-commands (PreToolUse Bash)',
   root: makeProject('dangerous', ['dangerous-commands']),
   input: bash,
   baseline: 'no validator (PreToolUse Bash)',
+  runs: ['dangerous-commands'],
 });
 
 // The discovery cache skips files younger than 2 s (coarse-timestamp filesystems): let the fresh copies age, then warm
-// up each setup (parse caches, page cache) and interleave the runs so drift hits every setup alike.
+// up each setup (parse caches, page cache) and interleave the runs so drift hits every setup alike. The first call
+// accepts each project (trust on first use), and the hook memo is written only once the acceptance logs are 2 s old:
+// a second pause reaches a session's steady state, else the first seconds of runs are slower calls without it.
 await Bun.sleep(2100);
-for (const s of setups) for (let i = 0; i < 3; i++) hookMs(s.root, s.input(s.root), s.env);
+for (let i = 0; i < 3; i++) {
+  if (i === 2) await Bun.sleep(2100);
+  for (const s of setups) hookMs(s.root, s.input(s.root), s.env);
+}
 const times = new Map<string, Array<{ wall: number; cpu: number }>>(setups.map((s) => [s.label, []]));
 for (let i = 0; i < RUNS; i++) for (const s of setups) times.get(s.label)!.push(hookMs(s.root, s.input(s.root), s.env));
+// Every row's validators ran and passed on each of its calls, and nothing else ran: a row whose validator was skipped
+// (not accepted, not matched, an error) would otherwise print a plausible number. Projects are shared between rows.
+const expected = new Map<string, Map<string, number>>();
+for (const s of setups) {
+  const counts = expected.get(s.root) ?? new Map<string, number>();
+  for (const v of s.runs) counts.set(`${v}:passed`, (counts.get(`${v}:passed`) ?? 0) + 3 + RUNS);
+  expected.set(s.root, counts);
+}
+for (const [root, counts] of expected) {
+  const ran = runsOf(root);
+  if (JSON.stringify([...ran].sort()) !== JSON.stringify([...counts].sort()))
+    throw new Error(`${root}: runs ${JSON.stringify([...ran])}, expected ${JSON.stringify([...counts])}`);
+}
 
 const load = loadavg()[0]!.toFixed(1);
 console.log(
   `\n## Catalog: cost of script validators on one \`avp hook\` call (${RUNS} interleaved runs each, medians; load average ${load})\n`,
 );
-console.log('CPU time (user + system of avp and its script children) is the steadier number on a busy machine.\n');
+console.log('CPU time (user + system of avp and its script children) is the steadier number on a busy machine.');
+console.log(
+  "Every row takes the full path (AVP_SHORTCUT=0); each call's validators ran and passed (checked in the run log).\n",
+);
 console.log(
   `${pad('setup', 40)} ${pad('wall', 10)} ${pad('wall p90', 10)} ${pad('wall added', 20)} ${pad('CPU', 10)} CPU added`,
 );
@@ -272,21 +322,25 @@ const child = (script: string) => {
     stderr: 'pipe',
   });
   if (p.exitCode !== 0) throw new Error(p.stderr.toString());
+  // The script judged the event: a child that printed no verdict would be a cheaper process than the row names.
+  if ((JSON.parse(p.stdout.toString()) as { passed?: unknown }).passed !== true)
+    throw new Error(`${script}: ${p.stdout.toString()}`);
   return Number(p.resourceUsage.cpuTime.total) / 1000;
 };
 writeFileSync(
   join(work, 'noop.ts'),
   'console.log(JSON.stringify({ passed: true, violations: [], summary: "noop" }));\n',
 );
-const childCpu: Array<[string, number]> = [];
-for (const [label, script] of [
+const children = [
   ['no-op script', join(work, 'noop.ts')],
   ['no-secrets', join(CATALOG, 'no-secrets/scripts/check.ts')],
   ['dangerous-commands', join(CATALOG, 'dangerous-commands/scripts/check.ts')],
-] as const) {
-  const xs = Array.from({ length: RUNS }, () => child(script));
-  childCpu.push([label, median(xs)]);
-}
+] as const;
+// Interleaved, as the hook rows: one script's runs after another's let drift and the first child's cold start fall
+// on one row alone (the no-op child once measured more than no-secrets).
+const childTimes = children.map(() => [] as number[]);
+for (let i = 0; i < RUNS; i++) for (const [k, [, script]] of children.entries()) childTimes[k]!.push(child(script));
+const childCpu = children.map(([label], k): [string, number] => [label, median(childTimes[k]!)]);
 console.log(
   '\nAn unmodified catalog copy runs in-process from avp\'s bundle (the default rows); "as a process" starts a child of',
 );

@@ -20,7 +20,8 @@ cpSync(resolve(import.meta.dir, '../validators/dangerous-commands'), join(root, 
   recursive: true,
 });
 const env = { ...process.env, HOME: home, AVP_HOME: join(home, '.avp'), CLAUDE_PROJECT_DIR: root };
-Bun.spawnSync([BIN, 'accept'], { cwd: root, env });
+const accepted = Bun.spawnSync([BIN, 'accept'], { cwd: root, env, stdout: 'pipe', stderr: 'pipe' });
+if (accepted.exitCode !== 0) throw new Error(`avp accept failed: ${accepted.stderr.toString()}`);
 
 function input(levels: number): string {
   const head = JSON.stringify({ session_id: 'bench', cwd: root, hook_event_name: 'PreToolUse', tool_name: 'Bash' });
@@ -31,10 +32,12 @@ function input(levels: number): string {
  * Median wall time (ms) and the largest peak RSS (MB) of `avp hook` over RUNS calls. The peak comes from GNU time:
  * Bun spawns with vfork, which would carry this process's own high-water RSS into the child's figure.
  */
-function measure(stdin: string): { ms: number; mb: number; code: number } {
+function measure(stdin: string): { ms: number; mb: number; code: number; out: string; err: string } {
   const times: number[] = [];
   let mb = 0;
   let code = 0;
+  let out = '';
+  let err = '';
   const timed = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', '%M'] : [];
   for (let i = 0; i < RUNS; i++) {
     const started = performance.now();
@@ -43,9 +46,11 @@ function measure(stdin: string): { ms: number; mb: number; code: number } {
     const kb = Number(r.stderr.toString().trim().split('\n').pop());
     if (timed.length && Number.isFinite(kb)) mb = Math.max(mb, kb / 1024);
     code = r.exitCode ?? -1;
+    out = r.stdout.toString();
+    err = r.stderr.toString();
   }
   times.sort((a, b) => a - b);
-  return { ms: times[Math.floor(times.length / 2)] ?? 0, mb, code };
+  return { ms: times[Math.floor(times.length / 2)] ?? 0, mb, code, out, err };
 }
 
 const rows: Array<[string, number]> = [
@@ -61,7 +66,12 @@ for (const [label, levels] of rows) {
       ? input(levels)
       : `${JSON.stringify({ session_id: 'bench', cwd: root, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } })}\n`,
   );
-  const verdict = levels ? (r.ms < 1000 && r.code === 2 ? 'PASS (refused < 1 s)' : 'MISS') : '';
+  // The ordinary call runs the validator; each hostile one is refused for its nesting (exit 2 alone could be any
+  // refusal, e.g. the size cap, and would not be the bound this row names).
+  if (!levels && (r.code !== 0 || !r.out.includes('"passed":true')))
+    throw new Error(`the ordinary Bash call did not run the validator (${r.code}): ${r.out}${r.err}`);
+  const deep = r.err.includes('the hook input nests deeper than');
+  const verdict = levels ? (r.ms < 1000 && r.code === 2 && deep ? 'PASS (refused < 1 s)' : 'MISS') : '';
   console.log(
     `${label.padEnd(22)} ${String(r.code).padStart(4)} ${r.ms.toFixed(0).padStart(9)} ${r.mb.toFixed(0).padStart(8)}  ${verdict}`,
   );

@@ -6,14 +6,15 @@
  *             prompt) would have been
  *   hook    = whole `dist/avp hook` processes in one project with one LLM validator (Edit) and the loopback Anthropic
  *             server: a verdict-cache hit (same Edit again: no request) vs the no-match fast path (a Read event no
- *             validator matches), interleaved, medians and ratio; plus the first, uncached call for reference
+ *             validator matches), interleaved, medians and ratio; plus the first, uncached call for reference. Both
+ *             on the full path (`AVP_SHORTCUT=0`); every hit checked in the run log, the Read's answer checked
  *   batch   = 8 LLM validators on one Edit, verdict cache off, the loopback server answering each request after
  *             ANSWER_MS: separate requests (`AVP_JUDGE_BATCH=0`) vs one batched request, interleaved — input tokens
  *             (the whole request bodies: system, tools, messages, at 4 characters a token) and wall time, medians
  *
  * Run: node_modules/.bin/bun bench/judges.ts   (run `bun run build.ts` first)
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { HookEvent } from '../src/protocol/event.ts';
@@ -160,26 +161,59 @@ async function hook(input: string): Promise<{ ms: number; out: string }> {
   const started = performance.now();
   const proc = Bun.spawn([BIN, 'hook'], {
     cwd: projectRoot,
-    env,
+    // The full path for both rows: the shortcut answers the Read alone once its record is 2 s old, part-way through
+    // the runs on a slow machine, and the ratio would then compare two paths.
+    env: { ...env, AVP_SHORTCUT: '0' },
     stdin: new Blob([`${input}\n`]),
     stdout: 'pipe',
-    stderr: 'ignore',
+    stderr: 'pipe',
   });
-  const out = await new Response(proc.stdout).text();
-  await proc.exited;
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  if (code !== 0) throw new Error(`avp hook exited ${code}: ${err}`);
   return { ms: performance.now() - started, out };
 }
+
+/** The run log's lines (.avp/logs/hook-*.jsonl): which validator ran, its status, the verdict cache's part. */
+const runLog = () =>
+  readdirSync(join(projectRoot, '.avp/logs'))
+    .filter((f) => /^hook-.*\.jsonl$/.test(f))
+    .flatMap((f) =>
+      readFileSync(join(projectRoot, '.avp/logs', f), 'utf8')
+        .split('\n')
+        .filter(Boolean),
+    )
+    .map((l) => JSON.parse(l) as { validator: string; status: string; cache: string });
 
 const first = await hook(editInput);
 const requestsAfterFirst = server.requests.length;
 await hook(readInput); // warm the discovery parse cache for both paths
+// The first call accepted the project (trust on first use); the hook memo is written only once the acceptance logs
+// are 2 s old: a pause, then a call of each, reach a session's steady state before the runs.
+await Bun.sleep(2100);
+await hook(editInput);
+await hook(readInput);
+const loggedBefore = runLog().length;
 const hit: number[] = [];
 const noMatch: number[] = [];
 for (let i = 0; i < RUNS; i++) {
-  hit.push((await hook(editInput)).ms);
-  noMatch.push((await hook(readInput)).ms);
+  const edit = await hook(editInput);
+  if (!edit.out.includes('"passed":true')) throw new Error(`unexpected answer to the Edit: ${edit.out.slice(0, 300)}`);
+  hit.push(edit.ms);
+  const read = await hook(readInput);
+  if (read.out.trim() !== '{}') throw new Error(`the Read matched something: ${read.out.slice(0, 300)}`);
+  noMatch.push(read.ms);
 }
-console.log('\n## Verdict-cache hit vs no-match fast path (whole `dist/avp hook` processes, medians)');
+// Each Edit answered from the verdict cache, none by the model: a row of anything else would print a plausible number.
+const hits = runLog().slice(loggedBefore);
+if (hits.length !== RUNS || hits.some((r) => r.status !== 'passed' || r.cache !== 'hit'))
+  throw new Error(`the cache-hit row ran ${JSON.stringify(hits.slice(0, 3))}…, not ${RUNS} passing hits`);
+if (server.requests.length !== requestsAfterFirst)
+  throw new Error(`${server.requests.length - requestsAfterFirst} requests during the cache-hit runs`);
+console.log('\n## Verdict-cache hit vs no-match fast path (whole `dist/avp hook` processes, full path, medians)');
 console.log(`first Edit (LLM call, loopback)   ${first.ms.toFixed(1)} ms   (${requestsAfterFirst} request)`);
 console.log(
   `cache hit (same Edit)             ${median(hit).toFixed(1)} ms   over ${RUNS} runs; requests during the runs: ${server.requests.length - requestsAfterFirst}`,
@@ -228,6 +262,8 @@ async function measure(batch: boolean): Promise<{ ms: number; tokens: number; re
   const ms = performance.now() - started;
   if (!out.includes('"passed":true')) throw new Error(`unexpected answer: ${out.slice(0, 300)}`);
   const mine = batchServer.requests.slice(before);
+  // Eight validators asked separately, or once together: anything else is not the comparison the row names.
+  if (mine.length !== (batch ? 1 : 8)) throw new Error(`${mine.length} requests ${batch ? 'batched' : 'separate'}`);
   return { ms, tokens: mine.reduce((n, r) => n + tokensOfRequest(r.body), 0), requests: mine.length };
 }
 const separate: Array<{ ms: number; tokens: number; requests: number }> = [];

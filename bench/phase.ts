@@ -60,7 +60,11 @@ for (const delayMs of [0, 1500, 4000]) {
   const totals: number[] = [];
   const sums: number[] = [];
   for (let i = 0; i < RUNS; i++) {
+    const asked = server.requests.length;
     const { wall, out } = await phaseOnce(env);
+    // Both reviews asked the delayed judge: a phase that skipped them would show no latency to hide.
+    if (server.requests.length - asked < 2)
+      throw new Error(`the reviews sent ${server.requests.length - asked} request(s) to the judge, not 2`);
     walls.push(wall);
     totals.push(out.execution_time_ms);
     sums.push(Object.values(out.checks).reduce((s: number, c: any) => s + c.execution_time_ms, 0));
@@ -78,12 +82,15 @@ for (let i = 0; i < 5; i++) {
   const t0 = performance.now();
   const p = Bun.spawn([AVP, 'phase', '--quiet'], {
     stdin: new Blob(['{"changed_files":[]}']),
-    stdout: 'ignore',
+    stdout: 'pipe',
     stderr: 'ignore',
     env: { PATH: cleanPath, HOME: home },
   });
-  await p.exited;
+  const [stdout, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
   inv.push(performance.now() - t0);
+  // Refused by the validation the row names (exit 1, the missing parameter said), not failed some other way.
+  if (code !== 1 || !stdout.includes("missing required parameter 'working_directory'"))
+    throw new Error(`invalid input was not refused by validation (${code}): ${stdout.slice(0, 300)}`);
 }
 console.log(`\ninvalid input (Example 4, start + validation only): ${median(inv).toFixed(0)} ms median of 5`);
 rmSync(work, { recursive: true, force: true });

@@ -4,7 +4,7 @@
  * Each call builds its own resolver and table, as a hook call does. Medians over repeated runs.
  * Run: node_modules/.bin/bun bench/shell-guard.ts [rounds]
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HookEvent } from '../src/protocol/event.ts';
@@ -48,5 +48,9 @@ for (const command of COMMANDS) {
     refused = controlPlaneDenial(event(command), env) !== undefined;
     times.push(performance.now() - t);
   }
+  // The last command writes a control file and must be refused, the others not: else its row times the other path.
+  if (refused !== (command === COMMANDS.at(-1)))
+    throw new Error(`the guard ${refused ? 'refused' : 'did not refuse'}: ${command}`);
   console.log(`${command} | ${refused} | ${median(times).toFixed(3)}`);
 }
+rmSync(root, { recursive: true, force: true });

@@ -35,7 +35,7 @@ try {
     join(dir, 'VALIDATOR.md'),
     '---\nname: only-python\ndescription: Never matches the bench event.\nseverity: error\ntrigger: PostToolUse\nmatch:\n  files: ["**/*.py"]\n---\nCheck.\n',
   );
-  Bun.spawnSync([BIN, 'accept'], { cwd: root, env });
+  timed([BIN, 'accept']);
 
   // 1. the counter alone, in process
   const event = { event: 'PostToolUse', projectRoot: root, raw: {} } as unknown as HookEvent;
