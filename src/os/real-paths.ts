@@ -4,9 +4,9 @@
  * system holding it ignores case (so `.CLAUDE/settings.json` is `.claude/settings.json`). Strings alone cannot say
  * this: `ln -s .claude cc` makes `cc/settings.json` the agent's own settings file.
  *
- * Cost: a hook event names one or two paths; resolving one is one `realpath` when it exists, plus one stat pair for
- * the case probe, each cached per resolver (one resolver per hook call). Paths are bounded first (`checkPathBounds`),
- * so a hostile input cannot make the walk long.
+ * Cost: a hook event names one or two paths; resolving one is an existence test and one `realpath` when it exists,
+ * plus one stat pair per folder for the case probe, each cached per resolver (one resolver per hook call). Paths are
+ * bounded first (`checkPathBounds`), so a hostile input cannot make the walk long.
  */
 import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import * as nodePath from 'node:path';
@@ -31,7 +31,7 @@ export interface FsProbe {
 /**
  * The disk itself. A missing path is asked about without an exception where node:fs allows it: most paths the guard
  * resolves do not exist (every agent's settings files, `avp` in each PATH folder), and a thrown error costs far more
- * than the system call (measured: the guard of a Write ~2 ms → ~0.9 ms).
+ * than the system call (measured: the guard of a Write, ~50 paths resolved, ~2.0 → ~1.2 ms of CPU).
  */
 export const nodeProbe: FsProbe = {
   realpath: (p) => (existsSync(p) ? realpathSync.native(p) : undefined),
