@@ -4,11 +4,12 @@
  * validator | recall overall | recall on claimed formats | FP rate. Used by bench/catalog.ts (the `_` keeps
  * bench/run.ts from running it alone).
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CATALOG, type CategoryScore, type LabelledEvent, PROJECT, score } from '../test/catalog/corpus.ts';
 import { PROVIDERS } from '../validators/no-secrets/scripts/providers.ts';
+import { runLines, validatorName } from './_run-log.ts';
 
 const pct = (n: number, d: number) => (d ? `${((n / d) * 100).toFixed(1)} %` : '—');
 const pad = (s: string, n: number) => s.padEnd(n);
@@ -205,16 +206,13 @@ export async function throughBinary(
   await Promise.all([worker(), worker()]);
   // What each case's validator did, from the run log (one session per case): a validator error would count as a pass
   // on a near miss, so it stops the bench; a case its validator never judged (outside its match) is said below.
-  const logs = join(root, '.avp/logs');
   const judged = new Set<string>();
   const failed: string[] = [];
-  for (const f of existsSync(logs) ? readdirSync(logs).filter((n) => /^hook-.*\.jsonl$/.test(n)) : [])
-    for (const line of readFileSync(join(logs, f), 'utf8').split('\n').filter(Boolean)) {
-      const run = JSON.parse(line) as { session: string; validator: string; status: string };
-      const key = `${run.session}\0${run.validator.split(/[/:]/).pop()}`;
-      if (run.status === 'passed' || run.status === 'failed') judged.add(key);
-      else failed.push(`${key.replace('\0', ' ')}: ${run.status}`);
-    }
+  for (const run of runLines(root)) {
+    const key = `${run.session}\0${validatorName(run)}`;
+    if (run.status === 'passed' || run.status === 'failed') judged.add(key);
+    else failed.push(`${key.replace('\0', ' ')}: ${run.status}`);
+  }
   rmSync(work, { recursive: true, force: true });
   if (failed.length) throw new Error(`${failed.length} validator run(s) without a verdict: ${failed.slice(0, 5)}`);
   const unjudged = new Map<string, number>();

@@ -25,6 +25,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { CATALOG, corpus, loadValidate, score } from '../test/catalog/corpus.ts';
 import { inProcess as scoreInProcess, printSummary, summarize, throughBinary } from './_catalog-scores.ts';
+import { runCounts } from './_run-log.ts';
 
 const RUNS = Number(process.argv[2] ?? 25);
 const BIN = process.env.AVP_BENCH_BIN || resolve(import.meta.dir, '../dist/avp');
@@ -129,20 +130,6 @@ function hookMs(root: string, input: unknown, extra: Record<string, string> = {}
   if (p.exitCode !== 0 || out.includes('"block"') || out.includes('"deny"'))
     throw new Error(`unexpected hook result (${p.exitCode}): ${out}${p.stderr.toString()}`);
   return { wall: ms, cpu: Number(p.resourceUsage.cpuTime.total) / 1000 };
-}
-
-/** Runs per `validator:status` in a project's run logs (.avp/logs/hook-*.jsonl). */
-function runsOf(root: string): Map<string, number> {
-  const dir = join(root, '.avp/logs');
-  const counts = new Map<string, number>();
-  for (const f of existsSync(dir) ? readdirSync(dir).filter((n) => /^hook-.*\.jsonl$/.test(n)) : [])
-    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
-      if (!line) continue;
-      const run = JSON.parse(line) as { validator: string; status: string };
-      const key = `${run.validator.split(/[/:]/).pop()}:${run.status}`;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
-  return counts;
 }
 
 const setups: Array<{
@@ -252,7 +239,7 @@ for (const s of setups) {
   expected.set(s.root, counts);
 }
 for (const [root, counts] of expected) {
-  const ran = runsOf(root);
+  const ran = runCounts(root);
   if (JSON.stringify([...ran].sort()) !== JSON.stringify([...counts].sort()))
     throw new Error(`${root}: runs ${JSON.stringify([...ran])}, expected ${JSON.stringify([...counts])}`);
 }

@@ -19,7 +19,6 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -27,6 +26,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { compileOptions } from '../scripts/build-options.ts';
+import { runCounts } from './_run-log.ts';
 
 const RUNS = Number(process.argv[2] ?? 40);
 const BUILT = resolve(process.env.AVP_BENCH_BIN || resolve(import.meta.dir, '../dist/avp'));
@@ -95,26 +95,6 @@ function peakRssKb(argv: string[], stdin: string, env: Record<string, string>): 
   });
   const kb = Number(p.stderr.toString().trim().split('\n').pop());
   return Number.isFinite(kb) ? kb : undefined;
-}
-
-/**
- * Runs per `validator:status` in the project's run logs (.avp/logs/hook-*.jsonl), minus those already counted in
- * `before`.
- */
-function runsOf(projectRoot: string, before = new Map<string, number>()): Map<string, number> {
-  const dir = join(projectRoot, '.avp/logs');
-  const counts = new Map<string, number>();
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => /^hook-.*\.jsonl$/.test(f)) : [];
-  for (const f of files)
-    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
-      if (!line) continue;
-      const run = JSON.parse(line) as { validator: string; status: string };
-      const key = `${run.validator.split(/[/:]/).pop()}:${run.status}`;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
-  for (const [k, n] of before) counts.set(k, (counts.get(k) ?? 0) - n);
-  for (const [k, n] of counts) if (n === 0) counts.delete(k);
-  return counts;
 }
 
 const median = (xs: number[]) => {
@@ -354,7 +334,7 @@ try {
     t === 'worker'
       ? spawnTimed([BIN, 'hook'], note('worker'), { ...full, AVP_SCRIPT_WORKER: '1' })
       : spawnTimed([BIN, 'hook'], note(t === 'worker-off' ? 'worker' : t), full);
-  const ran = runsOf(root);
+  const ran = runCounts(root);
   for (let i = 0; i < 2; i++) for (const t of kinds) call(t);
   const scripts: Record<string, number[]> = { none: [], sh: [], ts: [], worker: [], 'worker-off': [] };
   const timed = Math.max(10, RUNS / 2);
@@ -363,7 +343,7 @@ try {
   // none: a row whose validator was skipped (not accepted, not matched) would otherwise print a plausible number.
   const calls = 2 + timed;
   const expected: Record<string, number> = { 'bench-sh': calls, 'bench-ts': calls, 'bench-worker': 2 * calls };
-  const counted = runsOf(root, ran);
+  const counted = runCounts(root, ran);
   for (const [name, n] of Object.entries(expected))
     if (counted.get(`${name}:passed`) !== n)
       throw new Error(`${name} ran ${JSON.stringify([...counted])} times, not ${n} passes: the row measures nothing`);

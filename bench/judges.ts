@@ -14,13 +14,14 @@
  *
  * Run: node_modules/.bin/bun bench/judges.ts   (run `bun run build.ts` first)
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { HookEvent } from '../src/protocol/event.ts';
 import type { Validator } from '../src/validator/types.ts';
 import { buildPrompt } from '../src/judges/prompt.ts';
 import { startAnthropicServer } from '../test/support/anthropic-server.ts';
+import { runLines } from './_run-log.ts';
 
 const BIN = resolve(import.meta.dir, '../dist/avp');
 const RUNS = 25;
@@ -177,16 +178,7 @@ async function hook(input: string): Promise<{ ms: number; out: string }> {
   return { ms: performance.now() - started, out };
 }
 
-/** The run log's lines (.avp/logs/hook-*.jsonl): which validator ran, its status, the verdict cache's part. */
-const runLog = () =>
-  readdirSync(join(projectRoot, '.avp/logs'))
-    .filter((f) => /^hook-.*\.jsonl$/.test(f))
-    .flatMap((f) =>
-      readFileSync(join(projectRoot, '.avp/logs', f), 'utf8')
-        .split('\n')
-        .filter(Boolean),
-    )
-    .map((l) => JSON.parse(l) as { validator: string; status: string; cache: string });
+const runLog = () => runLines(projectRoot);
 
 const first = await hook(editInput);
 const requestsAfterFirst = server.requests.length;
