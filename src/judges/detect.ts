@@ -56,8 +56,10 @@ export function findOnPath(name: string, env: NodeJS.ProcessEnv): string | undef
 
 function isExecutableFile(p: string): boolean {
   try {
-    const st = statSync(p);
-    return st.isFile() && (st.mode & 0o111) !== 0;
+    // Missing in most PATH folders, for each agent CLI, for every LLM validator that matched: asked without a thrown
+    // ENOENT (~10× the stat; ~1,100 of them for ten validators and no CLI installed).
+    const st = statSync(p, { throwIfNoEntry: false });
+    return !!st && st.isFile() && (st.mode & 0o111) !== 0;
   } catch {
     return false;
   }
