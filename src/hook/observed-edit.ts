@@ -40,7 +40,7 @@ export function undoEdits(after: string, edits: Edit[]): string | undefined {
 /** The change with what is on disk now as its result (and, where it can be undone exactly, what was there before). */
 async function observedChange(event: HookEvent, change: FileChange): Promise<FileChange> {
   if (change.after !== undefined || change.patch !== undefined) return change;
-  const now = await readCurrent(change.path);
+  const now = readCurrent(change.path);
   if (now === undefined) return change;
   const next: FileChange = { ...change, after: now };
   if (now === null) next.kind = 'delete';
