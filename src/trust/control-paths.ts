@@ -24,14 +24,23 @@ export function folding(): Fold {
 }
 
 /**
- * Whether `folded` (a path already folded) is one of `paths` once folded, folding only the candidates that could be:
- * a path with nothing at it (no file, folder or symlink) folds to its real folder joined with its own name, so unless
- * that name is `folded`'s (in any case: folding may lowercase) it cannot be `folded`. Most candidates are such paths
- * (every agent's settings files, `avp` in each PATH folder), and resolving each costs more than one `lstat`.
+ * A test of whether `folded` (a path already folded) is one of `paths` once folded, folding only the candidates that
+ * could be: a path with nothing at it (no file, folder or symlink) folds to its real folder joined with its own name,
+ * so unless that name is `folded`'s (in any case: folding may lowercase) it cannot be `folded`. Most candidates are
+ * such paths (every agent's settings files, `avp` in each PATH folder), and resolving each costs more than one
+ * `lstat`. What is at each candidate is asked once per test, however many files an event names.
  */
-export function foldsTo(paths: string[], folded: string, fold: Fold): boolean {
-  const name = basename(folded).toLowerCase();
-  return paths.some((p) => (basename(resolve(p)).toLowerCase() === name || !nothingAt(p)) && fold(p) === folded);
+export function foldsTo(paths: string[], fold: Fold): (folded: string) => boolean {
+  const present = new Map<string, boolean>();
+  const something = (p: string) => {
+    let known = present.get(p);
+    if (known === undefined) present.set(p, (known = !nothingAt(p)));
+    return known;
+  };
+  return (folded) => {
+    const name = basename(folded).toLowerCase();
+    return paths.some((p) => (basename(resolve(p)).toLowerCase() === name || something(p)) && fold(p) === folded);
+  };
 }
 
 /** Nothing at `path`, not even a dangling symlink; a path that cannot be examined counts as something (resolved). */

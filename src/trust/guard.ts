@@ -102,13 +102,13 @@ export function controlPlaneDenial(event: HookEvent, env: NodeJS.ProcessEnv): st
   }
   // Listed once per call, on the first file that needs them (most calls never do); folded only where they could be
   // the file (foldsTo).
-  let owned: string[] | undefined;
-  let settings: string[] | undefined;
+  let owned: ((folded: string) => boolean) | undefined;
+  let settings: ((folded: string) => boolean) | undefined;
   let plugins: string[] | undefined;
-  let binaries: string[] | undefined;
+  let binaries: ((folded: string) => boolean) | undefined;
   for (const file of event.files) {
     const folded = fold(file.path);
-    if (foldsTo((binaries ??= avpBinaries(env)), folded, fold))
+    if ((binaries ??= foldsTo(avpBinaries(env), fold))(folded))
       return (
         `avp refuses this ${event.tool ?? 'file'} change: ${file.relPath} is an avp that agents' hooks run. ` +
         'Leave it alone; the user installs or upgrades avp in their own terminal.'
@@ -120,7 +120,7 @@ export function controlPlaneDenial(event: HookEvent, env: NodeJS.ProcessEnv): st
         'Leave it alone; if the user wants avp reset, they run avp commands in their own terminal.'
       );
     }
-    if (foldsTo((owned ??= ownedFiles(event.projectRoot, env)), folded, fold)) {
+    if ((owned ??= foldsTo(ownedFiles(event.projectRoot, env), fold))(folded)) {
       const text = readText(file.path);
       // A plugin or hook script avp wrote whole: any change to it is a change to avp's hook.
       if (!text.includes(OWNED_MARKER) || file.after === text) continue;
@@ -139,7 +139,7 @@ export function controlPlaneDenial(event: HookEvent, env: NodeJS.ProcessEnv): st
     }
     const pluginHooks =
       basename(folded) === 'hooks.json' && (plugins ??= pluginRoots(env, fold)).some((r) => inside(folded, r));
-    if (!pluginHooks && !foldsTo((settings ??= settingsFiles(event.projectRoot, env)), folded, fold)) continue;
+    if (!pluginHooks && !(settings ??= foldsTo(settingsFiles(event.projectRoot, env), fold))(folded)) continue;
     const text = readText(file.path);
     // An Edit whose result is not known yet: refused here, judged again on its rebuilt result (guardDenial).
     if (file.after === undefined)

@@ -254,6 +254,22 @@ describe('a control file reached under a name of its own (the guard resolves onl
     symlinkSync(join(g.home, 'dots/user-claude.json'), join(g.home, '.claude/settings.json'));
     expect(g.deny(join(g.home, 'dots/user-claude.json'), dropHooks)).toContain("avp's hook entries");
   });
+  test('an event naming many files: the one a settings link leads to is found among them, wherever it stands', () => {
+    const g = setup();
+    g.put(join(g.root, 'dotfiles/claude.json'), AVP_HOOK);
+    mkdirSync(join(g.root, '.claude'));
+    symlinkSync('../dotfiles/claude.json', join(g.root, '.claude/settings.json'));
+    const many = (paths: string[]) => {
+      const event = g.write(paths[0]!, '{}');
+      event.files = paths.map((path) => ({ ...event.files[0]!, path, relPath: relative(g.root, path), after: '{}' }));
+      return controlPlaneDenial(event, g.env);
+    };
+    const others = Array.from({ length: 20 }, (_, i) => join(g.root, `src/file${i}.ts`));
+    const target = join(g.root, 'dotfiles/claude.json');
+    expect(many([...others, target])).toContain("avp's hook entries");
+    expect(many([target, ...others])).toContain("avp's hook entries");
+    expect(many(others)).toBeUndefined();
+  });
   test('a dangling symlink in place of a settings file: creating its target is judged as the settings', () => {
     const g = setup();
     mkdirSync(join(g.root, '.claude'));
