@@ -83,18 +83,26 @@ function spawnTimed(argv: string[], stdin: string, env: Record<string, string>):
   return { ms, stdout: p.stdout.toString() };
 }
 
-/** Peak RSS (KB) of one run, from GNU time; undefined when the machine does not have it. */
+/**
+ * Peak RSS (KB), the median of five runs from GNU time (one run's figure moves by ~0.5 MB, as much as a change being
+ * judged); undefined when the machine does not have it.
+ */
 function peakRssKb(argv: string[], stdin: string, env: Record<string, string>): number | undefined {
   if (!existsSync('/usr/bin/time')) return undefined;
-  const p = Bun.spawnSync(['/usr/bin/time', '-f', '%M', ...argv], {
-    stdin: new TextEncoder().encode(stdin),
-    env,
-    cwd: root,
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  const kb = Number(p.stderr.toString().trim().split('\n').pop());
-  return Number.isFinite(kb) ? kb : undefined;
+  const runs: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const p = Bun.spawnSync(['/usr/bin/time', '-f', '%M', ...argv], {
+      stdin: new TextEncoder().encode(stdin),
+      env,
+      cwd: root,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    const kb = Number(p.stderr.toString().trim().split('\n').pop());
+    if (!Number.isFinite(kb)) return undefined;
+    runs.push(kb);
+  }
+  return median(runs);
 }
 
 const median = (xs: number[]) => {
