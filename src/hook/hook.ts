@@ -46,7 +46,7 @@ export async function answerHook(
       break;
     }
   }
-  answer ??= await renderDecided(ctx);
+  answer ??= renderDecided(ctx);
   // A call the hook shortcut may answer alone next time (hook/shortcut/): recorded once its answer is known.
   if (mayRecord(ctx)) (await import('./shortcut/record.ts')).recordShortcut(ctx, answer);
   return answer;

@@ -99,12 +99,12 @@ export function logLines(
 }
 
 /** Appends the call's lines; a log that cannot be written never changes the hook's answer (returns the error). */
-export async function writeRunLog(
+export function writeRunLog(
   event: HookEvent,
   runs: ValidatorRun[],
   report: Report,
   ctx: LogContext = {},
-): Promise<Error | undefined> {
+): Error | undefined {
   if (!runs.length) return undefined;
   try {
     // Synchronous on purpose: node:fs is loaded on the hook path already, node:fs/promises would cost ~0.6 ms more.
@@ -128,7 +128,7 @@ export function fullReportPath(event: HookEvent, when = new Date()): string {
 }
 
 /** Writes a full report (see `fullReportPath`) and prunes old ones; never throws (returns the error). */
-export async function writeFullReport(projectRoot: string, relPath: string, text: string): Promise<Error | undefined> {
+export function writeFullReport(projectRoot: string, relPath: string, text: string): Error | undefined {
   try {
     const dir = join(logDir(projectRoot), 'reports');
     mkdirSync(dir, { recursive: true });

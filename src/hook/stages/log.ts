@@ -1,9 +1,9 @@
 /** Log: one JSONL line per validator run in .avp/logs/ (duration, tokens, cache, the call); none outside a project. */
 import type { HookContext } from '../context.ts';
 
-export async function log(ctx: HookContext) {
+export function log(ctx: HookContext) {
   if (ctx.event.stateless) return undefined;
-  const error = await ctx.engine.log.writeRunLog(ctx.event, ctx.logged, ctx.report, {
+  const error = ctx.engine.log.writeRunLog(ctx.event, ctx.logged, ctx.report, {
     call: ctx.call,
     callMs: Date.now() - ctx.startedAt,
     cacheEnabled: ctx.config.cache.enabled,

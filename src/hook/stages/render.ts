@@ -7,9 +7,9 @@ import { withNotice } from '../../trust/notice.ts';
 import type { HookAnswer, HookContext } from '../context.ts';
 
 /** The answer of a call that ran every stage: its decision, and the notes of what went wrong on the way. */
-export async function renderDecided(ctx: HookContext): Promise<HookAnswer> {
+export function renderDecided(ctx: HookContext): HookAnswer {
   if (ctx.fullReport !== undefined && ctx.reportPath) {
-    const error = await ctx.engine.log.writeFullReport(ctx.normalized.projectRoot, ctx.reportPath, ctx.fullReport);
+    const error = ctx.engine.log.writeFullReport(ctx.normalized.projectRoot, ctx.reportPath, ctx.fullReport);
     if (error) ctx.notes.push(`avp: could not write the full report: ${error.message}`);
   }
   return render(ctx, ctx.decision, ctx.notes);
