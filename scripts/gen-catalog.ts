@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import matter from 'gray-matter';
-import { scriptsDirHash } from '../src/judges/builtin-script.ts';
+import { scriptsDirHash } from '../src/validator/scripts-hash.ts';
 
 const ROOT = resolve(import.meta.dir, '..');
 const CATALOG_DIR = join(ROOT, 'validators');

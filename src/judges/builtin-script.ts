@@ -2,47 +2,30 @@
  * Catalog script judges compiled into avp. A catalog validator's script runs as its own process by default like any
  * script (the protocol of script.ts), which costs a second runtime start (~33 ms of latency, bench/hook.ts) on every
  * matching hook call.
- * When the installed `scripts/` folder is byte-identical to the catalog's — checked on every call by a content hash,
- * so an edited copy always runs from disk — avp calls the same code's `validate(event)` from its own bundle instead:
- * no process, no transpiling. These scripts are avp's own, tested code (linear-time rules, fuzzed in
- * test/catalog), which is what makes running them in the hook process acceptable; every other script stays a process.
+ * When the installed `scripts/` folder is byte-identical to the catalog's — checked by a content hash taken when the
+ * validator is loaded, which the parse cache and the hook memo keep only while no file of the validator changed
+ * (validator/scripts-hash.ts), so an edited copy always runs from disk — avp calls the same code's `validate(event)`
+ * from its own bundle instead: no process, no transpiling. These scripts are avp's own, tested code (linear-time
+ * rules, fuzzed in test/catalog), which is what makes running them in the hook process acceptable; every other script
+ * stays a process.
  */
-import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { readRegularFile } from '../os/read-regular.ts';
 import { lazyProperty } from '../file-changes/lazy.ts';
-
-/** sha256 over the files of a validator's `scripts/` folder (relative paths and bytes, in path order). */
-export function scriptsDirHash(dir: string): string | undefined {
-  const h = new Bun.CryptoHasher('sha256');
-  const files: string[] = [];
-  const walk = (rel: string) => {
-    for (const name of readdirSync(join(dir, rel)).sort()) {
-      const r = rel ? `${rel}/${name}` : name;
-      if (statSync(join(dir, r)).isDirectory()) walk(r);
-      else files.push(r);
-    }
-  };
-  try {
-    walk('');
-    for (const f of files)
-      h.update(`${f}\0`)
-        .update(readRegularFile(join(dir, f)))
-        .update('\0');
-  } catch {
-    return undefined;
-  }
-  return h.digest('hex');
-}
+import { scriptsDirHash } from '../validator/scripts-hash.ts';
 
 type Validate = (event: unknown) => unknown;
 
 /**
  * The built-in `validate` for a script, or undefined when the installed folder differs from every catalog version.
- * `script` is the frontmatter value (`scripts/check.ts`), `validatorDir` the installed validator's folder.
+ * `script` is the frontmatter value (`scripts/check.ts`), `validatorDir` the installed validator's folder, `known`
+ * its `scripts/` hash as loaded (`Validator.scripts`); without one it is computed here.
  */
-export async function builtinValidate(validatorDir: string, script: string): Promise<Validate | undefined> {
-  const hash = scriptsDirHash(join(validatorDir, 'scripts'));
+export async function builtinValidate(
+  validatorDir: string,
+  script: string,
+  known?: string,
+): Promise<Validate | undefined> {
+  const hash = known ?? scriptsDirHash(join(validatorDir, 'scripts'));
   if (!hash) return undefined;
   const { BUILTIN_SCRIPTS } = await import('../catalog/builtin-scripts.generated.ts');
   const load = BUILTIN_SCRIPTS[`${script.replace(/^\.\//, '')}:${hash}`];

@@ -202,7 +202,7 @@ async function tryBuiltin(req: JudgeRequest): Promise<JudgeResult | undefined> {
   const { validator, event } = req;
   if (!validator.dir || !validator.spec.script || process.env.AVP_SCRIPT_PROCESS === '1') return undefined;
   const { builtinValidate, callWithEnv, jsonCopy } = await import('./builtin-script.ts');
-  const validate = await builtinValidate(validator.dir, validator.spec.script);
+  const validate = await builtinValidate(validator.dir, validator.spec.script, validator.scripts);
   if (!validate) return undefined;
   let value: unknown;
   try {

@@ -20,7 +20,7 @@ import type { Discovery } from '../validator/types.ts';
 import { userEnvFiles, userHookFiles, userOwnedHookFiles, userRcPath } from './control-files.ts';
 
 /** Bumped when the memo's shape or what it stands for changes (the avp version is checked too). */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** One scope's record as the memo's conclusion needs it (acceptance news reads the record's hash). */
 export interface MemoScope {

@@ -11,7 +11,7 @@ import type { LoadResult } from './load.ts';
 import { writeFileAtomic } from '../os/atomic-write.ts';
 
 /** Bumped when the cached shape or the loading rules change (the avp version is checked too). */
-const FORMAT = 4;
+const FORMAT = 5;
 /**
  * Files changed less than this long before the cache is written are not cached: file systems with coarse timestamps
  * (jiffies on Linux, 2 s on FAT/NFS) could otherwise show an edit made right after our read with the same stats

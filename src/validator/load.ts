@@ -15,6 +15,7 @@ import { loadRules } from './load-ruleset.ts';
 import { checkMentions, checkScript, hashFiles } from './load-support.ts';
 import { filesUnder, walkValidators, type Unit } from './walk.ts';
 import { findDuplicates } from './duplicates.ts';
+import { scriptsDirHash } from './scripts-hash.ts';
 import type { LintMessage, LoadError, Source, Validator } from './types.ts';
 
 /** What loading one unit (or a folder of units) produced. `deps` = every path whose state the result depends on. */
@@ -210,8 +211,15 @@ export function loadDir(dir: string, source: Source): LoadResult {
     body: fm.body.trim(),
     references,
     hash: hashFiles(dir, hashInputs(dir, path, references, files)),
+    ...scriptsKey(dir, spec.script),
   });
   return c.result;
+}
+
+/** A script validator's `scripts/` hash (`Validator.scripts`), taken once here and cached with the load result. */
+function scriptsKey(dir: string, script: string | undefined): { scripts?: string } {
+  const hash = script === undefined ? undefined : scriptsDirHash(join(dir, 'scripts'));
+  return hash ? { scripts: hash } : {};
 }
 
 /** What the judge sees: the prompt file(s), the references and everything under scripts/. */

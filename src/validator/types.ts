@@ -67,6 +67,11 @@ export interface Validator {
   references: string[];
   /** sha256 (hex) over the validator's files: frontmatter, body, references and script. Keys the verdict cache. */
   hash: string;
+  /**
+   * With a `script`: sha256 over its `scripts/` folder as loaded (validator/scripts-hash.ts), the key that finds an
+   * unmodified catalog script in avp's own bundle. Absent when the folder could not be read whole.
+   */
+  scripts?: string;
   /** Why this validator is loaded and listed but never run (a reference tool rule: avp runs no tool programs). */
   notRun?: string;
   /** The rules of its RuleSet this tool rule replaces while its tool is healthy (the reference's `supersedes`). */

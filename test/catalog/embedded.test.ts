@@ -139,3 +139,24 @@ test('the hook path never reaches the catalog module (static or dynamic imports 
     'catalog/builtin-scripts.generated.ts',
   ]);
 });
+
+test('catalog scripts import only their own relative files and node: modules (what their scripts/ hash stands for)', () => {
+  // The built-in path trusts the `scripts/` hash cached when a validator is loaded, which files the listing skips
+  // (dotfiles, node_modules) do not void (src/validator/scripts-hash.ts): none of them may change what a script does.
+  const specifiers: string[] = [];
+  for (const name of readdirSync(CATALOG)) {
+    const scripts = join(CATALOG, name, 'scripts');
+    if (!existsSync(scripts)) continue;
+    for (const file of readdirSync(scripts, { recursive: true }).map(String)) {
+      if (!/\.[cm]?[jt]s$/.test(file)) continue;
+      // The transpiler's scan refuses a shebang line (the script's own first line when run as a process).
+      const text = readFileSync(join(scripts, file), 'utf8').replace(/^#!.*/, '');
+      const scan = new Bun.Transpiler({ loader: file.endsWith('.ts') ? 'ts' : 'js' }).scanImports(text);
+      specifiers.push(...scan.map((i) => i.path));
+      // A require() or a computed import() is no import the scan can vouch for.
+      expect(text).not.toMatch(/\brequire\s*\(|\bimport\s*\(\s*[^'"\s]/);
+    }
+  }
+  expect(specifiers.length).toBeGreaterThan(10);
+  expect(specifiers.filter((s) => !s.startsWith('./') && !s.startsWith('../') && !s.startsWith('node:'))).toEqual([]);
+});

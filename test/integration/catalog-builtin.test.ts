@@ -3,7 +3,7 @@
  * (src/judges/builtin-script.ts) — and from disk, as a process, as soon as anything in it differs.
  */
 import { describe, expect, test } from 'bun:test';
-import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAvp, tempDir } from '../support/run-avp.ts';
 
@@ -119,6 +119,32 @@ describe('built-in catalog scripts', () => {
     appendFileSync(join(p.root, '.avp/validators/no-secrets/scripts/extra.ts'), 'export {};\n');
     await p.accept();
     const r = await p.hook(writeEvent(p.root, 'const API_KEY = "sk-live-1234567890abcdef";\n'));
+    expect(r.json.decision).toBe('block');
+    expect(p.judges().at(-1)).toBe('script');
+  });
+
+  test("the scripts/ key kept in the caches: an edit keeping the file's size and mtime still runs from disk", async () => {
+    // The key is taken when the validator is loaded and kept by the parse cache and the hook memo (past the racy
+    // window, where both are written): an edit they missed would leave avp running its built-in copy.
+    const p = project();
+    expect((await p.add('no-secrets')).code).toBe(0);
+    await Bun.sleep(2100);
+    const leak = writeEvent(p.root, 'const API_KEY = "sk-live-1234567890abcdef";\n');
+    for (let i = 0; i < 3; i++) expect((await p.hook(leak)).json.decision).toBe('block');
+    expect(p.judges().slice(-3)).toEqual(['builtin-script', 'builtin-script', 'builtin-script']);
+    expect(readdirSync(join(p.env.AVP_HOME, 'cache/hook')).length).toBeGreaterThan(0); // the memo was written
+    const check = join(p.root, '.avp/validators/no-secrets/scripts/check.ts');
+    const before = statSync(check);
+    const text = readFileSync(check, 'utf8');
+    // One letter of a comment made a capital: the same size, and a script that still works from disk.
+    const changed = text.replace(/\/\/ ([a-z])/, (_, c: string) => `// ${c.toUpperCase()}`);
+    expect(changed).not.toBe(text);
+    expect(changed.length).toBe(text.length);
+    writeFileSync(check, changed);
+    utimesSync(check, before.atimeMs / 1000, before.mtimeMs / 1000);
+    expect(statSync(check).mtimeMs).toBe(before.mtimeMs);
+    await p.accept();
+    const r = await p.hook(leak);
     expect(r.json.decision).toBe('block');
     expect(p.judges().at(-1)).toBe('script');
   });
