@@ -2,13 +2,17 @@
  * bench/stats.ts — what counting calls and reading the logs cost:
  *   1. the hook-call counter (one append per hook call, also when nothing matches) next to a whole no-match
  *      `avp hook` call of the compiled binary, measured side by side in this run;
- *   2. `avp stats` and `avp report` on a run log of 100,000 validator runs over 30 days.
+ *   2. the calls the hook shortcut counted, waiting as files of their own: what a full-path call mid-turn (a Write)
+ *      and one at the turn's edge (a Stop) cost with none and with 128 waiting (the Stop folds them, the Write
+ *      leaves them);
+ *   3. `avp stats` and `avp report` on a run log of 100,000 validator runs over 30 days.
  * Usage: node_modules/.bin/bun bench/stats.ts [calls]   (AVP_BENCH_BIN=path to bench another binary than dist/avp)
  */
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { HookEvent } from '../src/protocol/event.ts';
+import { callLine, pendingDirOf, pendingName } from '../src/stats/call-line.ts';
 import { countCall } from '../src/stats/calls.ts';
 
 const CALLS = Number(process.argv[2] ?? 2000);
@@ -27,15 +31,24 @@ function timed(argv: string[], stdin?: string): number {
   return performance.now() - t0;
 }
 
-try {
-  mkdirSync(join(root, '.git'), { recursive: true });
-  const dir = join(root, '.avp/validators/only-python');
+/** A project with one validator that never matches the bench's events, accepted as `avp accept` leaves it. */
+function project(at: string): void {
+  mkdirSync(join(at, '.git'), { recursive: true });
+  const dir = join(at, '.avp/validators/only-python');
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, 'VALIDATOR.md'),
     '---\nname: only-python\ndescription: Never matches the bench event.\nseverity: error\ntrigger: PostToolUse\nmatch:\n  files: ["**/*.py"]\n---\nCheck.\n',
   );
-  timed([BIN, 'accept']);
+  const p = Bun.spawnSync([BIN, 'accept'], { cwd: at, env });
+  if (p.exitCode !== 0) throw new Error(`avp accept: ${p.stderr.toString()}`);
+}
+
+try {
+  project(root);
+  // The second project's calls wait before the series and stay (a Write leaves them): only the Write reads there.
+  const waiting = join(work, 'waiting');
+  project(waiting);
 
   // 1. the counter alone, in process
   const event = { event: 'PostToolUse', projectRoot: root, raw: {} } as unknown as HookEvent;
@@ -62,7 +75,50 @@ try {
     `no-match avp hook call: ${hookMs.toFixed(1)} ms median of 30 → the counter is ${((perCallUs / 1000 / hookMs) * 100).toFixed(2)}% of it`,
   );
 
-  // 2. reading a big log: 100,000 runs over 30 days
+  // 2. pending calls: left by a Write mid-turn, folded by the Stop (each call's CPU, from the kernel; interleaved).
+  // The Write's rows run in two projects, one with 128 calls waiting since before the series (files made just before
+  // a call cost it more to list than the listing itself: not what an agent's session has); the Stop's refill each time.
+  const fill = (at: string, n: number) => {
+    const pending = pendingDirOf(at);
+    for (const name of readdirSync(pending)) rmSync(join(pending, name));
+    for (let i = 0; i < n; i++) writeFileSync(join(pending, pendingName()), callLine('PostToolUse', `toolu_read_${i}`));
+  };
+  const writeIn = (at: string) => input.replaceAll(JSON.stringify(root).slice(1, -1), at);
+  const stopInput = JSON.stringify({ session_id: 's', cwd: root, hook_event_name: 'Stop', stop_hook_active: false });
+  const cpuMs = (at: string, stdin: string) => {
+    const p = Bun.spawnSync([BIN, 'hook'], { cwd: at, env, stdin: new TextEncoder().encode(stdin) });
+    if (p.exitCode !== 0) throw new Error(`avp hook: ${p.stderr.toString()}`);
+    return Number(p.resourceUsage!.cpuTime.total) / 1000;
+  };
+  cpuMs(waiting, writeIn(waiting)); // makes its pending folder, as a first call does
+  fill(waiting, 128);
+  fill(root, 0);
+  await Bun.sleep(2100);
+  const rows = {
+    'Write, none waiting': { at: root, stdin: writeIn(root), n: 0, left: 0 },
+    'Write, 128 waiting': { at: waiting, stdin: writeIn(waiting), n: -1, left: 128 },
+    'Stop, none waiting': { at: root, stdin: stopInput, n: 0, left: 0 },
+    'Stop, 128 waiting': { at: root, stdin: stopInput, n: 128, left: 0 },
+  };
+  const cpu: Record<string, number[]> = {};
+  for (let round = 0; round < 25; round++) {
+    for (const [name, row] of Object.entries(rows)) {
+      if (row.n >= 0) fill(row.at, row.n);
+      (cpu[name] ??= []).push(cpuMs(row.at, row.stdin));
+      // What each call did with them is checked, or the rows measure something else.
+      const left = readdirSync(pendingDirOf(row.at)).length;
+      if (left !== row.left) throw new Error(`${name}: ${left} pending calls left, not ${row.left}`);
+    }
+  }
+  const row = (name: string, base: string) => {
+    const d = median(cpu[name]!) - median(cpu[base]!);
+    return `  ${name.padEnd(22)} ${median(cpu[name]!).toFixed(2)} ms CPU (${d < 0 ? '−' : '+'}${Math.abs(d).toFixed(2)})`;
+  };
+  console.log('pending calls the shortcut counted (median CPU of 25 interleaved calls each):');
+  console.log(`${row('Write, 128 waiting', 'Write, none waiting')}  left for the turn's edge`);
+  console.log(`${row('Stop, 128 waiting', 'Stop, none waiting')}  folded`);
+
+  // 3. reading a big log: 100,000 runs over 30 days
   const logs = join(root, '.avp/logs');
   const day0 = Date.now() - 30 * 86_400_000;
   const names = ['no-keys', 'style', 'llm-review', 'tests-pass', 'docs'];

@@ -2,7 +2,7 @@
  * The hook-call counter's line and where it goes, without node: built-ins: the full path appends the line to the
  * day's `calls-YYYY-MM-DD.jsonl` (stats/calls.ts), and the hook shortcut, which loads no node: module (node:fs would
  * cost it ~0.8 ms, hook/shortcut/answer.ts), writes it as a small file of its own in `.avp/logs/pending-calls/`, which
- * the next full-path call folds into the day's file (stats/pending-calls.ts). `avp stats` reads both.
+ * a full-path call at the turn's edge folds into the day's file (stats/pending-calls.ts). `avp stats` reads both.
  */
 
 /** Paths spelled here, without node:path. The project root is always an absolute, resolved path. */

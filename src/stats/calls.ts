@@ -4,14 +4,15 @@
  * denominator of `avp stats`' "share of the agent's calls a validator added latency to".
  *
  * It is on the hook path, so it is one `appendFileSync` of ~90 bytes (O_APPEND: concurrent hook processes never
- * interleave within a line, no lock needed), then the fold of the calls the hook shortcut counted since
- * (stats/pending-calls.ts; a listing of an empty folder on most calls), and nothing else: the folders are made only
- * when missing. bench/stats.ts measures it next to a whole no-match hook call. A line that cannot be written is
+ * interleave within a line, no lock needed), then the fold of the calls the hook shortcut counted since, at a turn's
+ * edge (stats/pending-calls.ts; mid-turn a listing of the folder and no more), and nothing else: the folders are made
+ * only when missing. bench/stats.ts measures it next to a whole no-match hook call. A line that cannot be written is
  * ignored: counting must never change the hook's answer.
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import type { HookEvent } from '../protocol/event.ts';
 import { callLine, callsFile, logsOf } from './call-line.ts';
+import { isStopTrigger } from '../protocol/trigger.ts';
 import { foldPending } from './pending-calls.ts';
 
 /** Appends this call's line and folds the pending ones; never throws. */
@@ -37,5 +38,6 @@ export function countCall(event: HookEvent, key: string, when = new Date()): voi
       return;
     }
   }
-  foldPending(event.projectRoot);
+  const edge = isStopTrigger(event.event) || event.event === 'SessionStart' || event.event === 'SessionEnd';
+  foldPending(event.projectRoot, edge ? 'turn-edge' : 'mid-turn');
 }

@@ -1,6 +1,7 @@
 /**
  * Calls the hook shortcut counted: one small file each in `.avp/logs/pending-calls/` (stats/call-line.ts), folded by
- * the next call of the full path into the day's `calls-YYYY-MM-DD.jsonl`, and read by `avp stats` until then.
+ * a call of the full path at the turn's end into the day's `calls-YYYY-MM-DD.jsonl`, and read by `avp stats` until
+ * then.
  *
  * The folder sits in the project, where the agent can write too. Only files named as the shortcut names them are read
  * or removed, links are never followed (the folder itself must be a folder, not a link to one), a pipe is never
@@ -22,9 +23,15 @@ import { join } from 'node:path';
 import { callsFile, isPendingName, pendingDirOf } from './call-line.ts';
 
 /**
- * At most this many entries of the folder are looked at per fold, on the hook path (~30 µs each: a few milliseconds at
- * most, however long a run of calls the shortcut answered before): the rest wait for the next full-path call.
+ * When the calls are folded. Each costs ~35 µs of CPU (reading, appending, removing: bench/hook-cost.ts' Write row
+ * folds two), and an agent's turn leaves two per Read, search or web call the shortcut answers. So the full path
+ * folds them where the agent waits least on it: at a turn's edge (Stop, SubagentStop, SessionStart, SessionEnd), up
+ * to FOLD_AT_EDGE. Mid-turn (a Write, an Edit, a Bash call) it folds only a backlog of at least BACKLOG, MAX_FOLD at a
+ * time — a session whose turns never end keeps a bounded folder all the same.
  */
+export type FoldWhen = 'turn-edge' | 'mid-turn';
+const FOLD_AT_EDGE = 1024;
+const BACKLOG = 256;
 const MAX_FOLD = 128;
 /** A counter line is under 400 bytes (a key is at most 200 characters): a larger file is not one. */
 export const MAX_PENDING_BYTES = 1024;
@@ -35,7 +42,7 @@ const WRITING_MS = 60_000;
  * The pending calls' files of `dir`: regular files named as the shortcut names them, among its first `max` entries.
  * None when `dir` is not a folder itself (a link to one is not followed).
  */
-export function pendingFiles(dir: string, max = MAX_FOLD): string[] {
+export function pendingFiles(dir: string, max = FOLD_AT_EDGE): string[] {
   try {
     if (!lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
     const entries = readdirSync(dir, { withFileTypes: true }).slice(0, max);
@@ -69,6 +76,15 @@ export function readPending(path: string): { text?: string; mtimeMs: number } | 
   }
 }
 
+/** How many entries `dir` holds (0 when it cannot be listed). */
+function entryCount(dir: string): number {
+  try {
+    return readdirSync(dir).length;
+  } catch {
+    return 0;
+  }
+}
+
 /** A counted call's time and its line, or undefined when the text is not one. */
 function pendingCall(text: string): { day: string; line: string } | undefined {
   try {
@@ -83,10 +99,11 @@ function pendingCall(text: string): { day: string; line: string } | undefined {
 
 /**
  * Folds the project's pending calls into their days' counter files, then removes them (a fold that runs twice at once
- * writes a line twice, which `avp stats` counts once: it counts calls by key). Makes the folder when it is missing, so
- * the shortcut has somewhere to count. Never throws: a call that cannot be folded stays pending.
+ * writes a line twice, which `avp stats` counts once: it counts calls by key), as `when` allows (FoldWhen above).
+ * Makes the folder when it is missing, so the shortcut has somewhere to count. Never throws: a call that cannot be
+ * folded stays pending.
  */
-export function foldPending(projectRoot: string): void {
+export function foldPending(projectRoot: string, when: FoldWhen = 'turn-edge'): void {
   const dir = pendingDirOf(projectRoot);
   try {
     if (!lstatSync(dir, { throwIfNoEntry: false })) {
@@ -100,7 +117,9 @@ export function foldPending(projectRoot: string): void {
   const byDay = new Map<string, { lines: string; paths: string[] }>();
   const done: string[] = [];
   const settled = Date.now() - WRITING_MS;
-  for (const path of pendingFiles(dir)) {
+  // Mid-turn, names are only counted: no entry opened, no file type asked.
+  if (when === 'mid-turn' && entryCount(dir) < BACKLOG) return;
+  for (const path of pendingFiles(dir, when === 'turn-edge' ? FOLD_AT_EDGE : MAX_FOLD)) {
     const read = readPending(path);
     if (!read) continue;
     const call = read.text === undefined ? undefined : pendingCall(read.text);

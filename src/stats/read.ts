@@ -152,7 +152,7 @@ export function readLogs(logsDir: string, since = 0): LogData {
       data.calls.push(...readLines(file, parseCallLine, since, data.skipped));
     }
   }
-  // All of them, however many a session without a full-path call left (the fold takes them 128 at a time).
+  // All of them, however many wait (a fold on the hook path takes at most 1,024 at a turn's edge, 128 mid-turn).
   for (const file of pendingFiles(join(logsDir, PENDING_CALLS), Infinity)) {
     const read = readPending(file);
     if (read?.text === undefined) {

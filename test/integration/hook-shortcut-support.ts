@@ -76,7 +76,7 @@ export async function untilAnswered(p: Project, event: unknown, env: Record<stri
 /** The project's counted calls, oldest first, pending ones included (test/support/counted-calls.ts). */
 export const countedCalls = (p: Project) => countedCallsOf(p.root);
 
-/** The calls the shortcut counted that wait for a full-path call to fold them in. */
+/** The calls the shortcut counted that wait for a full-path call at the turn's edge to fold them in. */
 export const pendingCalls = (p: Project) => pendingCallsOf(p.root);
 
 /** The shortcut's records (`$AVP_HOME/cache/hook/shortcut-*.json`). */

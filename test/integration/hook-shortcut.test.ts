@@ -73,7 +73,7 @@ describe('the hook shortcut answers a call the full path answered, as the full p
     expect(records(gated)).toHaveLength(1);
   });
 
-  test('the calls it counts wait as files of their own until a full-path call folds them into the day’s counter', async () => {
+  test('the calls it counts wait as files of their own until the turn’s end folds them into the day’s counter', async () => {
     await untilAnswered(gated, readEvent(gated));
     const waiting = pendingCalls(gated);
     expect(waiting.length).toBeGreaterThan(0);
@@ -81,13 +81,20 @@ describe('the hook shortcut answers a call the full path answered, as the full p
     // `avp stats` reads them where they wait.
     const read = readLogs(join(gated.root, '.avp', 'logs')).calls.map((c) => c.ts);
     expect(read).toEqual(expect.arrayContaining(before.map((c) => Date.parse(c.ts))));
+    // A call of the full path mid-turn counts itself and leaves them (the agent waits on it: bench/hook-cost.ts).
     const w = await traced(gated, writeEvent(gated));
     expect(w.answered).toBe(false);
     gateBlocked(w);
+    expect(pendingCalls(gated)).toEqual(waiting);
+    const stop = { ...readEvent(gated), hook_event_name: 'Stop', stop_hook_active: false };
+    for (const key of ['tool_name', 'tool_input', 'tool_response', 'tool_use_id'])
+      delete (stop as Record<string, unknown>)[key];
+    const s = await traced(gated, stop);
+    expect([s.answered, s.code]).toEqual([false, 0]);
     expect(pendingCalls(gated)).toEqual([]);
     const after = countedCalls(gated);
     expect(after).toEqual(expect.arrayContaining(before));
-    expect(after).toHaveLength(before.length + 1);
+    expect(after).toHaveLength(before.length + 2);
     expect(after.filter((c) => c.call === 't1').length).toBeGreaterThan(0);
   });
 

@@ -10,9 +10,9 @@
  * after), or any call when no validator is installed — never a permission request or a before-tool call of a
  * file-changing or shell tool (the guard reads those; decided here too, whatever a record says), never such a tool's
  * after-tool call while validators are installed (session tracking records those). The answer is the recorded one;
- * with validators installed the call is counted as the full path counts it, in a file of its own that the next
- * full-path call folds into `.avp/logs/calls-…` (stats/pending-calls.ts). A twin call (the plugin's and the settings'
- * hook at once) answers too: both answer the same, and stats counts one call by its key.
+ * with validators installed the call is counted as the full path counts it, in a file of its own that a full-path
+ * call at the turn's edge folds into `.avp/logs/calls-…` (stats/pending-calls.ts). A twin call (the plugin's and the
+ * settings' hook at once) answers too: both answer the same, and stats counts one call by its key.
  *
  * No node: built-in is loaded: this module and what it imports are all the shortcut loads
  * (test/unit/hook/shortcut-imports.test.ts). Counting through node:fs cost ~0.8 ms and ~1.3 MB more on a Read with 50

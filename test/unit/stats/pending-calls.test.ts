@@ -1,7 +1,7 @@
 /**
  * The calls the hook shortcut counts as files of their own (src/stats/pending-calls.ts): folded into their days'
- * counter files by the next full-path call and read by `avp stats` until then — and, since the folder sits where the
- * agent can write, nothing else in it read, followed or removed.
+ * counter files by a full-path call at a turn's edge and read by `avp stats` until then — and, since the folder sits
+ * where the agent can write, nothing else in it read, followed or removed.
  */
 import { describe, expect, test } from 'bun:test';
 import {
@@ -116,25 +116,45 @@ describe('pending calls', () => {
       expect(callKey(event(id), 5)).toBe(`PostToolUse-${process.pid}-5`);
   });
 
-  test('the full path counts its own call first, then folds the pending ones', () => {
+  test('the full path counts its own call first; the pending ones wait for the turn’s edge, where they are folded', () => {
     const p = projectWithPending();
     p.pend('read', '2026-11-27T08:00:00Z');
-    const event = { event: 'PreToolUse', projectRoot: p.root, raw: {} } as unknown as HookEvent;
-    countCall(event, 'write', new Date('2026-11-27T08:00:05Z'));
-    expect(linesOf(join(p.logs, 'calls-2026-11-27.jsonl'))).toEqual(['write', 'read']);
+    const at = (event: string) => ({ event, projectRoot: p.root, raw: {} }) as unknown as HookEvent;
+    countCall(at('PreToolUse'), 'write', new Date('2026-11-27T08:00:05Z'));
+    expect(linesOf(join(p.logs, 'calls-2026-11-27.jsonl'))).toEqual(['write']);
+    expect(readdirSync(p.pending)).toHaveLength(1);
+    countCall(at('Stop'), 'stop', new Date('2026-11-27T08:00:09Z'));
+    expect(linesOf(join(p.logs, 'calls-2026-11-27.jsonl'))).toEqual(['write', 'stop', 'read']);
     expect(readdirSync(p.pending)).toEqual([]);
+    for (const edge of ['SubagentStop', 'SessionStart', 'SessionEnd']) {
+      p.pend(edge, '2026-11-27T08:00:00Z');
+      countCall(at(edge), `${edge}-call`, new Date('2026-11-27T08:00:10Z'));
+      expect(readdirSync(p.pending)).toEqual([]);
+    }
+    for (const mid of ['PostToolUse', 'UserPromptSubmit', 'Notification', 'PermissionRequest']) {
+      p.pend(mid, '2026-11-27T08:00:00Z');
+      countCall(at(mid), `${mid}-call`, new Date('2026-11-27T08:00:10Z'));
+    }
+    expect(readdirSync(p.pending)).toHaveLength(4);
   });
 
-  test('a fold takes 128 at a time (it runs on the hook path); `avp stats` reads them all', () => {
+  test('at a turn’s edge up to 1,024 are folded; mid-turn only a backlog of 256, 128 at a time; `avp stats` reads all', () => {
     const p = projectWithPending();
-    for (let i = 0; i < 200; i++) p.pend(`k${i}`, '2026-11-27T08:00:00Z');
-    expect(readLogs(p.logs).calls).toHaveLength(200);
-    foldPending(p.root);
-    expect(readdirSync(p.pending)).toHaveLength(200 - 128);
+    for (let i = 0; i < 255; i++) p.pend(`k${i}`, '2026-11-27T08:00:00Z');
+    foldPending(p.root, 'mid-turn');
+    expect(readdirSync(p.pending)).toHaveLength(255);
+    p.pend('k255', '2026-11-27T08:00:00Z');
+    foldPending(p.root, 'mid-turn');
+    expect(readdirSync(p.pending)).toHaveLength(256 - 128);
     expect(linesOf(join(p.logs, 'calls-2026-11-27.jsonl'))).toHaveLength(128);
-    expect(readLogs(p.logs).calls).toHaveLength(200);
+    for (let i = 256; i < 1200; i++) p.pend(`k${i}`, '2026-11-27T08:00:00Z');
+    expect(readLogs(p.logs).calls).toHaveLength(1200);
+    foldPending(p.root, 'turn-edge');
+    expect(readdirSync(p.pending)).toHaveLength(1200 - 128 - 1024);
+    expect(readLogs(p.logs).calls).toHaveLength(1200);
     foldPending(p.root);
     expect(readdirSync(p.pending)).toEqual([]);
+    expect(new Set(linesOf(join(p.logs, 'calls-2026-11-27.jsonl'))).size).toBe(1200);
   });
 
   test('a path that cannot be a folder (a file on the way) holds no pending calls, and a fold there does nothing', () => {
