@@ -103,7 +103,7 @@ function pendingCall(text: string): { day: string; line: string } | undefined {
  * Makes the folder when it is missing, so the shortcut has somewhere to count. Never throws: a call that cannot be
  * folded stays pending.
  */
-export function foldPending(projectRoot: string, when: FoldWhen = 'turn-edge'): void {
+export function foldPending(projectRoot: string, when: FoldWhen): void {
   const dir = pendingDirOf(projectRoot);
   try {
     if (!lstatSync(dir, { throwIfNoEntry: false })) {

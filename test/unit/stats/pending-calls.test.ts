@@ -67,7 +67,7 @@ describe('pending calls', () => {
     p.pend('a', '2026-11-26T23:59:59Z');
     p.pend('b', '2026-11-27T00:00:01Z');
     p.pend('c', '2026-11-27T08:00:00Z');
-    foldPending(p.root);
+    foldPending(p.root, 'turn-edge');
     expect(readdirSync(p.pending)).toEqual([]);
     expect(linesOf(join(p.logs, 'calls-2026-11-26.jsonl'))).toEqual(['before', 'a']);
     expect(linesOf(join(p.logs, 'calls-2026-11-27.jsonl')).sort()).toEqual(['b', 'c']);
@@ -89,7 +89,7 @@ describe('pending calls', () => {
     const line = readFileSync(full, 'utf8').trim();
     writeFileSync(full, `${line}${' '.repeat(MAX_PENDING_BYTES - line.length)}`);
     expect(statSync(full).size).toBe(MAX_PENDING_BYTES);
-    foldPending(p.root);
+    foldPending(p.root, 'turn-edge');
     expect(readdirSync(p.logs).filter((n) => n.startsWith('calls-'))).toEqual(['calls-2026-11-27.jsonl']);
     expect(linesOf(join(p.logs, 'calls-2026-11-27.jsonl'))).toEqual(['full']);
     expect(readdirSync(p.pending)).toEqual([]);
@@ -100,7 +100,7 @@ describe('pending calls', () => {
     mkdirSync(callsFile(p.root, new Date('2026-11-26T00:00:00Z')));
     const stuck = p.pend('stuck', '2026-11-26T08:00:00Z');
     p.pend('moved', '2026-11-27T08:00:00Z');
-    foldPending(p.root);
+    foldPending(p.root, 'turn-edge');
     expect(readdirSync(p.pending)).toEqual([basename(stuck)]);
     expect(linesOf(join(p.logs, 'calls-2026-11-27.jsonl'))).toEqual(['moved']);
   });
@@ -152,7 +152,7 @@ describe('pending calls', () => {
     foldPending(p.root, 'turn-edge');
     expect(readdirSync(p.pending)).toHaveLength(1200 - 128 - 1024);
     expect(readLogs(p.logs).calls).toHaveLength(1200);
-    foldPending(p.root);
+    foldPending(p.root, 'turn-edge');
     expect(readdirSync(p.pending)).toEqual([]);
     expect(new Set(linesOf(join(p.logs, 'calls-2026-11-27.jsonl'))).size).toBe(1200);
   });
@@ -162,7 +162,7 @@ describe('pending calls', () => {
     mkdirSync(join(root, '.avp'));
     writeFileSync(join(root, '.avp', 'logs'), 'not a folder');
     expect(pendingFiles(pendingDirOf(root))).toEqual([]);
-    foldPending(root);
+    foldPending(root, 'turn-edge');
     // `avp stats` says what is wrong there, and what to do, rather than failing on the listing.
     expect(() => readLogs(join(root, '.avp', 'logs'))).toThrow(
       expect.objectContaining({ code: 'logs-not-a-folder', file: join(root, '.avp', 'logs') }),
@@ -174,9 +174,13 @@ describe('pending calls', () => {
     const p = projectWithPending();
     const bare = tempDir('avp-pending-calls-bare-');
     Bun.spawnSync(['rmdir', p.pending]);
-    foldPending(p.root);
+    foldPending(p.root, 'turn-edge');
     expect(existsSync(p.pending)).toBe(true);
-    foldPending(bare);
+    Bun.spawnSync(['rmdir', p.pending]);
+    foldPending(p.root, 'mid-turn');
+    expect(existsSync(p.pending)).toBe(true);
+    foldPending(bare, 'turn-edge');
+    foldPending(bare, 'mid-turn');
     expect(existsSync(pendingDirOf(bare))).toBe(false);
   });
 
@@ -194,7 +198,7 @@ describe('pending calls', () => {
     writeFileSync(old, '{"ts": "never"}');
     aged(old);
     aged(big);
-    foldPending(p.root);
+    foldPending(p.root, 'turn-edge');
     expect(readdirSync(p.logs).filter((n) => n.startsWith('calls-'))).toEqual([]);
     const left = readdirSync(p.pending);
     expect(left).toContain('notes.txt');
@@ -227,7 +231,7 @@ describe('pending calls', () => {
     for (let i = 0; i < 20; i++) for (const f of [link, pipe, big, fits]) readPending(f);
     expect(open()).toBe(before);
     expect(pendingFiles(p.pending).sort()).toEqual([big, fits].sort());
-    foldPending(p.root);
+    foldPending(p.root, 'turn-edge');
     expect(readdirSync(p.pending).sort()).toEqual([link, pipe, big].map((f) => basename(f)).sort());
   });
 
@@ -238,7 +242,7 @@ describe('pending calls', () => {
     writeFileSync(join(elsewhere, name), callLine('PostToolUse', 'elsewhere', new Date()));
     Bun.spawnSync(['rmdir', p.pending]);
     symlinkSync(elsewhere, p.pending);
-    foldPending(p.root);
+    foldPending(p.root, 'turn-edge');
     expect(readdirSync(elsewhere)).toEqual([name]);
     expect(readdirSync(p.logs).filter((n) => n.startsWith('calls-'))).toEqual([]);
     expect(readLogs(p.logs).calls).toEqual([]);
