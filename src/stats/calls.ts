@@ -5,9 +5,9 @@
  *
  * It is on the hook path, so it is one `appendFileSync` of ~90 bytes (O_APPEND: concurrent hook processes never
  * interleave within a line, no lock needed), then the fold of the calls the hook shortcut counted since, at a turn's
- * edge (stats/pending-calls.ts; mid-turn a listing of the folder and no more), and nothing else: the folders are made
- * only when missing. bench/stats.ts measures it next to a whole no-match hook call. A line that cannot be written is
- * ignored: counting must never change the hook's answer.
+ * edge (stats/pending-calls.ts; mid-turn a count of the folder's names, unless a backlog waits), and nothing else:
+ * the folders are made only when missing. bench/stats.ts measures it next to a whole no-match hook call. A line that
+ * cannot be written is ignored: counting must never change the hook's answer.
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import type { HookEvent } from '../protocol/event.ts';

@@ -23,11 +23,11 @@ import { join } from 'node:path';
 import { callsFile, isPendingName, pendingDirOf } from './call-line.ts';
 
 /**
- * When the calls are folded. Each costs ~35 µs of CPU (reading, appending, removing: bench/hook-cost.ts' Write row
- * folds two), and an agent's turn leaves two per Read, search or web call the shortcut answers. So the full path
- * folds them where the agent waits least on it: at a turn's edge (Stop, SubagentStop, SessionStart, SessionEnd), up
- * to FOLD_AT_EDGE. Mid-turn (a Write, an Edit, a Bash call) it folds only a backlog of at least BACKLOG, MAX_FOLD at a
- * time — a session whose turns never end keeps a bounded folder all the same.
+ * When the calls are folded. Each costs ~30 µs of CPU (reading, appending, removing: bench/stats.ts), and an agent's
+ * turn leaves two per Read, search or web call the shortcut answers. So the full path folds them where the agent
+ * waits least on it: at a turn's edge (Stop, SubagentStop, SessionStart, SessionEnd), up to FOLD_AT_EDGE. Mid-turn
+ * (a Write, an Edit, a Bash call) it folds only a backlog of at least BACKLOG, MAX_FOLD at a time — a session whose
+ * turns never end keeps a bounded folder all the same.
  */
 export type FoldWhen = 'turn-edge' | 'mid-turn';
 const FOLD_AT_EDGE = 1024;
