@@ -81,7 +81,7 @@ describe('the hook shortcut answers a call the full path answered, as the full p
     // `avp stats` reads them where they wait.
     const read = readLogs(join(gated.root, '.avp', 'logs')).calls.map((c) => c.ts);
     expect(read).toEqual(expect.arrayContaining(before.map((c) => Date.parse(c.ts))));
-    // A call of the full path mid-turn counts itself and leaves them (the agent waits on it: bench/hook-cost.ts).
+    // A call of the full path mid-turn counts itself and leaves them (the agent waits on it: bench/stats.ts).
     const w = await traced(gated, writeEvent(gated));
     expect(w.answered).toBe(false);
     gateBlocked(w);
