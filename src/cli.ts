@@ -5,7 +5,7 @@
  * usage errors, exit 2), then run through citty with lazily loaded subcommands.
  */
 async function main(argv: string[]): Promise<number | undefined> {
-  if (argv[0] === 'hook' && !argv.includes('--help') && !argv.includes('-h')) {
+  if (argv[0] === 'hook' && argv.indexOf('--help') < 0 && argv.indexOf('-h') < 0) {
     // The hook shortcut first: a call answered before from a record that still holds costs no more than reading it.
     const { takeShortcut } = await import('./hook/shortcut/answer.ts');
     const taken = await takeShortcut(argv.slice(1), process.env);

@@ -63,16 +63,24 @@ export function parseInput(text: string): unknown {
 /**
  * True when the value nests deeper than the limit. The engine's JSON.parse is not recursive (a million levels parse
  * in a tenth of a second), so the bound is checked right after it, before anything recursive sees the value; the walk
- * is iterative and costs one step per object or array, never per byte (a 1 MB Write is a handful of steps).
+ * is iterative and costs one step per object or array, never per byte (a 1 MB Write is a handful of steps). Two
+ * stacks and index loops, no destructuring or `for…of`: the hook shortcut parses with it (its "Plain loops").
  */
 function nestingBeyond(value: unknown, limit: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length) {
-    const [node, depth] = stack.pop() as [unknown, number];
+  const nodes: unknown[] = [value];
+  const depths: number[] = [1];
+  while (nodes.length) {
+    const node = nodes.pop();
+    const depth = depths.pop()!;
     if (node === null || typeof node !== 'object') continue;
     if (depth > limit) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    const children = Array.isArray(node) ? node : Object.values(node);
+    for (let i = 0; i < children.length; i++) {
+      const child: unknown = children[i];
+      if (child !== null && typeof child === 'object') {
+        nodes.push(child);
+        depths.push(depth + 1);
+      }
     }
   }
   return false;

@@ -20,24 +20,45 @@ export type StdinRead = { text: string } | { error: AvpError } | 'terminal';
  * call costs as much as the rest of the read): an agent's input is in the pipe by then.
  */
 export async function readStdin(timeoutMs = INPUT_TIMEOUT_MS): Promise<StdinRead> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
   try {
     const read = Bun.file(0)
       .slice(0, MAX_INPUT_BYTES + 1)
       .text();
-    // Unref'd: a timer still pending must not keep the process from exiting once it answered.
-    const waiting = new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), 5).unref());
-    if ((await Promise.race([read, waiting])) === 'waiting' && (await stdinIsTerminal())) return 'terminal';
-    const text = await Promise.race([read, late]);
-    if (text === 'late') return { error: inputTimedOut(timeoutMs) };
+    let text = await within(read, TERMINAL_CHECK_MS);
+    if (text === LATE) {
+      if (await stdinIsTerminal()) return 'terminal';
+      text = await within(read, Math.max(1, timeoutMs - TERMINAL_CHECK_MS));
+      if (text === LATE) return { error: inputTimedOut(timeoutMs) };
+    }
     if (pastLimit(text)) return { error: inputTooLarge(MAX_INPUT_BYTES) };
     return { text };
   } catch (e) {
     return { error: inputUnreadable(e instanceof Error ? e.message : String(e)) };
-  } finally {
-    clearTimeout(timer);
   }
+}
+
+/** How long a read may take before stdin is asked whether it is a terminal (an agent's input is there by then). */
+const TERMINAL_CHECK_MS = 5;
+const LATE = Symbol('late');
+
+/**
+ * `promise`'s outcome, or LATE after `ms`: one timer, cleared when the promise settles first. Not `Promise.race`,
+ * whose first call costs the hook shortcut's every answer (hook/shortcut/answer.ts, "Plain loops").
+ */
+function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof LATE> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(LATE), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
 }
 
 /**

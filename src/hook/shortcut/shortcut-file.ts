@@ -52,18 +52,18 @@ export interface ShortcutFile extends ShortcutBasis {
 
 /** Environment variables the shortcut leaves to the full path (their calls never use it), or ignores (the trace). */
 export const FULL_PATH_VARS = ['AVP_SUBAGENT', 'AVP_DISABLE', 'AVP_PROFILE', 'AVP_DEBUG', 'AVP_NO_CACHE'] as const;
-const IGNORED_VARS = new Set(['AVP_SHORTCUT_TRACE']);
+const IGNORED_VAR = 'AVP_SHORTCUT_TRACE';
 
 /**
  * File-changing and shell tools: the guard reads their before-tool calls (the files they would change, the command
  * they would run), and session tracking records their after-tool calls. With permission requests, those calls are
  * the full path's alone — the guard's whatever a record says.
  */
-const GUARDED_KINDS: ReadonlySet<string> = new Set(['write', 'edit', 'shell']);
+const guardedKind = (kind: string) => kind === 'write' || kind === 'edit' || kind === 'shell';
 
 /** Whether the guard reads a Claude Code before-tool call of `tool` (a tool avp does not know is one of kind other). */
 export function guardedTool(tool: string): boolean {
-  return Object.hasOwn(CLAUDE_TOOLS, tool) && GUARDED_KINDS.has(CLAUDE_TOOLS[tool]!.kind);
+  return Object.hasOwn(CLAUDE_TOOLS, tool) && guardedKind(CLAUDE_TOOLS[tool]!.kind);
 }
 
 /**
@@ -74,10 +74,10 @@ export function guardedTool(tool: string): boolean {
  */
 export function recordable(event: string, toolKind: string | undefined, installed: boolean): boolean {
   if (event === 'PermissionRequest') return false;
-  if (event === 'PreToolUse') return toolKind !== undefined && !GUARDED_KINDS.has(toolKind);
+  if (event === 'PreToolUse') return toolKind !== undefined && !guardedKind(toolKind);
   if (!installed) return true;
   if (event !== 'PostToolUse' && event !== 'PostToolUseFailure') return false;
-  return toolKind === undefined || !GUARDED_KINDS.has(toolKind);
+  return toolKind === undefined || !guardedKind(toolKind);
 }
 
 /** A call's key in the record: its event, tool and working folder, as the agent sent them. */
@@ -88,7 +88,11 @@ export function shortcutCall(event: string, tool: string | undefined, cwd: strin
 /** SHA-256 of every variable and value (sorted), but the trace switch. */
 export function envDigest(env: NodeJS.ProcessEnv): string {
   let all = '';
-  for (const name of Object.keys(env).sort()) if (!IGNORED_VARS.has(name)) all += `${name}=${env[name] ?? ''}\0`;
+  const names = Object.keys(env).sort();
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    if (name !== IGNORED_VAR) all += `${name}=${env[name] ?? ''}\0`;
+  }
   // The one-shot SHA-256: a CryptoHasher object costs the shortcut ~1 MB more (bench/hook-cost.ts).
   return Bun.SHA256.hash(all, 'hex');
 }
