@@ -190,24 +190,29 @@ async function firstChange(file: ShortcutFile, env: NodeJS.ProcessEnv, session: 
 }
 
 /**
- * Bun's stats of `paths`, all at once (node:fs would cost more to load than they take): a stat, null when missing,
- * 'error' when it cannot be taken. Joined by a count, not `Promise.all`: see "Plain loops" above.
+ * Bun's stats of `paths`, all asked at once (node:fs would cost more to load than they take), then taken in order: a
+ * stat, null when missing, 'error' when it cannot be taken. No `Promise.all` (see "Plain loops" above) and no closure
+ * per path: with 50 catalog copies that is 366 of them.
  */
-function statAll(paths: string[]): Promise<StatResult[]> {
+async function statAll(paths: string[]): Promise<StatResult[]> {
+  const asked: Promise<unknown>[] = new Array(paths.length);
+  for (let i = 0; i < paths.length; i++) {
+    asked[i] = Bun.file(paths[i]!).stat();
+    // Handled now, read below: a missing path's rejection must not count as unhandled while an earlier one is awaited.
+    asked[i]!.catch(ignore);
+  }
   const out: StatResult[] = new Array(paths.length);
-  let left = paths.length;
-  return new Promise((resolve) => {
-    for (let i = 0; i < paths.length; i++) {
-      Bun.file(paths[i]!)
-        .stat()
-        .then(
-          (s) => (out[i] = s as unknown as StatResult),
-          (e: { code?: string }) => (out[i] = e?.code === 'ENOENT' ? null : 'error'),
-        )
-        .then(() => --left === 0 && resolve(out));
+  for (let i = 0; i < paths.length; i++) {
+    try {
+      out[i] = (await asked[i]) as StatResult;
+    } catch (e) {
+      out[i] = (e as { code?: string })?.code === 'ENOENT' ? null : 'error';
     }
-  });
+  }
+  return out;
 }
+
+const ignore = () => {};
 
 /** A file, as the full path tells a managed policy from anything else at its place (config/managed.ts). */
 const isFile = (s: StatResult) => !!s && s !== 'error' && s.isFile();
