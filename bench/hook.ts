@@ -69,7 +69,11 @@ function install50() {
   }
 }
 
-function spawnTimed(argv: string[], stdin: string, env: Record<string, string>): { ms: number; stdout: string } {
+function spawnTimed(
+  argv: string[],
+  stdin: string,
+  env: Record<string, string>,
+): { ms: number; stdout: string; stderr: string } {
   const t0 = performance.now();
   const p = Bun.spawnSync(argv, {
     stdin: new TextEncoder().encode(stdin),
@@ -80,7 +84,7 @@ function spawnTimed(argv: string[], stdin: string, env: Record<string, string>):
   });
   const ms = performance.now() - t0;
   if (p.exitCode !== 0) throw new Error(`${argv.join(' ')} exited ${p.exitCode}: ${p.stderr.toString()}`);
-  return { ms, stdout: p.stdout.toString() };
+  return { ms, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
 }
 
 /**
@@ -238,14 +242,8 @@ try {
   }
 
   // Which path the Notification takes, said in its row (the shortcut answers it once its record holds).
-  const traced = Bun.spawnSync([BIN, 'hook'], {
-    stdin: new TextEncoder().encode(notification),
-    env: { ...env, AVP_SHORTCUT_TRACE: '1' },
-    cwd: root,
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  const notePath = traced.stderr.toString().includes('avp shortcut: answered') ? 'the hook shortcut' : 'the full path';
+  const traced = spawnTimed([BIN, 'hook'], notification, { ...env, AVP_SHORTCUT_TRACE: '1' });
+  const notePath = traced.stderr.includes('avp shortcut: answered') ? 'the hook shortcut' : 'the full path';
   const series: Record<string, { ms: number[]; rss?: number }> = {
     floor: { ms: [] },
     write: { ms: [] },
@@ -294,14 +292,7 @@ try {
   // Where a no-match call spends its time, from inside the process (AVP_PROFILE=1 prints per-phase ms on stderr).
   const phases: Record<string, number[]> = {};
   for (let i = 0; i < 15; i++) {
-    const p = Bun.spawnSync([BIN, 'hook'], {
-      stdin: new TextEncoder().encode(write),
-      env: { ...env, AVP_PROFILE: '1' },
-      cwd: root,
-      stderr: 'pipe',
-      stdout: 'pipe',
-    });
-    const text = p.stderr.toString();
+    const text = spawnTimed([BIN, 'hook'], write, { ...env, AVP_PROFILE: '1' }).stderr;
     for (const m of text.matchAll(/([A-Za-z ]+?) (\d+\.\d+) \(cpu/g)) (phases[m[1]!.trim()] ??= []).push(Number(m[2]));
   }
   console.log(
