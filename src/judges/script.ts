@@ -11,6 +11,7 @@ import { extname, isAbsolute, relative, resolve } from 'node:path';
 import { readRegularText } from '../os/read-regular.ts';
 import { runProcess, stderrNote } from '../os/spawn.ts';
 import { AvpError } from '../errors.ts';
+import { plainPass } from './verdict-pass.ts';
 import { liveOfAccepted } from '../trust/live-path.ts';
 import type { Validator } from '../validator/types.ts';
 import type { Judge, JudgeRequest, JudgeResult, Verdict } from './types.ts';
@@ -162,8 +163,8 @@ export async function evaluateScript(req: JudgeRequest): Promise<JudgeResult> {
 }
 
 /**
- * The script protocol is strict: stdout holds exactly one JSON document (logs go to stderr). It is validated as an
- * AVP response with valibot (loaded here, only once a judge has run).
+ * The script protocol is strict: stdout holds exactly one JSON document (logs go to stderr). A plain pass is read
+ * at once (verdict-pass.ts); anything else is validated as an AVP response with valibot, loaded here only then.
  */
 export async function parseScriptOutput(stdout: string, rule: string, stderrTail = ''): Promise<Verdict> {
   const text = stdout.trim();
@@ -181,6 +182,8 @@ export async function parseScriptOutput(stdout: string, rule: string, stderrTail
       { fix },
     );
   }
+  const pass = plainPass(value);
+  if (pass) return pass;
   const { verdictFromValue } = await import('./verdict.ts');
   try {
     return verdictFromValue(value, { rule });
@@ -215,6 +218,8 @@ async function tryBuiltin(req: JudgeRequest): Promise<JudgeResult | undefined> {
       { file: validator.path, fix: disableHint(validator) },
     );
   }
+  const pass = plainPass(value);
+  if (pass) return { verdict: pass, judge: 'builtin-script' };
   const { verdictFromValue } = await import('./verdict.ts');
   try {
     return { verdict: verdictFromValue(value, { rule: validator.name }), judge: 'builtin-script' };
@@ -261,6 +266,8 @@ async function tryWorker(req: JudgeRequest, path: string): Promise<JudgeResult |
       file: path,
       fix: disableHint(validator),
     });
+  const pass = plainPass(out.value);
+  if (pass) return { verdict: pass, judge: 'script' };
   const { verdictFromValue } = await import('./verdict.ts');
   try {
     return { verdict: verdictFromValue(out.value, { rule: validator.name }), judge: 'script' };
