@@ -11,7 +11,7 @@ import type { Validator } from '../validator/types.ts';
 import type { BatchGroup, BatchOutcome } from '../judges/batch.ts';
 import { addUsage } from '../judges/llm-judge.ts';
 import { disableHint } from '../judges/script.ts';
-import { errorRun, runIdentity, whenAborted } from './run.ts';
+import { errorRun, FINISHED, runIdentity, whenAborted } from './run.ts';
 import type { ValidatorRun } from './types.ts';
 
 export async function runBatch(
@@ -72,7 +72,7 @@ export async function runBatch(
   } finally {
     clearTimeout(timer);
     budget.removeEventListener('abort', onBudget);
-    controller.abort('done');
+    controller.abort(FINISHED);
   }
   const durationMs = Math.round(performance.now() - started);
   const asked = [...outcomes.values()].filter((o) => !o.result?.cached).length;

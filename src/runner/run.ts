@@ -88,10 +88,19 @@ export function errorRun(
   };
 }
 
-/** Rejects when `signal` aborts, so a judge that ignores its signal still cannot hold the call past its deadline. */
+/** The reason a run's controller is aborted with once its judge answered (or failed): its work is over. */
+export const FINISHED = 'done';
+
+/**
+ * Rejects when `signal` aborts, so a judge that ignores its signal still cannot hold the call past its deadline.
+ * Aborted as FINISHED, it stays pending: the race it was in is decided, and an error built then costs its stack
+ * for nothing, on every run.
+ */
 export function whenAborted(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => {
-    const fire = () => reject(new AvpError('judge-timeout', String(signal.reason)));
+    const fire = () => {
+      if (signal.reason !== FINISHED) reject(new AvpError('judge-timeout', String(signal.reason)));
+    };
     if (signal.aborted) fire();
     else signal.addEventListener('abort', fire, { once: true });
   });
@@ -167,7 +176,7 @@ export async function runOne(
   } finally {
     clearTimeout(timer);
     budget.removeEventListener('abort', onBudget);
-    controller.abort('done');
+    controller.abort(FINISHED);
   }
 }
 
