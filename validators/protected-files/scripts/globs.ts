@@ -58,11 +58,13 @@ export function requiredText(glob: string): string {
  */
 export function lazyGlobTest(glob: string, source: () => string): (subject: string, nocase?: boolean) => boolean {
   const text = requiredText(glob);
-  const folded = /^[\x20-\x7e]*$/.test(text) ? text.toLowerCase() : '';
+  // Folded on the first case-folded subject (a file system that ignores case): on the others, never (~0.1 ms a list).
+  let folded: string | undefined;
   let exact: RegExp | undefined;
   let caseless: RegExp | undefined;
   return (subject, nocase) => {
     if (nocase) {
+      folded ??= /^[\x20-\x7e]*$/.test(text) ? text.toLowerCase() : '';
       if (folded && !subject.toLowerCase().includes(folded)) return false;
       return (caseless ??= new RegExp(source(), 'i')).test(subject);
     }
