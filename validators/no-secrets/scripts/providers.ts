@@ -38,15 +38,26 @@ const decodesTo = (re: RegExp) => (s: string) => {
   }
 };
 
-/** CRC32 (IEEE) — GitHub and npm tokens end with a base62 checksum of their random part. */
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
+/**
+ * CRC32 (IEEE) — GitHub and npm tokens end with a base62 checksum of their random part. The table is built on the
+ * first checksum asked for (most calls ask none), in a plain loop: `Array.from` is compiled on its first call, ~0.1 ms
+ * of a hook call that runs this validator.
+ */
+let crcTable: number[] | undefined;
+function crcTableOnce(): number[] {
+  if (crcTable) return crcTable;
+  crcTable = new Array<number>(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    crcTable[n] = c >>> 0;
+  }
+  return crcTable;
+}
 export function crc32(s: string): number {
+  const table = crcTableOnce();
   let c = 0xffffffff;
-  for (let i = 0; i < s.length; i++) c = CRC_TABLE[(c ^ s.charCodeAt(i)) & 0xff]! ^ (c >>> 8);
+  for (let i = 0; i < s.length; i++) c = table[(c ^ s.charCodeAt(i)) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
