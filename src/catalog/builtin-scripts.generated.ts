@@ -3,6 +3,6 @@
 export const BUILTIN_SCRIPTS: Record<string, () => Promise<{ validate?: unknown }>> = {
   "scripts/check.ts:813d67c4a7b8fbccc2642327c0f734d3a41aa6cb0a1e3ae52eb89d0ed176eb77": () => import("../../validators/dangerous-commands/scripts/check.ts"), // dangerous-commands
   "scripts/check.ts:4f8799d57adfcaf908981bfe84c94aa72bc8967db5c615b9059840e3f5d3ec0a": () => import("../../validators/no-debug-leftovers/scripts/check.ts"), // no-debug-leftovers
-  "scripts/check.ts:95b6e7d38c9486d2b09dad3664da38c381c4f8afbbf7d78ac50b5d1a66d00c3e": () => import("../../validators/no-secrets/scripts/check.ts"), // no-secrets, no-secrets-before
+  "scripts/check.ts:60597ea423980eaa792a94cfe06b74259b6514bf2b241e0db67657f147c8c80d": () => import("../../validators/no-secrets/scripts/check.ts"), // no-secrets, no-secrets-before
   "scripts/check.ts:37ce86c616a68a9ea315a3c96bcdd976208698a1f0a95da21627c83678e08bcd": () => import("../../validators/protected-files/scripts/check.ts"), // protected-files
 };

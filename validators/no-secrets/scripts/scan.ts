@@ -47,11 +47,19 @@ interface Finding {
 }
 
 const PRIORITY = new Map(PROVIDERS.map((r, i) => [r, i]));
+/**
+ * Cheap tests first, on every added line: what a pattern cannot match without (`://`, the word authorization,
+ * `;base64,`, `ENC[`) is looked for before `matchAll` or a replace runs it. Most lines hold none of them, and the
+ * engine compiles `matchAll` and `sort` (built-ins written in JavaScript) on their first call: ~0.2 ms of a hook call.
+ */
+const AUTH_WORD = /authorization/i;
+const BASE64_WORD = /;base64,/i;
 const AUTH = /\bauthorization["']?\s*[:=,]?\s*["'`]?\s*(?:bearer|basic|token)\s+([A-Za-z0-9._~+/=-]{16,})/gi;
 
 function providerFindings(text: string, opts: ScanOptions, claim: (s: number, e: number) => boolean): Finding[] {
   const found: Finding[] = [];
-  const rules = candidates(text).sort((a, b) => PRIORITY.get(a)! - PRIORITY.get(b)!);
+  const rules = candidates(text);
+  if (rules.length > 1) rules.sort((a, b) => PRIORITY.get(a)! - PRIORITY.get(b)!);
   for (const r of rules) {
     if ((r.weak && !opts.heuristics) || (r.id === 'private-key' && !opts.keys)) continue;
     for (const m of text.matchAll(r.re)) {
@@ -80,7 +88,7 @@ function keyFinding(text: string, next: string): Finding | undefined {
 
 function heuristicFindings(file: string, text: string, claim: (s: number, e: number) => boolean): Finding[] {
   const found: Finding[] = [];
-  for (const m of text.matchAll(URL_CREDS)) {
+  for (const m of text.includes('://') ? text.matchAll(URL_CREDS) : []) {
     const [, , , pass = '', host = ''] = m;
     const at = (m.index ?? 0) + m[0].lastIndexOf(`:${pass}@`) + 1;
     if (LOCAL_HOST.test(host) || pass.length < 6 || isPlaceholderValue(pass)) continue;
@@ -88,7 +96,7 @@ function heuristicFindings(file: string, text: string, claim: (s: number, e: num
     if (claim(at, at + pass.length))
       found.push({ rule: 'credentials-in-url', what: 'password in a URL', secret: pass, at });
   }
-  for (const m of text.matchAll(AUTH)) {
+  for (const m of AUTH_WORD.test(text) ? text.matchAll(AUTH) : []) {
     const secret = m[1] ?? '';
     const at = (m.index ?? 0) + m[0].lastIndexOf(secret);
     if (isPlaceholderValue(secret) || entropy(secret) < 3.2 || !claim(at, at + secret.length)) continue;
@@ -130,9 +138,9 @@ export function scanLine(
   opts: ScanOptions,
 ): Violation[] {
   // A data: URI (inline image, font) is base64 noise, not a credential; a SOPS value is ciphertext.
-  const text = a.text
-    .replace(/data:[a-z]+\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/=]+/gi, ' ')
-    .replace(/ENC\[AES256_GCM,[^\]]*\]/g, ' ');
+  let text = a.text;
+  if (BASE64_WORD.test(text)) text = text.replace(/data:[a-z]+\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/=]+/gi, ' ');
+  if (text.includes('ENC[AES256_GCM,')) text = text.replace(/ENC\[AES256_GCM,[^\]]*\]/g, ' ');
   if (ALLOW.test(a.text) || (ALLOW.test(around.prev) && COMMENT_LINE.test(around.prev))) return [];
   const gl = opts.gitleaks;
   if (gl?.allowsLine(a.text)) return [];
