@@ -13,6 +13,7 @@ import { runProcess, stderrNote } from '../os/spawn.ts';
 import { AvpError } from '../errors.ts';
 import { plainPass } from './verdict-pass.ts';
 import { liveOfAccepted } from '../trust/live-path.ts';
+import type { HookEvent } from '../protocol/event.ts';
 import type { Validator } from '../validator/types.ts';
 import type { Judge, JudgeRequest, JudgeResult, Verdict } from './types.ts';
 
@@ -125,7 +126,7 @@ export function judgeEnv(
 export async function evaluateScript(req: JudgeRequest): Promise<JudgeResult> {
   const { validator, event, signal } = req;
   const path = scriptPath(validator);
-  const builtin = await tryBuiltin(req);
+  const builtin = await builtinRun(validator, event);
   if (builtin) return builtin;
   const fast = await tryWorker(req, path);
   if (fast) return fast;
@@ -199,10 +200,11 @@ export async function parseScriptOutput(stdout: string, rule: string, stderrTail
 
 /**
  * Catalog scripts installed unmodified run from avp's own bundle (see builtin-script.ts); undefined → not one of them.
- * `AVP_SCRIPT_PROCESS=1` forces the process path (to compare, or to rule the built-in path out).
+ * `AVP_SCRIPT_PROCESS=1` forces the process path (to compare, or to rule the built-in path out). The runner asks
+ * this first for a validator whose `scripts/` key is known (runner/run-one.ts), without a timer or an abort signal:
+ * the built-in `validate` is synchronous, nothing could stop it mid-way.
  */
-async function tryBuiltin(req: JudgeRequest): Promise<JudgeResult | undefined> {
-  const { validator, event } = req;
+export async function builtinRun(validator: Validator, event: HookEvent): Promise<JudgeResult | undefined> {
   if (!validator.dir || !validator.spec.script || process.env.AVP_SCRIPT_PROCESS === '1') return undefined;
   const { builtinValidate, callWithEnv, jsonCopy } = await import('./builtin-script.ts');
   const validate = await builtinValidate(validator.dir, validator.spec.script, validator.scripts);

@@ -11,7 +11,7 @@ import type { Validator } from '../validator/types.ts';
 import type { BatchGroup, BatchOutcome } from '../judges/batch.ts';
 import { addUsage } from '../judges/llm-judge.ts';
 import { disableHint } from '../judges/script.ts';
-import { errorRun, FINISHED, runIdentity, whenAborted } from './run.ts';
+import { errorRun, FINISHED, runIdentity, whenAborted } from './run-one.ts';
 import type { ValidatorRun } from './types.ts';
 
 export async function runBatch(

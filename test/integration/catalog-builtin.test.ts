@@ -3,7 +3,16 @@
  * (src/judges/builtin-script.ts) — and from disk, as a process, as soon as anything in it differs.
  */
 import { describe, expect, test } from 'bun:test';
-import { appendFileSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { runAvp, tempDir } from '../support/run-avp.ts';
 
@@ -34,6 +43,16 @@ function project() {
         .map((l) => JSON.parse(l).judge);
     },
   };
+}
+
+/** The newest line of the project's newest run log. */
+function lastRunLine(root: string) {
+  const dir = join(root, '.avp/logs');
+  const file = readdirSync(dir)
+    .filter((f) => f.startsWith('hook-'))
+    .sort()
+    .at(-1)!;
+  return JSON.parse(readFileSync(join(dir, file), 'utf8').trim().split('\n').at(-1)!);
 }
 
 const writeEvent = (root: string, content: string) => ({
@@ -111,6 +130,30 @@ describe('built-in catalog scripts', () => {
     const allowed = await p.hook(pre);
     expect(allowed.json.hookSpecificOutput?.permissionDecision).toBeUndefined();
     expect(p.judges().at(-1)).toBe('builtin-script');
+  });
+
+  test('a built-in script that throws is an error run that blocks, never a pass (it runs without a timer)', async () => {
+    const p = project();
+    expect((await p.add('protected-files')).code).toBe(0);
+    // The list is outside scripts/: the script stays built-in, and its validate() throws when it cannot read it (a
+    // folder in its place), which must fail closed.
+    const list = join(p.root, '.avp/validators/protected-files/references/protected.txt');
+    rmSync(list);
+    mkdirSync(list);
+    await p.accept();
+    const r = await p.hook({
+      session_id: 's1',
+      cwd: p.root,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: join(p.root, 'src/a.ts'), content: 'export {};\n' },
+    });
+    expect(r.json.hookSpecificOutput?.permissionDecision).toBe('deny');
+    expect(r.json.hookSpecificOutput?.permissionDecisionReason).toContain('validate() threw');
+    const line = lastRunLine(p.root);
+    expect(line.status).toBe('error');
+    expect(line.error).toMatchObject({ code: 'judge-crash' });
+    expect(line.error.fix).toContain('AVP_DISABLE');
   });
 
   test('an added file in scripts/ also turns the built-in path off', async () => {
