@@ -30,11 +30,12 @@ const HOOK_TESTS = ['test/integration/hook-fail-closed.test.ts', 'test/integrati
 export const TARGETS: MutationTarget[] = [
   {
     name: 'verdict parsing',
-    files: ['src/judges/verdict.ts', 'src/judges/verdict-schema.ts'],
+    files: ['src/judges/verdict.ts', 'src/judges/verdict-schema.ts', 'src/judges/verdict-pass.ts'],
     tests: [
       'test/unit/judges/verdict.test.ts',
       'test/unit/judges/verdict-edges.test.ts',
       'test/unit/judges/verdict-schema.test.ts',
+      'test/unit/judges/verdict-pass.test.ts',
     ],
   },
   {
@@ -59,10 +60,16 @@ export const TARGETS: MutationTarget[] = [
   },
   {
     name: 'fail-closed run',
-    files: ['src/runner/run.ts'],
+    files: ['src/runner/run.ts', 'src/runner/run-one.ts'],
     tests: ['test/unit/runner/run-errors.test.ts', 'test/unit/runner/run-plan.test.ts', 'test/unit/runner/run.test.ts'],
-    // Budgets, cheap-first and batching are driven through the binary with a loopback LLM server.
-    binaryTests: [...HOOK_TESTS, 'test/integration/budget.test.ts', 'test/integration/judges-batch.test.ts'],
+    // Budgets, cheap-first and batching are driven through the binary with a loopback LLM server; catalog scripts
+    // run from the bundle (run-one.ts' path without a timer) through it too.
+    binaryTests: [
+      ...HOOK_TESTS,
+      'test/integration/budget.test.ts',
+      'test/integration/judges-batch.test.ts',
+      'test/integration/catalog-builtin.test.ts',
+    ],
   },
   // no-secrets-before carries no-secrets' scripts byte for byte, and no-debug-leftovers its added-lines.ts;
   // protected-files the lexer of dangerous-commands (shell.ts): each is mutated once, where the tests are.
