@@ -44,6 +44,11 @@ describe('anything else is left to readVerdict', () => {
     { passed: true, violations: [{ rule: 'r', message: 'm' }] },
     { passed: true, violations: {} },
     { passed: true, violations: 'none' },
+    // Empty, but no list: readVerdict finds `passed` beside a malformed verdict, which is ambiguous.
+    { passed: true, violations: '' },
+    { passed: true, violations: { length: 0 } },
+    // An array is never a verdict, whatever property it carries (a script's validate() may return anything).
+    Object.assign([], { passed: true }),
     { passed: true, summary: 3 },
     { passed: true, reason: { text: 'x' } },
     { passed: true, decision: 'approve' },
