@@ -53,6 +53,8 @@ describe('anything else is left to readVerdict', () => {
     { passed: true, reason: { text: 'x' } },
     { passed: true, decision: 'approve' },
     { passed: true, decision: 'block' },
+    // Not a string, so not a verdict readVerdict accepts (a list where a decision goes): ambiguous, never a pass.
+    { passed: true, decision: [] },
     { passed: true, status: 'failed' },
     { passed: true, continue: false },
     { passed: true, hookSpecificOutput: { permissionDecision: 'deny' } },
