@@ -88,6 +88,13 @@ describe('markers and removed noise', () => {
     expect(rules(`x = "sk-ant-api03ENC[AES256_GCM,data:QUJD]${tail}"`)).toEqual([]);
     expect(rules(`x = "sk-ant-api03${tail}"`)).toEqual(['anthropic-key']);
   });
+  test('a SOPS value is ciphertext: whatever its data spells is not reported', () => {
+    const key = 'AKIA4QWERTZU7PLMNB3X';
+    const sops = `ENC[AES256_GCM,data:${key},iv:q7x0aLkz2Vn5tYw8RbC1dE==,tag:Zm9vYmFyYmF6cXV4cXV1eA==,type:str]`;
+    expect(rules(`aws_key: ${sops}`, 'deploy/secrets.yaml')).toEqual([]);
+    // the same key in the clear is one
+    expect(rules(`aws_key: ${key}`, 'deploy/secrets.yaml')).toEqual(['aws-access-key-id']);
+  });
   test('a private key in a test path is test data', () => {
     const b64 = Buffer.from(`-----BEGIN PRIVATE KEY-----\n${'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcw'}\n`).toString(
       'base64',
