@@ -164,6 +164,17 @@ function readAvp(r: AvpResponse, raw: Record<string, unknown>, rule: string, den
   return { verdict: { passed: true, violations: [], summary: said || 'passed' } };
 }
 
+/** The first field the schema refused, as a path (`violations[0].severity`), and its value. */
+function refused(issues: readonly v.BaseIssue<unknown>[]): string {
+  const issue = issues[0];
+  let path = '';
+  for (const step of issue?.path ?? []) {
+    const key = (step as { key?: unknown }).key;
+    path += typeof key === 'number' ? `[${key}]` : `${path ? '.' : ''}${String(key)}`;
+  }
+  return `"${path || 'the verdict'}" is ${quote(issue?.input)}`;
+}
+
 /**
  * Reads a parsed JSON value as one of the accepted verdict forms; `undefined` when it is none. A verdict that
  * contradicts itself is never a pass: `passed: true` with violations, with a denying `decision` or with
@@ -177,7 +188,13 @@ export function readVerdict(value: unknown, rule: string): Reading | undefined {
   const denied = decision !== undefined && DENYING.test(decision);
   const avp = v.safeParse(AvpResponseSchema, value);
   if (avp.success) return readAvp(avp.output, raw, rule, denied);
-  if ('passed' in raw) return { ambiguous: `"passed" is ${quote(raw.passed)}, not true or false` };
+  if ('passed' in raw) {
+    // A readable `passed` beside a field the schema refuses: the message names that field, not `passed`.
+    const readable =
+      typeof raw.passed === 'boolean' || (typeof raw.passed === 'string' && /^\s*false\s*$/i.test(raw.passed));
+    if (readable) return { ambiguous: `${refused(avp.issues)}, which a verdict cannot hold` };
+    return { ambiguous: `"passed" is ${quote(raw.passed)}, not true or false` };
+  }
   const status = v.safeParse(StatusResponseSchema, value);
   if (status.success) {
     const message = status.output.message || undefined;

@@ -73,10 +73,20 @@ describe('the AVP form', () => {
     expect(read({ passed: false, violations: [{ severity }] })!.verdict!.violations[0]!.severity).toBe(severity);
   });
 
-  test('a severity outside the four makes the value no verdict: ambiguous, never a pass', () => {
+  test('a severity outside the four makes the value no verdict: ambiguous, never a pass, the field named', () => {
     expect(read({ passed: true, violations: [{ severity: 'urgent' }] })!.ambiguous).toBe(
-      '"passed" is true, not true or false',
+      '"violations[0].severity" is "urgent", which a verdict cannot hold',
     );
+  });
+
+  test('beside a readable passed, the message names the field the schema refused, not passed', () => {
+    expect(read({ passed: true, decision: [] })).toEqual({
+      ambiguous: '"decision" is [], which a verdict cannot hold',
+    });
+    expect(read({ passed: ' false ', summary: 3 })).toEqual({
+      ambiguous: '"summary" is 3, which a verdict cannot hold',
+    });
+    expect(read({ passed: 'yes', summary: 3 })).toEqual({ ambiguous: '"passed" is "yes", not true or false' });
   });
 });
 
