@@ -172,7 +172,8 @@ function refused(issues: readonly v.BaseIssue<unknown>[]): string {
     const key = (step as { key?: unknown }).key;
     path += typeof key === 'number' ? `[${key}]` : `${path ? '.' : ''}${String(key)}`;
   }
-  return `"${path || 'the verdict'}" is ${quote(issue?.input)}`;
+  // Never empty: an object that names `passed` is refused for one of its fields, so the issue has a path.
+  return `"${path}" is ${quote(issue?.input)}`;
 }
 
 /**

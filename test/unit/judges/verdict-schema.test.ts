@@ -87,6 +87,7 @@ describe('the AVP form', () => {
       ambiguous: '"summary" is 3, which a verdict cannot hold',
     });
     expect(read({ passed: 'yes', summary: 3 })).toEqual({ ambiguous: '"passed" is "yes", not true or false' });
+    expect(read({ passed: ['false'] })).toEqual({ ambiguous: '"passed" is ["false"], not true or false' });
   });
 });
 
