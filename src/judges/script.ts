@@ -164,8 +164,15 @@ export async function evaluateScript(req: JudgeRequest): Promise<JudgeResult> {
 }
 
 /**
- * The script protocol is strict: stdout holds exactly one JSON document (logs go to stderr). A plain pass is read
- * at once (verdict-pass.ts); anything else is validated as an AVP response with valibot, loaded here only then.
+ * A script's answer as a verdict (throws `judge-unreadable` when it is none): a plain pass read at once
+ * (verdict-pass.ts), anything else by the verdict reader, whose valibot schemas load only then.
+ */
+async function verdictOf(value: unknown, rule: string): Promise<Verdict> {
+  return plainPass(value) ?? (await import('./verdict.ts')).verdictFromValue(value, { rule });
+}
+
+/**
+ * The script protocol is strict: stdout holds exactly one JSON document (logs go to stderr), read by `verdictOf`.
  */
 export async function parseScriptOutput(stdout: string, rule: string, stderrTail = ''): Promise<Verdict> {
   const text = stdout.trim();
@@ -183,11 +190,8 @@ export async function parseScriptOutput(stdout: string, rule: string, stderrTail
       { fix },
     );
   }
-  const pass = plainPass(value);
-  if (pass) return pass;
-  const { verdictFromValue } = await import('./verdict.ts');
   try {
-    return verdictFromValue(value, { rule });
+    return await verdictOf(value, rule);
   } catch (e) {
     throw new AvpError(
       'judge-unreadable',
@@ -220,11 +224,8 @@ export async function builtinRun(validator: Validator, event: HookEvent): Promis
       { file: validator.path, fix: disableHint(validator) },
     );
   }
-  const pass = plainPass(value);
-  if (pass) return { verdict: pass, judge: 'builtin-script' };
-  const { verdictFromValue } = await import('./verdict.ts');
   try {
-    return { verdict: verdictFromValue(value, { rule: validator.name }), judge: 'builtin-script' };
+    return { verdict: await verdictOf(value, validator.name), judge: 'builtin-script' };
   } catch (e) {
     throw new AvpError(
       'judge-unreadable',
@@ -268,11 +269,8 @@ async function tryWorker(req: JudgeRequest, path: string): Promise<JudgeResult |
       file: path,
       fix: disableHint(validator),
     });
-  const pass = plainPass(out.value);
-  if (pass) return { verdict: pass, judge: 'script' };
-  const { verdictFromValue } = await import('./verdict.ts');
   try {
-    return { verdict: verdictFromValue(out.value, { rule: validator.name }), judge: 'script' };
+    return { verdict: await verdictOf(out.value, validator.name), judge: 'script' };
   } catch (e) {
     throw new AvpError(
       'judge-unreadable',
