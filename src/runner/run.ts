@@ -14,8 +14,6 @@ import { disableHint } from '../judges/script.ts';
 import { errorRun, runIdentity, runOne, type RunOptions } from './run-one.ts';
 import type { ValidatorRun } from './types.ts';
 
-export type { RunOptions } from './run-one.ts';
-
 /** The name a load error is reported (and can be disabled) under: its validator's name, else the file's. */
 export function loadErrorName(error: LoadError): string {
   return (
